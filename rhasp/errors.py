@@ -1,0 +1,45 @@
+"""Errors that reach the user as one line, never as a traceback.
+
+Every error names *where* (a file, line and column when known) and *what*, so the CLI can
+print it as ``where: what`` and exit with a documented code.
+"""
+
+from __future__ import annotations
+
+
+class RhaspError(Exception):
+    """Base of the errors the CLI reports as one line."""
+
+    def __init__(self, what: str, where: str = "") -> None:
+        super().__init__(what)
+        self.what = what
+        self.where = where
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.what}" if self.where else self.what
+
+
+class InputError(RhaspError):
+    """A puzzle, deck or plan that cannot be read (exit code 2)."""
+
+
+class IllegalMove(RhaspError):
+    """A move that the rules forbid in the state it is played in."""
+
+
+class PlanError(RhaspError):
+    """A plan whose replay fails; names the first bad move (1-based)."""
+
+    def __init__(self, what: str, index: int, where: str = "") -> None:
+        super().__init__(what, where)
+        self.index = index
+
+
+def location(source: str, line: int | None = None, column: int | None = None) -> str:
+    """``source:line:column`` with the parts that are known."""
+    parts = [source]
+    if line is not None:
+        parts.append(str(line))
+        if column is not None:
+            parts.append(str(column))
+    return ":".join(parts)

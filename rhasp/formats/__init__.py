@@ -1,0 +1,134 @@
+"""Reading and writing puzzles: grid text, one-line boards and decks, car lists, JSON.
+
+The format of a file is recognised from its content. A *deck* is a file of one-line boards,
+one a line, or a directory of board files; reading one yields a puzzle or an error for each
+entry, so that one bad line never stops the rest.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Literal
+
+from rhasp.errors import InputError, location
+from rhasp.formats.carlist import read_carlist, write_carlist
+from rhasp.formats.grid import read_grid, write_grid
+from rhasp.formats.json_format import read_json, write_json
+from rhasp.formats.line import looks_like_line, read_line, write_line
+from rhasp.model import Puzzle, TargetSpec
+
+Format = Literal["grid", "line", "json", "carlist"]
+FORMATS: tuple[Format, ...] = ("grid", "line", "json", "carlist")
+Entry = Puzzle | InputError
+
+WRITERS: dict[Format, Callable[[Puzzle], str]] = {
+    "grid": write_grid,
+    "line": write_line,
+    "json": write_json,
+    "carlist": write_carlist,
+}
+SUFFIX: dict[Format, str] = {"grid": ".txt", "line": ".txt", "json": ".json", "carlist": ".pl"}
+
+
+def write(puzzle: Puzzle, fmt: Format) -> str:
+    """``puzzle`` as text in ``fmt``; raises InputError if the format cannot hold it."""
+    return WRITERS[fmt](puzzle)
+
+
+def detect(text: str) -> Format:
+    """The format of a puzzle text, from its content."""
+    if re.search(r"\bcar\s*\(", text):
+        return "carlist"
+    lines = _content_lines(text)
+    if lines and lines[0].startswith(("{", "[")):
+        return "json"
+    boards = [line for line in lines if not line.startswith("@")]
+    if len(boards) == 1 or (boards and looks_like_line(boards[0])):
+        return "line"
+    return "grid"
+
+
+def read_text(
+    text: str, source: str, *, name: str, targets: Sequence[str] = ()
+) -> list[Entry]:
+    """Every puzzle in ``text``: one for a board file, one per line for a deck.
+
+    A whole-file problem raises InputError; a bad deck line becomes an InputError entry.
+    """
+    specs = [TargetSpec(label) for label in targets]
+    if not text.strip():
+        raise InputError("empty: no puzzle found", source)
+    fmt = detect(text)
+    if fmt == "carlist":
+        return [read_carlist(text, source, name=name, targets=specs)]
+    if fmt == "json":
+        return [read_json(text, source, name=name, targets=specs)]
+    if fmt == "grid":
+        return [read_grid(text, source, name=name, targets=specs)]
+    numbered = [
+        (number, line)
+        for number, line in enumerate(text.splitlines(), 1)
+        if line.strip() and not line.lstrip().startswith(";")
+    ]
+    if len(numbered) == 1:
+        number, line = numbered[0]
+        return [read_line(line, source, number, name=name, targets=specs)]
+    return [_deck_entry(line, source, number, f"{name}-{number}", specs) for number, line in numbered]
+
+
+def _deck_entry(
+    line: str, source: str, number: int, name: str, specs: Sequence[TargetSpec]
+) -> Entry:
+    try:
+        return read_line(line, source, number, name=name, targets=specs)
+    except InputError as error:
+        return error
+
+
+def _content_lines(text: str) -> list[str]:
+    return [
+        stripped
+        for stripped in (line.strip() for line in text.splitlines())
+        if stripped and not stripped.startswith(";")
+    ]
+
+
+def decode(data: bytes, source: str) -> str:
+    """The text of a file; binary data is an InputError, not a traceback."""
+    if b"\0" in data:
+        raise InputError("binary data, not a puzzle", source)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise InputError("binary data or not UTF-8 text, not a puzzle", location(source, line))
+
+
+def read_path(path: str, *, targets: Sequence[str] = ()) -> list[Entry]:
+    """Every puzzle in a file, a directory of files (a deck), or ``-`` (standard input).
+
+    A directory's files are read in name order; a file that cannot be read becomes an error
+    entry, like a bad deck line. A single file that cannot be read raises InputError.
+    """
+    if path == "-":
+        return read_text(decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>", name="stdin",
+                         targets=targets)  # fmt: skip
+    where = Path(path)
+    if where.is_dir():
+        entries: list[Entry] = []
+        for file in sorted(p for p in where.iterdir() if p.is_file() and not p.name.startswith(".")):
+            try:
+                entries += read_path(str(file), targets=targets)
+            except InputError as error:
+                entries.append(error)
+        return entries
+    try:
+        data = where.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file or directory", path) from None
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", path) from None
+    return read_text(decode(data, path), path, name=where.stem, targets=targets)

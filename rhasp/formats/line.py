@@ -1,0 +1,88 @@
+"""One-line boards and deck lines.
+
+A one-line board is the grid's rows joined: 36 characters for 6×6 (square boards only, since
+the line does not say its width). A deck line may carry a leading minimal move count and a
+trailing number, database style: ``NN BOARD N``. Both numbers are kept in the puzzle's metadata
+as ``moves`` and ``cluster`` (the number of states reachable from the board) and written back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from math import isqrt
+
+from rhasp.errors import InputError, location
+from rhasp.formats.grid import board_rows, needs_target_lines, puzzle_from_rows
+from rhasp.model import MAX_SIDE, MIN_SIDE, Cell, Puzzle, TargetSpec
+
+DECK_LINE = re.compile(r"\s*(?:(?P<moves>\d+)\s+)?(?P<board>\S+)(?:\s+(?P<cluster>\d+))?\s*")
+
+
+def looks_like_line(text: str) -> bool:
+    """Whether a first content line is a one-line board rather than a grid row."""
+    stripped = text.strip()
+    return bool(re.search(r"\s", stripped)) or (
+        len(stripped) > MAX_SIDE and isqrt(len(stripped)) ** 2 == len(stripped)
+    )
+
+
+def read_line(
+    text: str,
+    source: str,
+    number: int,
+    *,
+    name: str,
+    targets: Sequence[TargetSpec] = (),
+) -> Puzzle:
+    """One deck line, ``number`` being its line number in ``source``."""
+    match = DECK_LINE.fullmatch(text)
+    if match is None:
+        raise InputError(
+            "not a deck line (expected BOARD, or MOVES BOARD CLUSTER with numbers)",
+            location(source, number),
+        )
+    board = match["board"]
+    side = isqrt(len(board))
+    if side * side != len(board):
+        raise InputError(
+            f"a one-line board has a square number of cells; this one has {len(board)}",
+            location(source, number),
+        )
+    if not MIN_SIDE <= side <= MAX_SIDE:
+        raise InputError(
+            f"the board is {side}×{side}; each side must be {MIN_SIDE} to {MAX_SIDE} cells",
+            location(source, number),
+        )
+    offset = match.start("board")
+
+    def locate(cell: Cell) -> str:
+        return location(source, number, offset + cell[0] * side + cell[1] + 1)
+
+    meta = {key: int(match[key]) for key in ("moves", "cluster") if match[key] is not None}
+    rows = [board[i : i + side] for i in range(0, len(board), side)]
+    return puzzle_from_rows(
+        rows, locate, where=location(source, number), name=name, targets=targets, meta=meta
+    )
+
+
+def write_line(puzzle: Puzzle) -> str:
+    board = puzzle.board
+    if board.width != board.height:
+        raise InputError(
+            f"a {board.width}×{board.height} board cannot be written on one line "
+            "(one-line boards are square)",
+            puzzle.name,
+        )
+    if needs_target_lines(puzzle):
+        raise InputError(
+            "this board's targets or exits cannot be written on one line "
+            "(only X, else A, leaving right or bottom); use grid or json",
+            puzzle.name,
+        )
+    fields = ["".join(board_rows(puzzle))]
+    if "moves" in puzzle.meta:
+        fields.insert(0, str(puzzle.meta["moves"]))
+    if "cluster" in puzzle.meta:
+        fields.append(str(puzzle.meta["cluster"]))
+    return " ".join(fields) + "\n"

@@ -1,0 +1,83 @@
+"""Writing and reading moves in the three notations people use.
+
+- ``card``: label, direction U/D/L/R, cells — ``XR3``, as on the back of the puzzle cards;
+- ``arrow``: label, arrow, cells — ``X→3``;
+- ``signed``: label, signed cells with up/left negative — ``A-1``, ``X+3``.
+
+A plan may mix notations; numbering such as ``1.`` or ``12)`` between moves is skipped, so
+the numbered plan that ``rhasp solve`` prints reads back as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from rhasp.errors import InputError
+from rhasp.model import Board, Move, Plan
+
+Notation = Literal["card", "arrow", "signed"]
+NOTATIONS: tuple[Notation, ...] = ("card", "arrow", "signed")
+
+_LETTER = {"h": ("L", "R"), "v": ("U", "D")}  # (negative, positive) per orientation
+_ARROW = {"L": "←", "R": "→", "U": "↑", "D": "↓"}
+_FROM_ARROW = {arrow: letter for letter, arrow in _ARROW.items()}
+_TOKEN = re.compile(r"(?P<label>[A-Za-z0-9])(?:(?P<dir>[UDLRudlr←→↑↓])|(?P<sign>[+-]))(?P<cells>\d+)")
+_NUMBERING = re.compile(r"\d+[.)]")
+
+
+def format_move(move: Move, board: Board, notation: Notation = "card") -> str:
+    if notation == "signed":
+        return f"{move.label}{move.delta:+d}"
+    vehicle = board.vehicles[board.index(move.label)]
+    letter = _LETTER[vehicle.orientation][move.delta > 0]
+    mark = _ARROW[letter] if notation == "arrow" else letter
+    return f"{move.label}{mark}{move.slides}"
+
+
+def format_plan(plan: Sequence[Move], board: Board, notation: Notation = "card") -> list[str]:
+    return [format_move(move, board, notation) for move in plan]
+
+
+def parse_move(token: str, board: Board, where: str = "plan") -> Move:
+    """One move in any notation; raises InputError naming the token and what is wrong."""
+    match = _TOKEN.fullmatch(token)
+    if match is None:
+        raise InputError(
+            f"{token!r} is not a move (write it as XR3, X→3 or X+3)", where
+        )
+    label = _resolve_label(match["label"], board, token, where)
+    vehicle = board.vehicles[board.index(label)]
+    cells = int(match["cells"])
+    if cells == 0:
+        raise InputError(f"{token!r} moves 0 cells", where)
+    if match["sign"]:
+        return Move(label, cells if match["sign"] == "+" else -cells)
+    letter = _FROM_ARROW.get(match["dir"], match["dir"].upper())
+    negative, positive = _LETTER[vehicle.orientation]
+    if letter not in (negative, positive):
+        kind = "horizontal" if vehicle.horizontal else "vertical"
+        raise InputError(
+            f"{token!r}: {label} is {kind} and moves {negative} or {positive} only", where
+        )
+    return Move(label, cells if letter == positive else -cells)
+
+
+def parse_plan(text: str, board: Board, source: str = "plan") -> Plan:
+    """A plan from text: moves separated by spaces, commas or new lines."""
+    tokens = [token for token in re.split(r"[\s,;]+", text.strip()) if token]
+    moves = [token for token in tokens if not _NUMBERING.fullmatch(token)]
+    return tuple(
+        parse_move(token, board, f"{source}: move {number}") for number, token in enumerate(moves, 1)
+    )
+
+
+def _resolve_label(label: str, board: Board, token: str, where: str) -> str:
+    """The label as written, or in the other case when that names exactly one vehicle."""
+    labels = {vehicle.label for vehicle in board.vehicles}
+    if label in labels:
+        return label
+    if label.swapcase() in labels:
+        return label.swapcase()
+    raise InputError(f"{token!r}: there is no vehicle {label} on the board", where)
