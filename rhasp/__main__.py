@@ -1,0 +1,3 @@
+from rhasp.cli import main
+
+main()

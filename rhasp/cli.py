@@ -1,0 +1,297 @@
+"""The command line: a thin layer over formats, engines and output.
+
+Exit codes: 0 done (solved, or the plan solves the puzzle); 1 no solution (or the plan does not
+solve the puzzle); 2 bad input or usage. Errors are one line on standard error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from rhasp import __version__
+from rhasp.engines import Solution, get_engine
+from rhasp.engines.bfs import BfsEngine
+from rhasp.errors import InputError, PlanError, RhaspError
+from rhasp.formats import SUFFIX, Entry, read_path, write
+from rhasp.model import Puzzle, plan_slides, replay
+from rhasp.notation import format_move, parse_plan
+from rhasp.output import solution_dict, solution_text
+
+EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT = 0, 1, 2
+
+app = typer.Typer(
+    help="Optimal Rush Hour plans: fewest moves or fewest slides, proven minimal.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class ObjectiveChoice(str, Enum):
+    moves = "moves"
+    slides = "slides"
+
+
+class EngineChoice(str, Enum):
+    bfs = "bfs"
+    asp = "asp"
+
+
+class NotationChoice(str, Enum):
+    card = "card"
+    arrow = "arrow"
+    signed = "signed"
+
+
+class OutputChoice(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class FormatChoice(str, Enum):
+    grid = "grid"
+    line = "line"
+    json = "json"
+    carlist = "carlist"
+
+
+PuzzleArg = Annotated[
+    str, typer.Argument(help="Puzzle file, deck file, directory of puzzles, or - for stdin.")
+]
+TargetOpt = Annotated[
+    list[str] | None,
+    typer.Option("--target", help="Label of the target vehicle (repeat for several)."),
+]
+FormatOpt = Annotated[OutputChoice, typer.Option("--format", help="Output as text or JSON.")]
+
+
+def report(error: RhaspError) -> None:
+    err.print(f"rhasp: {error}", markup=False)
+
+
+def fail(error: RhaspError) -> NoReturn:
+    report(error)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def guarded(run: Callable[[], int]) -> None:
+    """Run a command body, turning bad input into one line and exit code 2."""
+    try:
+        code = run()
+    except RhaspError as error:
+        fail(error)
+    raise typer.Exit(code)
+
+
+def read_entries(path: str, targets: Sequence[str] | None) -> list[Entry]:
+    return read_path(path, targets=tuple(targets or ()))
+
+
+def read_one(path: str, targets: Sequence[str] | None) -> Puzzle:
+    entries = read_entries(path, targets)
+    if len(entries) != 1:
+        raise InputError(f"holds {len(entries)} puzzles; give a file with one", path)
+    if isinstance(entries[0], InputError):
+        raise entries[0]
+    return entries[0]
+
+
+@app.command()
+def solve(
+    puzzle: PuzzleArg,
+    objective: Annotated[
+        ObjectiveChoice, typer.Option(help="Minimise moves (any distance) or slides (cells).")
+    ] = ObjectiveChoice.moves,
+    engine: Annotated[EngineChoice, typer.Option(help="Solver engine.")] = EngineChoice.bfs,
+    notation: Annotated[
+        NotationChoice, typer.Option(help="Moves as XR3 (card), X→3 (arrow) or X+3 (signed).")
+    ] = NotationChoice.card,
+    output: FormatOpt = OutputChoice.text,
+    boards: Annotated[bool, typer.Option("--boards", help="Print the board after every move.")] = False,
+    target: TargetOpt = None,
+) -> None:
+    """Find an optimal plan for a puzzle (or for every puzzle of a deck)."""
+
+    def run() -> int:
+        solver = get_engine(engine.value)
+        entries = read_entries(puzzle, target)
+        codes = [EXIT_OK]
+        for entry in entries:
+            if isinstance(entry, InputError):
+                report(entry)
+                codes.append(EXIT_BAD_INPUT)
+                continue
+            solution = solver.solve(entry, objective.value)
+            show_solution(solution, notation.value, output, boards, compact=len(entries) > 1)
+            codes.append(EXIT_OK if solution.solved else EXIT_UNSOLVED)
+        return max(codes)
+
+    guarded(run)
+
+
+def show_solution(
+    solution: Solution, notation: Any, output: OutputChoice, boards: bool, compact: bool
+) -> None:
+    if output is OutputChoice.json:
+        record = solution_dict(solution, notation)
+        print(json.dumps(record, ensure_ascii=False, indent=None if compact else 2), flush=True)
+    else:
+        out.print(solution_text(solution, notation, boards), end="")
+
+
+@app.command()
+def check(
+    puzzle: PuzzleArg,
+    plan: Annotated[
+        str,
+        typer.Argument(help='The plan, e.g. "AL1 PU1 XR5" (any notation), a file holding it, or -.'),
+    ],
+    output: FormatOpt = OutputChoice.text,
+    target: TargetOpt = None,
+) -> None:
+    """Replay a plan: does it solve the puzzle, and is it minimal in moves and in slides?"""
+
+    def run() -> int:
+        board_puzzle = read_one(puzzle, target)
+        moves = parse_plan(plan_text(plan), board_puzzle.board)
+        result = check_plan(board_puzzle, moves)
+        if output is OutputChoice.json:
+            print(json.dumps(result, ensure_ascii=False, indent=2))
+        else:
+            out.print("\n".join(check_lines(result)), markup=False)
+        return EXIT_OK if result["solves"] else EXIT_UNSOLVED
+
+    guarded(run)
+
+
+def plan_text(plan: str) -> str:
+    if plan == "-":
+        return sys.stdin.read()
+    path = Path(plan)
+    return path.read_text(encoding="utf-8") if path.is_file() else plan
+
+
+def check_plan(puzzle: Puzzle, moves: tuple) -> dict[str, Any]:
+    """Replay ``moves`` and compare with the oracle's minimal moves and slides."""
+    result: dict[str, Any] = {"puzzle": puzzle.name, "solves": False, "plan_moves": len(moves)}
+    try:
+        played = replay(puzzle, moves)
+    except PlanError as error:
+        result["error"] = error.what
+        result["failed_move"] = error.index
+        return result
+    board = puzzle.board
+    result |= {
+        "solves": played.solved,
+        "moves": len(played.moves),
+        "slides": plan_slides(played.moves),
+        "clipped": [
+            {"move": n, "as_given": format_move(played.asked[n - 1], board),
+             "as_played": format_move(played.moves[n - 1], board)}
+            for n in played.clipped
+        ],
+    }  # fmt: skip
+    if played.solved:
+        oracle = BfsEngine()
+        for objective in ("moves", "slides"):
+            best = oracle.solve(puzzle, objective)
+            result[f"minimal_{objective}"] = best.length
+            result[f"{objective}_minimal"] = best.length == result[objective]
+        result["proven_by"] = ["bfs"]
+    return result
+
+
+def check_lines(result: dict[str, Any]) -> list[str]:
+    name = result["puzzle"]
+    if "error" in result:
+        return [f"{name} · the plan fails at {result['error']}"]
+    lines = [
+        f"note: move {clip['move']} {clip['as_given']} drives the target past its exit; "
+        f"counted up to the edge as {clip['as_played']}"
+        for clip in result["clipped"]
+    ]
+    if not result["solves"]:
+        return [*lines, f"{name} · the plan does not solve the puzzle after {result['moves']} moves"]
+    lines.append(f"{name} · the plan solves the puzzle")
+    for objective in ("moves", "slides"):
+        best = result[f"minimal_{objective}"]
+        verdict = "minimal" if result[f"{objective}_minimal"] else f"not minimal: the fewest is {best}"
+        lines.append(f"{objective}: {result[objective]}, {verdict} (proven by bfs)")
+    return lines
+
+
+@app.command()
+def convert(
+    puzzle: PuzzleArg,
+    to: Annotated[FormatChoice, typer.Option("--to", help="Format to write.")],
+    dest: Annotated[
+        Path | None,
+        typer.Option("-o", "--output", help="File to write (directory for several puzzles)."),
+    ] = None,
+    target: TargetOpt = None,
+) -> None:
+    """Convert a puzzle or deck between grid, line (deck), JSON and car-list formats."""
+
+    def run() -> int:
+        entries = read_entries(puzzle, target)
+        written: list[tuple[Puzzle, str]] = []
+        code = EXIT_OK
+        for entry in entries:
+            try:
+                if isinstance(entry, InputError):
+                    raise entry
+                written.append((entry, write(entry, to.value)))
+            except InputError as error:
+                report(error)
+                code = EXIT_BAD_INPUT
+        if len(entries) == 1 or to is FormatChoice.line:
+            emit("".join(text for _, text in written), dest)
+            return code
+        if dest is None:
+            raise InputError(f"several puzzles in {to.value} format need -o DIRECTORY", puzzle)
+        dest.mkdir(parents=True, exist_ok=True)
+        for entry, text in written:
+            (dest / f"{entry.name}{SUFFIX[to.value]}").write_text(text, encoding="utf-8")
+        return code
+
+    guarded(run)
+
+
+def emit(text: str, dest: Path | None) -> None:
+    if dest is None:
+        sys.stdout.write(text)
+    else:
+        dest.write_text(text, encoding="utf-8")
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        print(f"rhasp {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def common(
+    version: Annotated[
+        bool, typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """rhasp solves Rush Hour puzzles optimally and proves it."""
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("rhasp: interrupted")
+        sys.exit(130)

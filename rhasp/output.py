@@ -1,0 +1,109 @@
+"""What people see: boards as framed text (coloured on a terminal), solutions as text or JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from rhasp.engines import Solution
+from rhasp.model import EMPTY, WALL, Board, State, replay
+from rhasp.notation import Notation, format_plan
+
+TARGET_STYLE = "bold white on red3"
+WALL_STYLE = "white on grey23"
+EMPTY_STYLE = "grey50"
+_PALETTE = [
+    "green4", "dark_orange3", "deep_sky_blue3", "gold3", "medium_purple3", "dark_cyan",
+    "orchid", "chartreuse3", "steel_blue", "light_salmon3", "turquoise4", "plum4",
+]  # fmt: skip
+_EXIT_MARK = {"right": ">", "left": "<", "bottom": "v", "top": "^"}
+
+
+def vehicle_style(board: Board, label: str) -> str:
+    if label in board.targets:
+        return TARGET_STYLE
+    index = board.index(label)
+    return f"bold white on {_PALETTE[index % len(_PALETTE)]}"
+
+
+def board_text(board: Board, state: State) -> Text:
+    """The board in a frame; the exits show as ``> < v ^`` in the frame."""
+    grid = board.grid(state)
+    openings = {(side, board.vehicles[board.index(label)].line) for label, side in board.exits}
+    text = Text()
+    text.append(_border(board, "top", openings) + "\n")
+    for r, row in enumerate(grid):
+        text.append(_EXIT_MARK["left"] if ("left", r) in openings else "|")
+        for cell in row:
+            style = EMPTY_STYLE if cell == EMPTY else WALL_STYLE if cell == WALL else None
+            text.append(cell, style or vehicle_style(board, cell))
+        text.append((_EXIT_MARK["right"] if ("right", r) in openings else "|") + "\n")
+    text.append(_border(board, "bottom", openings))
+    return text
+
+
+def _border(board: Board, side: str, openings: set[tuple[str, int]]) -> str:
+    cells = "".join(_EXIT_MARK[side] if (side, c) in openings else "-" for c in range(board.width))
+    return f"+{cells}+"
+
+
+def summary(solution: Solution) -> str:
+    """One line: puzzle, objective and length, proof, engine, states explored, time."""
+    tail = (
+        f"engine {solution.engine} · {solution.explored:,} states explored · "
+        f"{solution.seconds:.2f} s"
+    )
+    proofs = " and ".join(solution.proofs)
+    if not solution.solved:
+        return (
+            f"{solution.puzzle.name} · no solution · proven by {proofs}: "
+            f"all {solution.explored:,} reachable states explored · {tail}"
+        )
+    length = f"{solution.objective} {solution.length}"
+    if solution.objective == "slides":
+        length += f" (in {solution.moves} moves)"
+    return f"{solution.puzzle.name} · {length} · optimal, proven by {proofs} · {tail}"
+
+
+def solution_text(solution: Solution, notation: Notation, boards: bool) -> Text:
+    text = Text(summary(solution) + "\n")
+    if solution.plan is None:
+        return text
+    board = solution.puzzle.board
+    states = replay(solution.puzzle, solution.plan).states
+    if boards:
+        text.append(board_text(board, states[0]))
+        text.append("\n")
+    for number, (move, state) in enumerate(
+        zip(format_plan(solution.plan, board, notation), states[1:], strict=True), 1
+    ):
+        text.append(f"{number:4d}. {move}\n")
+        if boards:
+            text.append(board_text(board, state))
+            text.append("\n")
+    return text
+
+
+def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
+    """The JSON record of a solution; ``plan`` is in card notation whatever ``notation`` is."""
+    board = solution.puzzle.board
+    record: dict[str, Any] = {
+        "puzzle": solution.puzzle.name,
+        "objective": solution.objective,
+        "solved": solution.solved,
+        "length": solution.length,
+        "moves": solution.moves,
+        "slides": solution.slides,
+        "plan": None if solution.plan is None else format_plan(solution.plan, board, "card"),
+        "optimal": solution.solved,
+        "proven_by": list(solution.proofs),
+        "engine": solution.engine,
+        "explored": solution.explored,
+        "seconds": round(solution.seconds, 6),
+    }
+    if notation != "card" and solution.plan is not None:
+        record["plan_" + notation] = format_plan(solution.plan, board, notation)
+    if solution.stats:
+        record["stats"] = dict(solution.stats)
+    return record
