@@ -371,10 +371,10 @@ def _check_targets(
     by_label = {piece.label: piece for piece in pieces}
     exits: list[tuple[str, Side]] = []
     for target in targets:
-        spot = target.where or where
         piece = by_label.get(target.label)
         if piece is None:
-            raise InputError(f"target {target.label} is not a vehicle on the board", spot)
+            raise InputError(f"target {target.label} is not a vehicle on the board", target.where or where)
+        spot = target.where or piece.where or where
         vehicle = piece.vehicle()
         side = target.side or DEFAULT_EXIT[vehicle.orientation]
         if side not in SIDES_ALONG[vehicle.orientation]:

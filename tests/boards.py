@@ -1,0 +1,85 @@
+"""Shared test data: paths, small boards, and a hypothesis strategy for random valid puzzles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import strategies as st
+
+from rhasp.formats import read_path, read_text
+from rhasp.model import SIDES_ALONG, Piece, Puzzle, TargetSpec, build_puzzle
+
+ROOT = Path(__file__).resolve().parent.parent
+PUZZLES = ROOT / "puzzles"
+ORIGINAL = PUZZLES / "original"
+EXAMPLES = PUZZLES / "examples"
+
+
+def card(number: int) -> Puzzle:
+    return read_path(str(ORIGINAL / f"card{number:02d}.txt"))[0]
+
+
+def example(name: str) -> Puzzle:
+    return read_path(str(EXAMPLES / f"{name}.txt"))[0]
+
+
+def grid(text: str, **options) -> Puzzle:
+    """A puzzle from inline grid text (indentation stripped)."""
+    rows = "\n".join(line.strip() for line in text.strip().splitlines())
+    (puzzle,) = read_text(rows, "test.txt", name="test", **options)
+    return puzzle
+
+
+def card_backs() -> dict[int, str]:
+    """The solutions printed on the original cards, by card number."""
+    solutions = {}
+    for line in (PUZZLES / "original40-cardbacks.txt").read_text().splitlines():
+        if line and not line.startswith(";"):
+            number, plan = line.split(None, 1)
+            solutions[int(number)] = plan
+    return solutions
+
+
+OTHER_LABELS = "ABCDEFGHIJKLMNOPQRSTUVW"
+
+
+@st.composite
+def puzzles(draw, min_side: int = 4, max_side: int = 7, max_others: int = 6) -> Puzzle:
+    """Random valid puzzles: walls, one or two targets, exits on any side their line allows."""
+    width = draw(st.integers(min_side, max_side))
+    height = draw(st.integers(min_side, max_side))
+    taken: set[tuple[int, int]] = set()
+    pieces: list[Piece] = []
+    targets: list[TargetSpec] = []
+
+    def try_place(label: str) -> Piece | None:
+        orientation = draw(st.sampled_from("hv"))
+        length = draw(st.sampled_from((2, 2, 2, 3)))
+        along = width if orientation == "h" else height
+        line = draw(st.integers(0, (height if orientation == "h" else width) - 1))
+        position = draw(st.integers(0, along - length))
+        row, col = (line, position) if orientation == "h" else (position, line)
+        piece = Piece(label, orientation, row, col, length)
+        cells = set(piece.vehicle().cells(piece.position))
+        if cells & taken:
+            return None
+        taken.update(cells)
+        pieces.append(piece)
+        return piece
+
+    for label in "XY"[: draw(st.integers(1, 2))]:
+        piece = try_place(label)
+        if piece is not None:
+            side = draw(st.sampled_from(SIDES_ALONG[piece.orientation]))
+            targets.append(TargetSpec(label, side))
+    if not targets:  # the first target always fits on an empty board
+        raise AssertionError("unreachable")
+    for label in OTHER_LABELS[: draw(st.integers(0, max_others))]:
+        try_place(label)
+    walls = []
+    for _ in range(draw(st.integers(0, 3))):
+        cell = (draw(st.integers(0, height - 1)), draw(st.integers(0, width - 1)))
+        if cell not in taken:
+            taken.add(cell)
+            walls.append((cell, ""))
+    return build_puzzle(width, height, pieces, walls, targets, where="random", name="random")

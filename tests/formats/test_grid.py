@@ -1,0 +1,95 @@
+"""Grid text: characters, targets, walls, directives and writing back."""
+
+from __future__ import annotations
+
+import pytest
+
+from rhasp.errors import InputError
+from rhasp.formats import read_text, write
+from rhasp.model import Vehicle
+from tests.boards import card, example, grid
+
+
+def test_card_1_reads_as_on_the_card():
+    puzzle = card(1)
+    board = puzzle.board
+    assert (board.width, board.height) == (6, 6)
+    assert board.targets == ("X",)
+    assert board.exit_side("X") == "right"
+    by_label = dict(zip((v.label for v in board.vehicles), zip(board.vehicles, puzzle.placement)))
+    assert by_label["X"] == (Vehicle("X", "h", 2, 2), 1)
+    assert by_label["O"] == (Vehicle("O", "v", 5, 3), 0)
+    assert by_label["R"] == (Vehicle("R", "h", 5, 3), 2)
+    assert len(board.vehicles) == 8 and not board.walls  # A B C O P Q R X
+
+
+def test_database_style_target_walls_and_empties():
+    puzzle = grid("""
+        ooBooo
+        xoBooo
+        AAoooo
+        oooooo
+        oooooo
+        oooooo
+    """)
+    assert puzzle.board.targets == ("A",)
+    assert puzzle.board.walls == frozenset({(1, 0)})
+    assert [v.label for v in puzzle.board.vehicles] == ["A", "B"]
+
+
+def test_x_is_the_target_when_it_is_a_vehicle():
+    puzzle = grid("""
+        AA..
+        xx..
+        ....
+        ....
+    """)
+    assert puzzle.board.targets == ("x",)
+    assert not puzzle.board.walls
+
+
+def test_target_option_overrides_and_makes_lone_x_a_wall():
+    puzzle = grid("""
+        BB..
+        ..x.
+        XX..
+        ....
+    """, targets=["B"])
+    assert puzzle.board.targets == ("B",)
+    assert puzzle.board.walls == frozenset({(1, 2)})
+
+
+def test_comments_blank_lines_and_target_lines():
+    puzzle = example("two-targets")
+    assert puzzle.board.exits == (("X", "right"), ("Y", "right"))
+    vertical = example("vertical-target")
+    assert vertical.board.exits == (("X", "bottom"),)
+
+
+def test_a_vertical_target_defaults_to_the_bottom_edge():
+    puzzle = grid("""
+        .X..
+        .X..
+        ....
+        ....
+    """)
+    assert puzzle.board.exit_side("X") == "bottom"
+
+
+def test_a_target_line_with_a_side_off_its_line_is_refused():
+    with pytest.raises(InputError, match="moves along row 3 and cannot reach the top edge"):
+        grid("""
+            @target X top
+            ....
+            ....
+            XX..
+            ....
+        """)
+
+
+def test_writing_adds_target_lines_only_when_needed():
+    assert "@target" not in write(card(1), "grid")
+    text = write(example("two-targets"), "grid")
+    assert "@target X right\n@target Y right" in text
+    (again,) = read_text(text, "again.txt", name="again")
+    assert again == example("two-targets")

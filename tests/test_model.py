@@ -1,0 +1,126 @@
+"""The reference model: move generation, exits, replay, on hand-checked boards."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from rhasp.errors import PlanError
+from rhasp.model import Move, replay
+from rhasp.notation import format_move, parse_plan
+from tests.boards import card, card_backs, example, grid
+
+FOUR = """
+    ..A.
+    XXA.
+    ....
+    .BB.
+"""
+
+
+def moves_from_start(puzzle) -> set[str]:
+    board = puzzle.board
+    return {format_move(move, board) for move, _ in board.successors(puzzle.start)}
+
+
+def test_moves_on_the_4x4_board_counted_by_hand():
+    # A can only go down one (B below it); B left or right one; X is blocked by A.
+    assert moves_from_start(grid(FOUR)) == {"AD1", "BL1", "BR1"}
+
+
+def test_moves_of_card_1_counted_by_hand():
+    # AA...O / P..Q.O / PXXQ.O / P..Q.. / B...CC / B.RRR.
+    # A slides up to O; O only down to C; P and B are boxed in; X is boxed in.
+    expected = {"AR1", "AR2", "AR3", "QU1", "QD1", "OD1", "CL1", "CL2", "CL3", "RL1", "RR1"}
+    assert moves_from_start(card(1)) == expected
+
+
+def test_walls_block_moves():
+    puzzle = grid("""
+        ......
+        ...#..
+        XX.A..
+        ...A..
+        ...#..
+        ......
+    """)
+    assert moves_from_start(puzzle) == {"XR1"}
+
+
+def test_a_target_leaves_when_it_reaches_its_exit_edge():
+    puzzle = grid(FOUR)
+    board = puzzle.board
+    state = puzzle.start
+    for move in (Move("B", -1), Move("A", 2)):
+        state = board.apply(state, move)
+    assert not board.is_solved(state)
+    after = board.apply(state, Move("X", 2))
+    assert after[board.index("X")] is None
+    assert board.is_solved(after)
+    assert all("X" not in row for row in board.grid(after))
+
+
+def test_a_target_placed_at_its_exit_edge_has_already_left():
+    puzzle = grid("""
+        ....
+        ..XX
+        .A..
+        .A..
+    """)
+    assert puzzle.placement[puzzle.board.index("X")] == 2
+    assert puzzle.board.is_solved(puzzle.start)
+
+
+def test_other_targets_block_until_they_leave():
+    puzzle = example("two-targets")
+    board = puzzle.board
+    state = board.apply(puzzle.start, Move("A", 1))
+    assert "XR1" in {format_move(m, board) for m, _ in board.successors(state)}
+    assert "XR2" not in {format_move(m, board) for m, _ in board.successors(state)}
+    state = board.apply(state, Move("Y", 1))
+    assert state[board.index("Y")] is None and not board.is_solved(state)
+
+
+def test_states_are_immutable_and_hashable():
+    puzzle = card(1)
+    assert isinstance(puzzle.start, tuple)
+    assert {puzzle.start: 1}[card(1).start] == 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        puzzle.board.width = 7  # type: ignore[misc]
+
+
+def test_replay_of_the_card_back_solution_of_card_1():
+    puzzle = card(1)
+    played = replay(puzzle, parse_plan(card_backs()[1], puzzle.board))
+    assert played.solved
+    # The card drives X out with XR5; it leaves on reaching the edge, after 3 cells.
+    assert played.clipped == [8]
+    assert played.moves[-1] == Move("X", 3)
+    assert len(played.states) == 9
+
+
+@pytest.mark.parametrize(
+    ("plan", "number", "reason"),
+    [
+        ("BL1 ZR1", 2, "there is no vehicle Z"),
+        ("AD2", 1, "A is blocked by B at row 4, column 3"),
+        ("BL2", 1, "B would leave the board"),
+        ("BL1 AD2 XR2 BR1", 4, "already solved"),
+        ("XR1", 1, "X is blocked by A at row 2, column 3"),
+    ],
+)
+def test_replay_names_the_first_bad_move(plan, number, reason):
+    puzzle = grid(FOUR)
+    moves = tuple(Move(t[0], int(t[2:]) * (1 if t[1] in "RD" else -1)) for t in plan.split())
+    with pytest.raises(PlanError) as caught:
+        replay(puzzle, moves)
+    assert caught.value.index == number
+    assert f"move {number}:" in str(caught.value)
+    assert reason in str(caught.value)
+
+
+def test_a_plan_that_stops_short_replays_unsolved():
+    puzzle = grid(FOUR)
+    played = replay(puzzle, (Move("B", -1), Move("A", 2)))
+    assert not played.solved
