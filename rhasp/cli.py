@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Sequence
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -37,28 +37,28 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-class ObjectiveChoice(str, Enum):
+class ObjectiveChoice(StrEnum):
     moves = "moves"
     slides = "slides"
 
 
-class EngineChoice(str, Enum):
+class EngineChoice(StrEnum):
     bfs = "bfs"
     asp = "asp"
 
 
-class NotationChoice(str, Enum):
+class NotationChoice(StrEnum):
     card = "card"
     arrow = "arrow"
     signed = "signed"
 
 
-class OutputChoice(str, Enum):
+class OutputChoice(StrEnum):
     text = "text"
     json = "json"
 
 
-class FormatChoice(str, Enum):
+class FormatChoice(StrEnum):
     grid = "grid"
     line = "line"
     json = "json"
@@ -117,7 +117,9 @@ def solve(
         NotationChoice, typer.Option(help="Moves as XR3 (card), X→3 (arrow) or X+3 (signed).")
     ] = NotationChoice.card,
     output: FormatOpt = OutputChoice.text,
-    boards: Annotated[bool, typer.Option("--boards", help="Print the board after every move.")] = False,
+    boards: Annotated[
+        bool, typer.Option("--boards", help="Print the board after every move.")
+    ] = False,
     target: TargetOpt = None,
 ) -> None:
     """Find an optimal plan for a puzzle (or for every puzzle of a deck)."""
@@ -154,7 +156,9 @@ def check(
     puzzle: PuzzleArg,
     plan: Annotated[
         str,
-        typer.Argument(help='The plan, e.g. "AL1 PU1 XR5" (any notation), a file holding it, or -.'),
+        typer.Argument(
+            help='The plan, e.g. "AL1 PU1 XR5" (any notation), a file holding it, or -.'
+        ),
     ],
     output: FormatOpt = OutputChoice.text,
     target: TargetOpt = None,
@@ -221,11 +225,16 @@ def check_lines(result: dict[str, Any]) -> list[str]:
         for clip in result["clipped"]
     ]
     if not result["solves"]:
-        return [*lines, f"{name} · the plan does not solve the puzzle after {result['moves']} moves"]
+        return [
+            *lines,
+            f"{name} · the plan does not solve the puzzle after {result['moves']} moves",
+        ]
     lines.append(f"{name} · the plan solves the puzzle")
     for objective in ("moves", "slides"):
         best = result[f"minimal_{objective}"]
-        verdict = "minimal" if result[f"{objective}_minimal"] else f"not minimal: the fewest is {best}"
+        verdict = (
+            "minimal" if result[f"{objective}_minimal"] else f"not minimal: the fewest is {best}"
+        )
         lines.append(f"{objective}: {result[objective]}, {verdict} (proven by bfs)")
     return lines
 
@@ -283,7 +292,10 @@ def version_callback(value: bool) -> None:
 @app.callback()
 def common(
     version: Annotated[
-        bool, typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version.")
+        bool,
+        typer.Option(
+            "--version", callback=version_callback, is_eager=True, help="Show the version."
+        ),
     ] = False,
 ) -> None:
     """rhasp solves Rush Hour puzzles optimally and proves it."""

@@ -118,7 +118,7 @@ class Board:
     def place(self, state: State, i: int, position: int) -> State:
         """``state`` with vehicle ``i`` at ``position``; a target at its exit edge leaves."""
         new = None if self.at_exit(i, position) else position
-        return state[:i] + (new,) + state[i + 1 :]
+        return (*state[:i], new, *state[i + 1 :])
 
     def settle(self, placement: State) -> State:
         """A placement with every target already at its exit edge removed."""
@@ -155,7 +155,9 @@ class Board:
                     entered = new if step < 0 else new + vehicle.length - 1
                     if not 0 <= entered < self.line_length(vehicle):
                         break
-                    row, col = (vehicle.line, entered) if vehicle.horizontal else (entered, vehicle.line)
+                    row, col = (
+                        (vehicle.line, entered) if vehicle.horizontal else (entered, vehicle.line)
+                    )
                     if rows[row][col] != EMPTY:
                         break
                     yield Move(vehicle.label, step * distance), self.place(state, i, new)
@@ -243,7 +245,8 @@ class Replay:
     @property
     def clipped(self) -> list[int]:
         """1-based numbers of the moves that were cut at an exit edge."""
-        return [n for n, (move, asked) in enumerate(zip(self.moves, self.asked), 1) if move != asked]
+        pairs = zip(self.moves, self.asked, strict=True)
+        return [n for n, (move, asked) in enumerate(pairs, 1) if move != asked]
 
 
 def replay(puzzle: Puzzle, plan: Sequence[Move]) -> Replay:
@@ -312,12 +315,15 @@ def build_puzzle(
     """
     if not (MIN_SIDE <= width <= MAX_SIDE and MIN_SIDE <= height <= MAX_SIDE):
         raise InputError(
-            f"the board is {width}×{height}; each side must be {MIN_SIDE} to {MAX_SIDE} cells", where
+            f"the board is {width}×{height}; each side must be {MIN_SIDE} to {MAX_SIDE} cells",
+            where,
         )
     occupant: dict[Cell, str] = {}
     for cell, wall_where in walls:
         if not (0 <= cell[0] < height and 0 <= cell[1] < width):
-            raise InputError(f"wall at {cell_name(cell)} is off the {width}×{height} board", wall_where)
+            raise InputError(
+                f"wall at {cell_name(cell)} is off the {width}×{height} board", wall_where
+            )
         occupant[cell] = "a wall"
     seen: set[str] = set()
     for piece in sorted(pieces, key=lambda p: p.label):
@@ -325,7 +331,8 @@ def build_puzzle(
         for cell in piece.vehicle().cells(piece.position):
             if cell in occupant:
                 raise InputError(
-                    f"vehicle {piece.label} overlaps {occupant[cell]} at {cell_name(cell)}", piece.where
+                    f"vehicle {piece.label} overlaps {occupant[cell]} at {cell_name(cell)}",
+                    piece.where,
                 )
             occupant[cell] = f"vehicle {piece.label}"
     ordered = sorted(pieces, key=lambda p: p.label)
@@ -347,7 +354,9 @@ def _check_piece(piece: Piece, width: int, height: int, seen: set[str]) -> None:
         raise InputError(f"vehicle {piece.label} appears twice", piece.where)
     seen.add(piece.label)
     if piece.orientation not in ("h", "v"):
-        raise InputError(f"vehicle {piece.label} has orientation {piece.orientation!r}", piece.where)
+        raise InputError(
+            f"vehicle {piece.label} has orientation {piece.orientation!r}", piece.where
+        )
     if piece.length < 2:
         raise InputError(
             f"vehicle {piece.label} is {piece.length} cell long; vehicles have 2 or more cells "
@@ -357,8 +366,8 @@ def _check_piece(piece: Piece, width: int, height: int, seen: set[str]) -> None:
     cells = piece.vehicle().cells(piece.position)
     if not all(0 <= row < height and 0 <= col < width for row, col in cells):
         raise InputError(
-            f"vehicle {piece.label} ({piece.length} cells from {cell_name((piece.row, piece.col))}) "
-            f"runs off the {width}×{height} board",
+            f"vehicle {piece.label} ({piece.length} cells from "
+            f"{cell_name((piece.row, piece.col))}) runs off the {width}×{height} board",
             piece.where,
         )
 
@@ -373,7 +382,9 @@ def _check_targets(
     for target in targets:
         piece = by_label.get(target.label)
         if piece is None:
-            raise InputError(f"target {target.label} is not a vehicle on the board", target.where or where)
+            raise InputError(
+                f"target {target.label} is not a vehicle on the board", target.where or where
+            )
         spot = target.where or piece.where or where
         vehicle = piece.vehicle()
         side = target.side or DEFAULT_EXIT[vehicle.orientation]

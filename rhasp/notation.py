@@ -23,7 +23,9 @@ NOTATIONS: tuple[Notation, ...] = ("card", "arrow", "signed")
 _LETTER = {"h": ("L", "R"), "v": ("U", "D")}  # (negative, positive) per orientation
 _ARROW = {"L": "←", "R": "→", "U": "↑", "D": "↓"}
 _FROM_ARROW = {arrow: letter for letter, arrow in _ARROW.items()}
-_TOKEN = re.compile(r"(?P<label>[A-Za-z0-9])(?:(?P<dir>[UDLRudlr←→↑↓])|(?P<sign>[+-]))(?P<cells>\d+)")
+_TOKEN = re.compile(
+    r"(?P<label>[A-Za-z0-9])(?:(?P<dir>[UDLRudlr←→↑↓])|(?P<sign>[+-]))(?P<cells>\d+)"
+)
 _NUMBERING = re.compile(r"\d+[.)]")
 
 
@@ -44,9 +46,7 @@ def parse_move(token: str, board: Board, where: str = "plan") -> Move:
     """One move in any notation; raises InputError naming the token and what is wrong."""
     match = _TOKEN.fullmatch(token)
     if match is None:
-        raise InputError(
-            f"{token!r} is not a move (write it as XR3, X→3 or X+3)", where
-        )
+        raise InputError(f"{token!r} is not a move (write it as XR3, X→3 or X+3)", where)
     label = _resolve_label(match["label"], board, token, where)
     vehicle = board.vehicles[board.index(label)]
     cells = int(match["cells"])
@@ -69,7 +69,8 @@ def parse_plan(text: str, board: Board, source: str = "plan") -> Plan:
     tokens = [token for token in re.split(r"[\s,;]+", text.strip()) if token]
     moves = [token for token in tokens if not _NUMBERING.fullmatch(token)]
     return tuple(
-        parse_move(token, board, f"{source}: move {number}") for number, token in enumerate(moves, 1)
+        parse_move(token, board, f"{source}: move {number}")
+        for number, token in enumerate(moves, 1)
     )
 
 

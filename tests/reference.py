@@ -27,7 +27,7 @@ def _shifts(cells: str, width: int, exits: dict[str, str]):
     height = len(cells) // width
     for label, spots in _vehicles(cells, width).items():
         horizontal = len({i // width for i in spots}) == 1
-        for direction in (("left", "right") if horizontal else ("top", "bottom")):
+        for direction in ("left", "right") if horizontal else ("top", "bottom"):
             dr, dc = STEP[direction]
             moved = []
             for i in spots:

@@ -51,9 +51,7 @@ def detect(text: str) -> Format:
     return "grid"
 
 
-def read_text(
-    text: str, source: str, *, name: str, targets: Sequence[str] = ()
-) -> list[Entry]:
+def read_text(text: str, source: str, *, name: str, targets: Sequence[str] = ()) -> list[Entry]:
     """Every puzzle in ``text``: one for a board file, one per line for a deck.
 
     A whole-file problem raises InputError; a bad deck line becomes an InputError entry.
@@ -76,7 +74,9 @@ def read_text(
     if len(numbered) == 1:
         number, line = numbered[0]
         return [read_line(line, source, number, name=name, targets=specs)]
-    return [_deck_entry(line, source, number, f"{name}-{number}", specs) for number, line in numbered]
+    return [
+        _deck_entry(line, source, number, f"{name}-{number}", specs) for number, line in numbered
+    ]
 
 
 def _deck_entry(
@@ -104,7 +104,8 @@ def decode(data: bytes, source: str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise InputError("binary data or not UTF-8 text, not a puzzle", location(source, line))
+        where = location(source, line)
+        raise InputError("binary data or not UTF-8 text, not a puzzle", where) from None
 
 
 def read_path(path: str, *, targets: Sequence[str] = ()) -> list[Entry]:
@@ -119,7 +120,9 @@ def read_path(path: str, *, targets: Sequence[str] = ()) -> list[Entry]:
     where = Path(path)
     if where.is_dir():
         entries: list[Entry] = []
-        for file in sorted(p for p in where.iterdir() if p.is_file() and not p.name.startswith(".")):
+        for file in sorted(
+            p for p in where.iterdir() if p.is_file() and not p.name.startswith(".")
+        ):
             try:
                 entries += read_path(str(file), targets=targets)
             except InputError as error:

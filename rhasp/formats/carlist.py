@@ -35,7 +35,7 @@ def read_carlist(
         term = _TERM.match(text, at)
         if term is None:
             raise InputError(
-                f"expected a term car(Name,h|v,X-Y), found {text[at:at + 12]!r}", where
+                f"expected a term car(Name,h|v,X-Y), found {text[at : at + 12]!r}", where
             )
         label = term[1].upper()
         length = 3 if label in TRUCKS else 2

@@ -78,7 +78,9 @@ def default_target(labels: set[str]) -> str | None:
 
 
 def _default_targets(cells_of: dict[str, list[Cell]], where: str) -> list[TargetSpec]:
-    pieces = {label for label, cells in cells_of.items() if len(cells) > 1 or label != DATABASE_WALL}
+    pieces = {
+        label for label, cells in cells_of.items() if len(cells) > 1 or label != DATABASE_WALL
+    }
     label = default_target(pieces)
     return [TargetSpec(label)] if label else []
 
@@ -101,7 +103,9 @@ def _piece(label: str, cells: list[Cell], locate: Locator) -> Piece:
     rows = {r for r, _ in cells}
     cols = {c for _, c in cells}
     if len(rows) > 1 and len(cols) > 1:
-        raise InputError(f"vehicle {label} is not straight (it bends or has parts in two lines)", where)
+        raise InputError(
+            f"vehicle {label} is not straight (it bends or has parts in two lines)", where
+        )
     horizontal = len(rows) == 1
     span = sorted(c for _, c in cells) if horizontal else sorted(r for r, _ in cells)
     if span[-1] - span[0] + 1 != len(span):
@@ -109,9 +113,7 @@ def _piece(label: str, cells: list[Cell], locate: Locator) -> Piece:
     return Piece(label, "h" if horizontal else "v", first[0], first[1], len(cells), where)
 
 
-def read_grid(
-    text: str, source: str, *, name: str, targets: Sequence[TargetSpec] = ()
-) -> Puzzle:
+def read_grid(text: str, source: str, *, name: str, targets: Sequence[TargetSpec] = ()) -> Puzzle:
     """A grid text file: rows, ``;`` comments, blank lines and ``@target`` lines."""
     rows: list[str] = []
     line_numbers: list[int] = []

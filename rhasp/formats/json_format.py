@@ -30,7 +30,8 @@ def read_json(text: str, source: str, *, name: str, targets: Sequence[TargetSpec
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise InputError(f"invalid JSON: {error.msg}", location(source, error.lineno, error.colno))
+        where = location(source, error.lineno, error.colno)
+        raise InputError(f"invalid JSON: {error.msg}", where) from None
     doc = _Doc(data, source)
     size = doc.object("size", data)
     width, height = doc.integer(size, "width", "size"), doc.integer(size, "height", "size")
@@ -70,7 +71,9 @@ class _Doc:
     def __init__(self, data: Any, source: str) -> None:
         self.source = source
         if not isinstance(data, dict):
-            raise InputError("a puzzle in JSON is an object with size, vehicles and targets", source)
+            raise InputError(
+                "a puzzle in JSON is an object with size, vehicles and targets", source
+            )
 
     def fail(self, path: str, what: str) -> InputError:
         return InputError(what, f"{self.source}: {path}")

@@ -30,7 +30,7 @@ def test_written_car_list_reads_back():
 def test_boards_the_car_list_cannot_hold_are_refused():
     with pytest.raises(InputError, match="not 6×6"):
         write(example("4x4"), "carlist")
-    with pytest.raises(InputError, match="has walls|it has walls"):
+    with pytest.raises(InputError, match="it has walls"):
         write(example("walls"), "carlist")
 
 
@@ -38,7 +38,10 @@ def test_boards_the_car_list_cannot_hold_are_refused():
     ("text", "complaint"),
     [
         ("car(x,h,2-3). car(a,v,2-2).", "c.pl:1:1: vehicle X overlaps vehicle A"),
-        ("car(x,h,2-3). car(o,h,5-1).", "c.pl:1:15: vehicle O (3 cells from row 1, column 5) runs off"),
+        (
+            "car(x,h,2-3). car(o,h,5-1).",
+            "c.pl:1:15: vehicle O (3 cells from row 1, column 5) runs off",
+        ),
         ("car(x,h,2-3). bus(a,v,1-1).", "c.pl:1:15: expected a term car(Name,h|v,X-Y)"),
         ("car(x,v,2-3).", "target X moves along column 2 and cannot reach the right edge"),
         ("car(x,h,2-2).", "target X moves along row 2 but its exit is on row 3"),

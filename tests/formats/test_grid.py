@@ -16,7 +16,7 @@ def test_card_1_reads_as_on_the_card():
     assert (board.width, board.height) == (6, 6)
     assert board.targets == ("X",)
     assert board.exit_side("X") == "right"
-    by_label = dict(zip((v.label for v in board.vehicles), zip(board.vehicles, puzzle.placement)))
+    by_label = {v.label: (v, p) for v, p in zip(board.vehicles, puzzle.placement, strict=True)}
     assert by_label["X"] == (Vehicle("X", "h", 2, 2), 1)
     assert by_label["O"] == (Vehicle("O", "v", 5, 3), 0)
     assert by_label["R"] == (Vehicle("R", "h", 5, 3), 2)
@@ -49,12 +49,15 @@ def test_x_is_the_target_when_it_is_a_vehicle():
 
 
 def test_target_option_overrides_and_makes_lone_x_a_wall():
-    puzzle = grid("""
+    puzzle = grid(
+        """
         BB..
         ..x.
         XX..
         ....
-    """, targets=["B"])
+    """,
+        targets=["B"],
+    )
     assert puzzle.board.targets == ("B",)
     assert puzzle.board.walls == frozenset({(1, 2)})
 

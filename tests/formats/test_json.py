@@ -32,7 +32,9 @@ def test_hand_written_json_equals_the_grid_file():
 def test_written_json_spells_out_exits_and_reads_back():
     data = json.loads(write(card(1), "json"))
     assert data["targets"] == [{"label": "X", "exit": {"side": "right", "row": 2}}]
-    assert {"label": "O", "row": 0, "col": 5, "length": 3, "orientation": "vertical"} in data["vehicles"]
+    assert {"label": "O", "row": 0, "col": 5, "length": 3, "orientation": "vertical"} in data[
+        "vehicles"
+    ]
     assert read(data) == card(1)
 
 
@@ -42,7 +44,10 @@ def test_written_json_spells_out_exits_and_reads_back():
         (lambda d: d["vehicles"][0].pop("row"), "vehicles[0].row: row must be a whole number"),
         (lambda d: d["vehicles"][1].update(col=1, row=0), "vehicle X overlaps vehicle A at row 1"),
         (lambda d: d["vehicles"][1].update(col=3), "runs off the 4×4 board"),
-        (lambda d: d["targets"][0].update(exit={"side": "right", "row": 2}), "its exit is on row 3"),
+        (
+            lambda d: d["targets"][0].update(exit={"side": "right", "row": 2}),
+            "its exit is on row 3",
+        ),
         (lambda d: d["targets"][0].update(exit="top"), "cannot reach the top edge"),
         (lambda d: d.update(targets=[]), "no target vehicle"),
         (lambda d: d["size"].update(width=13), "the board is 13×4"),

@@ -1,0 +1,210 @@
+"""The command line as people use it: output, exit codes, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from rhasp.cli import app
+from rhasp.formats import read_text
+from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card
+
+runner = CliRunner()
+
+
+def rhasp(*args: str, stdin: str | None = None):
+    return runner.invoke(app, list(args), input=stdin)
+
+
+def test_solve_prints_a_summary_and_the_numbered_plan():
+    result = rhasp("solve", str(ORIGINAL / "card01.txt"))
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("card01 · moves 8 · optimal, proven by bfs · engine bfs · ")
+    assert "states explored" in lines[0]
+    assert [line.split(".")[0].strip() for line in lines[1:]] == [str(n) for n in range(1, 9)]
+    assert lines[-1].endswith("XR3")
+
+
+def test_solve_json_has_the_promised_fields():
+    result = rhasp(
+        "solve", str(ORIGINAL / "card01.txt"), "--format", "json", "--objective", "slides"
+    )
+    record = json.loads(result.stdout)
+    assert result.exit_code == 0
+    assert {
+        "puzzle",
+        "objective",
+        "length",
+        "plan",
+        "optimal",
+        "engine",
+        "explored",
+        "seconds",
+    } <= set(record)
+    assert (record["objective"], record["length"], record["optimal"]) == ("slides", 16, True)
+    assert record["proven_by"] == ["bfs"]
+    assert sum(int(move[2:]) for move in record["plan"]) == 16
+
+
+def test_solved_plans_are_accepted_by_check():
+    solved = rhasp("solve", str(ORIGINAL / "card05.txt"), "--notation", "arrow")
+    plan = "\n".join(solved.stdout.splitlines()[1:])
+    assert "→" in plan or "←" in plan
+    checked = rhasp("check", str(ORIGINAL / "card05.txt"), plan)
+    assert checked.exit_code == 0, checked.stdout
+    assert "moves: 9, minimal (proven by bfs)" in checked.stdout
+
+
+def test_check_reports_a_plan_that_is_not_minimal():
+    # Card 3's back solves it in 14 moves but 37 slides; the fewest slides are 33.
+    plan = "PU3 OU2 CR2 AR3 OD3 XR1 BU4 XL1 OU3 CL3 AL3 PD3 OD3 XR5"
+    result = rhasp("check", str(ORIGINAL / "card03.txt"), plan)
+    assert result.exit_code == 0
+    assert "counted up to the edge as XR3" in result.stdout
+    assert "moves: 14, minimal" in result.stdout
+    assert "slides: 37, not minimal: the fewest is 33" in result.stdout
+
+
+def test_check_exit_codes_for_failing_and_unfinished_plans():
+    blocked = rhasp("check", str(EXAMPLES / "4x4.txt"), "XR1")
+    assert blocked.exit_code == 1
+    assert "fails at move 1: X is blocked by A" in blocked.stdout
+    short = rhasp("check", str(EXAMPLES / "4x4.txt"), "BL1 AD2")
+    assert short.exit_code == 1
+    assert "does not solve the puzzle" in short.stdout
+    garbage = rhasp("check", str(EXAMPLES / "4x4.txt"), "BL1 hello")
+    assert garbage.exit_code == 2
+    assert "move 2" in garbage.stderr and "'hello' is not a move" in garbage.stderr
+
+
+def test_unsolvable_puzzle_says_no_solution_with_the_state_count():
+    result = rhasp("solve", str(EXAMPLES / "unsolvable.txt"))
+    assert result.exit_code == 1
+    assert "no solution" in result.stdout
+    assert "all 3 reachable states explored" in result.stdout
+
+
+def test_boards_show_every_state_with_the_exit():
+    result = rhasp("solve", str(EXAMPLES / "4x4.txt"), "--boards")
+    frames = result.stdout.count("+----+\n") // 2
+    assert frames == 4  # start and after each of 3 moves
+    assert "|XXA.>" in result.stdout
+
+
+def test_solve_reads_standard_input():
+    text = (ORIGINAL / "card02.txt").read_text()
+    result = rhasp("solve", "-", stdin=text)
+    assert result.exit_code == 0
+    assert result.stdout.startswith("stdin · moves 8 · ")
+
+
+def test_solve_a_deck_goes_on_after_a_bad_line(tmp_path):
+    deck = tmp_path / "deck.txt"
+    lines = (PUZZLES / "original40.txt").read_text().splitlines()[:3]
+    deck.write_text("\n".join([lines[0], "garbage line here", lines[1]]) + "\n")
+    result = rhasp("solve", str(deck))
+    assert result.exit_code == 2
+    assert result.stderr.strip().startswith(f"rhasp: {deck}:2: ")
+    assert "deck-1 · moves 8" in result.stdout and "deck-3 · moves 8" in result.stdout
+
+
+def test_asp_engine_is_announced_in_one_line():
+    result = rhasp("solve", str(ORIGINAL / "card01.txt"), "--engine", "asp")
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "ASP engine is not built yet" in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["grid", "line", "json", "carlist"])
+def test_convert_to_each_format_reads_back(fmt):
+    result = rhasp("convert", str(ORIGINAL / "card26.txt"), "--to", fmt)
+    assert result.exit_code == 0
+    assert read_text(result.stdout, "c", name="c") == [card(26)]
+
+
+def test_convert_a_deck_to_grid_files_and_back(tmp_path):
+    out = tmp_path / "cards"
+    result = rhasp("convert", str(PUZZLES / "original40.txt"), "--to", "grid", "-o", str(out))
+    assert result.exit_code == 0
+    assert len(list(out.glob("*.txt"))) == 40
+    back = rhasp("convert", str(out), "--to", "line")
+    assert back.exit_code == 0
+    assert sorted(back.stdout.splitlines()) == sorted(
+        (PUZZLES / "original40.txt").read_text().split()
+    )
+
+
+def test_convert_refuses_a_format_that_cannot_hold_the_board():
+    result = rhasp("convert", str(EXAMPLES / "two-targets.txt"), "--to", "line")
+    assert result.exit_code == 2
+    assert "cannot be written on one line" in result.stderr
+    assert result.stdout == ""
+
+
+BAD_INPUTS = {
+    "unknown.txt": ("AA..\n.?..\nXX..\n....\n", ":2:2: unknown character '?'"),
+    "ragged.txt": ("AA..\n.B.\nXX..\n....\n", ":2: row has 3 cells but the rows above have 4"),
+    "empty.txt": ("", ": empty: no puzzle found"),
+    "binary.txt": (b"\x89PNG\r\n\x1a\n\x00\x00", ": binary data, not a puzzle"),
+    "bent.txt": ("BB..\nB...\nXX..\n....\n", ":1:1: vehicle B is not straight"),
+    "gap.txt": ("B...\n....\nXXB.\n....\n", ":1:1: vehicle B is not straight"),
+    "gap2.txt": ("B...\n....\nB...\nXX..\n", ":1:1: vehicle B has a gap"),
+    "single.txt": ("....\n..C.\nXX..\n....\n", ":2:3: piece C is a single cell"),
+    "overlap.pl": (
+        "car(x,h,2-3). car(a,v,2-2).",
+        ":1:1: vehicle X overlaps vehicle A at row 3, column 2",
+    ),
+    "overlap.json": (
+        '{"size": {"width": 6, "height": 6}, "targets": [{"label": "X", "exit": "right"}],'
+        ' "vehicles": [{"label": "X", "row": 2, "col": 0, "length": 2, "orientation": "h"},'
+        ' {"label": "A", "row": 2, "col": 1, "length": 2, "orientation": "v"}]}',
+        ": vehicles[0]: vehicle X overlaps vehicle A at row 3, column 2",
+    ),
+    "off.pl": (
+        "car(x,h,2-3). car(o,h,5-1).",
+        ":1:15: vehicle O (3 cells from row 1, column 5) runs off",
+    ),
+    "notarget.txt": ("BB..\n....\nCC..\n....\n", ": no target vehicle"),
+    "offline.txt": (
+        "@target X right\n..X.\n..X.\n....\nAA..\n",
+        ":1: target X moves along column 3",
+    ),
+    "big.txt": (
+        "\n".join(["." * 13] * 13) + "\n",
+        ": the board is 13×13; each side must be 3 to 12",
+    ),
+    "deckline.txt": ("AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR.\n8 AA..X 9 9\n", ":2: not a deck line"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_bad_input_gets_one_line_naming_where_and_what(tmp_path, name):
+    content, expected = BAD_INPUTS[name]
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    result = rhasp("solve", str(path))
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(f"rhasp: {path}{expected}"), result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_missing_file_is_bad_input():
+    result = rhasp("solve", "no/such/card.txt")
+    assert result.exit_code == 2
+    assert result.stderr == "rhasp: no/such/card.txt: no such file or directory\n"
+
+
+def test_the_installed_command_runs_without_traceback(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("XX?\n...\n...\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "rhasp", "solve", str(bad)], capture_output=True, text=True
+    )
+    assert run.returncode == 2
+    expected = "unknown character '?' (expected '.', 'o', '#', a letter or a digit)"
+    assert run.stderr == f"rhasp: {bad}:1:3: {expected}\n"
