@@ -17,13 +17,13 @@ import typer
 from rich.console import Console
 
 from rhasp import __version__
-from rhasp.engines import Solution, get_engine
-from rhasp.engines.bfs import BfsEngine
-from rhasp.errors import InputError, PlanError, RhaspError
-from rhasp.formats import SUFFIX, Entry, read_path, write
-from rhasp.model import Puzzle, plan_slides, replay
-from rhasp.notation import format_move, parse_plan
-from rhasp.output import solution_dict, solution_text
+from rhasp.check import check_plan
+from rhasp.engines import ENGINES, OBJECTIVES, Solution, get_engine
+from rhasp.errors import InputError, RhaspError
+from rhasp.formats import FORMATS, SUFFIX, Entry, read_path, write
+from rhasp.model import Puzzle
+from rhasp.notation import NOTATIONS, parse_plan
+from rhasp.output import check_lines, solution_dict, solution_text
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -37,32 +37,16 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-class ObjectiveChoice(StrEnum):
-    moves = "moves"
-    slides = "slides"
+def choices(name: str, values: Sequence[str]) -> type[StrEnum]:
+    """A typer choice type from the tuple of values that the package itself defines."""
+    return StrEnum(name, {value: value for value in values})
 
 
-class EngineChoice(StrEnum):
-    bfs = "bfs"
-    asp = "asp"
-
-
-class NotationChoice(StrEnum):
-    card = "card"
-    arrow = "arrow"
-    signed = "signed"
-
-
-class OutputChoice(StrEnum):
-    text = "text"
-    json = "json"
-
-
-class FormatChoice(StrEnum):
-    grid = "grid"
-    line = "line"
-    json = "json"
-    carlist = "carlist"
+ObjectiveChoice = choices("ObjectiveChoice", OBJECTIVES)
+EngineChoice = choices("EngineChoice", ENGINES)
+NotationChoice = choices("NotationChoice", NOTATIONS)
+OutputChoice = choices("OutputChoice", ("text", "json"))
+FormatChoice = choices("FormatChoice", FORMATS)
 
 
 PuzzleArg = Annotated[
@@ -183,60 +167,6 @@ def plan_text(plan: str) -> str:
         return sys.stdin.read()
     path = Path(plan)
     return path.read_text(encoding="utf-8") if path.is_file() else plan
-
-
-def check_plan(puzzle: Puzzle, moves: tuple) -> dict[str, Any]:
-    """Replay ``moves`` and compare with the oracle's minimal moves and slides."""
-    result: dict[str, Any] = {"puzzle": puzzle.name, "solves": False, "plan_moves": len(moves)}
-    try:
-        played = replay(puzzle, moves)
-    except PlanError as error:
-        result["error"] = error.what
-        result["failed_move"] = error.index
-        return result
-    board = puzzle.board
-    result |= {
-        "solves": played.solved,
-        "moves": len(played.moves),
-        "slides": plan_slides(played.moves),
-        "clipped": [
-            {"move": n, "as_given": format_move(played.asked[n - 1], board),
-             "as_played": format_move(played.moves[n - 1], board)}
-            for n in played.clipped
-        ],
-    }  # fmt: skip
-    if played.solved:
-        oracle = BfsEngine()
-        for objective in ("moves", "slides"):
-            best = oracle.solve(puzzle, objective)
-            result[f"minimal_{objective}"] = best.length
-            result[f"{objective}_minimal"] = best.length == result[objective]
-        result["proven_by"] = ["bfs"]
-    return result
-
-
-def check_lines(result: dict[str, Any]) -> list[str]:
-    name = result["puzzle"]
-    if "error" in result:
-        return [f"{name} · the plan fails at {result['error']}"]
-    lines = [
-        f"note: move {clip['move']} {clip['as_given']} drives the target past its exit; "
-        f"counted up to the edge as {clip['as_played']}"
-        for clip in result["clipped"]
-    ]
-    if not result["solves"]:
-        return [
-            *lines,
-            f"{name} · the plan does not solve the puzzle after {result['moves']} moves",
-        ]
-    lines.append(f"{name} · the plan solves the puzzle")
-    for objective in ("moves", "slides"):
-        best = result[f"minimal_{objective}"]
-        verdict = (
-            "minimal" if result[f"{objective}_minimal"] else f"not minimal: the fewest is {best}"
-        )
-        lines.append(f"{objective}: {result[objective]}, {verdict} (proven by bfs)")
-    return lines
 
 
 @app.command()

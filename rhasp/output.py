@@ -107,3 +107,28 @@ def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
     if solution.stats:
         record["stats"] = dict(solution.stats)
     return record
+
+
+def check_lines(result: dict[str, Any]) -> list[str]:
+    """The text report of :func:`rhasp.check.check_plan`."""
+    name = result["puzzle"]
+    if "error" in result:
+        return [f"{name} · the plan fails at {result['error']}"]
+    lines = [
+        f"note: move {clip['move']} {clip['as_given']} drives the target past its exit; "
+        f"counted up to the edge as {clip['as_played']}"
+        for clip in result["clipped"]
+    ]
+    if not result["solves"]:
+        return [
+            *lines,
+            f"{name} · the plan does not solve the puzzle after {result['moves']} moves",
+        ]
+    lines.append(f"{name} · the plan solves the puzzle")
+    for objective in ("moves", "slides"):
+        best = result[f"minimal_{objective}"]
+        verdict = (
+            "minimal" if result[f"{objective}_minimal"] else f"not minimal: the fewest is {best}"
+        )
+        lines.append(f"{objective}: {result[objective]}, {verdict} (proven by bfs)")
+    return lines

@@ -16,6 +16,7 @@ from rhasp.model import Plan, Puzzle, plan_slides
 
 Objective = Literal["moves", "slides"]
 OBJECTIVES: tuple[Objective, ...] = ("moves", "slides")
+ENGINES = ("bfs", "asp")
 
 
 @dataclass(frozen=True)

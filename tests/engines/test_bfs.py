@@ -38,20 +38,10 @@ EXAMPLES = {
 }
 
 
-@pytest.fixture(scope="module")
-def solutions():
-    engine = get_engine("bfs")
-    return {
-        (number, objective): engine.solve(card(number), objective)
-        for number in range(1, 41)
-        for objective in ("moves", "slides")
-    }
-
-
 @pytest.mark.parametrize("number", range(1, 41))
-def test_original_cards_minimal_moves_and_slides(solutions, number):
-    by_moves = solutions[number, "moves"]
-    by_slides = solutions[number, "slides"]
+def test_original_cards_minimal_moves_and_slides(card_solutions, number):
+    by_moves = card_solutions[number, "moves"]
+    by_slides = card_solutions[number, "slides"]
     assert by_moves.length == CARD_MOVES[number - 1]
     assert by_slides.length == CARD_SLIDES[number - 1]
     for solution in (by_moves, by_slides):
