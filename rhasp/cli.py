@@ -1,7 +1,8 @@
 """The command line: a thin layer over formats, engines and output.
 
 Exit codes: 0 done (solved, or the plan solves the puzzle); 1 no solution (or the plan does not
-solve the puzzle); 2 bad input or usage. Errors are one line on standard error.
+solve the puzzle); 2 bad input or usage; 3 the engines disagree (a bug); 4 a search limit
+(--max-horizon, --timeout) was reached first. Errors are one line on standard error.
 """
 
 from __future__ import annotations
@@ -18,14 +19,17 @@ from rich.console import Console
 
 from rhasp import __version__
 from rhasp.check import check_plan
-from rhasp.engines import ENGINES, OBJECTIVES, Solution, get_engine
+from rhasp.engines import ENGINES, OBJECTIVES, EngineDisagreement, Solution, confirmed, get_engine
 from rhasp.errors import InputError, RhaspError
 from rhasp.formats import FORMATS, SUFFIX, Entry, read_path, write
+from rhasp.formats.facts import write_facts
 from rhasp.model import Puzzle
 from rhasp.notation import NOTATIONS, parse_plan
 from rhasp.output import check_lines, solution_dict, solution_text
 
-EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_LIMIT = 0, 1, 2, 3, 4
+#: When a deck's puzzles end differently, the exit code is the most serious of them.
+SEVERITY = (EXIT_OK, EXIT_UNSOLVED, EXIT_LIMIT, EXIT_BAD_INPUT, EXIT_DISAGREE)
 
 app = typer.Typer(
     help="Optimal Rush Hour plans: fewest moves or fewest slides, proven minimal.",
@@ -96,7 +100,24 @@ def solve(
     objective: Annotated[
         ObjectiveChoice, typer.Option(help="Minimise moves (any distance) or slides (cells).")
     ] = ObjectiveChoice.moves,
-    engine: Annotated[EngineChoice, typer.Option(help="Solver engine.")] = EngineChoice.bfs,
+    engine: Annotated[
+        EngineChoice, typer.Option(help="asp: clingo horizon proof; bfs: breadth-first search.")
+    ] = EngineChoice.asp,
+    confirm: Annotated[
+        bool, typer.Option(help="Confirm the ASP answer with BFS (a difference is exit code 3).")
+    ] = True,
+    max_horizon: Annotated[
+        int | None, typer.Option(min=0, help="ASP: stop after this many steps [default: 500].")
+    ] = None,
+    timeout: Annotated[
+        float | None, typer.Option(min=0, help="ASP: stop after this many seconds per puzzle.")
+    ] = None,
+    clingo_arg: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="ASP: pass an option to clingo, e.g. --clingo-arg=--configuration=crafty."
+        ),
+    ] = None,
     notation: Annotated[
         NotationChoice, typer.Option(help="Moves as XR3 (card), X→3 (arrow) or X+3 (signed).")
     ] = NotationChoice.card,
@@ -109,7 +130,10 @@ def solve(
     """Find an optimal plan for a puzzle (or for every puzzle of a deck)."""
 
     def run() -> int:
-        solver = get_engine(engine.value)
+        solver = get_engine(
+            engine.value, max_horizon=max_horizon, timeout=timeout, clingo_args=clingo_arg or ()
+        )
+        oracle = get_engine("bfs") if confirm and solver.name != "bfs" else None
         entries = read_entries(puzzle, target)
         codes = [EXIT_OK]
         for entry in entries:
@@ -117,12 +141,26 @@ def solve(
                 report(entry)
                 codes.append(EXIT_BAD_INPUT)
                 continue
-            solution = solver.solve(entry, objective.value)
+            try:
+                if oracle is None:
+                    solution = solver.solve(entry, objective.value)
+                else:
+                    solution = confirmed(solver, oracle, entry, objective.value)
+            except EngineDisagreement as error:
+                report(error)
+                codes.append(EXIT_DISAGREE)
+                continue
             show_solution(solution, notation.value, output, boards, compact=len(entries) > 1)
-            codes.append(EXIT_OK if solution.solved else EXIT_UNSOLVED)
-        return max(codes)
+            codes.append(outcome(solution))
+        return max(codes, key=SEVERITY.index)
 
     guarded(run)
+
+
+def outcome(solution: Solution) -> int:
+    if solution.solved:
+        return EXIT_OK
+    return EXIT_LIMIT if solution.limit else EXIT_UNSOLVED
 
 
 def show_solution(
@@ -202,6 +240,17 @@ def convert(
         for entry, text in written:
             (dest / f"{entry.name}{SUFFIX[to.value]}").write_text(text, encoding="utf-8")
         return code
+
+    guarded(run)
+
+
+@app.command()
+def facts(puzzle: PuzzleArg, target: TargetOpt = None) -> None:
+    """Print a puzzle as ASP facts for the encodings (clingo encodings/moves.lp FACTS)."""
+
+    def run() -> int:
+        sys.stdout.write(write_facts(read_one(puzzle, target)))
+        return EXIT_OK
 
     guarded(run)
 

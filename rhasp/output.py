@@ -48,22 +48,39 @@ def _border(board: Board, side: str, openings: set[tuple[str, int]]) -> str:
     return f"+{cells}+"
 
 
+def proof_text(proofs: tuple[str, ...]) -> str:
+    """``asp horizon proof, bfs agrees``: the first proof, then the engines that confirm it."""
+    first, *others = proofs
+    text = "asp horizon proof" if first == "asp" else f"proven by {first}"
+    return ", ".join([text, *(f"{other} agrees" for other in others)])
+
+
 def summary(solution: Solution) -> str:
     """One line: puzzle, objective and length, proof, engine, states explored, time."""
-    tail = (
-        f"engine {solution.engine} · {solution.explored:,} states explored · "
-        f"{solution.seconds:.2f} s"
-    )
-    proofs = " and ".join(solution.proofs)
-    if not solution.solved:
-        return (
-            f"{solution.puzzle.name} · no solution · proven by {proofs}: "
-            f"all {solution.explored:,} reachable states explored · {tail}"
+    parts = [solution.puzzle.name]
+    if solution.limit:
+        parts += [f"{solution.objective}: {solution.limit}", "nothing proven beyond that"]
+    elif not solution.solved:
+        reason = f"all {solution.explored:,} reachable states explored"
+        parts += ["no solution", f"proven by {' and '.join(solution.proofs)}: {reason}"]
+        if solution.engine not in solution.proofs:
+            parts.append(f"the {solution.engine} search was not started")
+    else:
+        length = f"{solution.objective} {solution.length}"
+        if solution.objective == "slides":
+            length += f" (in {solution.moves} moves)"
+        parts += [length, f"optimal: {proof_text(solution.proofs)}"]
+    parts.append(f"engine {solution.engine}")
+    asp = solution.stats.get("asp")
+    if asp:
+        parts.append(
+            f"horizon {asp['horizon']}, {asp['choices']:,} choices, {asp['conflicts']:,} conflicts"
         )
-    length = f"{solution.objective} {solution.length}"
-    if solution.objective == "slides":
-        length += f" (in {solution.moves} moves)"
-    return f"{solution.puzzle.name} · {length} · optimal, proven by {proofs} · {tail}"
+    if solution.explored is not None:
+        by = " by bfs" if solution.engine != "bfs" else ""
+        parts.append(f"{solution.explored:,} states explored{by}")
+    parts.append(f"{solution.seconds:.2f} s")
+    return " · ".join(parts)
 
 
 def solution_text(solution: Solution, notation: Notation, boards: bool) -> Text:
@@ -102,11 +119,11 @@ def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
         "explored": solution.explored,
         "seconds": round(solution.seconds, 6),
     }
+    if solution.limit:
+        record["limit"] = solution.limit
     if notation != "card" and solution.plan is not None:
         record["plan_" + notation] = format_plan(solution.plan, board, notation)
-    if solution.stats:
-        record["stats"] = dict(solution.stats)
-    return record
+    return record | dict(solution.stats)
 
 
 def check_lines(result: dict[str, Any]) -> list[str]:

@@ -24,31 +24,65 @@ def test_solve_prints_a_summary_and_the_numbered_plan():
     result = rhasp("solve", str(ORIGINAL / "card01.txt"))
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("card01 · moves 8 · optimal, proven by bfs · engine bfs · ")
-    assert "states explored" in lines[0]
+    assert lines[0].startswith(
+        "card01 · moves 8 · optimal: asp horizon proof, bfs agrees · engine asp · horizon 8, "
+    )
+    assert "states explored by bfs" in lines[0]
     assert [line.split(".")[0].strip() for line in lines[1:]] == [str(n) for n in range(1, 9)]
     assert lines[-1].endswith("XR3")
 
 
+def test_solve_with_the_bfs_engine_alone():
+    result = rhasp("solve", str(ORIGINAL / "card01.txt"), "--engine", "bfs")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("card01 · moves 8 · optimal: proven by bfs · engine bfs · ")
+
+
 def test_solve_json_has_the_promised_fields():
-    result = rhasp(
-        "solve", str(ORIGINAL / "card01.txt"), "--format", "json", "--objective", "slides"
-    )
+    args = ("--format", "json", "--objective", "slides")
+    result = rhasp("solve", str(ORIGINAL / "card01.txt"), *args)
     record = json.loads(result.stdout)
     assert result.exit_code == 0
-    assert {
-        "puzzle",
-        "objective",
-        "length",
-        "plan",
-        "optimal",
-        "engine",
-        "explored",
-        "seconds",
-    } <= set(record)
+    promised = {"puzzle", "objective", "length", "plan", "optimal", "engine", "explored", "seconds"}
+    assert promised | {"asp", "bfs_agrees"} <= set(record)
     assert (record["objective"], record["length"], record["optimal"]) == ("slides", 16, True)
-    assert record["proven_by"] == ["bfs"]
+    assert record["proven_by"] == ["asp", "bfs"] and record["bfs_agrees"] is True
+    assert record["asp"]["horizon"] == 16
+    assert {"seconds", "choices", "conflicts"} <= set(record["asp"])
     assert sum(int(move[2:]) for move in record["plan"]) == 16
+
+
+def test_no_confirm_skips_the_bfs():
+    result = rhasp("solve", str(ORIGINAL / "card01.txt"), "--no-confirm", "--format", "json")
+    record = json.loads(result.stdout)
+    assert record["proven_by"] == ["asp"] and "bfs_agrees" not in record
+    assert record["explored"] is None
+
+
+def test_search_limits_exit_4_and_never_say_no_solution():
+    short = rhasp("solve", str(ORIGINAL / "card01.txt"), "--max-horizon", "5")
+    assert short.exit_code == 4
+    assert "moves: no plan up to horizon 5" in short.stdout
+    assert "no solution" not in short.stdout
+    slow = rhasp("solve", str(ORIGINAL / "card26.txt"), "--timeout", "0")
+    assert slow.exit_code == 4
+    assert "moves: timed out at horizon 0" in slow.stdout
+
+
+def test_a_disagreement_exits_3(monkeypatch):
+    from rhasp import cli as cli_module
+    from rhasp.engines import Solution
+
+    class Wrong:
+        name = "asp"
+
+        def solve(self, puzzle, objective):
+            return Solution(puzzle, objective, (), self.name, ("asp",), None, 0.0)
+
+    monkeypatch.setattr(cli_module, "get_engine", lambda name, **_: Wrong())
+    result = rhasp("solve", str(ORIGINAL / "card01.txt"))
+    assert result.exit_code == 3
+    assert "a plan that does not solve the puzzle: a bug" in result.stderr
 
 
 def test_solved_plans_are_accepted_by_check():
@@ -85,8 +119,8 @@ def test_check_exit_codes_for_failing_and_unfinished_plans():
 def test_unsolvable_puzzle_says_no_solution_with_the_state_count():
     result = rhasp("solve", str(EXAMPLES / "unsolvable.txt"))
     assert result.exit_code == 1
-    assert "no solution" in result.stdout
-    assert "all 3 reachable states explored" in result.stdout
+    assert "no solution · proven by bfs: all 3 reachable states explored" in result.stdout
+    assert "the asp search was not started" in result.stdout
 
 
 def test_boards_show_every_state_with_the_exit():
@@ -100,7 +134,7 @@ def test_solve_reads_standard_input():
     text = (ORIGINAL / "card02.txt").read_text()
     result = rhasp("solve", "-", stdin=text)
     assert result.exit_code == 0
-    assert result.stdout.startswith("stdin · moves 8 · ")
+    assert result.stdout.startswith("stdin · moves 8 · optimal: ")
 
 
 def test_solve_a_deck_goes_on_after_a_bad_line(tmp_path):
@@ -111,12 +145,6 @@ def test_solve_a_deck_goes_on_after_a_bad_line(tmp_path):
     assert result.exit_code == 2
     assert result.stderr.strip().startswith(f"rhasp: {deck}:2: ")
     assert "deck-1 · moves 8" in result.stdout and "deck-3 · moves 8" in result.stdout
-
-
-def test_asp_engine_is_announced_in_one_line():
-    result = rhasp("solve", str(ORIGINAL / "card01.txt"), "--engine", "asp")
-    assert result.exit_code == 2
-    assert result.stderr.count("\n") == 1 and "ASP engine is not built yet" in result.stderr
 
 
 @pytest.mark.parametrize("fmt", ["grid", "line", "json", "carlist"])

@@ -1,34 +1,36 @@
 """Engines: each finds an optimal plan for a puzzle behind one small interface.
 
-An engine's ``solve`` returns a :class:`Solution` whose plan is optimal for the objective and
-says which proofs stand behind that (``proofs``), or, for a puzzle without a plan, proves that
-none exists. The CLI and the deck tools only ever talk to this interface.
+An engine's ``solve`` returns a :class:`Solution`: an optimal plan with the proofs behind it
+(``proofs``), a proof that no plan exists, or, for a search that stopped at a limit, what the
+limit was. :func:`confirmed` runs an engine with the BFS oracle beside it. The CLI and the deck
+tools only ever talk to this interface.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from rhasp.errors import InputError
-from rhasp.model import Plan, Puzzle, plan_slides
+from rhasp.errors import InputError, RhaspError
+from rhasp.model import Plan, Puzzle, plan_slides, replay
 
 Objective = Literal["moves", "slides"]
 OBJECTIVES: tuple[Objective, ...] = ("moves", "slides")
-ENGINES = ("bfs", "asp")
+ENGINES = ("asp", "bfs")
 
 
 @dataclass(frozen=True)
 class Solution:
     puzzle: Puzzle
     objective: Objective
-    plan: Plan | None  # None: the puzzle has no solution, proven by exhausting its states
+    plan: Plan | None  # None: no plan, proven (``proofs``) or not searched to the end (``limit``)
     engine: str
     proofs: tuple[str, ...]  # what proves the plan optimal (or the puzzle unsolvable)
-    explored: int  # states the search reached
+    explored: int | None  # states a search reached; None for an engine that does not count them
     seconds: float
     stats: Mapping[str, Any] = field(default_factory=dict)
+    limit: str | None = None  # e.g. "timed out at horizon 12": no answer either way
 
     @property
     def solved(self) -> bool:
@@ -54,12 +56,73 @@ class Engine(Protocol):
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution: ...
 
 
-def get_engine(name: str) -> Engine:
-    """The engine called ``name``; raises InputError for one that does not exist (yet)."""
+class EngineDisagreement(RhaspError):
+    """Two engines, or an engine and the model, disagree: always a bug (exit code 3)."""
+
+
+def get_engine(
+    name: str,
+    *,
+    max_horizon: int | None = None,
+    timeout: float | None = None,
+    clingo_args: Sequence[str] = (),
+) -> Engine:
+    """The engine called ``name``; the options concern the ASP engine only."""
+    from rhasp.engines.asp import DEFAULT_MAX_HORIZON, AspEngine
     from rhasp.engines.bfs import BfsEngine
 
     if name == "bfs":
         return BfsEngine()
     if name == "asp":
-        raise InputError("the ASP engine is not built yet; use --engine bfs for now", "--engine")
-    raise InputError(f"unknown engine {name!r} (expected bfs or asp)", "--engine")
+        horizon = DEFAULT_MAX_HORIZON if max_horizon is None else max_horizon
+        return AspEngine(horizon, timeout, tuple(clingo_args))
+    raise InputError(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})", "--engine")
+
+
+def confirmed(engine: Engine, oracle: Engine, puzzle: Puzzle, objective: Objective) -> Solution:
+    """``engine``'s solution, confirmed by ``oracle``, which runs first.
+
+    A puzzle the oracle proves unsolvable is reported so before ``engine`` starts. The engine
+    never sees the oracle's answer: the two are compared only afterwards, and a difference
+    raises EngineDisagreement.
+    """
+    check = oracle.solve(puzzle, objective)
+    oracle_record = {"length": check.length, "explored": check.explored, "seconds": check.seconds}
+    if not check.solved:
+        return replace(check, engine=engine.name, stats={oracle.name: oracle_record})
+    found = engine.solve(puzzle, objective)
+    stats = dict(found.stats) | {oracle.name: oracle_record}
+    if found.limit:
+        return replace(found, stats=stats, explored=check.explored)
+    verify_plan(found)
+    if found.length != check.length:
+        raise EngineDisagreement(
+            f"{engine.name} found {objective} {found.length} but {oracle.name} found "
+            f"{check.length}: this is a bug, please report it",
+            puzzle.name,
+        )
+    agreement = {f"{oracle.name}_agrees": True}
+    return replace(
+        found,
+        proofs=(*found.proofs, oracle.name),
+        explored=check.explored,
+        stats=stats | agreement,
+    )
+
+
+def verify_plan(solution: Solution) -> None:
+    """Replay an engine's plan in the model; one that does not solve the puzzle is a bug."""
+    if solution.plan is None:
+        return
+    try:
+        solved = replay(solution.puzzle, solution.plan).solved
+    except RhaspError as error:
+        raise EngineDisagreement(
+            f"{solution.engine} returned a plan the model rejects ({error.what}): a bug",
+            solution.puzzle.name,
+        ) from None
+    if not solved:
+        raise EngineDisagreement(
+            f"{solution.engine} returned a plan that does not solve the puzzle: a bug",
+            solution.puzzle.name,
+        )

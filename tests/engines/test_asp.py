@@ -1,0 +1,169 @@
+"""The ASP engine against the BFS oracle, and the encodings run by the clingo executable."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import clingo
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from rhasp.engines import EngineDisagreement, Solution, confirmed, get_engine
+from rhasp.engines.asp import AspEngine, encoding_path, plan_from_atoms
+from rhasp.engines.bfs import BfsEngine, fewest_moves
+from rhasp.model import Move, replay
+from tests.boards import EXAMPLES, ORIGINAL, card, example, puzzles
+
+BFS = BfsEngine()
+ASP = AspEngine()
+# Cards the plain encodings solve within a few seconds on the development machine (see
+# bench/asp.py): by moves, cards 1-22, 24, 26 and 28; by slides, the beginner cards. The rest
+# run in the benchmark, not in the test suite.
+FAST_MOVES = [*range(1, 23), 24, 26, 28]
+FAST_SLIDES = list(range(1, 11))
+
+
+def agree(puzzle, objective) -> Solution:
+    """Solve with ASP and BFS independently and check that they agree."""
+    found = ASP.solve(puzzle, objective)
+    expected = BFS.solve(puzzle, objective)
+    assert found.length == expected.length, (puzzle.name, objective)
+    assert found.stats["asp"]["horizon"] == expected.length
+    assert replay(puzzle, found.plan).solved
+    return found
+
+
+@pytest.mark.parametrize("number", FAST_MOVES)
+def test_original_cards_minimal_moves_agree(number):
+    agree(card(number), "moves")
+
+
+@pytest.mark.parametrize("number", FAST_SLIDES)
+def test_original_cards_minimal_slides_agree(number):
+    found = agree(card(number), "slides")
+    # The slides encoding plans cells; runs of one vehicle in one direction are its moves.
+    assert all(a.label != b.label or (a.delta > 0) != (b.delta > 0) for a, b in
+               zip(found.plan, found.plan[1:], strict=False))  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["4x4", "walls", "two-targets", "limousine", "vertical-target"])
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+def test_hand_made_examples_agree(name, objective):
+    agree(example(name), objective)
+
+
+def test_unsolvable_example_has_no_plan_up_to_its_state_count():
+    # Three states are reachable, so any plan would have at most two moves.
+    solution = AspEngine(max_horizon=3).solve(example("unsolvable"), "moves")
+    assert not solution.solved
+    assert solution.limit == "no plan up to horizon 3"
+
+
+def test_confirmed_reports_unsolvable_before_the_asp_search():
+    solution = confirmed(ASP, BFS, example("unsolvable"), "moves")
+    assert not solution.solved and solution.limit is None
+    assert solution.proofs == ("bfs",) and solution.engine == "asp"
+    assert "asp" not in solution.stats  # the ASP search never started
+
+
+def test_confirmed_solution_carries_both_proofs():
+    solution = confirmed(ASP, BFS, card(1), "moves")
+    assert solution.proofs == ("asp", "bfs")
+    assert solution.stats["bfs_agrees"] is True
+    assert solution.stats["asp"]["horizon"] == 8
+
+
+def test_a_disagreement_is_loud():
+    class OffByOne:
+        name = "broken"
+
+        def solve(self, puzzle, objective):
+            plan = BFS.solve(puzzle, objective).plan
+            return Solution(puzzle, objective, (Move("A", 1), Move("A", -1), *plan),
+                            self.name, (self.name,), None, 0.0)  # fmt: skip
+
+    with pytest.raises(EngineDisagreement, match="broken found moves 10 but bfs found 8"):
+        confirmed(OffByOne(), BFS, card(1), "moves")
+
+
+def test_timeout_and_max_horizon_are_limits_not_answers():
+    slow = AspEngine(timeout=0.0).solve(card(26), "moves")
+    assert slow.limit == "timed out at horizon 0" and not slow.solved
+    short = AspEngine(max_horizon=5).solve(card(26), "moves")
+    assert short.limit == "no plan up to horizon 5" and short.proofs == ()
+
+
+def test_clingo_options_pass_through_and_bad_ones_are_named():
+    solution = get_engine("asp", clingo_args=["--configuration=crafty"]).solve(card(1), "moves")
+    assert solution.length == 8
+    assert solution.stats["asp"]["clingo_args"] == ["--configuration=crafty"]
+    with pytest.raises(Exception, match="clingo refuses the options"):
+        get_engine("asp", clingo_args=["--no-such-option"]).solve(card(1), "moves")
+
+
+def test_slides_are_grouped_into_moves_only_for_the_slides_objective():
+    atoms = [clingo.parse_term(f'move({t},"{v}",{d})') for t, v, d in
+             [(1, "A", 1), (2, "A", 1), (3, "B", -1), (4, "A", 1)]]  # fmt: skip
+    grouped = plan_from_atoms(atoms, group_slides=True)
+    assert grouped == (Move("A", 2), Move("B", -1), Move("A", 1))
+    assert len(plan_from_atoms(atoms, group_slides=False)) == 4
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_side=6, max_others=3))
+def test_random_boards_asp_agrees_with_bfs(puzzle):
+    plan, explored = fewest_moves(puzzle.board, puzzle.start)
+    if plan is None:
+        # A shortest plan never repeats a state, so none can be longer than the state count:
+        # ASP finding nothing up to that horizon agrees that there is no plan at all.
+        for objective in ("moves", "slides"):
+            found = AspEngine(max_horizon=explored).solve(puzzle, objective)
+            assert found.limit == f"no plan up to horizon {explored}"
+        return
+    for objective in ("moves", "slides"):
+        agree(puzzle, objective)
+
+
+# --- the encodings as a product of their own: the clingo executable on rhasp facts ---------
+
+CLINGO = shutil.which("clingo")
+needs_clingo = pytest.mark.skipif(
+    CLINGO is None and not os.environ.get("CI"),
+    reason="the clingo executable is not installed (Debian package gringo); CI installs it",
+)
+
+
+def standalone(puzzle_file, encoding, tmp_path):
+    facts = subprocess.run(
+        [sys.executable, "-m", "rhasp", "facts", str(puzzle_file)],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    instance = tmp_path / "instance.lp"
+    instance.write_text(facts)
+    run = subprocess.run(
+        [CLINGO or "clingo", str(encoding), str(instance)], capture_output=True, text=True
+    )
+    assert run.returncode in (10, 30), run.stderr  # clingo's exit codes for SATISFIABLE
+    answer = run.stdout.split("Answer: 1\n", 1)[1].splitlines()[0]
+    return [clingo.parse_term(atom) for atom in answer.split()]
+
+
+@needs_clingo
+@pytest.mark.parametrize(("number", "objective"), [(1, "moves"), (26, "moves"), (4, "slides")])
+def test_clingo_executable_prints_the_optimal_plan(tmp_path, number, objective):
+    atoms = standalone(ORIGINAL / f"card{number:02d}.txt", encoding_path(objective), tmp_path)
+    plan = plan_from_atoms(atoms, group_slides=objective == "slides")
+    puzzle = card(number)
+    assert replay(puzzle, plan).solved
+    steps = max(atom.arguments[0].number for atom in atoms)
+    assert steps == BFS.solve(puzzle, objective).length
+
+
+@needs_clingo
+def test_clingo_executable_handles_walls_and_two_targets(tmp_path):
+    for name in ("walls", "two-targets", "vertical-target"):
+        atoms = standalone(EXAMPLES / f"{name}.txt", encoding_path("moves"), tmp_path)
+        assert replay(example(name), plan_from_atoms(atoms, group_slides=False)).solved
