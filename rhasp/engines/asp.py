@@ -44,12 +44,28 @@ class HorizonStats:
     horizon: int = 0
     choices: int = 0
     conflicts: int = 0
+    restarts: int = 0
+    atoms: int = 0  # of the whole ground program, after the last horizon
     seconds: float = 0.0
 
     def add(self, statistics: Any) -> None:
         solvers = statistics["solving"]["solvers"]
         self.choices += int(solvers["choices"])
         self.conflicts += int(solvers["conflicts"])
+        self.restarts += int(solvers["restarts"])
+        self.atoms = int(statistics["problem"]["lp"]["atoms"])
+
+    def record(self, objective: Objective, clingo_args: Sequence[str]) -> dict[str, Any]:
+        return {
+            "horizon": self.horizon,
+            "seconds": round(self.seconds, 6),
+            "choices": self.choices,
+            "conflicts": self.conflicts,
+            "restarts": self.restarts,
+            "atoms": self.atoms,
+            "encoding": ENCODING_FILES[objective],
+            "clingo_args": list(clingo_args),
+        }
 
 
 @dataclass
@@ -63,46 +79,44 @@ class AspEngine:
         began = time.perf_counter()
         control = self._control(puzzle, objective)
         stats = HorizonStats()
-        steps: list[clingo.Symbol] = []
-        limit = None
+        atoms, limit = self._grow_horizon(control, stats, began)
+        stats.seconds = time.perf_counter() - began
+        plan = None if limit else plan_from_atoms(atoms, group_slides=objective == "slides")
+        proofs = () if limit else ("asp",)
+        record = {"asp": stats.record(objective, self.clingo_args)}
+        return Solution(
+            puzzle, objective, plan, self.name, proofs, None, stats.seconds, record, limit
+        )
+
+    def _grow_horizon(
+        self, control: clingo.Control, stats: HorizonStats, began: float
+    ) -> tuple[list[clingo.Symbol], str | None]:
+        """Solve horizons 0, 1, 2, ... until one has a plan (its atoms) or a limit is hit."""
+        atoms: list[clingo.Symbol] = []
         for horizon in range(self.max_horizon + 1):
             stats.horizon = horizon
             _ground_horizon(control, horizon)
-            remaining = (
-                None if self.timeout is None else self.timeout - (time.perf_counter() - began)
-            )
-            if remaining is not None and remaining <= 0:
-                limit = f"timed out at horizon {horizon}"
-                break
-            with control.solve(
-                on_model=lambda m: steps.extend(m.symbols(shown=True)), async_=True
-            ) as handle:
-                if not handle.wait(remaining):
-                    handle.cancel()
-                    limit = f"timed out at horizon {horizon}"
-                    break
-                satisfiable = handle.get().satisfiable
+            satisfiable = self._solve_horizon(control, began, atoms)
+            if satisfiable is None:
+                return atoms, f"timed out at horizon {horizon}"
             stats.add(control.statistics)
             if satisfiable:
-                break
-        else:
-            limit = f"no plan up to horizon {self.max_horizon}"
-        stats.seconds = time.perf_counter() - began
-        plan = None if limit else plan_from_atoms(steps, group_slides=objective == "slides")
-        record = {
-            "asp": {
-                "horizon": stats.horizon,
-                "seconds": round(stats.seconds, 6),
-                "choices": stats.choices,
-                "conflicts": stats.conflicts,
-                "encoding": ENCODING_FILES[objective],
-                "clingo_args": list(self.clingo_args),
-            }
-        }
-        return Solution(
-            puzzle, objective, plan, self.name, () if limit else ("asp",), None,
-            stats.seconds, record, limit,
-        )  # fmt: skip
+                return atoms, None
+        return atoms, f"no plan up to horizon {self.max_horizon}"
+
+    def _solve_horizon(
+        self, control: clingo.Control, began: float, atoms: list[clingo.Symbol]
+    ) -> bool | None:
+        """Whether this horizon has a plan (collecting its atoms); None when time is up."""
+        remaining = None if self.timeout is None else self.timeout - (time.perf_counter() - began)
+        if remaining is not None and remaining <= 0:
+            return None
+        on_model = lambda model: atoms.extend(model.symbols(shown=True))  # noqa: E731
+        with control.solve(on_model=on_model, async_=True) as handle:
+            if not handle.wait(remaining):
+                handle.cancel()
+                return None
+            return handle.get().satisfiable
 
     def _control(self, puzzle: Puzzle, objective: Objective) -> clingo.Control:
         try:
