@@ -84,21 +84,20 @@ def summary(solution: Solution) -> str:
 
 
 def solution_text(solution: Solution, notation: Notation, boards: bool) -> Text:
+    """The summary line and the numbered plan, with the board after each move if asked."""
     text = Text(summary(solution) + "\n")
     if solution.plan is None:
         return text
     board = solution.puzzle.board
+    moves = format_plan(solution.plan, board, notation)
+    if not boards:
+        text.append("".join(f"{number:4d}. {move}\n" for number, move in enumerate(moves, 1)))
+        return text
     states = replay(solution.puzzle, solution.plan).states
-    if boards:
-        text.append(board_text(board, states[0]))
-        text.append("\n")
-    for number, (move, state) in enumerate(
-        zip(format_plan(solution.plan, board, notation), states[1:], strict=True), 1
-    ):
+    text.append(board_text(board, states[0]) + "\n")
+    for number, (move, state) in enumerate(zip(moves, states[1:], strict=True), 1):
         text.append(f"{number:4d}. {move}\n")
-        if boards:
-            text.append(board_text(board, state))
-            text.append("\n")
+        text.append(board_text(board, state) + "\n")
     return text
 
 
