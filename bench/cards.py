@@ -1,6 +1,8 @@
 """Time the BFS oracle on the 40 original cards, both objectives.
 
-    python bench/cards.py [--runs 5]
+    python bench/cards.py [--runs 5] [--reference]
+
+``--reference`` times the readable reference search instead of the fast bitboard core.
 
 Prints a table of per-card medians and one JSON line with the totals (median of the runs).
 Not a test: timings on shared machines are noisy, so quote medians and name the machine.
@@ -24,9 +26,10 @@ DECK = Path(__file__).resolve().parent.parent / "puzzles" / "original40.txt"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--reference", action="store_true")
     args = parser.parse_args()
     cards = read_path(str(DECK))
-    engine = BfsEngine()
+    engine = BfsEngine(fast=not args.reference)
     seconds: dict[tuple[int, str], list[float]] = {}
     lengths: dict[tuple[int, str], int] = {}
     for _ in range(args.runs):
@@ -58,6 +61,7 @@ def main() -> None:
     record = {
         "bench": "cards",
         "engine": "bfs",
+        "core": "reference" if args.reference else "bitboard",
         "runs": args.runs,
         "moves_seconds": round(totals["moves"], 3),
         "slides_seconds": round(totals["slides"], 3),

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 
 from rhasp.engines import EngineDisagreement, Solution, confirmed, get_engine
 from rhasp.engines.asp import AspEngine, encoding_path, plan_from_atoms
-from rhasp.engines.bfs import BfsEngine, fewest_moves
+from rhasp.engines.bfs import BfsEngine
+from rhasp.engines.bitboard import fewest_moves
 from rhasp.model import Move, replay
 from tests.boards import EXAMPLES, ORIGINAL, card, example, puzzles
 
