@@ -8,6 +8,7 @@ solve the puzzle); 2 bad input or usage; 3 the engines disagree (a bug); 4 a sea
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from enum import StrEnum
@@ -19,13 +20,14 @@ from rich.console import Console
 
 from rhasp import __version__
 from rhasp.check import check_plan
+from rhasp.deck import run_deck
 from rhasp.engines import ENGINES, OBJECTIVES, EngineDisagreement, Solution, confirmed, get_engine
 from rhasp.errors import InputError, RhaspError
 from rhasp.formats import FORMATS, SUFFIX, Entry, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.model import Puzzle
 from rhasp.notation import NOTATIONS, parse_plan
-from rhasp.output import check_lines, solution_dict, solution_text
+from rhasp.output import DeckProgress, check_lines, solution_dict, solution_text, tally_table
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_LIMIT = 0, 1, 2, 3, 4
 #: When a deck's puzzles end differently, the exit code is the most serious of them.
@@ -240,6 +242,50 @@ def convert(
         for entry, text in written:
             (dest / f"{entry.name}{SUFFIX[to.value]}").write_text(text, encoding="utf-8")
         return code
+
+    guarded(run)
+
+
+@app.command()
+def deck(
+    puzzles: PuzzleArg,
+    objective: Annotated[
+        ObjectiveChoice, typer.Option(help="Minimise moves (any distance) or slides (cells).")
+    ] = ObjectiveChoice.moves,
+    engine: Annotated[EngineChoice, typer.Option(help="Solver engine.")] = EngineChoice.bfs,
+    jobs: Annotated[
+        int | None, typer.Option(min=1, help="Worker processes [default: all cores].")
+    ] = None,
+    dest: Annotated[
+        Path | None,
+        typer.Option("--out", help="Stream results to a .jsonl or .csv file [default: stdout]."),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Skip the puzzles already in --out, append the rest.")
+    ] = False,
+    cluster: Annotated[
+        bool, typer.Option("--cluster", help="Also count every state reachable from the start.")
+    ] = False,
+    check_numbers: Annotated[
+        bool,
+        typer.Option("--verify", help="Compare length and cluster with the deck line (exit 3)."),
+    ] = False,
+    target: TargetOpt = None,
+) -> None:
+    """Solve every puzzle of a deck on all cores, streaming one record per puzzle."""
+
+    def run() -> int:
+        if resume and dest is None:
+            raise InputError("--resume needs --out FILE", "--resume")
+        progress = DeckProgress(err)
+        tally = run_deck(
+            puzzles, objective.value, engine.value, jobs or os.cpu_count() or 1, dest, resume,
+            cluster or check_numbers, target, progress, report,
+        )  # fmt: skip
+        err.print(tally_table(tally, progress.seconds, check_numbers))
+        if check_numbers and tally.mismatches:
+            return EXIT_DISAGREE
+        return EXIT_BAD_INPUT if tally.errors else EXIT_OK
 
     guarded(run)
 

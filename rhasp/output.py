@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeRemainingColumn,
+)  # fmt: skip
+from rich.table import Table
 from rich.text import Text
 
 from rhasp.engines import Solution
@@ -148,3 +159,74 @@ def check_lines(result: dict[str, Any]) -> list[str]:
         )
         lines.append(f"{objective}: {result[objective]}, {verdict} (proven by bfs)")
     return lines
+
+
+class DeckProgress:
+    """A progress bar with rate and ETA on a terminal, else a plain line every few seconds."""
+
+    def __init__(self, console: Console, every: float = 5.0) -> None:
+        self.console = console
+        self.every = every
+        self.bar: Progress | None = None
+        self.task: TaskID | None = None
+        self.began = self.last = 0.0
+        self.total = 0
+
+    def start(self, total: int, skipped: int) -> None:
+        self.total = total
+        self.began = self.last = time.perf_counter()
+        if skipped:
+            self.console.print(f"resuming: {skipped:,} puzzles already done, {total:,} to go")
+        if self.console.is_terminal:
+            self.bar = Progress(
+                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=self.console,
+            )  # fmt: skip
+            self.task = self.bar.add_task("solving", total=total, rate="")
+            self.bar.start()
+
+    def advance(self, tally: Any) -> None:
+        now = time.perf_counter()
+        done = tally.puzzles
+        rate = done / max(now - self.began, 1e-9)
+        if self.bar is not None and self.task is not None:
+            self.bar.update(self.task, completed=done, rate=f"{rate:,.0f}/s")
+        elif now - self.last >= self.every:
+            self.last = now
+            left = (self.total - done) / rate if rate else 0
+            self.console.print(
+                f"{done:,}/{self.total:,} puzzles · {rate:,.0f}/s · {left:,.0f} s left"
+            )
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.began
+
+
+def tally_table(tally: Any, seconds: float, verify: bool) -> Table:
+    """The summary of a deck run: counts, rate, lengths, and every mismatch."""
+    table = Table(title="deck summary", show_header=False)
+    rate = tally.puzzles / seconds if seconds > 0 else 0.0
+    rows = [("puzzles", tally.puzzles), ("solved", tally.solved), ("unsolvable", tally.unsolvable),
+            ("errors", tally.errors), ("mismatches", len(tally.mismatches) if verify else "-"),
+            ("puzzles/s", f"{rate:,.1f}")]  # fmt: skip
+    for name, value in rows:
+        table.add_row(name, f"{value:,}" if isinstance(value, int) else value)
+    if tally.lengths:
+        peak = max(tally.lengths.values())
+        bars = "\n".join(
+            f"{length:3d} {'█' * max(1, round(30 * n / peak))} {n:,}"
+            for length, n in sorted(tally.lengths.items())
+        )
+        table.add_row("lengths", bars)
+    for record in tally.mismatches:
+        table.add_row(
+            f"mismatch line {record['line']}",
+            f"{record['mismatch']}: found {record.get('length')}/{record.get('cluster')}, "
+            f"deck says {record.get('expected_length')}/{record.get('expected_cluster')}",
+        )
+    return table

@@ -40,7 +40,8 @@ class Geometry:
     labels: tuple[str, ...]
 
     @classmethod
-    def of(cls, board: Board) -> Geometry:
+    def of(cls, board: Board, *, targets_leave: bool = True) -> Geometry:
+        """The board's geometry; with ``targets_leave`` False, targets stay at their exits."""
         width = board.width
         rows = []
         for i, vehicle in enumerate(board.vehicles):
@@ -53,7 +54,7 @@ class Geometry:
             ahead = [head << (step * (p + 1)) for p in range(last)]  # entered going p -> p+1
             behind = [0] + [tail << (step * (p - 1)) for p in range(1, last + 1)]  # p -> p-1
             near = [behind[p] | (ahead[p] if p < last else 0) for p in range(last + 1)]
-            side = board.exit_side(vehicle.label)
+            side = board.exit_side(vehicle.label) if targets_leave else None
             rows.append((
                 BITS * i, 1 << (BITS * i), _padded(bits), tuple(behind), tuple(ahead), last,
                 side in ("left", "top"), side in ("right", "bottom"), _padded(near),
@@ -170,3 +171,26 @@ def fewest_slides(board: Board, start: State) -> tuple[Plan | None, int]:
                 parents[after] = key
                 heapq.heappush(queue, (new, after, after_occupied))
     return None, len(best)
+
+
+def cluster_size(board: Board, placement: State) -> int:
+    """The number of states reachable from ``placement``, goal states included.
+
+    As puzzle databases count them: targets stay on the board (a target at its exit edge is a
+    state like any other, and may move back), so the count is the connected component of the
+    start in the graph of all moves.
+    """
+    geometry = Geometry.of(board, targets_leave=False)
+    first = geometry.key(placement)
+    seen = {first}
+    frontier = [(first, geometry.occupancy(first))]
+    expand = geometry.expand
+    while frontier:
+        following = []
+        for key, occupied in frontier:
+            for after, after_occupied, _, _ in expand(key, occupied):
+                if after not in seen:
+                    seen.add(after)
+                    following.append((after, after_occupied))
+        frontier = following
+    return len(seen)

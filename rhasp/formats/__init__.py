@@ -56,16 +56,23 @@ def read_text(text: str, source: str, *, name: str, targets: Sequence[str] = ())
 
     A whole-file problem raises InputError; a bad deck line becomes an InputError entry.
     """
+    return [entry for _, entry in read_text_numbered(text, source, name=name, targets=targets)]
+
+
+def read_text_numbered(
+    text: str, source: str, *, name: str, targets: Sequence[str] = ()
+) -> list[tuple[int, Entry]]:
+    """Like :func:`read_text`, each entry with its line number (1 for a board file)."""
     specs = [TargetSpec(label) for label in targets]
     if not text.strip():
         raise InputError("empty: no puzzle found", source)
     fmt = detect(text)
     if fmt == "carlist":
-        return [read_carlist(text, source, name=name, targets=specs)]
+        return [(1, read_carlist(text, source, name=name, targets=specs))]
     if fmt == "json":
-        return [read_json(text, source, name=name, targets=specs)]
+        return [(1, read_json(text, source, name=name, targets=specs))]
     if fmt == "grid":
-        return [read_grid(text, source, name=name, targets=specs)]
+        return [(1, read_grid(text, source, name=name, targets=specs))]
     numbered = [
         (number, line)
         for number, line in enumerate(text.splitlines(), 1)
@@ -73,9 +80,10 @@ def read_text(text: str, source: str, *, name: str, targets: Sequence[str] = ())
     ]
     if len(numbered) == 1:
         number, line = numbered[0]
-        return [read_line(line, source, number, name=name, targets=specs)]
+        return [(number, read_line(line, source, number, name=name, targets=specs))]
     return [
-        _deck_entry(line, source, number, f"{name}-{number}", specs) for number, line in numbered
+        (number, _deck_entry(line, source, number, f"{name}-{number}", specs))
+        for number, line in numbered
     ]
 
 
@@ -114,9 +122,16 @@ def read_path(path: str, *, targets: Sequence[str] = ()) -> list[Entry]:
     A directory's files are read in name order; a file that cannot be read becomes an error
     entry, like a bad deck line. A single file that cannot be read raises InputError.
     """
+    return [entry for _, entry in read_path_numbered(path, targets=targets)]
+
+
+def read_path_numbered(path: str, *, targets: Sequence[str] = ()) -> list[tuple[int, Entry]]:
+    """Like :func:`read_path`, each entry with its number: the line of a deck file, or the
+    entry's place (1, 2, ...) in a directory. Resumed deck runs use it to know what is done.
+    """
     if path == "-":
-        return read_text(decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>", name="stdin",
-                         targets=targets)  # fmt: skip
+        text = decode(sys.stdin.buffer.read(), "<stdin>")
+        return read_text_numbered(text, "<stdin>", name="stdin", targets=targets)
     where = Path(path)
     if where.is_dir():
         entries: list[Entry] = []
@@ -127,11 +142,11 @@ def read_path(path: str, *, targets: Sequence[str] = ()) -> list[Entry]:
                 entries += read_path(str(file), targets=targets)
             except InputError as error:
                 entries.append(error)
-        return entries
+        return list(enumerate(entries, 1))
     try:
         data = where.read_bytes()
     except FileNotFoundError:
         raise InputError("no such file or directory", path) from None
     except OSError as error:
         raise InputError(f"cannot read: {error.strerror}", path) from None
-    return read_text(decode(data, path), path, name=where.stem, targets=targets)
+    return read_text_numbered(decode(data, path), path, name=where.stem, targets=targets)

@@ -1,0 +1,243 @@
+"""Solving whole decks: all cores, streamed results, resumable, verifiable.
+
+The work is a list of :class:`Job` (a deck line and its puzzle); :func:`solve_job` turns one into
+a result record in a worker process, and :class:`ResultFile` streams records to JSON lines or
+CSV as they finish, flushing each, so an interrupted run loses nothing already written and
+``--resume`` can skip what is there.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import multiprocessing
+import os
+import sys
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from rhasp.engines import Objective, get_engine
+from rhasp.engines.bitboard import cluster_size
+from rhasp.errors import InputError
+from rhasp.formats import read_path_numbered
+from rhasp.formats.line import write_line
+from rhasp.model import Puzzle
+from rhasp.notation import format_plan
+
+FIELDS = (
+    "line", "puzzle", "board", "length", "moves", "slides", "plan", "explored", "seconds",
+    "cluster", "expected_length", "expected_cluster", "mismatch", "error",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Job:
+    line: int  # the entry's number in the deck, 1-based
+    puzzle: Puzzle
+    objective: Objective
+    engine: str
+    cluster: bool
+
+
+def solve_job(job: Job) -> dict[str, Any]:
+    """One puzzle's result record; runs in a worker process."""
+    puzzle = job.puzzle
+    solution = get_engine(job.engine).solve(puzzle, job.objective)
+    record: dict[str, Any] = {
+        "line": job.line,
+        "puzzle": puzzle.name,
+        "board": _board_text(puzzle),
+        "length": solution.length,
+        "moves": solution.moves,
+        "slides": solution.slides,
+        "plan": None
+        if solution.plan is None
+        else " ".join(format_plan(solution.plan, puzzle.board)),
+        "explored": solution.explored,
+        "seconds": round(solution.seconds, 6),
+    }
+    if solution.limit:
+        record["error"] = solution.limit
+    if job.cluster:
+        record["cluster"] = cluster_size(puzzle.board, puzzle.placement)
+    return record | verify(puzzle, record)
+
+
+def _board_text(puzzle: Puzzle) -> str:
+    try:
+        return write_line(puzzle).split()[1 if "moves" in puzzle.meta else 0]
+    except InputError:
+        return puzzle.name
+
+
+def verify(puzzle: Puzzle, record: dict[str, Any]) -> dict[str, Any]:
+    """Compare the record with the numbers on the deck line, where there are any."""
+    checks = {"length": puzzle.meta.get("moves"), "cluster": puzzle.meta.get("cluster")}
+    found = {
+        f"expected_{name}": expected
+        for name, expected in checks.items()
+        if expected is not None and name in record
+    }
+    wrong = [name for name in ("length", "cluster") if found.get(f"expected_{name}") not in
+             (None, record.get(name))]  # fmt: skip
+    return found | ({"mismatch": ", ".join(wrong)} if wrong else {})
+
+
+def run_jobs(jobs: Sequence[Job], processes: int) -> Iterator[dict[str, Any]]:
+    """Result records in the order they finish, on ``processes`` worker processes."""
+    if processes <= 1 or len(jobs) <= 1:
+        yield from map(solve_job, jobs)
+        return
+    chunk = max(1, min(64, len(jobs) // (processes * 8)))
+    with multiprocessing.get_context("spawn" if os.name == "nt" else "fork").Pool(
+        processes
+    ) as pool:
+        yield from pool.imap_unordered(solve_job, jobs, chunksize=chunk)
+
+
+class ResultFile:
+    """Records streamed to ``.jsonl`` (one JSON object a line) or ``.csv``, flushed each.
+
+    Appending only, so an interrupted run keeps every record written; a partial last line
+    (a crash mid-write) is ignored when resuming.
+    """
+
+    def __init__(self, path: Path, resume: bool) -> None:
+        self.path = path
+        self.csv = path.suffix.lower() == ".csv"
+        if path.suffix.lower() not in (".csv", ".jsonl", ".json"):
+            raise InputError("results go to a .jsonl or .csv file", str(path))
+        self.done = self._lines_done() if resume else set()
+        fresh = not resume or not path.exists() or path.stat().st_size == 0
+        self.handle = path.open("w" if not resume else "a", encoding="utf-8", newline="")
+        if resume and not fresh:
+            self._repair_last_line()
+        self.writer = (
+            csv.DictWriter(self.handle, FIELDS, extrasaction="ignore") if self.csv else None
+        )
+        if self.writer and fresh:
+            self.writer.writeheader()
+
+    def _lines_done(self) -> set[int]:
+        if not self.path.exists():
+            return set()
+        return {record["line"] for record in read_results(self.path)}
+
+    def _repair_last_line(self) -> None:
+        text = self.path.read_bytes()
+        if text and not text.endswith(b"\n"):
+            self.handle.write("\n")
+
+    def write(self, record: dict[str, Any]) -> None:
+        if self.writer:
+            self.writer.writerow(record)
+        else:
+            self.handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self.handle.flush()
+
+    def close(self) -> None:
+        self.handle.close()
+
+
+def read_results(path: Path) -> Iterable[dict[str, Any]]:
+    """The complete records of a results file (a torn last line is skipped)."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        if path.suffix.lower() == ".csv":
+            for row in csv.DictReader(handle):
+                complete = None not in row.values()  # a torn last row lacks fields
+                if complete and row.get("line", "").isdigit():
+                    yield {**row, "line": int(row["line"])}
+            return
+        for text in handle:
+            try:
+                record = json.loads(text)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(record, dict) and isinstance(record.get("line"), int):
+                yield record
+
+
+@dataclass
+class Tally:
+    """What a deck run has found so far, for the progress line and the summary."""
+
+    solved: int = 0
+    unsolvable: int = 0
+    errors: int = 0
+    lengths: Counter[int] = field(default_factory=Counter)
+    mismatches: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def puzzles(self) -> int:
+        return self.solved + self.unsolvable + self.errors
+
+    def add(self, record: dict[str, Any]) -> None:
+        if record.get("error"):
+            self.errors += 1
+        elif record.get("length") is None:
+            self.unsolvable += 1
+        else:
+            self.solved += 1
+            self.lengths[record["length"]] += 1
+        if record.get("mismatch"):
+            self.mismatches.append(record)
+
+
+class Progress(Protocol):
+    def start(self, total: int, skipped: int) -> None: ...
+    def advance(self, tally: Tally) -> None: ...
+    def stop(self) -> None: ...
+
+
+def run_deck(
+    path: str,
+    objective: Objective,
+    engine: str,
+    processes: int,
+    out: Path | None,
+    resume: bool,
+    cluster: bool,
+    targets: Sequence[str] | None,
+    progress: Progress,
+    report: Any,
+) -> Tally:
+    """Solve a deck; each record goes to ``out`` (or standard output) as soon as it is done.
+
+    Bad lines are passed to ``report`` and recorded with their error, and the rest goes on.
+    With ``resume``, the lines already in ``out`` are skipped and the new records appended.
+    """
+    numbered = read_path_numbered(path, targets=tuple(targets or ()))
+    results = ResultFile(out, resume) if out else None
+    done = results.done if results else set()
+    write = results.write if results else _print_record
+    tally = Tally()
+    jobs = []
+    try:
+        for number, entry in numbered:
+            if number in done:
+                continue
+            if isinstance(entry, InputError):
+                report(entry)
+                record = {"line": number, "error": str(entry)}
+                write(record)
+                tally.add(record)
+            else:
+                jobs.append(Job(number, entry, objective, engine, cluster))
+        progress.start(len(jobs), len(done))
+        for record in run_jobs(jobs, processes):
+            write(record)
+            tally.add(record)
+            progress.advance(tally)
+    finally:
+        progress.stop()
+        if results:
+            results.close()
+    return tally
+
+
+def _print_record(record: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+    sys.stdout.flush()

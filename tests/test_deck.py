@@ -1,0 +1,102 @@
+"""`rhasp deck`: all cores, streamed records, resume after an interruption, verification."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from rhasp.cli import app
+from rhasp.deck import read_results
+from tests.boards import PUZZLES
+from tests.engines.test_bfs import CARD_MOVES
+
+runner = CliRunner()
+DECK = PUZZLES / "original40.txt"
+# The 4×4 example as a deck line; its cluster counted by hand: A has 3 places, and for each
+# either X or B is free to take 3 places while the other is fixed: 9 states.
+FOUR = "..A.XXA......BB."
+
+
+def deck(*args: str):
+    return runner.invoke(app, ["deck", *args])
+
+
+def lengths(path) -> dict[int, int]:
+    return {record["line"]: int(record["length"]) for record in read_results(path)}
+
+
+def test_a_deck_on_two_processes_streams_one_record_per_puzzle(tmp_path):
+    out = tmp_path / "results.jsonl"
+    result = deck(str(DECK), "--jobs", "2", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert lengths(out) == dict(enumerate(CARD_MOVES, 1))
+    assert "puzzles/s" in result.stderr and "solved" in result.stderr
+
+
+def test_records_go_to_stdout_without_out(tmp_path):
+    small = tmp_path / "small.txt"
+    small.write_text(f"{FOUR}\n{FOUR}\n")
+    result = deck(str(small), "--jobs", "1")
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["line"], r["length"], r["plan"]) for r in records] == [
+        (1, 3, "BL1 AD2 XR2"), (2, 3, "BL1 AD2 XR2"),
+    ]  # fmt: skip
+
+
+def test_an_interrupted_run_resumes_to_the_same_result(tmp_path):
+    full = tmp_path / "full.jsonl"
+    deck(str(DECK), "--jobs", "1", "--out", str(full))
+    # An interruption: ten records written, the eleventh torn halfway through.
+    partial = tmp_path / "partial.jsonl"
+    lines = full.read_text().splitlines(keepends=True)
+    partial.write_text("".join(lines[:10]) + lines[10][:25])
+    result = deck(str(DECK), "--jobs", "2", "--out", str(partial), "--resume")
+    assert result.exit_code == 0, result.stderr
+    assert "resuming: 10 puzzles already done, 30 to go" in result.stderr
+    assert lengths(partial) == lengths(full)
+    assert len(list(read_results(partial))) == 40
+
+
+def test_csv_output_resumes_too(tmp_path):
+    out = tmp_path / "results.csv"
+    deck(str(DECK), "--out", str(out), "--jobs", "1")
+    rows = out.read_text().splitlines()
+    out.write_text("\n".join(rows[:6]) + "\n")  # header and five records
+    result = deck(str(DECK), "--out", str(out), "--resume", "--jobs", "1")
+    assert result.exit_code == 0
+    assert lengths(out) == dict(enumerate(CARD_MOVES, 1))
+
+
+def test_verify_compares_with_the_deck_numbers(tmp_path):
+    good = tmp_path / "good.txt"
+    good.write_text(f"3 {FOUR} 9\n8 AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR.\n")
+    ok = deck(str(good), "--verify", "--jobs", "1")
+    assert ok.exit_code == 0, ok.stderr
+    bad = tmp_path / "bad.txt"
+    bad.write_text(f"3 {FOUR} 10\n7 AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR.\n")
+    wrong = deck(str(bad), "--verify", "--jobs", "1")
+    assert wrong.exit_code == 3
+    assert (
+        "mismatch line 1" in wrong.stderr and "cluster: found 3/9, deck says 3/10" in wrong.stderr
+    )
+    assert "mismatch line 2" in wrong.stderr and "length" in wrong.stderr
+
+
+def test_cluster_counts_goal_states_too(tmp_path):
+    small = tmp_path / "small.txt"
+    small.write_text(f"{FOUR}\n{FOUR}\n")
+    result = deck(str(small), "--cluster", "--jobs", "1")
+    assert [json.loads(line)["cluster"] for line in result.stdout.splitlines()] == [9, 9]
+
+
+def test_bad_lines_are_reported_and_skipped(tmp_path):
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text(f"{FOUR}\nnot a board\n{FOUR}\n")
+    out = tmp_path / "out.jsonl"
+    result = deck(str(mixed), "--out", str(out), "--jobs", "1")
+    assert result.exit_code == 2
+    assert f"rhasp: {mixed}:2: " in result.stderr
+    records = {r["line"]: r for r in read_results(out)}
+    assert records[1]["length"] == 3 and records[3]["length"] == 3
+    assert "error" in records[2]
