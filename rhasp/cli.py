@@ -270,6 +270,10 @@ def deck(
         bool,
         typer.Option("--verify", help="Compare length and cluster with the deck line (exit 3)."),
     ] = False,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Run on a Dask cluster, e.g. tcp://10.0.0.1:8786, instead of locally."),
+    ] = None,
     target: TargetOpt = None,
 ) -> None:
     """Solve every puzzle of a deck on all cores, streaming one record per puzzle."""
@@ -279,8 +283,8 @@ def deck(
             raise InputError("--resume needs --out FILE", "--resume")
         progress = DeckProgress(err)
         tally = run_deck(
-            puzzles, objective.value, engine.value, jobs or os.cpu_count() or 1, dest, resume,
-            cluster or check_numbers, target, progress, report,
+            puzzles, objective.value, engine.value, jobs or os.cpu_count() or 1, scheduler,
+            dest, resume, cluster or check_numbers, target, progress, report,
         )  # fmt: skip
         err.print(tally_table(tally, progress.seconds, check_numbers))
         if check_numbers and tally.mismatches:

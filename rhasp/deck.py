@@ -86,8 +86,14 @@ def verify(puzzle: Puzzle, record: dict[str, Any]) -> dict[str, Any]:
     return found | ({"mismatch": ", ".join(wrong)} if wrong else {})
 
 
-def run_jobs(jobs: Sequence[Job], processes: int) -> Iterator[dict[str, Any]]:
-    """Result records in the order they finish, on ``processes`` worker processes."""
+def run_jobs(
+    jobs: Sequence[Job], processes: int, scheduler: str | None = None
+) -> Iterator[dict[str, Any]]:
+    """Result records in the order they finish: on a Dask cluster at ``scheduler``, or on
+    ``processes`` local worker processes."""
+    if scheduler:
+        yield from _run_on_dask(jobs, scheduler)
+        return
     if processes <= 1 or len(jobs) <= 1:
         yield from map(solve_job, jobs)
         return
@@ -96,6 +102,31 @@ def run_jobs(jobs: Sequence[Job], processes: int) -> Iterator[dict[str, Any]]:
         processes
     ) as pool:
         yield from pool.imap_unordered(solve_job, jobs, chunksize=chunk)
+
+
+def solve_batch(jobs: Sequence[Job]) -> list[dict[str, Any]]:
+    """Several jobs in one task, so that a cluster's per-task overhead is paid once per batch."""
+    return [solve_job(job) for job in jobs]
+
+
+def _run_on_dask(jobs: Sequence[Job], scheduler: str) -> Iterator[dict[str, Any]]:
+    """The same jobs as Dask tasks on a running cluster (``dask scheduler`` and workers)."""
+    try:
+        from dask.distributed import Client, as_completed
+    except ImportError:
+        raise InputError(
+            "Dask is not installed: pip install 'rhasp[cluster]'", "--scheduler"
+        ) from None
+    try:
+        client = Client(scheduler, timeout=10)
+    except (OSError, TimeoutError) as error:
+        raise InputError(f"cannot reach the Dask scheduler: {error}", scheduler) from None
+    with client:
+        batch = max(1, min(256, len(jobs) // 64))
+        batches = [jobs[i : i + batch] for i in range(0, len(jobs), batch)]
+        futures = client.map(solve_batch, batches, pure=False)
+        for future in as_completed(futures):
+            yield from future.result()
 
 
 class ResultFile:
@@ -197,6 +228,7 @@ def run_deck(
     objective: Objective,
     engine: str,
     processes: int,
+    scheduler: str | None,
     out: Path | None,
     resume: bool,
     cluster: bool,
@@ -227,7 +259,7 @@ def run_deck(
             else:
                 jobs.append(Job(number, entry, objective, engine, cluster))
         progress.start(len(jobs), len(done))
-        for record in run_jobs(jobs, processes):
+        for record in run_jobs(jobs, processes, scheduler):
             write(record)
             tally.add(record)
             progress.advance(tally)
