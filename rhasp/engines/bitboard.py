@@ -70,6 +70,10 @@ class Geometry:
     def key(self, state: State) -> int:
         return sum((GONE if p is None else p) << (BITS * i) for i, p in enumerate(state))
 
+    def state(self, key: int) -> State:
+        positions = ((key >> (BITS * i)) & GONE for i in range(self.count))
+        return tuple(None if p == GONE else p for p in positions)
+
     def occupancy(self, key: int) -> int:
         occupied = self.walls
         for shift, _, masks, *_ in self.rows:
@@ -173,12 +177,12 @@ def fewest_slides(board: Board, start: State) -> tuple[Plan | None, int]:
     return None, len(best)
 
 
-def cluster_size(board: Board, placement: State) -> int:
-    """The number of states reachable from ``placement``, goal states included.
+def cluster(board: Board, placement: State) -> tuple[Geometry, set[int]]:
+    """Every state reachable from ``placement``, goal states included.
 
     As puzzle databases count them: targets stay on the board (a target at its exit edge is a
-    state like any other, and may move back), so the count is the connected component of the
-    start in the graph of all moves.
+    state like any other, and may move back), so this is the connected component of the start
+    in the graph of all moves. Returns the geometry that reads the keys.
     """
     geometry = Geometry.of(board, targets_leave=False)
     first = geometry.key(placement)
@@ -193,4 +197,37 @@ def cluster_size(board: Board, placement: State) -> int:
                     seen.add(after)
                     following.append((after, after_occupied))
         frontier = following
-    return len(seen)
+    return geometry, seen
+
+
+def cluster_size(board: Board, placement: State) -> int:
+    """The number of states in the placement's cluster (see :func:`cluster`)."""
+    return len(cluster(board, placement)[1])
+
+
+def goal_distances(board: Board, placement: State) -> tuple[Geometry, dict[int, int]]:
+    """The fewest moves from every state of the cluster to a solution (single target).
+
+    A breadth-first search from all goal states at once (the target at its exit edge), over
+    the cluster's moves, which can all be undone; the last move, to the edge, counts.
+    """
+    geometry, states = cluster(board, placement)
+    if len(geometry.targets) != 1:
+        raise ValueError("goal distances are defined here for one target")
+    (target,) = geometry.targets
+    shift = BITS * target
+    vehicle = board.vehicles[target]
+    side = board.exit_side(vehicle.label)
+    edge = board.line_length(vehicle) - vehicle.length if side in ("right", "bottom") else 0
+    frontier = [key for key in states if (key >> shift) & GONE == edge]
+    distance = dict.fromkeys(frontier, 0)
+    expand, occupancy = geometry.expand, geometry.occupancy
+    while frontier:
+        following = []
+        for key in frontier:
+            for after, *_ in expand(key, occupancy(key)):
+                if after not in distance:
+                    distance[after] = distance[key] + 1
+                    following.append(after)
+        frontier = following
+    return geometry, distance

@@ -14,7 +14,7 @@ from math import isqrt
 
 from rhasp.errors import InputError, location
 from rhasp.formats.grid import board_rows, needs_target_lines, puzzle_from_rows
-from rhasp.model import MAX_SIDE, MIN_SIDE, Cell, Puzzle, TargetSpec
+from rhasp.model import EMPTY, MAX_SIDE, MIN_SIDE, WALL, Cell, Puzzle, TargetSpec
 
 DECK_LINE = re.compile(r"\s*(?:(?P<moves>\d+)\s+)?(?P<board>\S+)(?:\s+(?P<cluster>\d+))?\s*")
 
@@ -86,3 +86,25 @@ def write_line(puzzle: Puzzle) -> str:
     if "cluster" in puzzle.meta:
         fields.append(str(puzzle.meta["cluster"]))
     return " ".join(fields) + "\n"
+
+
+def database_board(puzzle: Puzzle) -> str:
+    """The board as puzzle databases write it: ``o`` empty, ``x`` walls, ``A`` the target,
+    the other vehicles ``B``, ``C``, ... in reading order (so equal boards read alike)."""
+    board = puzzle.board
+    if len(board.targets) != 1 or board.width != board.height:
+        raise InputError("database lines hold square boards with one target", puzzle.name)
+    (target,) = board.targets
+    names = {target: "A"}
+    spare = iter("BCDEFGHIJKLMNOPQRSTUVWYZ")
+    text = []
+    for cell in "".join(board_rows(puzzle)):
+        if cell == EMPTY:
+            text.append("o")
+        elif cell == WALL:
+            text.append("x")
+        else:
+            if cell not in names:
+                names[cell] = next(spare)
+            text.append(names[cell])
+    return "".join(text)

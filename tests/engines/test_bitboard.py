@@ -55,3 +55,27 @@ def test_keys_and_occupancy_round_trip():
     assert geometry.occupancy(key) == cells
     moves = {geometry.move(key, after) for after, *_ in geometry.expand(key, cells)}
     assert moves == {move for move, _ in puzzle.board.successors(puzzle.start)}
+
+
+def test_cluster_of_the_4x4_board_counted_by_hand():
+    # A has 3 places; with A in the top two, X is stuck left and B takes any of 3 places;
+    # with A at the bottom, B is stuck left and X (which may stand at its exit) takes 3.
+    puzzle = example("4x4")
+    assert bitboard.cluster_size(puzzle.board, puzzle.placement) == 9
+
+
+@pytest.mark.parametrize("number", [1, 40])
+def test_goal_distances_equal_the_searched_lengths(number):
+    puzzle = card(number)
+    geometry, distance = bitboard.goal_distances(puzzle.board, puzzle.placement)
+    assert distance[geometry.key(puzzle.placement)] == len(
+        bitboard.fewest_moves(puzzle.board, puzzle.start)[0]
+    )
+    # Every state of the cluster: its distance is what the search finds from it.
+    sample = sorted(distance)[:: max(1, len(distance) // 25)]
+    for key in sample:
+        start = puzzle.board.settle(geometry.state(key))
+        plan, _ = reference.fewest_moves(puzzle.board, start)
+        assert len(plan) == distance[key]
+    if number == 40:
+        assert max(distance.values()) == 51  # card 40 is the hardest state of its cluster

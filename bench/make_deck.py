@@ -1,0 +1,88 @@
+"""Build the benchmark deck: 10,000 database-style puzzles, reproducibly.
+
+    python bench/make_deck.py [--count 10000] [--seed 2026] [--out bench/deck10k.txt]
+
+Each line is ``MOVES BOARD CLUSTER``, database style (``o`` empty, ``A`` the target, ``x`` a
+wall). Most puzzles are random 6×6 boards with zero or one wall, moved to the hardest state of
+their cluster (the one farthest from any goal); random boards rarely need more than about 30
+moves, so states of the original cards' clusters fill in every length up to 51, at least
+``--per-length`` puzzles each. The same seed gives the same deck.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+from collections import Counter
+from pathlib import Path
+
+from rhasp.engines.bitboard import goal_distances
+from rhasp.formats import read_path
+from rhasp.formats.line import database_board
+from rhasp.generate import random_board
+from rhasp.model import Puzzle
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def line(puzzle: Puzzle, moves: int, cluster: int) -> str:
+    return f"{moves:2d} {database_board(puzzle)} {cluster}"
+
+
+def hardest_of_random(seed: int) -> str | None:
+    """The deck line of one random board's hardest state; None for a board with no solution."""
+    rng = random.Random(seed)
+    puzzle = random_board(rng, vehicles=rng.randint(6, 13), walls=rng.randint(0, 1))
+    geometry, distance = goal_distances(puzzle.board, puzzle.placement)
+    if not distance or distance.get(geometry.key(puzzle.placement)) is None:
+        return None
+    far = max(distance.values())
+    key = min(k for k, d in distance.items() if d == far)  # the smallest key: reproducible
+    hardest = Puzzle(puzzle.board, geometry.state(key), f"random-{seed}")
+    return line(hardest, far, len(distance))
+
+
+def by_length_from_cards(per_length: int, seed: int) -> dict[int, list[str]]:
+    """For every length, up to ``per_length`` states of the original cards' clusters."""
+    rng = random.Random(seed)
+    found: dict[int, list[str]] = {}
+    for puzzle in read_path(str(ROOT / "puzzles" / "original40.txt")):
+        geometry, distance = goal_distances(puzzle.board, puzzle.placement)
+        layers: dict[int, list[int]] = {}
+        for key, d in distance.items():
+            layers.setdefault(d, []).append(key)
+        for d, keys in sorted(layers.items()):
+            if d == 0:
+                continue
+            for key in rng.sample(sorted(keys), min(2, len(keys))):
+                state = Puzzle(puzzle.board, geometry.state(key), puzzle.name)
+                found.setdefault(d, []).append(line(state, d, len(distance)))
+    return {d: lines[:per_length] for d, lines in found.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--per-length", type=int, default=6)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "deck10k.txt")
+    args = parser.parse_args()
+    fill = by_length_from_cards(args.per_length, args.seed)
+    lines = [text for d in sorted(fill) for text in fill[d]]
+    seeds = iter(range(args.seed * 1_000_000, args.seed * 1_000_000 + 10 * args.count))
+    with multiprocessing.Pool() as pool:
+        while len(lines) < args.count:
+            batch = [next(seeds) for _ in range(512)]
+            for text in pool.map(hardest_of_random, batch):
+                if text is not None and len(lines) < args.count:
+                    lines.append(text)
+    random.Random(args.seed).shuffle(lines)
+    args.out.write_text("\n".join(lines) + "\n")
+    lengths = Counter(int(text.split()[0]) for text in lines)
+    print(f"{len(lines)} puzzles, lengths {min(lengths)}-{max(lengths)}; per length:")
+    print(" ".join(f"{d}:{n}" for d, n in sorted(lengths.items())))
+
+
+if __name__ == "__main__":
+    main()
