@@ -13,17 +13,18 @@ import json
 import multiprocessing
 import os
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from rhasp.engines import Objective, get_engine
-from rhasp.engines.bitboard import cluster_size
+from rhasp.engines import Objective, Solution, get_engine
+from rhasp.engines.bitboard import cluster_size, solve_and_count
 from rhasp.errors import InputError
 from rhasp.formats import read_path_numbered
-from rhasp.formats.line import write_line
+from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
 from rhasp.notation import format_plan
 
@@ -45,32 +46,32 @@ class Job:
 def solve_job(job: Job) -> dict[str, Any]:
     """One puzzle's result record; runs in a worker process."""
     puzzle = job.puzzle
-    solution = get_engine(job.engine).solve(puzzle, job.objective)
+    size = None
+    one_pass = job.cluster and job.engine == "bfs" and job.objective == "moves"
+    if one_pass and len(puzzle.board.targets) == 1:
+        began = time.perf_counter()
+        plan, explored, size = solve_and_count(puzzle.board, puzzle.placement)
+        seconds = time.perf_counter() - began
+        solution = Solution(puzzle, "moves", plan, "bfs", ("bfs",), explored, seconds)
+    else:
+        solution = get_engine(job.engine).solve(puzzle, job.objective)
+    plan = solution.plan
     record: dict[str, Any] = {
         "line": job.line,
         "puzzle": puzzle.name,
-        "board": _board_text(puzzle),
+        "board": "".join(board_rows(puzzle)),
         "length": solution.length,
         "moves": solution.moves,
         "slides": solution.slides,
-        "plan": None
-        if solution.plan is None
-        else " ".join(format_plan(solution.plan, puzzle.board)),
+        "plan": None if plan is None else " ".join(format_plan(plan, puzzle.board)),
         "explored": solution.explored,
         "seconds": round(solution.seconds, 6),
     }
     if solution.limit:
         record["error"] = solution.limit
     if job.cluster:
-        record["cluster"] = cluster_size(puzzle.board, puzzle.placement)
+        record["cluster"] = size or cluster_size(puzzle.board, puzzle.placement)
     return record | verify(puzzle, record)
-
-
-def _board_text(puzzle: Puzzle) -> str:
-    try:
-        return write_line(puzzle).split()[1 if "moves" in puzzle.meta else 0]
-    except InputError:
-        return puzzle.name
 
 
 def verify(puzzle: Puzzle, record: dict[str, Any]) -> dict[str, Any]:

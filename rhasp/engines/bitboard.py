@@ -200,6 +200,40 @@ def cluster(board: Board, placement: State) -> tuple[Geometry, set[int]]:
     return geometry, seen
 
 
+def solve_and_count(board: Board, placement: State) -> tuple[Plan | None, int, int]:
+    """Fewest moves and the cluster size in one breadth-first pass (one target only).
+
+    In the cluster's graph the target stays on the board, so the first state found with the
+    target at its exit edge ends a shortest plan (its last move reaches the edge, where the
+    target would leave); the search then goes on to count the rest of the cluster. Returns the
+    plan (None if there is none), the states reached when it was found, and the cluster size.
+    """
+    geometry = Geometry.of(board, targets_leave=False)
+    (target,) = geometry.targets
+    shift = BITS * target
+    vehicle = board.vehicles[target]
+    edge = board.line_length(vehicle) - vehicle.length if board.exit_side(vehicle.label) in (
+        "right", "bottom") else 0  # fmt: skip
+    first = geometry.key(placement)
+    parents = {first: first}
+    found: int | None = first if (first >> shift) & GONE == edge else None
+    explored = 1
+    frontier = [(first, geometry.occupancy(first))]
+    expand = geometry.expand
+    while frontier:
+        following = []
+        for key, occupied in frontier:
+            for after, after_occupied, _, _ in expand(key, occupied):
+                if after not in parents:
+                    parents[after] = key
+                    following.append((after, after_occupied))
+                    if found is None and (after >> shift) & GONE == edge:
+                        found, explored = after, len(parents)
+        frontier = following
+    plan = None if found is None else geometry.plan(parents, found)
+    return plan, explored if found is not None else len(parents), len(parents)
+
+
 def cluster_size(board: Board, placement: State) -> int:
     """The number of states in the placement's cluster (see :func:`cluster`)."""
     return len(cluster(board, placement)[1])

@@ -79,3 +79,17 @@ def test_goal_distances_equal_the_searched_lengths(number):
         assert len(plan) == distance[key]
     if number == 40:
         assert max(distance.values()) == 51  # card 40 is the hardest state of its cluster
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_others=5))
+def test_one_pass_solve_and_count_agrees_with_the_separate_searches(puzzle):
+    if len(puzzle.board.targets) != 1:
+        return
+    plan, _, size = bitboard.solve_and_count(puzzle.board, puzzle.placement)
+    expected, _ = reference.fewest_moves(puzzle.board, puzzle.start)
+    assert (plan is None) == (expected is None)
+    if plan is not None:
+        assert len(plan) == len(expected)
+        assert replay(puzzle, plan).solved
+    assert size == bitboard.cluster_size(puzzle.board, puzzle.placement)
