@@ -12,6 +12,7 @@ import csv
 import json
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from collections import Counter
@@ -98,11 +99,17 @@ def run_jobs(
     if processes <= 1 or len(jobs) <= 1:
         yield from map(solve_job, jobs)
         return
-    chunk = max(1, min(64, len(jobs) // (processes * 8)))
-    with multiprocessing.get_context("spawn" if os.name == "nt" else "fork").Pool(
-        processes
-    ) as pool:
+    # Small chunks: records stream out and the progress moves; a chunk's results only come
+    # back when the whole chunk is done.
+    chunk = max(1, min(8, len(jobs) // (processes * 64)))
+    context = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
+    with context.Pool(processes, initializer=_ignore_interrupts) as pool:
         yield from pool.imap_unordered(solve_job, jobs, chunksize=chunk)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the main process, which stops the pool (no worker tracebacks)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def solve_batch(jobs: Sequence[Job]) -> list[dict[str, Any]]:
