@@ -63,6 +63,9 @@ TargetOpt = Annotated[
     typer.Option("--target", help="Label of the target vehicle (repeat for several)."),
 ]
 FormatOpt = Annotated[OutputChoice, typer.Option("--format", help="Output as text or JSON.")]
+ObjectiveOpt = Annotated[
+    ObjectiveChoice, typer.Option(help="Minimise moves (any distance) or slides (cells).")
+]
 
 
 def report(error: RhaspError) -> None:
@@ -99,9 +102,7 @@ def read_one(path: str, targets: Sequence[str] | None) -> Puzzle:
 @app.command()
 def solve(
     puzzle: PuzzleArg,
-    objective: Annotated[
-        ObjectiveChoice, typer.Option(help="Minimise moves (any distance) or slides (cells).")
-    ] = ObjectiveChoice.moves,
+    objective: ObjectiveOpt = ObjectiveChoice.moves,
     engine: Annotated[
         EngineChoice, typer.Option(help="asp: clingo horizon proof; bfs: breadth-first search.")
     ] = EngineChoice.asp,
@@ -249,9 +250,7 @@ def convert(
 @app.command()
 def deck(
     puzzles: PuzzleArg,
-    objective: Annotated[
-        ObjectiveChoice, typer.Option(help="Minimise moves (any distance) or slides (cells).")
-    ] = ObjectiveChoice.moves,
+    objective: ObjectiveOpt = ObjectiveChoice.moves,
     engine: Annotated[EngineChoice, typer.Option(help="Solver engine.")] = EngineChoice.bfs,
     jobs: Annotated[
         int | None, typer.Option(min=1, help="Worker processes [default: all cores].")

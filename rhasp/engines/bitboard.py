@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rhasp.model import Board, Move, Plan, State
@@ -135,22 +136,31 @@ def fewest_moves(board: Board, start: State) -> tuple[Plan | None, int]:
     """Breadth-first search: a plan with the fewest moves and the number of states reached."""
     geometry = Geometry.of(board)
     first = geometry.key(start)
-    parents = {first: first}
     if geometry.solved(first):
         return (), 1
-    expand, solved = geometry.expand, geometry.solved
+    parents, found = _breadth_first(geometry, first, geometry.solved)
+    return (None if found is None else geometry.plan(parents, found)), len(parents)
+
+
+def _breadth_first(
+    geometry: Geometry, first: int, goal: Callable[[int], bool] | None
+) -> tuple[dict[int, int], int | None]:
+    """Parent links of the states found from ``first`` in breadth-first order, up to the first
+    state where a target has just left and ``goal`` holds (then also returned), or all."""
+    parents = {first: first}
     frontier = [(first, geometry.occupancy(first))]
+    expand = geometry.expand
     while frontier:
         following = []
         for key, occupied in frontier:
             for after, after_occupied, _, left in expand(key, occupied):
                 if after not in parents:
                     parents[after] = key
-                    if left and solved(after):
-                        return geometry.plan(parents, after), len(parents)
+                    if left and goal is not None and goal(after):
+                        return parents, after
                     following.append((after, after_occupied))
         frontier = following
-    return None, len(parents)
+    return parents, None
 
 
 def fewest_slides(board: Board, start: State) -> tuple[Plan | None, int]:
@@ -177,66 +187,50 @@ def fewest_slides(board: Board, start: State) -> tuple[Plan | None, int]:
     return None, len(best)
 
 
-def cluster(board: Board, placement: State) -> tuple[Geometry, set[int]]:
-    """Every state reachable from ``placement``, goal states included.
+def explore(board: Board, placement: State) -> tuple[Geometry, dict[int, int]]:
+    """Every state reachable from ``placement``, goal states included, with parent links.
 
     As puzzle databases count them: targets stay on the board (a target at its exit edge is a
     state like any other, and may move back), so this is the connected component of the start
-    in the graph of all moves. Returns the geometry that reads the keys.
+    in the graph of all moves. The dict lists the states in the order found, which is
+    breadth-first order; the geometry reads the keys.
     """
     geometry = Geometry.of(board, targets_leave=False)
-    first = geometry.key(placement)
-    seen = {first}
-    frontier = [(first, geometry.occupancy(first))]
-    expand = geometry.expand
-    while frontier:
-        following = []
-        for key, occupied in frontier:
-            for after, after_occupied, _, _ in expand(key, occupied):
-                if after not in seen:
-                    seen.add(after)
-                    following.append((after, after_occupied))
-        frontier = following
-    return geometry, seen
-
-
-def solve_and_count(board: Board, placement: State) -> tuple[Plan | None, int, int]:
-    """Fewest moves and the cluster size in one breadth-first pass (one target only).
-
-    In the cluster's graph the target stays on the board, so the first state found with the
-    target at its exit edge ends a shortest plan (its last move reaches the edge, where the
-    target would leave); the search then goes on to count the rest of the cluster. Returns the
-    plan (None if there is none), the states reached when it was found, and the cluster size.
-    """
-    geometry = Geometry.of(board, targets_leave=False)
-    (target,) = geometry.targets
-    shift = BITS * target
-    vehicle = board.vehicles[target]
-    edge = board.line_length(vehicle) - vehicle.length if board.exit_side(vehicle.label) in (
-        "right", "bottom") else 0  # fmt: skip
-    first = geometry.key(placement)
-    parents = {first: first}
-    found: int | None = first if (first >> shift) & GONE == edge else None
-    explored = 1
-    frontier = [(first, geometry.occupancy(first))]
-    expand = geometry.expand
-    while frontier:
-        following = []
-        for key, occupied in frontier:
-            for after, after_occupied, _, _ in expand(key, occupied):
-                if after not in parents:
-                    parents[after] = key
-                    following.append((after, after_occupied))
-                    if found is None and (after >> shift) & GONE == edge:
-                        found, explored = after, len(parents)
-        frontier = following
-    plan = None if found is None else geometry.plan(parents, found)
-    return plan, explored if found is not None else len(parents), len(parents)
+    parents, _ = _breadth_first(geometry, geometry.key(placement), None)  # no target leaves
+    return geometry, parents
 
 
 def cluster_size(board: Board, placement: State) -> int:
-    """The number of states in the placement's cluster (see :func:`cluster`)."""
-    return len(cluster(board, placement)[1])
+    """The number of states in the placement's cluster (see :func:`explore`)."""
+    return len(explore(board, placement)[1])
+
+
+def solve_and_count(board: Board, placement: State) -> tuple[Plan | None, int, int]:
+    """Fewest moves and the cluster size from one exploration (one target only).
+
+    In the cluster's graph the target stays on the board, so the first state found with the
+    target at its exit edge ends a shortest plan: its last move reaches the edge, where the
+    target would leave. Returns the plan (None if there is none), the states found up to it,
+    and the cluster size.
+    """
+    geometry, parents = explore(board, placement)
+    at_exit = _at_exit(board, geometry)
+    for found, key in enumerate(parents, 1):
+        if at_exit(key):
+            return geometry.plan(parents, key), found, len(parents)
+    return None, len(parents), len(parents)
+
+
+def _at_exit(board: Board, geometry: Geometry) -> Callable[[int], bool]:
+    """Whether a key has the (only) target at its exit edge."""
+    if len(geometry.targets) != 1:
+        raise ValueError("defined here for one target")
+    (target,) = geometry.targets
+    vehicle = board.vehicles[target]
+    side = board.exit_side(vehicle.label)
+    edge = board.line_length(vehicle) - vehicle.length if side in ("right", "bottom") else 0
+    shift = BITS * target
+    return lambda key: (key >> shift) & GONE == edge
 
 
 def goal_distances(board: Board, placement: State) -> tuple[Geometry, dict[int, int]]:
@@ -245,15 +239,8 @@ def goal_distances(board: Board, placement: State) -> tuple[Geometry, dict[int, 
     A breadth-first search from all goal states at once (the target at its exit edge), over
     the cluster's moves, which can all be undone; the last move, to the edge, counts.
     """
-    geometry, states = cluster(board, placement)
-    if len(geometry.targets) != 1:
-        raise ValueError("goal distances are defined here for one target")
-    (target,) = geometry.targets
-    shift = BITS * target
-    vehicle = board.vehicles[target]
-    side = board.exit_side(vehicle.label)
-    edge = board.line_length(vehicle) - vehicle.length if side in ("right", "bottom") else 0
-    frontier = [key for key in states if (key >> shift) & GONE == edge]
+    geometry, parents = explore(board, placement)
+    frontier = list(filter(_at_exit(board, geometry), parents))
     distance = dict.fromkeys(frontier, 0)
     expand, occupancy = geometry.expand, geometry.occupancy
     while frontier:
