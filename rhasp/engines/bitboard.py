@@ -226,11 +226,8 @@ def _at_exit(board: Board, geometry: Geometry) -> Callable[[int], bool]:
     if len(geometry.targets) != 1:
         raise ValueError("defined here for one target")
     (target,) = geometry.targets
-    vehicle = board.vehicles[target]
-    side = board.exit_side(vehicle.label)
-    edge = board.line_length(vehicle) - vehicle.length if side in ("right", "bottom") else 0
     shift = BITS * target
-    return lambda key: (key >> shift) & GONE == edge
+    return lambda key: board.at_exit(target, (key >> shift) & GONE)
 
 
 def goal_distances(board: Board, placement: State) -> tuple[Geometry, dict[int, int]]:
