@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
 import sys
+import time
 
 import clingo
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 from rhasp.engines import EngineDisagreement, Solution, confirmed, get_engine
-from rhasp.engines.asp import AspEngine, encoding_path, plan_from_atoms
+from rhasp.engines.asp import AspEngine, HorizonStats, encoding_path, plan_from_atoms
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.bitboard import fewest_moves
-from rhasp.model import Move, replay
+from rhasp.model import Move, Puzzle, replay
 from tests.boards import EXAMPLES, ORIGINAL, card, example, puzzles
 
 BFS = BfsEngine()
@@ -126,6 +128,49 @@ def test_random_boards_asp_agrees_with_bfs(puzzle):
         return
     for objective in ("moves", "slides"):
         agree(puzzle, objective)
+
+
+def steps(puzzle: Puzzle, objective) -> list[tuple[Move, frozenset]]:
+    """The plan as the encoding found it, one step per move or slide, each with its footprint:
+    the cells the vehicle stood on or crossed (computed here from the model, not clingo)."""
+    control = ASP._control(puzzle, objective)
+    atoms, limit = ASP._grow_horizon(control, HorizonStats(), time.perf_counter())
+    assert limit is None
+    plan = plan_from_atoms(atoms, group_slides=False)
+    board, states = puzzle.board, replay(puzzle, plan).states
+    found = []
+    for move, state in zip(plan, states, strict=False):
+        vehicle = board.vehicles[board.index(move.label)]
+        low, high = sorted(
+            (state[board.index(move.label)], state[board.index(move.label)] + move.delta)
+        )
+        footprint = frozenset(
+            cell for position in range(low, high + 1) for cell in vehicle.cells(position)
+        )
+        found.append((move, footprint))
+    return found
+
+
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+@pytest.mark.parametrize("number", [2, 3, 7, 10, 12])
+def test_steps_that_touch_no_common_cell_come_in_label_order(number, objective):
+    """The canonical order that board.lp imposes as a redundant constraint."""
+    found = steps(card(number), objective)
+    assert len(found) == BFS.solve(card(number), objective).length
+    pairs = list(itertools.pairwise(found))
+    independent = [(a, b) for (a, fa), (b, fb) in pairs if not fa & fb]
+    assert independent, "no independent pair: the test would prove nothing"
+    assert all(a.label < b.label for a, b in independent)
+
+
+@pytest.mark.parametrize("number", [1, 3, 7, 10, 12])
+def test_no_vehicle_moves_twice_in_a_row_nor_slides_straight_back(number):
+    moves = [move for move, _ in steps(card(number), "moves")]
+    assert all(a.label != b.label for a, b in itertools.pairwise(moves))
+    slides = [move for move, _ in steps(card(number), "slides")]
+    assert all(
+        not (a.label == b.label and a.delta == -b.delta) for a, b in itertools.pairwise(slides)
+    )
 
 
 # --- the encodings as a product of their own: the clingo executable on rhasp facts ---------
