@@ -4,8 +4,9 @@
                         [--timeout SECONDS] [--clingo-arg=...]
 
 Each row shows the minimal length (the first satisfiable horizon), seconds (median of the
-runs), choices and conflicts summed over all horizons, and whether BFS agrees. The last line
-is a JSON summary. Not a test: timings on shared machines are noisy; name the machine.
+runs), choices and conflicts summed over all horizons, and whether BFS agrees. Then the small
+boards (puzzles/examples 4x4 and 5x5, median of 7 runs each, target under 0.1 s). The last
+line is a JSON summary. Not a test: timings on shared machines are noisy; name the machine.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from pathlib import Path
 from rhasp.engines import get_engine
 from rhasp.formats import read_path
 
-DECK = Path(__file__).resolve().parent.parent / "puzzles" / "original40.txt"
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+DECK = PUZZLES / "original40.txt"
+SMALL = ("4x4", "5x5")
 
 
 def card_range(text: str) -> list[int]:
@@ -66,6 +69,13 @@ def main() -> None:
             counts = f"{asp['choices']:10d} {asp['conflicts']:10d}"
             print(f"{number:4d} {objective:>9} {asp['horizon']:7d} {seconds:8.2f} {counts} "
                   f"{verdict:>5}", flush=True)  # fmt: skip
+    small = {}
+    for name in SMALL:
+        puzzle = read_path(str(PUZZLES / "examples" / f"{name}.txt"))[0]
+        for objective in objectives:
+            seconds = statistics.median(engine.solve(puzzle, objective).seconds for _ in range(7))
+            small[f"{name} {objective}"] = round(seconds, 4)
+            print(f"{name:>4} {objective:>9} {'':7} {seconds:8.3f}", flush=True)
     summary = {
         "bench": "asp",
         "runs": args.runs,
@@ -82,7 +92,7 @@ def main() -> None:
             "total_seconds": round(sum(row["seconds"] for row in mine), 2),
             "max_seconds": max(row["seconds"] for row in mine),
         }
-    print(json.dumps({**summary, "rows": rows}))
+    print(json.dumps({**summary, "small": small, "rows": rows}))
 
 
 if __name__ == "__main__":

@@ -52,9 +52,11 @@ def test_original_cards_minimal_slides_agree(number):
                zip(found.plan, found.plan[1:], strict=False))  # fmt: skip
 
 
-@pytest.mark.parametrize("name", ["4x4", "walls", "two-targets", "limousine", "vertical-target"])
+@pytest.mark.parametrize(
+    "name", ["4x4", "5x5", "walls", "two-targets", "limousine", "vertical-target"]
+)
 @pytest.mark.parametrize("objective", ["moves", "slides"])
-def test_hand_made_examples_agree(name, objective):
+def test_examples_agree(name, objective):
     agree(example(name), objective)
 
 
