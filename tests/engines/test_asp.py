@@ -22,9 +22,9 @@ from tests.boards import EXAMPLES, ORIGINAL, card, example, puzzles
 
 BFS = BfsEngine()
 ASP = AspEngine()
-# Cards the plain encodings solve within a few seconds on the development machine (see
-# bench/asp.py): by moves, cards 1-22, 24, 26 and 28; by slides, the beginner cards. The rest
-# run in the benchmark, not in the test suite.
+# Cards the encodings solve within a few seconds on the development machine (see
+# bench/README.md): by moves, cards 1-22, 24, 26 and 28; by slides, the beginner cards. The
+# rest run in the benchmark, not in the test suite.
 FAST_MOVES = [*range(1, 23), 24, 26, 28]
 FAST_SLIDES = list(range(1, 11))
 
