@@ -19,6 +19,8 @@ import typer
 from rich.console import Console
 
 from rhasp import __version__
+from rhasp.analysis import analyze as analyze_puzzle
+from rhasp.analysis import hardest_puzzle
 from rhasp.check import check_plan
 from rhasp.deck import run_deck
 from rhasp.engines import ENGINES, OBJECTIVES, EngineDisagreement, Solution, confirmed, get_engine
@@ -27,7 +29,14 @@ from rhasp.formats import FORMATS, SUFFIX, Entry, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.model import Puzzle
 from rhasp.notation import NOTATIONS, parse_plan
-from rhasp.output import DeckProgress, check_lines, solution_dict, solution_text, tally_table
+from rhasp.output import (
+    DeckProgress,
+    analysis_text,
+    check_lines,
+    solution_dict,
+    solution_text,
+    tally_table,
+)
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_LIMIT = 0, 1, 2, 3, 4
 #: When a deck's puzzles end differently, the exit code is the most serious of them.
@@ -289,6 +298,52 @@ def deck(
         if check_numbers and tally.mismatches:
             return EXIT_DISAGREE
         return EXIT_BAD_INPUT if tally.errors else EXIT_OK
+
+    guarded(run)
+
+
+class ReportFormat(StrEnum):
+    text = "text"
+    json = "json"
+
+
+@app.command()
+def analyze(
+    puzzle: PuzzleArg,
+    output_format: Annotated[
+        ReportFormat, typer.Option("--format", help="text for people, json for programs.")
+    ] = ReportFormat.text,
+    target: TargetOpt = None,
+) -> None:
+    """Why a puzzle is hard: its cluster, game graph and distance profile (see README)."""
+
+    def run() -> int:
+        entry = read_one(puzzle, target)
+        analysis = analyze_puzzle(entry)
+        if output_format is ReportFormat.json:
+            print(json.dumps(analysis.record()))
+        else:
+            out.print(analysis_text(analysis, entry.board), end="")
+        return EXIT_OK if analysis.minimal_moves is not None else EXIT_UNSOLVED
+
+    guarded(run)
+
+
+@app.command()
+def hardest(
+    puzzle: PuzzleArg,
+    to: Annotated[FormatChoice, typer.Option("--to", help="Format to write.")] = "grid",
+    target: TargetOpt = None,
+) -> None:
+    """Print the hardest state of the puzzle's cluster (most moves from any goal) as a puzzle."""
+
+    def run() -> int:
+        found, moves = hardest_puzzle(read_one(puzzle, target))
+        text = write(found, FormatChoice(to).value)
+        if FormatChoice(to) is FormatChoice.grid:
+            text = f"; {moves} moves from the nearest goal (bfs)\n" + text
+        sys.stdout.write(text)
+        return EXIT_OK
 
     guarded(run)
 

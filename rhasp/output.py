@@ -17,6 +17,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from rhasp.analysis import Analysis
 from rhasp.engines import Solution
 from rhasp.model import EMPTY, WALL, Board, State, replay
 from rhasp.notation import Notation, format_plan
@@ -230,3 +231,37 @@ def tally_table(tally: Any, seconds: float, verify: bool) -> Table:
             f"deck says {record.get('expected_length')}/{record.get('expected_cluster')}",
         )
     return table
+
+
+def analysis_text(analysis: Analysis, board: Board) -> Text:
+    """The figures of ``rhasp analyze``, a line each, then the distance profile and the first
+    hardest state drawn as a board."""
+
+    def length(value: int | None) -> str:
+        return "no solution" if value is None else f"{value:,}"
+
+    text = Text()
+    lines = [
+        f"{analysis.name}",
+        f"  cluster: {analysis.cluster_states:,} states, {analysis.cluster_edges:,} edges, "
+        f"{analysis.goal_states:,} goal states",
+        f"  minimal moves: {length(analysis.minimal_moves)} · minimal slides: "
+        f"{length(analysis.minimal_slides)} (proven by bfs)",
+        f"  game graph: {analysis.game_states:,} states, {analysis.game_levels:,} levels, "
+        f"{analysis.winning_edges:,} winning edges",
+        "  distance profile (moves to the nearest goal: states):",
+    ]
+    for line in lines:
+        text.append(line + "\n")
+    widest = max(analysis.profile.values(), default=1)
+    for distance, count in sorted(analysis.profile.items()):
+        bar = "#" * max(1, round(40 * count / widest))
+        text.append(f"  {distance:4d} {count:8,} {bar}\n")
+    if analysis.hardest:
+        text.append(
+            f"  hardest: {len(analysis.hardest):,} states at {analysis.hardest_distance} moves; "
+            "the first:\n"
+        )
+        text.append_text(board_text(board, analysis.hardest[0]))
+        text.append("\n")
+    return text

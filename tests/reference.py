@@ -98,3 +98,27 @@ def fewest(rows: list[str], exits: dict[str, str], objective: str) -> int | None
                 seen[new_key] = new_cost
                 (queue.appendleft if same else queue.append)((after, (label, direction)))
     return None
+
+
+def cluster(rows: list[str]) -> tuple[set[str], set[frozenset[str]]]:
+    """Every board reachable by moves with nothing leaving, and the pairs one move apart.
+
+    A move is a run of one-cell shifts of one vehicle in one direction; each position along
+    the run is a neighbour.
+    """
+    width = len(rows[0])
+    start = "".join(rows)
+    states, edges, queue = {start}, set(), deque([start])
+    while queue:
+        cells = queue.popleft()
+        for label, direction, after in _shifts(cells, width, {}):
+            while True:
+                edges.add(frozenset((cells, after)))
+                if after not in states:
+                    states.add(after)
+                    queue.append(after)
+                runs = [a for v, d, a in _shifts(after, width, {}) if (v, d) == (label, direction)]
+                if not runs:
+                    break
+                after = runs[0]
+    return states, edges

@@ -214,14 +214,14 @@ def solve_and_count(board: Board, placement: State) -> tuple[Plan | None, int, i
     and the cluster size.
     """
     geometry, parents = explore(board, placement)
-    at_exit = _at_exit(board, geometry)
+    at_exit = at_exit_test(board, geometry)
     for found, key in enumerate(parents, 1):
         if at_exit(key):
             return geometry.plan(parents, key), found, len(parents)
     return None, len(parents), len(parents)
 
 
-def _at_exit(board: Board, geometry: Geometry) -> Callable[[int], bool]:
+def at_exit_test(board: Board, geometry: Geometry) -> Callable[[int], bool]:
     """Whether a key has the (only) target at its exit edge."""
     if len(geometry.targets) != 1:
         raise ValueError("defined here for one target")
@@ -237,15 +237,23 @@ def goal_distances(board: Board, placement: State) -> tuple[Geometry, dict[int, 
     the cluster's moves, which can all be undone; the last move, to the edge, counts.
     """
     geometry, parents = explore(board, placement)
-    frontier = list(filter(_at_exit(board, geometry), parents))
-    distance = dict.fromkeys(frontier, 0)
+    return geometry, layers(geometry, list(filter(at_exit_test(board, geometry), parents)))
+
+
+def layers(
+    geometry: Geometry, sources: list[int], enters: Callable[[int], bool] | None = None
+) -> dict[int, int]:
+    """Breadth-first distances from ``sources`` (in moves), stepping only into states for
+    which ``enters`` holds (all, by default). The dict is in breadth-first order."""
+    distance = dict.fromkeys(sources, 0)
+    frontier = sources
     expand, occupancy = geometry.expand, geometry.occupancy
     while frontier:
         following = []
         for key in frontier:
             for after, *_ in expand(key, occupancy(key)):
-                if after not in distance:
+                if after not in distance and (enters is None or enters(after)):
                     distance[after] = distance[key] + 1
                     following.append(after)
         frontier = following
-    return geometry, distance
+    return distance

@@ -1,0 +1,69 @@
+"""rhasp analyze / hardest: exact figures on a hand-checked board, cross-checks elsewhere."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rhasp.analysis import analyze, hardest_puzzle
+from rhasp.engines.reference import fewest_moves, fewest_slides
+from rhasp.model import Puzzle
+from tests.boards import EXAMPLES, card, example
+from tests.reference import cluster
+from tests.test_cli import rhasp
+
+
+def test_the_4x4_board_counted_by_hand():
+    # Positions (X column, A row, B column), 0-based; A at row 2 needs B at 0, and X can pass
+    # column 2 only then. x=0: 3 + 3 + 1 states; x=1, 2: one each. Edges: B among 3 places
+    # with A up (2 x 3), A among its places (3 with B at 0, 1 for each other B), X among 3.
+    # Distances to the goal (2,2,0): 1 at 0, (0,2,0) (1,2,0) at 1, (0,0,0) (0,1,0) at 2, the
+    # four other x=0 states at 3. Game graph: the six x=0 states with A up, levels 0..2 from
+    # (0,0,1); its winning edges are A dropping from (0,0,0) and from (0,1,0).
+    found = analyze(example("4x4"))
+    assert (found.cluster_states, found.cluster_edges, found.goal_states) == (9, 14, 1)
+    assert (found.minimal_moves, found.minimal_slides) == (3, 5)
+    assert (found.game_states, found.game_levels, found.winning_edges) == (6, 3, 2)
+    assert found.profile == {0: 1, 1: 2, 2: 2, 3: 4}
+    assert found.hardest_distance == 3 and len(found.hardest) == 4
+
+
+@pytest.mark.parametrize("name", ["4x4", "5x5", "walls", "limousine"])
+def test_cluster_states_and_edges_match_a_naive_count(name):
+    puzzle = example(name)
+    rows = ["".join(row) for row in puzzle.board.grid(puzzle.placement)]
+    states, edges = cluster(rows)
+    found = analyze(puzzle)
+    assert (found.cluster_states, found.cluster_edges) == (len(states), len(edges))
+    assert sum(found.profile.values()) == found.cluster_states
+
+
+@pytest.mark.parametrize("number", [1, 6, 26])
+def test_hardest_state_takes_its_reported_length_and_minimal_lengths_agree(number):
+    puzzle = card(number)
+    found = analyze(puzzle)
+    plan, _ = fewest_moves(puzzle.board, puzzle.start)
+    assert found.minimal_moves == len(plan)
+    slides, _ = fewest_slides(puzzle.board, puzzle.start)
+    assert found.minimal_slides == sum(move.slides for move in slides)
+    hardest, moves = hardest_puzzle(puzzle)
+    assert moves == found.hardest_distance >= found.minimal_moves
+    assert len(fewest_moves(hardest.board, hardest.start)[0]) == moves
+    assert isinstance(hardest, Puzzle) and hardest.board == puzzle.board
+
+
+def test_json_and_text_carry_the_figures():
+    record = json.loads(rhasp("analyze", str(EXAMPLES / "4x4.txt"), "--format", "json").stdout)
+    assert record["cluster"] == {"states": 9, "edges": 14}
+    assert record["game_graph"] == {"states": 6, "levels": 3, "winning_edges": 2}
+    assert record["distance_profile"] == {"0": 1, "1": 2, "2": 2, "3": 4}
+    text = rhasp("analyze", str(EXAMPLES / "4x4.txt")).stdout
+    assert "9 states, 14 edges" in text and "6 states, 3 levels, 2 winning edges" in text
+
+
+def test_several_targets_are_refused_in_one_line():
+    result = rhasp("analyze", str(EXAMPLES / "two-targets.txt"))
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith("analysis needs exactly one target")
+    assert "Traceback" not in result.stderr
