@@ -61,25 +61,26 @@ def analyze(puzzle: Puzzle) -> Analysis:
         raise InputError("analysis needs exactly one target", puzzle.name)
     geometry, parents = explore(board, puzzle.placement)
     cluster = list(parents)
-    moves = {key: geometry.expand(key, geometry.occupancy(key)) for key in cluster}
+    neighbours = {key: geometry.neighbours(key) for key in cluster}  # each state expanded once
     goals = list(filter(at_exit_test(board, geometry), cluster))
-    distance = layers(geometry, goals)
+    distance = layers(neighbours.__getitem__, goals)
     start = geometry.key(puzzle.placement)
     winning = {key for key, d in distance.items() if d <= 1}
-    game = {} if start in winning else layers(geometry, [start], lambda key: key not in winning)
+    playing = lambda key: key not in winning  # noqa: E731
+    game = {} if start in winning else layers(neighbours.__getitem__, [start], playing)
     profile = Counter(distance.values())
     farthest = max(profile, default=None)
     slides, _ = fewest_slides(board, puzzle.start)
     return Analysis(
         name=puzzle.name,
         cluster_states=len(cluster),
-        cluster_edges=sum(len(steps) for steps in moves.values()) // 2,  # every move undoes
+        cluster_edges=sum(map(len, neighbours.values())) // 2,  # every move undoes
         goal_states=len(goals),
         minimal_moves=distance.get(start),
         minimal_slides=None if slides is None else sum(move.slides for move in slides),
         game_states=len(game),
         game_levels=max(game.values()) + 1 if game else 0,
-        winning_edges=sum(after in winning for key in game for after, *_ in moves[key]),
+        winning_edges=sum(after in winning for key in game for after in neighbours[key]),
         profile=dict(profile),
         hardest_distance=farthest,
         hardest=[geometry.state(key) for key, d in distance.items() if d == farthest],
@@ -91,8 +92,6 @@ def hardest_puzzle(puzzle: Puzzle) -> tuple[Puzzle, int]:
     analysis = analyze(puzzle)
     if analysis.hardest_distance is None:
         raise InputError("no goal state is reachable, so no state is hardest", puzzle.name)
-    state = analysis.hardest[0]
-    meta = {"moves": analysis.hardest_distance}
-    return Puzzle(board=puzzle.board, placement=state, name=f"{puzzle.name}-hardest", meta=meta), (
-        analysis.hardest_distance
-    )
+    moves = analysis.hardest_distance
+    found = Puzzle(puzzle.board, analysis.hardest[0], f"{puzzle.name}-hardest", {"moves": moves})
+    return found, moves

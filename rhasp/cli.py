@@ -332,15 +332,15 @@ def analyze(
 @app.command()
 def hardest(
     puzzle: PuzzleArg,
-    to: Annotated[FormatChoice, typer.Option("--to", help="Format to write.")] = "grid",
+    to: Annotated[FormatChoice, typer.Option("--to", help="Format to write.")] = FormatChoice.grid,
     target: TargetOpt = None,
 ) -> None:
     """Print the hardest state of the puzzle's cluster (most moves from any goal) as a puzzle."""
 
     def run() -> int:
         found, moves = hardest_puzzle(read_one(puzzle, target))
-        text = write(found, FormatChoice(to).value)
-        if FormatChoice(to) is FormatChoice.grid:
+        text = write(found, to.value)
+        if to is FormatChoice.grid:
             text = f"; {moves} moves from the nearest goal (bfs)\n" + text
         sys.stdout.write(text)
         return EXIT_OK

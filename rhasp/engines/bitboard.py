@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from rhasp.model import Board, Move, Plan, State
@@ -108,6 +108,10 @@ class Geometry:
                 else:
                     add((key + (q - p) * unit, rest | masks[q], q - p, False))
         return steps
+
+    def neighbours(self, key: int) -> list[int]:
+        """The states one move away from ``key``."""
+        return [after for after, *_ in self.expand(key, self.occupancy(key))]
 
     def move(self, before: int, after: int) -> Move:
         """The move that turns ``before`` into ``after`` (one vehicle's field differs)."""
@@ -237,21 +241,23 @@ def goal_distances(board: Board, placement: State) -> tuple[Geometry, dict[int, 
     the cluster's moves, which can all be undone; the last move, to the edge, counts.
     """
     geometry, parents = explore(board, placement)
-    return geometry, layers(geometry, list(filter(at_exit_test(board, geometry), parents)))
+    goals = list(filter(at_exit_test(board, geometry), parents))
+    return geometry, layers(geometry.neighbours, goals)
 
 
 def layers(
-    geometry: Geometry, sources: list[int], enters: Callable[[int], bool] | None = None
+    neighbours: Callable[[int], Iterable[int]],
+    sources: list[int],
+    enters: Callable[[int], bool] | None = None,
 ) -> dict[int, int]:
     """Breadth-first distances from ``sources`` (in moves), stepping only into states for
     which ``enters`` holds (all, by default). The dict is in breadth-first order."""
     distance = dict.fromkeys(sources, 0)
     frontier = sources
-    expand, occupancy = geometry.expand, geometry.occupancy
     while frontier:
         following = []
         for key in frontier:
-            for after, *_ in expand(key, occupancy(key)):
+            for after in neighbours(key):
                 if after not in distance and (enters is None or enters(after)):
                     distance[after] = distance[key] + 1
                     following.append(after)

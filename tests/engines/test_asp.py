@@ -142,10 +142,9 @@ def steps(puzzle: Puzzle, objective) -> list[tuple[Move, frozenset]]:
     board, states = puzzle.board, replay(puzzle, plan).states
     found = []
     for move, state in zip(plan, states, strict=False):
-        vehicle = board.vehicles[board.index(move.label)]
-        low, high = sorted(
-            (state[board.index(move.label)], state[board.index(move.label)] + move.delta)
-        )
+        i = board.index(move.label)
+        vehicle = board.vehicles[i]
+        low, high = sorted((state[i], state[i] + move.delta))
         footprint = frozenset(
             cell for position in range(low, high + 1) for cell in vehicle.cells(position)
         )
