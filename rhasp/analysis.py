@@ -4,17 +4,26 @@ Every figure is defined in the README ("rhasp analyze") and computed on the fast
 the cluster is explored once (targets stay on the board, as puzzle databases count), and the
 distances to the nearest goal come from one breadth-first search backwards from all goals.
 Single-target puzzles only: "one move from winning" is defined for one target.
+
+The all-moves graph is enumerated line by line (a *line* is a row or column with its vehicles):
+each line's own placements are listed first, then combined depth-first, dropping a partial
+placement as soon as two lines overlap, so the full product is counted but never built.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rhasp.engines.bitboard import at_exit_test, explore, fewest_slides, layers
+from rhasp.engines.bitboard import Geometry, at_exit_test, explore, fewest_slides, layers
 from rhasp.errors import InputError
-from rhasp.model import Puzzle, State
+from rhasp.model import Board, Puzzle, State
+
+#: One line's vehicles placed: (occupancy bits, their part of the state key).
+LinePlacement = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -30,6 +39,9 @@ class Analysis:
     game_states: int
     game_levels: int
     winning_edges: int
+    all_moves_tried: int  # the product over lines of each line's placements
+    all_moves_states: int
+    all_moves_edges: int
     profile: dict[int, int]  # distance to the nearest goal -> number of cluster states
     hardest_distance: int | None
     hardest: list[State] = field(repr=False)
@@ -46,6 +58,11 @@ class Analysis:
                 "states": self.game_states,
                 "levels": self.game_levels,
                 "winning_edges": self.winning_edges,
+            },
+            "all_moves_graph": {
+                "placements_tried": self.all_moves_tried,
+                "states": self.all_moves_states,
+                "edges": self.all_moves_edges,
             },
             "distance_profile": {str(d): n for d, n in sorted(self.profile.items())},
             "hardest": {
@@ -71,6 +88,7 @@ def analyze(puzzle: Puzzle) -> Analysis:
     profile = Counter(distance.values())
     farthest = max(profile, default=None)
     slides, _ = fewest_slides(board, puzzle.start)
+    tried, all_states, all_edges = all_moves_graph(puzzle, geometry)
     return Analysis(
         name=puzzle.name,
         cluster_states=len(cluster),
@@ -81,10 +99,65 @@ def analyze(puzzle: Puzzle) -> Analysis:
         game_states=len(game),
         game_levels=max(game.values()) + 1 if game else 0,
         winning_edges=sum(after in winning for key in game for after in neighbours[key]),
+        all_moves_tried=tried,
+        all_moves_states=all_states,
+        all_moves_edges=all_edges,
         profile=dict(profile),
         hardest_distance=farthest,
         hardest=[geometry.state(key) for key, d in distance.items() if d == farthest],
     )
+
+
+def all_moves_graph(puzzle: Puzzle, geometry: Geometry) -> tuple[int, int, int]:
+    """(placements tried, states, edges) of the all-moves graph (see the module docstring).
+
+    ``geometry`` must keep targets on the board, as the cluster's does: the graph contains
+    the cluster, and its edges are moves of the same kind.
+    """
+    lines = line_placements(puzzle, geometry)
+    lines.sort(key=len)  # few choices first: overlaps show up early in the search
+    expand = geometry.expand
+    states = moves = 0
+
+    def place(k: int, occupied: int, key: int) -> None:
+        nonlocal states, moves
+        if k == len(lines):
+            states += 1
+            moves += len(expand(key, occupied))
+            return
+        for mask, part in lines[k]:
+            if not mask & occupied:
+                place(k + 1, occupied | mask, key + part)
+
+    place(0, geometry.walls, 0)
+    return math.prod(map(len, lines)), states, moves // 2  # every move undoes
+
+
+def line_placements(puzzle: Puzzle, geometry: Geometry) -> list[list[LinePlacement]]:
+    """For each line, every placement of its vehicles in their starting order that overlaps
+    neither a wall nor another of them."""
+    board = puzzle.board
+    members: dict[tuple[str, int], list[int]] = {}
+    for i, vehicle in enumerate(board.vehicles):
+        members.setdefault((vehicle.orientation, vehicle.line), []).append(i)
+    for line in members.values():
+        line.sort(key=lambda i: puzzle.placement[i])
+    return [list(_placements(line, 0, puzzle.board, geometry)) for line in members.values()]
+
+
+def _placements(
+    line: list[int], first: int, board: Board, geometry: Geometry
+) -> Iterator[LinePlacement]:
+    """Placements of the vehicles ``line``, in this order, from cell ``first`` of the line on."""
+    if not line:
+        yield 0, 0
+        return
+    i, length = line[0], board.vehicles[line[0]].length
+    _, unit, masks, _, _, last, *_ = geometry.rows[i]
+    for p in range(first, last + 1):
+        if not masks[p] & geometry.walls:
+            for mask, key in _placements(line[1:], p + length, board, geometry):
+                yield masks[p] | mask, p * unit + key
 
 
 def hardest_puzzle(puzzle: Puzzle) -> tuple[Puzzle, int]:

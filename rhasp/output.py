@@ -249,6 +249,8 @@ def analysis_text(analysis: Analysis, board: Board) -> Text:
         f"{length(analysis.minimal_slides)} (proven by bfs)",
         f"  game graph: {analysis.game_states:,} states, {analysis.game_levels:,} levels, "
         f"{analysis.winning_edges:,} winning edges",
+        f"  all-moves graph: {analysis.all_moves_states:,} states, "
+        f"{analysis.all_moves_edges:,} edges ({analysis.all_moves_tried:,} placements tried)",
         "  distance profile (moves to the nearest goal: states):",
     ]
     for line in lines:

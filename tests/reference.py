@@ -9,6 +9,7 @@ only.
 from __future__ import annotations
 
 from collections import deque
+from itertools import product
 
 EMPTY = "."
 STEP = {"right": (0, 1), "left": (0, -1), "bottom": (1, 0), "top": (-1, 0)}
@@ -101,24 +102,83 @@ def fewest(rows: list[str], exits: dict[str, str], objective: str) -> int | None
 
 
 def cluster(rows: list[str]) -> tuple[set[str], set[frozenset[str]]]:
-    """Every board reachable by moves with nothing leaving, and the pairs one move apart.
-
-    A move is a run of one-cell shifts of one vehicle in one direction; each position along
-    the run is a neighbour.
-    """
+    """Every board reachable by moves with nothing leaving, and the pairs one move apart."""
     width = len(rows[0])
     start = "".join(rows)
     states, edges, queue = {start}, set(), deque([start])
     while queue:
         cells = queue.popleft()
-        for label, direction, after in _shifts(cells, width, {}):
-            while True:
-                edges.add(frozenset((cells, after)))
-                if after not in states:
-                    states.add(after)
-                    queue.append(after)
-                runs = [a for v, d, a in _shifts(after, width, {}) if (v, d) == (label, direction)]
-                if not runs:
-                    break
-                after = runs[0]
+        for after in _moves(cells, width):
+            edges.add(frozenset((cells, after)))
+            if after not in states:
+                states.add(after)
+                queue.append(after)
     return states, edges
+
+
+def _moves(cells: str, width: int):
+    """Every board one move away, nothing leaving: a move is a run of one-cell shifts of one
+    vehicle in one direction, and each position along the run is a neighbour."""
+    for label, direction, after in _shifts(cells, width, {}):
+        while True:
+            yield after
+            runs = [a for v, d, a in _shifts(after, width, {}) if (v, d) == (label, direction)]
+            if not runs:
+                break
+            after = runs[0]
+
+
+def all_moves(rows: list[str]) -> tuple[int, set[str], set[frozenset[str]]]:
+    """The all-moves graph by brute force: every combination of every vehicle's places on
+    its line, kept if nothing overlaps and vehicles sharing a line keep their order; with
+    the placements tried (the product over lines of each line's own valid placements)."""
+    width, height = len(rows[0]), len(rows)
+    start = "".join(rows)
+    spots = _vehicles(start, width)
+    line = {label: _line_of(cells, width) for label, cells in spots.items()}
+    places = {v: _places(line[v], len(cells), width, height) for v, cells in spots.items()}
+
+    def fits(placed: dict[str, tuple[int, ...]]) -> bool:
+        used = [i for where in placed.values() for i in where]
+        if any(start[i] == "#" for i in used) or len(set(used)) < len(used):
+            return False
+        return all(
+            (spots[a][0] < spots[b][0]) == (placed[a][0] < placed[b][0])
+            for a, b in product(placed, repeat=2)
+            if a < b and line[a] == line[b]
+        )
+
+    def placements(labels: list[str]):
+        for combo in product(*(places[label] for label in labels)):
+            placed = dict(zip(labels, combo, strict=True))
+            if fits(placed):
+                yield placed
+
+    tried = 1
+    for each in set(line.values()):
+        tried *= sum(1 for _ in placements([v for v in spots if line[v] == each]))
+    states = set()
+    for placed in placements(sorted(spots)):
+        cells = ["#" if ch == "#" else EMPTY for ch in start]
+        for label, where in placed.items():
+            for i in where:
+                cells[i] = label
+        states.add("".join(cells))
+    edges = {frozenset((cells, after)) for cells in states for after in _moves(cells, width)}
+    return tried, states, edges
+
+
+def _line_of(cells: list[int], width: int) -> tuple[str, int]:
+    rows = {i // width for i in cells}
+    return ("row", rows.pop()) if len(rows) == 1 else ("column", cells[0] % width)
+
+
+def _places(line: tuple[str, int], length: int, width: int, height: int) -> list[tuple[int, ...]]:
+    """Every run of ``length`` cells along a row or column, as cell indices."""
+    kind, number = line
+    along = (
+        [number * width + c for c in range(width)]
+        if kind == "row"
+        else [r * width + number for r in range(height)]
+    )
+    return [tuple(along[k : k + length]) for k in range(len(along) - length + 1)]

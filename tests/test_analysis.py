@@ -9,8 +9,8 @@ import pytest
 from rhasp.analysis import analyze, hardest_puzzle
 from rhasp.engines.reference import fewest_moves, fewest_slides
 from rhasp.model import Puzzle
-from tests.boards import EXAMPLES, card, example
-from tests.reference import cluster
+from tests.boards import EXAMPLES, card, example, grid
+from tests.reference import all_moves, cluster
 from tests.test_cli import rhasp
 
 
@@ -67,3 +67,41 @@ def test_several_targets_are_refused_in_one_line():
     assert result.exit_code == 2
     assert result.stderr.strip().endswith("analysis needs exactly one target")
     assert "Traceback" not in result.stderr
+
+
+LOCKED = """
+    E...
+    EXXC
+    BBDC
+    ..DC
+"""  # D and C pin each other and B: the all-moves graph holds states the start cannot reach
+
+
+SMALL = [*map(example, ["4x4", "5x5", "walls", "limousine"]), grid(LOCKED)]
+
+
+@pytest.mark.parametrize("puzzle", SMALL)
+def test_all_moves_graph_matches_a_brute_force_count(puzzle):
+    rows = ["".join(row) for row in puzzle.board.grid(puzzle.placement)]
+    tried, states, edges = all_moves(rows)
+    found = analyze(puzzle)
+    assert found.all_moves_tried == tried
+    assert (found.all_moves_states, found.all_moves_edges) == (len(states), len(edges))
+    assert states >= cluster(rows)[0]  # it contains the cluster
+
+
+def test_all_moves_graph_may_be_larger_than_the_cluster():
+    found = analyze(grid(LOCKED))
+    assert found.all_moves_states > found.cluster_states
+
+
+def test_all_moves_graph_counted_by_hand():
+    # 5x5, row 2 holds A then X; B stands in column 0. In order, (A, X) fit at (0, 2), (0, 3)
+    # or (1, 3): 3 ways; B has 4 places: 12 tried. B can sit in rows 1-2 or 2-3 only with A
+    # at 1: states = 2 x 2 (A at 0, B at 0 or 3) + 4 (A at 1) = 8. Edges: X 0,2<->0,3 and
+    # A 0,3<->1,3 with B at 0 or 3 (4), B among its 4 places with A at 1 (6): 10. With A at
+    # 0 B cannot pass row 2, yet the graph is one cluster (A steps aside).
+    found = analyze(grid("B....\nB....\nAA.XX\n.....\n....."))
+    assert found.all_moves_tried == 12
+    assert (found.all_moves_states, found.all_moves_edges) == (8, 10)
+    assert (found.cluster_states, found.cluster_edges) == (8, 10)
