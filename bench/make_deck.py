@@ -4,8 +4,8 @@
 
 Each line is ``MOVES BOARD CLUSTER``, database style (``o`` empty, ``A`` the target, ``x`` a
 wall). Most puzzles are random 6×6 boards with zero or one wall, moved to the hardest state of
-their cluster (the one farthest from any goal); random boards rarely need more than about 30
-moves, so states of the original cards' clusters fill in every length up to 51, at least
+their cluster (the one farthest from any goal, chosen as ``rhasp generate`` chooses it);
+random boards rarely need more than about 30 moves, so states of the original cards' clusters fill in every length up to 51, at least
 ``--per-length`` puzzles each. The same seed gives the same deck.
 """
 
@@ -19,28 +19,18 @@ from pathlib import Path
 
 from rhasp.engines.bitboard import goal_distances
 from rhasp.formats import read_path
-from rhasp.formats.line import database_board
-from rhasp.generate import random_board
+from rhasp.generate import deck_line, hardest_state, random_board
 from rhasp.model import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def line(puzzle: Puzzle, moves: int, cluster: int) -> str:
-    return f"{moves:2d} {database_board(puzzle)} {cluster}"
 
 
 def hardest_of_random(seed: int) -> str | None:
     """The deck line of one random board's hardest state; None for a board with no solution."""
     rng = random.Random(seed)
     puzzle = random_board(rng, vehicles=rng.randint(6, 13), walls=rng.randint(0, 1))
-    geometry, distance = goal_distances(puzzle.board, puzzle.placement)
-    if not distance or distance.get(geometry.key(puzzle.placement)) is None:
-        return None
-    far = max(distance.values())
-    key = min(k for k, d in distance.items() if d == far)  # the smallest key: reproducible
-    hardest = Puzzle(puzzle.board, geometry.state(key), f"random-{seed}")
-    return line(hardest, far, len(distance))
+    found = hardest_state(puzzle)
+    return None if found is None else found.deck_line()
 
 
 def by_length_from_cards(per_length: int, seed: int) -> dict[int, list[str]]:
@@ -57,7 +47,7 @@ def by_length_from_cards(per_length: int, seed: int) -> dict[int, list[str]]:
                 continue
             for key in rng.sample(sorted(keys), min(2, len(keys))):
                 state = Puzzle(puzzle.board, geometry.state(key), puzzle.name)
-                found.setdefault(d, []).append(line(state, d, len(distance)))
+                found.setdefault(d, []).append(deck_line(state, d, len(distance)))
     return {d: lines[:per_length] for d, lines in found.items()}
 
 

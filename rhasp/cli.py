@@ -7,13 +7,16 @@ solve the puzzle); 2 bad input or usage; 3 the engines disagree (a bug); 4 a sea
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
 from rich.console import Console
@@ -27,7 +30,8 @@ from rhasp.engines import ENGINES, OBJECTIVES, EngineDisagreement, Solution, con
 from rhasp.errors import InputError, RhaspError
 from rhasp.formats import FORMATS, SUFFIX, Entry, read_path, write
 from rhasp.formats.facts import write_facts
-from rhasp.model import Puzzle
+from rhasp.generate import generate as generate_boards
+from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
 from rhasp.notation import NOTATIONS, parse_plan
 from rhasp.output import (
     DeckProgress,
@@ -87,12 +91,25 @@ def fail(error: RhaspError) -> NoReturn:
 
 
 def guarded(run: Callable[[], int]) -> None:
-    """Run a command body, turning bad input into one line and exit code 2."""
+    """Run a command body, turning bad input (or a file that cannot be written) into one line
+    and exit code 2."""
     try:
         code = run()
     except RhaspError as error:
         fail(error)
+    except OSError as error:
+        fail(InputError(error.strerror or str(error), str(error.filename or "output")))
     raise typer.Exit(code)
+
+
+@contextmanager
+def open_output(dest: Path | None) -> Iterator[TextIO]:
+    """The file to write, or standard output."""
+    if dest is None:
+        yield sys.stdout
+        return
+    with dest.open("w", encoding="utf-8") as handle:
+        yield handle
 
 
 def read_entries(path: str, targets: Sequence[str] | None) -> list[Entry]:
@@ -343,6 +360,64 @@ def hardest(
         if to is FormatChoice.grid:
             text = f"; {moves} moves from the nearest goal (bfs)\n" + text
         sys.stdout.write(text)
+        return EXIT_OK
+
+    guarded(run)
+
+
+@app.command()
+def generate(
+    size: Annotated[int, typer.Option(min=MIN_SIDE, max=MAX_SIDE, help="Board side.")] = 6,
+    min_moves: Annotated[
+        int, typer.Option("--min-moves", min=0, help="Keep puzzles of at least this many moves.")
+    ] = 1,
+    walls: Annotated[int, typer.Option(min=0, help="Walls on every board.")] = 0,
+    count: Annotated[int, typer.Option(min=1, help="How many puzzles to make.")] = 10,
+    seed: Annotated[
+        int | None, typer.Option(help="Random seed: the same seed makes the same deck.")
+    ] = None,
+    minimal: Annotated[
+        bool,
+        typer.Option("--minimal", help="Remove every vehicle the minimal length does not need."),
+    ] = False,
+    max_boards: Annotated[
+        int | None,
+        typer.Option("--max-boards", min=1, help="Give up after this many random boards."),
+    ] = None,
+    jobs: Annotated[
+        int | None, typer.Option(min=1, help="Worker processes [default: all cores].")
+    ] = None,
+    dest: Annotated[
+        Path | None, typer.Option("-o", "--out", help="Write the deck here [default: stdout].")
+    ] = None,
+) -> None:
+    """Make new puzzles: random boards moved to their hardest state, one per cluster, as a
+    deck (MOVES BOARD CLUSTER a line) that rhasp deck reads."""
+
+    def run() -> int:
+        if walls > size * size - 2:
+            raise InputError(f"{walls} walls leave no room on a {size}×{size} board", "--walls")
+        chosen = random.randrange(10**6) if seed is None else seed
+        limit = max_boards or 1000 * count
+        flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
+        boards = generate_boards(chosen, size=size, min_moves=min_moves, walls=walls,
+                                 minimal=minimal, jobs=jobs or os.cpu_count() or 1)  # fmt: skip
+        kept = tried = 0
+        with open_output(dest) as deck_file:
+            deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")
+            for found in itertools.islice(boards, limit):
+                tried += 1
+                if found is not None:
+                    deck_file.write(found.deck_line() + "\n")
+                    deck_file.flush()  # an interrupted run keeps what it made
+                    kept += 1
+                    if kept == count:
+                        break
+        err.print(f"rhasp generate: {kept} puzzles from {tried} boards (seed {chosen})")
+        if kept < count:
+            report(InputError(f"gave up after {limit} boards with {kept} of {count} puzzles; "
+                              "ask for fewer moves or more boards", "--max-boards"))  # fmt: skip
+            return EXIT_LIMIT
         return EXIT_OK
 
     guarded(run)

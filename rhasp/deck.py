@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import csv
 import json
-import multiprocessing
-import os
-import signal
 import sys
 import time
 from collections import Counter
@@ -28,6 +25,7 @@ from rhasp.formats import read_path_numbered
 from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
 from rhasp.notation import format_plan
+from rhasp.parallel import worker_pool
 
 FIELDS = (
     "line", "puzzle", "board", "length", "moves", "slides", "plan", "explored", "seconds",
@@ -102,14 +100,8 @@ def run_jobs(
     # Small chunks: records stream out and the progress moves; a chunk's results only come
     # back when the whole chunk is done.
     chunk = max(1, min(8, len(jobs) // (processes * 64)))
-    context = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
-    with context.Pool(processes, initializer=_ignore_interrupts) as pool:
+    with worker_pool(processes) as pool:
         yield from pool.imap_unordered(solve_job, jobs, chunksize=chunk)
-
-
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the main process, which stops the pool (no worker tracebacks)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def solve_batch(jobs: Sequence[Job]) -> list[dict[str, Any]]:

@@ -1,12 +1,47 @@
-"""Random puzzles: valid boards built vehicle by vehicle from a seeded random source."""
+"""New puzzles: random valid boards, moved to the hardest state of their cluster.
+
+Every board is drawn from its own seeded random source (``seed`` and the board's number), so a
+run is reproducible and any board of it can be made again alone. A board's cluster is named by
+a *canonical state*, which does not depend on labels or on where in the cluster the board
+started: the hardest states are the same set for every state of a cluster, so the smallest of
+them, written as positions in an order fixed by the board's lines, names the cluster.
+"""
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
-from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle
+from rhasp.engines.bitboard import BITS, GONE, fewest_moves, goal_distances
+from rhasp.formats.line import database_board
+from rhasp.model import Board, Piece, Puzzle, TargetSpec, build_puzzle
+from rhasp.parallel import worker_pool
 
 LABELS = "BCDEFGHIJKLMNOPQRSTUVWYZ"
+
+#: A cluster's name: the board's walls and vehicle lines, and the smallest hardest state.
+Canonical = tuple[object, ...]
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A hardest state, as a puzzle, with what the deck line reports about it."""
+
+    puzzle: Puzzle
+    moves: int
+    cluster: int
+    canonical: Canonical
+
+    def deck_line(self) -> str:
+        return deck_line(self.puzzle, self.moves, self.cluster)
+
+
+def deck_line(puzzle: Puzzle, moves: int, cluster: int) -> str:
+    """``MOVES BOARD CLUSTER``, database style, as ``rhasp deck`` reads (and verifies)."""
+    return f"{moves:2d} {database_board(puzzle)} {cluster}"
 
 
 def random_board(
@@ -37,3 +72,129 @@ def _random_piece(rng: random.Random, label: str, size: int, exit_row: int) -> P
         line = rng.choice([r for r in range(size) if r != exit_row])  # no car behind the target
         return Piece(label, "h", line, rng.randrange(size - length + 1), length)
     return Piece(label, "v", rng.randrange(size - length + 1), rng.randrange(size), length)
+
+
+def hardest_state(puzzle: Puzzle) -> Generated | None:
+    """The canonical hardest state of the puzzle's cluster; None if no goal is reachable."""
+    _, distance = goal_distances(puzzle.board, puzzle.placement)
+    if not distance:
+        return None
+    far = max(distance.values())
+    order = _line_order(puzzle)
+    keys = [key for key, d in distance.items() if d == far]
+    positions = min(
+        tuple((key >> (BITS * i)) & GONE for i in order) for key in keys
+    )  # smallest in the board's own line order: the same for any label or starting state
+    state = [0] * len(order)
+    for i, p in zip(order, positions, strict=True):
+        state[i] = p
+    meta = {"moves": far, "cluster": len(distance)}
+    found = Puzzle(puzzle.board, tuple(state), puzzle.name, meta)
+    return Generated(found, far, len(distance), (_shape(puzzle.board, order), positions))
+
+
+def _line_order(puzzle: Puzzle) -> list[int]:
+    """Vehicle indices by orientation, line, and place along the line: moves never change it
+    (vehicles on one line cannot pass each other), and labels do not enter it."""
+    board = puzzle.board
+    return sorted(
+        range(len(board.vehicles)),
+        key=lambda i: (board.vehicles[i].orientation, board.vehicles[i].line, puzzle.placement[i]),
+    )
+
+
+def _shape(board: Board, order: list[int]) -> tuple[object, ...]:
+    """The fixed part of the board, without labels: size, walls, and each vehicle's line,
+    length and whether it is the target, in line order."""
+    vehicles = tuple(
+        (v.orientation, v.line, v.length, v.label in board.targets)
+        for v in (board.vehicles[i] for i in order)
+    )
+    return board.width, board.height, tuple(sorted(board.walls)), vehicles
+
+
+def without_needless_vehicles(found: Generated) -> Generated:
+    """Remove, one at a time, every vehicle whose removal leaves the minimal length as it is,
+    moving to the new cluster's hardest state after each removal (it is never shorter: the
+    state before lies in the new cluster at the same distance). What remains has no vehicle
+    that can go without changing the minimal length."""
+    puzzle = found.puzzle
+    while True:
+        for label in _removable_labels(puzzle):
+            smaller = _without(puzzle, label)
+            plan, _ = fewest_moves(smaller.board, smaller.start)
+            if plan is not None and len(plan) == found.moves:
+                found = hardest_state(smaller)  # a goal is reachable: the plan shows it
+                puzzle = found.puzzle
+                break
+        else:
+            return found
+
+
+def _removable_labels(puzzle: Puzzle) -> list[str]:
+    return [v.label for v in puzzle.board.vehicles if v.label not in puzzle.board.targets]
+
+
+def _without(puzzle: Puzzle, label: str) -> Puzzle:
+    board = puzzle.board
+    keep = [i for i, v in enumerate(board.vehicles) if v.label != label]
+    smaller = Board(
+        board.width,
+        board.height,
+        tuple(board.vehicles[i] for i in keep),
+        board.walls,
+        board.exits,
+    )
+    return Puzzle(smaller, tuple(puzzle.placement[i] for i in keep), puzzle.name)
+
+
+def generate(
+    seed: int,
+    *,
+    size: int = 6,
+    min_moves: int = 1,
+    walls: int = 0,
+    minimal: bool = False,
+    jobs: int = 1,
+) -> Iterator[Generated | None]:
+    """Board after board, in order: its hardest state when it is kept (at least ``min_moves``,
+    of a cluster not met before), else None. Endless: the caller stops. The boards are worked
+    out on ``jobs`` processes and judged in order, so the deck does not depend on ``jobs``."""
+    seen: set[Canonical] = set()
+    work = functools.partial(_hardest_of_board, seed, size, walls, minimal)
+    for found in _in_order(work, jobs):
+        if found is None or found.moves < min_moves or found.canonical in seen:
+            yield None
+        else:
+            seen.add(found.canonical)
+            yield found
+
+
+def _in_order(work: Callable[[int], Generated | None], jobs: int) -> Iterator[Generated | None]:
+    """``work`` on the numbers 0, 1, 2, ... in order, in batches spread over ``jobs`` workers."""
+    if jobs <= 1:
+        yield from map(work, itertools.count())
+        return
+    batch = 4 * jobs
+    with worker_pool(jobs) as pool:
+        for first in itertools.count(0, batch):
+            yield from pool.map(work, range(first, first + batch), chunksize=1)
+
+
+def _hardest_of_board(
+    seed: int, size: int, walls: int, minimal: bool, number: int
+) -> Generated | None:
+    found = hardest_state(board_number(seed, number, size, walls))
+    if found is not None and minimal:
+        found = without_needless_vehicles(found)
+    return found
+
+
+def board_number(seed: int, number: int, size: int, walls: int) -> Puzzle:
+    """Board ``number`` of the run with ``seed``: its own random source, so it can be remade.
+    Between a quarter and five twelfths of the cells hold other vehicles' first cells: fewer
+    rarely make a hard puzzle, more rarely leave room for any."""
+    rng = random.Random(f"rhasp-{seed}-{number}")
+    area = size * size
+    others = rng.randint(area // 4, min(area * 5 // 12, len(LABELS)))
+    return random_board(rng, size=size, vehicles=others, walls=walls, name=f"gen-{seed}-{number}")

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import random
+from math import isqrt
 
 from rhasp.engines.bitboard import cluster_size, fewest_moves
 from rhasp.formats import read_text
 from rhasp.formats.line import database_board
-from rhasp.generate import random_board
+from rhasp.generate import hardest_state, random_board
+from rhasp.model import Puzzle
 from tests.boards import card
+from tests.reference import cluster, fewest
+from tests.test_cli import rhasp
 
 
 def test_the_same_seed_gives_the_same_board():
@@ -35,3 +39,127 @@ def test_a_database_line_reads_back_as_the_same_puzzle_up_to_labels():
         lengths = [len(plan) if plan else plan for plan, _ in
                    (fewest_moves(p.board, p.start) for p in (puzzle, again))]  # fmt: skip
         assert lengths[0] == lengths[1]
+
+
+# --- rhasp generate: every figure checked by the naive string solver of tests/reference ------
+
+
+def deck_lines(*options: str) -> list[tuple[int, list[str], int]]:
+    """(moves, rows, cluster) of every line of a generated deck."""
+    result = rhasp("generate", *options)
+    assert result.exit_code == 0, result.stderr
+    found = []
+    for line in result.stdout.splitlines():
+        if line.startswith(";"):
+            continue
+        moves, board, cluster_states = line.split()
+        side = isqrt(len(board))
+        cells = board.replace("o", ".").replace("x", "#")
+        found.append((int(moves), [cells[i : i + side] for i in range(0, len(cells), side)],
+                      int(cluster_states)))  # fmt: skip
+    return found
+
+
+def relabelled(cells: str) -> str:
+    """The board with A kept and the other vehicles renamed in reading order."""
+    names = {"A": "A", ".": ".", "#": "#"}
+    spare = iter("BCDEFGHIJKLMNOPQRSTUVWYZ")
+    return "".join(names.setdefault(ch, next(spare)) if ch not in names else names[ch]
+                   for ch in cells)  # fmt: skip
+
+
+SMALL_RUN = ("--size", "5", "--seed", "3", "--count", "4", "--min-moves", "6", "--walls", "1")
+
+
+def test_generated_puzzles_replay_their_lengths_and_clusters():
+    lines = deck_lines(*SMALL_RUN, "--jobs", "1")
+    assert len(lines) == 4
+    for moves, rows, cluster_states in lines:
+        assert moves >= 6
+        assert fewest(rows, {"A": "right"}, "moves") == moves
+        assert len(cluster(rows)[0]) == cluster_states
+        assert sum(row.count("#") for row in rows) == 1
+
+
+def test_generated_puzzles_are_hardest_and_from_different_clusters():
+    lines = deck_lines(*SMALL_RUN)
+    named = []
+    for moves, rows, _ in lines:
+        distance = goal_distance(rows)
+        board = "".join(rows)
+        assert distance[board] == max(distance.values()) == moves  # the hardest state
+        named.append(({relabelled(cells) for cells in distance}, relabelled(board)))
+    for i, (states, _) in enumerate(named):
+        assert all(board not in states for j, (_, board) in enumerate(named) if j != i)
+
+
+def goal_distance(rows: list[str]) -> dict[str, int]:
+    """Moves to the nearest goal (A at the right edge) for every state of the naive cluster."""
+    states, edges = cluster(rows)
+    side = len(rows[0])
+    near: dict[str, list[str]] = {state: [] for state in states}
+    for a, b in map(tuple, edges):
+        near[a].append(b)
+        near[b].append(a)
+    frontier = [s for s in states if any(row.endswith("A") for row in _rows(s, side))]
+    distance = dict.fromkeys(frontier, 0)
+    while frontier:
+        following = []
+        for a in frontier:
+            for b in near[a]:
+                if b not in distance:
+                    distance[b] = distance[a] + 1
+                    following.append(b)
+        frontier = following
+    return distance
+
+
+def _rows(cells: str, side: int) -> list[str]:
+    return [cells[i : i + side] for i in range(0, len(cells), side)]
+
+
+def test_minimal_puzzles_need_every_vehicle():
+    for moves, rows, _ in deck_lines(*SMALL_RUN, "--minimal"):
+        cells = "".join(rows)
+        for label in set(cells) - {"A", ".", "#"}:
+            fewer = _rows(cells.replace(label, "."), len(rows))
+            assert fewest(fewer, {"A": "right"}, "moves") < moves, label
+
+
+def test_the_same_seed_makes_the_same_deck_on_any_number_of_workers():
+    assert deck_lines(*SMALL_RUN, "--jobs", "1") == deck_lines(*SMALL_RUN, "--jobs", "2")
+    assert deck_lines(*SMALL_RUN) != deck_lines(*SMALL_RUN[:3], "4", *SMALL_RUN[4:])
+
+
+def test_a_cluster_is_named_the_same_from_any_of_its_states_and_labels():
+    puzzle = card(1)
+    found = hardest_state(puzzle)
+    moved = Puzzle(puzzle.board, next(puzzle.board.successors(puzzle.placement))[1])
+    (relabelled_puzzle,) = read_text(database_board(puzzle), "db", name="db")
+    for other in (moved, relabelled_puzzle):
+        again = hardest_state(other)
+        assert again.canonical == found.canonical
+        assert again.deck_line() == found.deck_line()
+
+
+def test_a_generated_deck_passes_rhasp_deck_verify(tmp_path):
+    deck_file = tmp_path / "new.txt"
+    assert rhasp("generate", *SMALL_RUN, "-o", str(deck_file)).exit_code == 0
+    result = rhasp("deck", str(deck_file), "--verify", "--jobs", "1")
+    assert result.exit_code == 0, result.stderr  # a length or cluster mismatch is exit 3
+
+
+def test_giving_up_keeps_the_puzzles_made_and_says_why(tmp_path):
+    deck_file = tmp_path / "new.txt"
+    result = rhasp("generate", "--size", "4", "--seed", "1", "--count", "50",
+                   "--max-boards", "20", "-o", str(deck_file))  # fmt: skip
+    assert result.exit_code == 4
+    assert "gave up after 20 boards" in result.stderr
+    kept = [line for line in deck_file.read_text().splitlines() if not line.startswith(";")]
+    assert 0 < len(kept) < 50
+
+
+def test_too_many_walls_is_one_line():
+    result = rhasp("generate", "--size", "4", "--walls", "15")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "rhasp: --walls: 15 walls leave no room on a 4×4 board"
