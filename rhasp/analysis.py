@@ -72,28 +72,55 @@ class Analysis:
         }
 
 
-def analyze(puzzle: Puzzle) -> Analysis:
+@dataclass(frozen=True)
+class ClusterGraph:
+    """The cluster as a graph: each state's neighbours (every state expanded once) and its
+    distance in moves to the nearest goal (goal states: the target at its exit edge)."""
+
+    geometry: Geometry
+    start: int
+    neighbours: dict[int, list[int]]  # in breadth-first order from the start
+    goals: list[int]
+    distance: dict[int, int]  # only states from which a goal is reachable
+
+    def optimal_path(self) -> list[int]:
+        """The states of one shortest way from the start to a goal (the first found)."""
+        if self.start not in self.distance:
+            return []
+        path = [self.start]
+        while self.distance[path[-1]]:
+            d = self.distance[path[-1]]
+            path.append(next(b for b in self.neighbours[path[-1]] if self.distance[b] == d - 1))
+        return path
+
+
+def cluster_graph(puzzle: Puzzle) -> ClusterGraph:
     board = puzzle.board
     if len(board.targets) != 1:
         raise InputError("analysis needs exactly one target", puzzle.name)
     geometry, parents = explore(board, puzzle.placement)
-    cluster = list(parents)
-    neighbours = {key: geometry.neighbours(key) for key in cluster}  # each state expanded once
-    goals = list(filter(at_exit_test(board, geometry), cluster))
+    neighbours = {key: geometry.neighbours(key) for key in parents}
+    goals = list(filter(at_exit_test(board, geometry), parents))
     distance = layers(neighbours.__getitem__, goals)
-    start = geometry.key(puzzle.placement)
+    return ClusterGraph(geometry, geometry.key(puzzle.placement), neighbours, goals, distance)
+
+
+def analyze(puzzle: Puzzle, graph: ClusterGraph | None = None) -> Analysis:
+    """The figures for ``puzzle``, from its cluster graph if the caller already has it."""
+    graph = graph or cluster_graph(puzzle)
+    neighbours, distance, start = graph.neighbours, graph.distance, graph.start
     winning = {key for key, d in distance.items() if d <= 1}
     playing = lambda key: key not in winning  # noqa: E731
     game = {} if start in winning else layers(neighbours.__getitem__, [start], playing)
     profile = Counter(distance.values())
     farthest = max(profile, default=None)
-    slides, _ = fewest_slides(board, puzzle.start)
-    tried, all_states, all_edges = all_moves_graph(puzzle, geometry)
+    slides, _ = fewest_slides(puzzle.board, puzzle.start)
+    tried, all_states, all_edges = all_moves_graph(puzzle, graph.geometry)
     return Analysis(
         name=puzzle.name,
-        cluster_states=len(cluster),
+        cluster_states=len(neighbours),
         cluster_edges=sum(map(len, neighbours.values())) // 2,  # every move undoes
-        goal_states=len(goals),
+        goal_states=len(graph.goals),
         minimal_moves=distance.get(start),
         minimal_slides=None if slides is None else sum(move.slides for move in slides),
         game_states=len(game),
@@ -104,7 +131,7 @@ def analyze(puzzle: Puzzle) -> Analysis:
         all_moves_edges=all_edges,
         profile=dict(profile),
         hardest_distance=farthest,
-        hardest=[geometry.state(key) for key, d in distance.items() if d == farthest],
+        hardest=[graph.geometry.state(key) for key, d in distance.items() if d == farthest],
     )
 
 

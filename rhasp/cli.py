@@ -23,7 +23,7 @@ from rich.console import Console
 
 from rhasp import __version__
 from rhasp.analysis import analyze as analyze_puzzle
-from rhasp.analysis import hardest_puzzle
+from rhasp.analysis import cluster_graph, hardest_puzzle
 from rhasp.check import check_plan
 from rhasp.deck import run_deck
 from rhasp.engines import ENGINES, OBJECTIVES, EngineDisagreement, Solution, confirmed, get_engine
@@ -41,6 +41,9 @@ from rhasp.output import (
     solution_text,
     tally_table,
 )
+from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS, picture_format
+from rhasp.pictures.boards import render_board, render_solution
+from rhasp.pictures.charts import draw_cluster, draw_profile
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_LIMIT = 0, 1, 2, 3, 4
 #: When a deck's puzzles end differently, the exit code is the most serious of them.
@@ -330,17 +333,35 @@ def analyze(
     output_format: Annotated[
         ReportFormat, typer.Option("--format", help="text for people, json for programs.")
     ] = ReportFormat.text,
+    graph_file: Annotated[
+        Path | None,
+        typer.Option("--graph", help="Draw the cluster with Graphviz (.svg, .png, .pdf)."),
+    ] = None,
+    profile_file: Annotated[
+        Path | None,
+        typer.Option("--profile", help="Draw the distance profile as a bar chart (.png, .svg)."),
+    ] = None,
     target: TargetOpt = None,
 ) -> None:
     """Why a puzzle is hard: its cluster, game graph and distance profile (see README)."""
 
     def run() -> int:
+        for path, formats in ((graph_file, GRAPH_FORMATS), (profile_file, CHART_FORMATS)):
+            if path is not None:
+                picture_format(path, formats)  # before the work, not after
         entry = read_one(puzzle, target)
-        analysis = analyze_puzzle(entry)
+        graph = cluster_graph(entry)
+        analysis = analyze_puzzle(entry, graph)
         if output_format is ReportFormat.json:
             print(json.dumps(analysis.record()))
         else:
             out.print(analysis_text(analysis, entry.board), end="")
+        if profile_file is not None:
+            draw_profile(entry.name, analysis.profile, analysis.minimal_moves, profile_file)
+            err.print(f"wrote {profile_file}")
+        if graph_file is not None:
+            draw_cluster(entry, graph, graph_file)
+            err.print(f"wrote {graph_file}")
         return EXIT_OK if analysis.minimal_moves is not None else EXIT_UNSOLVED
 
     guarded(run)
@@ -418,6 +439,41 @@ def generate(
             report(InputError(f"gave up after {limit} boards with {kept} of {count} puzzles; "
                               "ask for fewer moves or more boards", "--max-boards"))  # fmt: skip
             return EXIT_LIMIT
+        return EXIT_OK
+
+    guarded(run)
+
+
+@app.command()
+def render(
+    puzzle: PuzzleArg,
+    dest: Annotated[Path, typer.Option("-o", "--output", help="The picture: .png, .svg, or .gif.")],
+    solution: Annotated[
+        bool,
+        typer.Option(
+            "--solution",
+            help="Draw an optimal plan (bfs): animated in a .gif, a strip of boards otherwise.",
+        ),
+    ] = False,
+    objective: ObjectiveOpt = ObjectiveChoice.moves,
+    cell: Annotated[int, typer.Option(min=8, max=400, help="Pixels a cell.")] = 60,
+    target: TargetOpt = None,
+) -> None:
+    """Draw a board, or its optimal solution, as a picture."""
+
+    def run() -> int:
+        picture_format(dest, BOARD_FORMATS)
+        entry = read_one(puzzle, target)
+        if not solution:
+            render_board(entry, dest, cell=cell)
+            out.print(f"wrote {dest}")
+            return EXIT_OK
+        found = get_engine("bfs").solve(entry, objective.value)
+        if found.plan is None:
+            report(InputError("no solution to draw", puzzle))
+            return EXIT_UNSOLVED
+        render_solution(entry, found.plan, dest, cell=cell)
+        out.print(f"wrote {dest}: {entry.name} · {objective.value} {found.length} · optimal: bfs")
         return EXIT_OK
 
     guarded(run)

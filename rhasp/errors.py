@@ -43,3 +43,7 @@ def location(source: str, line: int | None = None, column: int | None = None) ->
         if column is not None:
             parts.append(str(column))
     return ":".join(parts)
+
+
+class MissingTool(RhaspError):
+    """A picture library or program that is not installed (exit code 2, saying how to get it)."""

@@ -1,0 +1,134 @@
+"""Boards and solutions as pictures: the board in its frame, the exit marked, the target red.
+
+Cars and trucks take colours from two separate palettes (cars light, trucks deep), so the
+length of a vehicle shows at a glance; walls are dark blocks. A board is ``cell`` pixels a
+cell plus half a cell of margin all round, where the exit arrow sits: 420 × 420 pixels for a
+6×6 board at the default 60. A caption, when given, adds 0.6 of a cell below.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rhasp.model import Board, Move, Puzzle, State, replay
+from rhasp.notation import format_move
+from rhasp.pictures.scene import Box, Caption, Polygon, Scene, Shape, save, save_animation, tiled
+
+TARGET = "#d62828"
+CARS = ("#8ecae6", "#ffd166", "#95d5b2", "#f4a261", "#cdb4db", "#a8dadc", "#e9edc9", "#ffafcc")
+TRUCKS = ("#3a0ca3", "#1d3557", "#6a4c93", "#2d6a4f", "#7f5539")
+WALL = "#212529"
+FRAME, FLOOR, SQUARE = "#6c584c", "#f5f0e6", "#e6dccb"
+INK, LIGHT_INK = "#1b1b1b", "#ffffff"
+
+#: Vehicles across this many cells count as trucks (the cards' trucks and limousines).
+TRUCK_LENGTH = 3
+
+
+def board_scene(board: Board, state: State, *, cell: int = 60, caption: str = "") -> Scene:
+    margin = cell // 2
+    width, height = board.width * cell + 2 * margin, board.height * cell + 2 * margin
+    shapes: list[Shape] = [*_frame(board, cell, margin)]
+    for row, col in board.walls:
+        shapes.append(Box(margin + col * cell + 2, margin + row * cell + 2, cell - 4, cell - 4,
+                          WALL, round(cell * 0.08, 1)))  # fmt: skip
+    for i, (vehicle, position) in enumerate(zip(board.vehicles, state, strict=True)):
+        if position is None:
+            continue
+        (top, left), (bottom, right) = vehicle.cells(position)[0], vehicle.cells(position)[-1]
+        fill, ink = _colours(board, i)
+        inset = max(2, cell // 14)
+        x, y = margin + left * cell + inset, margin + top * cell + inset
+        w, h = (right - left + 1) * cell - 2 * inset, (bottom - top + 1) * cell - 2 * inset
+        shapes.append(Box(x, y, w, h, fill, round(cell * 0.2, 1)))
+        shapes.append(Caption(x + w / 2, y + h / 2, vehicle.label, cell * 0.42, ink))
+    if caption:
+        band = round(cell * 0.6)
+        shapes.append(Caption(width / 2, height + band / 2 - margin / 3, caption, cell * 0.34,
+                              INK))  # fmt: skip
+        height += band
+    return Scene(width, height, tuple(shapes))
+
+
+def _colours(board: Board, i: int) -> tuple[str, str]:
+    """(fill, label ink) of vehicle ``i``: red for a target, else by kind and index."""
+    vehicle = board.vehicles[i]
+    if vehicle.label in board.targets:
+        return TARGET, LIGHT_INK
+    if vehicle.length >= TRUCK_LENGTH:
+        return TRUCKS[i % len(TRUCKS)], LIGHT_INK
+    return CARS[i % len(CARS)], INK
+
+
+def _frame(board: Board, cell: int, margin: int) -> list[Shape]:
+    """The frame, the floor's squares, and for every exit a gap in the frame with an arrow."""
+    edge = max(3, cell // 10)
+    inner_w, inner_h = board.width * cell, board.height * cell
+    shapes: list[Shape] = [
+        Box(margin - edge, margin - edge, inner_w + 2 * edge, inner_h + 2 * edge, FRAME, edge),
+        Box(margin, margin, inner_w, inner_h, FLOOR),
+    ]
+    for row in range(board.height):
+        for col in range(board.width):
+            shapes.append(Box(margin + col * cell + 1, margin + row * cell + 1, cell - 2,
+                              cell - 2, SQUARE, round(cell * 0.06, 1)))  # fmt: skip
+    for label, side in board.exits:
+        line = board.vehicles[board.index(label)].line
+        shapes.extend(_exit(side, line, cell, margin, edge, inner_w, inner_h))
+    return shapes
+
+
+def _exit(
+    side: str, line: int, cell: int, margin: int, edge: int, inner_w: int, inner_h: int
+) -> list[Shape]:
+    """A gap in the frame at ``line`` on ``side`` and an arrow pointing out through it."""
+    start = margin + line * cell
+    tip, half = margin - edge - 2, cell * 0.22  # the arrow fills the margin outside the frame
+    if side in ("left", "right"):
+        x = margin - edge if side == "left" else margin + inner_w
+        gap = Box(x, start + 4, edge, cell - 8, FLOOR)
+        base = x if side == "left" else x + edge
+        point = base - tip if side == "left" else base + tip
+        mid = start + cell / 2
+        arrow = ((base, mid - half), (point, mid), (base, mid + half))
+    else:
+        y = margin - edge if side == "top" else margin + inner_h
+        gap = Box(start + 4, y, cell - 8, edge, FLOOR)
+        base = y if side == "top" else y + edge
+        point = base - tip if side == "top" else base + tip
+        mid = start + cell / 2
+        arrow = ((mid - half, base), (mid, point), (mid + half, base))
+    return [gap, Polygon(arrow, TARGET)]
+
+
+def solution_scenes(puzzle: Puzzle, plan: tuple[Move, ...], *, cell: int) -> list[Scene]:
+    """The start and the board after every move, each captioned with the move just played."""
+    played = replay(puzzle, plan)
+    captions = ["start"] + [
+        f"{n}. {format_move(move, puzzle.board)}"
+        + (" out" if after.count(None) > before.count(None) else "")
+        for n, (move, before, after) in enumerate(
+            zip(played.moves, played.states, played.states[1:], strict=False), 1
+        )
+    ]
+    return [
+        board_scene(puzzle.board, state, cell=cell, caption=caption)
+        for state, caption in zip(played.states, captions, strict=True)
+    ]
+
+
+def render_board(puzzle: Puzzle, path: Path, *, cell: int = 60) -> None:
+    save(board_scene(puzzle.board, puzzle.placement, cell=cell), path)
+
+
+def render_solution(
+    puzzle: Puzzle, plan: tuple[Move, ...], path: Path, *, cell: int = 60, widest: int = 8
+) -> None:
+    """An animated GIF of the plan, or (PNG, SVG) a strip of boards: rows of at most
+    ``widest`` boards, as even as they can be."""
+    scenes = solution_scenes(puzzle, plan, cell=cell)
+    if path.suffix.lower() == ".gif":
+        save_animation(scenes, path)
+    else:
+        rows = -(-len(scenes) // widest)
+        save(tiled(scenes, -(-len(scenes) // rows)), path)

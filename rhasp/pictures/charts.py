@@ -1,0 +1,146 @@
+"""The cluster as a Graphviz drawing and its distance profile as a matplotlib bar chart.
+
+The drawing ranks states by their distance to the nearest goal (goals on the left, the
+hardest states on the right), colours the goal states green, the hardest red and one
+optimal way from the start blue, and leaves the rest grey; each state's board is its tooltip
+in an SVG. Graphviz lays out a few thousand states in seconds with straight edges; larger
+clusters are refused with the limit named (the profile chart has no limit).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from rhasp.analysis import ClusterGraph
+from rhasp.errors import InputError, MissingTool
+from rhasp.formats.grid import board_rows
+from rhasp.model import Puzzle
+from rhasp.pictures import CHART_FORMATS, GRAPH_FORMATS, need, picture_format
+
+GOAL, HARDEST, PATH, NEUTRAL, START = "#2b9348", "#d62828", "#1d4ed8", "#adb5bd", "#1d4ed8"
+EDGE = "#6c757d40"  # translucent: thousands of edges stay readable
+#: The most states ``--graph`` draws: dot's layout time grows quickly beyond this.
+GRAPH_LIMIT = 5000
+
+
+def draw_cluster(puzzle: Puzzle, graph: ClusterGraph, path: Path) -> None:
+    """Write the cluster drawing; the format is the file's suffix (svg, png, pdf, ...)."""
+    suffix = picture_format(path, GRAPH_FORMATS)
+    states = len(graph.neighbours)
+    if states > GRAPH_LIMIT:
+        raise InputError(
+            f"the cluster has {states:,} states; --graph draws up to {GRAPH_LIMIT:,}", str(path)
+        )
+    if not graph.goals:
+        raise InputError("no goal state is reachable: nothing to rank the states by", str(path))
+    graphviz = need("graphviz", "--graph")
+    drawing = cluster_dot(puzzle, graph, graphviz)
+    try:
+        data = drawing.pipe(format=suffix)
+    except graphviz.ExecutableNotFound:
+        raise MissingTool(
+            "Graphviz's dot program is not installed: apt-get install graphviz "
+            "(or brew install graphviz, or see graphviz.org)",
+            "--graph",
+        ) from None
+    except graphviz.CalledProcessError as error:
+        raise InputError(f"Graphviz cannot write this file: {error.stderr!r}", str(path)) from None
+    path.write_bytes(data)
+
+
+def cluster_dot(puzzle: Puzzle, graph: ClusterGraph, graphviz: ModuleType) -> Any:
+    """The Graphviz graph of the cluster (see the module docstring)."""
+    distance = graph.distance
+    farthest = max(distance.values())
+    path = graph.optimal_path()
+    on_path = set(path)
+    title = (
+        f"{puzzle.name}: {len(distance):,} states by moves to the nearest goal · "
+        f"green: goals · red: hardest ({farthest} moves) · blue: an optimal way from the start "
+        f"({len(path) - 1} moves)"
+    )
+    drawing = graphviz.Graph(name=puzzle.name, engine="dot")
+    drawing.attr(
+        rankdir="LR", splines="false", outputorder="edgesfirst", ranksep="1.2", nodesep="0.02",
+        label=title, labelloc="t", fontname="Helvetica", fontsize="14",
+    )  # fmt: skip
+    drawing.attr("node", shape="point", width="0.06", color=NEUTRAL, label="")
+    drawing.attr("edge", color=EDGE, penwidth="0.4")
+    by_distance: dict[int, list[int]] = {}
+    for key, d in distance.items():
+        by_distance.setdefault(d, []).append(key)
+    for d, keys in sorted(by_distance.items()):
+        with drawing.subgraph() as rank:
+            rank.attr(rank="same")
+            for key in keys:
+                rank.node(str(key), tooltip=_tooltip(puzzle, graph, key, d), **_look(
+                    key, d, farthest, on_path, graph.start))  # fmt: skip
+    path_edges = {frozenset(pair) for pair in itertools.pairwise(path)}
+    for key, after_keys in graph.neighbours.items():
+        for after in after_keys:
+            if key < after:
+                near, far = sorted((key, after), key=distance.__getitem__)
+                style = {"color": PATH, "penwidth": "2.5"} if {key, after} in path_edges else {}
+                if distance[near] == distance[far]:
+                    style["constraint"] = "false"
+                drawing.edge(str(near), str(far), **style)
+    return drawing
+
+
+def _look(key: int, d: int, farthest: int, on_path: set[int], start: int) -> dict[str, str]:
+    if key == start:
+        return {"color": START, "width": "0.2", "shape": "doublecircle"}
+    if d == 0:
+        return {"color": GOAL, "width": "0.1"}
+    if d == farthest:
+        return {"color": HARDEST, "width": "0.12"}
+    if key in on_path:
+        return {"color": PATH, "width": "0.12"}
+    return {}
+
+
+def _tooltip(puzzle: Puzzle, graph: ClusterGraph, key: int, d: int) -> str:
+    state = graph.geometry.state(key)
+    rows = board_rows(Puzzle(puzzle.board, state, puzzle.name))
+    return f"{d} move{'' if d == 1 else 's'} to the nearest goal\n" + "\n".join(rows)
+
+
+def draw_profile(
+    name: str, profile: dict[int, int], start_distance: int | None, path: Path
+) -> None:
+    """A bar chart of the states at each distance from the nearest goal: the goal bar green,
+    the hardest red, the start's distance blue and pointed at. The format is the suffix."""
+    picture_format(path, CHART_FORMATS)
+    matplotlib = need("matplotlib", "--profile")
+    matplotlib.use("Agg")  # files only, no window
+    pyplot = need("matplotlib.pyplot", "--profile")
+    patches = need("matplotlib.patches", "--profile")
+    counts = Counter(profile)
+    distances = sorted(counts)
+    farthest = max(distances, default=0)
+    colours = [
+        GOAL if d == 0 else HARDEST if d == farthest else PATH if d == start_distance else NEUTRAL
+        for d in distances
+    ]
+    figure, axes = pyplot.subplots(figsize=(8, 4.5), dpi=100)
+    bars = axes.bar(distances, [counts[d] for d in distances], color=colours, width=0.8)
+    if len(distances) <= 30:
+        axes.bar_label(bars, labels=[f"{counts[d]:,}" for d in distances], fontsize=7, padding=2)
+    if start_distance is not None:
+        top = max(counts.values())
+        axes.annotate("start", xy=(start_distance, counts[start_distance] + top * 0.05),
+                      xytext=(start_distance, counts[start_distance] + top * 0.25), ha="center",
+                      arrowprops={"arrowstyle": "->", "color": PATH}, color=PATH)  # fmt: skip
+    legend = [(GOAL, "goal states"), (PATH, "the start's distance"), (HARDEST, "hardest")]
+    axes.legend(handles=[patches.Patch(color=c, label=text) for c, text in legend], frameon=False)
+    axes.set_xlabel("moves to the nearest goal")
+    axes.set_ylabel("states")
+    axes.set_title(f"{name}: {sum(counts.values()):,} cluster states by distance to the goal")
+    axes.spines[["top", "right"]].set_visible(False)
+    figure.tight_layout()
+    figure.savefig(path)
+    pyplot.close(figure)

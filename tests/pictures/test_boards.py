@@ -1,0 +1,104 @@
+"""rhasp render: files that open, of the sizes worked out by hand, with the right colours."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from rhasp.pictures.boards import TARGET, TRUCKS, WALL
+from tests.boards import EXAMPLES, ORIGINAL
+from tests.reference import fewest
+from tests.test_cli import rhasp
+
+Image = pytest.importorskip("PIL.Image", reason="the pictures extra is not installed")
+
+CARD1 = str(ORIGINAL / "card01.txt")
+# card 1, 0-based (row, column): X at (2, 1)-(2, 2), truck P at (1..3, 0), car A at (0, 0)-(0, 1)
+CARD1_ROWS = ["AA...O", "P..Q.O", "PXXQ.O", "P..Q..", "B...CC", "B.RRR."]
+
+
+def centre(row: int, col: int, cell: int = 60) -> tuple[int, int]:
+    """The pixel at the middle of a cell: half a cell of margin, then ``cell`` a cell."""
+    return cell // 2 + col * cell + cell // 2, cell // 2 + row * cell + cell // 2
+
+
+def hex_colour(rgb: tuple[int, ...]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*rgb[:3])
+
+
+def test_a_board_png_has_the_size_of_its_cells_and_margin(tmp_path):
+    out = tmp_path / "board.png"
+    assert rhasp("render", CARD1, "-o", str(out)).exit_code == 0
+    picture = Image.open(out).convert("RGB")
+    assert picture.size == (6 * 60 + 60, 6 * 60 + 60)
+    assert hex_colour(picture.getpixel(centre(2, 1))) == TARGET
+    assert hex_colour(picture.getpixel(centre(1, 0))) in TRUCKS  # P is a truck
+    car = hex_colour(picture.getpixel(centre(0, 0)))
+    assert car not in TRUCKS and car != TARGET
+    exit_arrow = (6 * 60 + 30 + 15, centre(2, 5)[1])  # in the right margin, X's row
+    assert hex_colour(picture.getpixel(exit_arrow)) == TARGET
+    no_exit = (6 * 60 + 30 + 15, centre(3, 5)[1])
+    assert hex_colour(picture.getpixel(no_exit)) != TARGET
+
+
+def test_walls_are_dark_and_the_cell_option_scales(tmp_path):
+    out = tmp_path / "walls.png"
+    assert rhasp("render", str(EXAMPLES / "walls.txt"), "-o", str(out), "--cell", "40").exit_code == 0
+    picture = Image.open(out).convert("RGB")
+    assert picture.size == (6 * 40 + 40, 6 * 40 + 40)
+    assert hex_colour(picture.getpixel(centre(4, 3, 40))) == WALL  # the wall of walls.txt
+
+
+def test_an_svg_board_is_the_same_picture(tmp_path):
+    out = tmp_path / "board.svg"
+    assert rhasp("render", CARD1, "-o", str(out)).exit_code == 0
+    root = ET.parse(out).getroot()
+    assert (root.get("width"), root.get("height")) == ("420", "420")
+    ns = "{http://www.w3.org/2000/svg}"
+    labels = sorted(text.text for text in root.iter(f"{ns}text"))
+    assert labels == sorted(set("".join(CARD1_ROWS)) - {"."})
+    assert any(rect.get("fill") == TARGET for rect in root.iter(f"{ns}rect"))
+
+
+def test_the_solution_gif_has_a_frame_a_move_and_the_target_leaves(tmp_path):
+    out = tmp_path / "solution.gif"
+    result = rhasp("render", CARD1, "--solution", "-o", str(out))
+    assert result.exit_code == 0
+    moves = fewest(CARD1_ROWS, {"X": "right"}, "moves")
+    assert f"moves {moves} · optimal: bfs" in result.stdout
+    picture = Image.open(out)
+    assert picture.n_frames == moves + 1
+    assert picture.size == (420, 420 + 36)  # a caption band of 0.6 of a cell
+    picture.seek(picture.n_frames - 1)
+    last = picture.convert("RGB")
+    assert all(hex_colour(last.getpixel(centre(2, col))) != TARGET for col in range(6))
+
+
+def test_the_solution_strip_wraps_into_even_rows(tmp_path):
+    out = tmp_path / "solution.png"
+    assert rhasp("render", CARD1, "--solution", "--cell", "36", "-o", str(out)).exit_code == 0
+    # 9 boards (start + 8 moves) at most 8 a row: 2 rows of 5; a board is 6 * 36 + 36 = 252
+    # wide and 252 + round(0.6 * 36) = 274 high with its caption.
+    assert Image.open(out).size == (5 * 252, 2 * 274)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-o", "board.jpg"], "board.jpg: this picture can be a .png, .svg or .gif file"),
+        (["-o", "no/such/dir/board.png"], "No such file or directory"),
+    ],
+)
+def test_bad_output_is_one_line(tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    result = rhasp("render", CARD1, *args)
+    assert result.exit_code == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_an_unsolvable_puzzle_has_no_solution_to_draw(tmp_path):
+    result = rhasp("render", str(EXAMPLES / "unsolvable.txt"), "--solution", "-o",
+                   str(tmp_path / "s.gif"))  # fmt: skip
+    assert result.exit_code == 1
+    assert result.stderr.strip().endswith("no solution to draw")
