@@ -5,8 +5,9 @@
 Each line is ``MOVES BOARD CLUSTER``, database style (``o`` empty, ``A`` the target, ``x`` a
 wall). Most puzzles are random 6×6 boards with zero or one wall, moved to the hardest state of
 their cluster (the one farthest from any goal, chosen as ``rhasp generate`` chooses it);
-random boards rarely need more than about 30 moves, so states of the original cards' clusters fill in every length up to 51, at least
-``--per-length`` puzzles each. The same seed gives the same deck.
+random boards rarely need more than about 30 moves, so states of the original cards'
+clusters fill in every length up to 51, at least ``--per-length`` puzzles each. The same
+seed gives the same deck.
 """
 
 from __future__ import annotations

@@ -44,7 +44,8 @@ def test_a_board_png_has_the_size_of_its_cells_and_margin(tmp_path):
 
 def test_walls_are_dark_and_the_cell_option_scales(tmp_path):
     out = tmp_path / "walls.png"
-    assert rhasp("render", str(EXAMPLES / "walls.txt"), "-o", str(out), "--cell", "40").exit_code == 0
+    result = rhasp("render", str(EXAMPLES / "walls.txt"), "-o", str(out), "--cell", "40")
+    assert result.exit_code == 0
     picture = Image.open(out).convert("RGB")
     assert picture.size == (6 * 40 + 40, 6 * 40 + 40)
     assert hex_colour(picture.getpixel(centre(4, 3, 40))) == WALL  # the wall of walls.txt
