@@ -78,6 +78,7 @@ TargetOpt = Annotated[
     list[str] | None,
     typer.Option("--target", help="Label of the target vehicle (repeat for several)."),
 ]
+JobsOpt = Annotated[int | None, typer.Option(min=1, help="Worker processes [default: all cores].")]
 FormatOpt = Annotated[OutputChoice, typer.Option("--format", help="Output as text or JSON.")]
 ObjectiveOpt = Annotated[
     ObjectiveChoice, typer.Option(help="Minimise moves (any distance) or slides (cells).")
@@ -281,9 +282,7 @@ def deck(
     puzzles: PuzzleArg,
     objective: ObjectiveOpt = ObjectiveChoice.moves,
     engine: Annotated[EngineChoice, typer.Option(help="Solver engine.")] = EngineChoice.bfs,
-    jobs: Annotated[
-        int | None, typer.Option(min=1, help="Worker processes [default: all cores].")
-    ] = None,
+    jobs: JobsOpt = None,
     dest: Annotated[
         Path | None,
         typer.Option("--out", help="Stream results to a .jsonl or .csv file [default: stdout]."),
@@ -405,9 +404,7 @@ def generate(
         int | None,
         typer.Option("--max-boards", min=1, help="Give up after this many random boards."),
     ] = None,
-    jobs: Annotated[
-        int | None, typer.Option(min=1, help="Worker processes [default: all cores].")
-    ] = None,
+    jobs: JobsOpt = None,
     dest: Annotated[
         Path | None, typer.Option("-o", "--out", help="Write the deck here [default: stdout].")
     ] = None,
