@@ -78,7 +78,7 @@ TargetOpt = Annotated[
     list[str] | None,
     typer.Option("--target", help="Label of the target vehicle (repeat for several)."),
 ]
-JobsOpt = Annotated[int | None, typer.Option(min=1, help="Worker processes [default: all cores].")]
+JobsOpt = Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores).")]
 FormatOpt = Annotated[OutputChoice, typer.Option("--format", help="Output as text or JSON.")]
 ObjectiveOpt = Annotated[
     ObjectiveChoice, typer.Option(help="Minimise moves (any distance) or slides (cells).")
@@ -140,7 +140,7 @@ def solve(
         bool, typer.Option(help="Confirm the ASP answer with BFS (a difference is exit code 3).")
     ] = True,
     max_horizon: Annotated[
-        int | None, typer.Option(min=0, help="ASP: stop after this many steps [default: 500].")
+        int | None, typer.Option(min=0, help="ASP: stop after this many steps (default: 500).")
     ] = None,
     timeout: Annotated[
         float | None, typer.Option(min=0, help="ASP: stop after this many seconds per puzzle.")
@@ -285,7 +285,7 @@ def deck(
     jobs: JobsOpt = None,
     dest: Annotated[
         Path | None,
-        typer.Option("--out", help="Stream results to a .jsonl or .csv file [default: stdout]."),
+        typer.Option("--out", help="Stream results to a .jsonl or .csv file (default: stdout)."),
     ] = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Skip the puzzles already in --out, append the rest.")
@@ -406,7 +406,7 @@ def generate(
     ] = None,
     jobs: JobsOpt = None,
     dest: Annotated[
-        Path | None, typer.Option("-o", "--out", help="Write the deck here [default: stdout].")
+        Path | None, typer.Option("-o", "--out", help="Write the deck here (default: stdout).")
     ] = None,
 ) -> None:
     """Make new puzzles: random boards moved to their hardest state, one per cluster, as a
