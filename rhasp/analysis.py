@@ -20,6 +20,7 @@ from typing import Any
 
 from rhasp.engines.bitboard import Geometry, at_exit_test, explore, fewest_slides, layers
 from rhasp.errors import InputError
+from rhasp.generate import hardest_state
 from rhasp.model import Board, Puzzle, State
 
 #: One line's vehicles placed: (occupancy bits, their part of the state key).
@@ -188,10 +189,12 @@ def _placements(
 
 
 def hardest_puzzle(puzzle: Puzzle) -> tuple[Puzzle, int]:
-    """The first hardest state of the cluster (farthest from any goal) as a puzzle of its own."""
-    analysis = analyze(puzzle)
-    if analysis.hardest_distance is None:
+    """The cluster's canonical hardest state (farthest from any goal; see
+    :func:`rhasp.generate.hardest_state`) as a puzzle of its own, with its length."""
+    if len(puzzle.board.targets) != 1:
+        raise InputError("analysis needs exactly one target", puzzle.name)
+    found = hardest_state(puzzle)
+    if found is None:
         raise InputError("no goal state is reachable, so no state is hardest", puzzle.name)
-    moves = analysis.hardest_distance
-    found = Puzzle(puzzle.board, analysis.hardest[0], f"{puzzle.name}-hardest", {"moves": moves})
-    return found, moves
+    name, meta = f"{puzzle.name}-hardest", {"moves": found.moves}
+    return Puzzle(puzzle.board, found.puzzle.placement, name, meta), found.moves
