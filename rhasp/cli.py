@@ -342,7 +342,7 @@ def analyze(
     ] = None,
     target: TargetOpt = None,
 ) -> None:
-    """Why a puzzle is hard: its cluster, game graph and distance profile (see README)."""
+    """Why a puzzle is hard: cluster, game graph, all-moves graph, distance profile."""
 
     def run() -> int:
         for path, formats in ((graph_file, GRAPH_FORMATS), (profile_file, CHART_FORMATS)):
@@ -409,8 +409,7 @@ def generate(
         Path | None, typer.Option("-o", "--out", help="Write the deck here (default: stdout).")
     ] = None,
 ) -> None:
-    """Make new puzzles: random boards moved to their hardest state, one per cluster, as a
-    deck (MOVES BOARD CLUSTER a line) that rhasp deck reads."""
+    """Make new puzzles, a deck line each: random boards at their hardest, one per cluster."""
 
     def run() -> int:
         if walls > size * size - 2:
