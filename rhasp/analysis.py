@@ -188,13 +188,14 @@ def _placements(
                 yield masks[p] | mask, p * unit + key
 
 
-def hardest_puzzle(puzzle: Puzzle) -> tuple[Puzzle, int]:
+def hardest_puzzle(puzzle: Puzzle) -> tuple[Puzzle, int] | None:
     """The cluster's canonical hardest state (farthest from any goal; see
-    :func:`rhasp.generate.hardest_state`) as a puzzle of its own, with its length."""
+    :func:`rhasp.generate.hardest_state`) as a puzzle of its own, with its length; None when
+    no goal is reachable."""
     if len(puzzle.board.targets) != 1:
         raise InputError("analysis needs exactly one target", puzzle.name)
     found = hardest_state(puzzle)
     if found is None:
-        raise InputError("no goal state is reachable, so no state is hardest", puzzle.name)
+        return None
     name, meta = f"{puzzle.name}-hardest", {"moves": found.moves}
     return Puzzle(puzzle.board, found.puzzle.placement, name, meta), found.moves

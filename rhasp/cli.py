@@ -375,7 +375,12 @@ def hardest(
     """Print the hardest state of the puzzle's cluster (most moves from any goal) as a puzzle."""
 
     def run() -> int:
-        found, moves = hardest_puzzle(read_one(puzzle, target))
+        entry = read_one(puzzle, target)
+        hardest_found = hardest_puzzle(entry)
+        if hardest_found is None:
+            report(InputError("no goal state is reachable, so no state is hardest", entry.name))
+            return EXIT_UNSOLVED
+        found, moves = hardest_found
         text = write(found, to.value)
         if to is FormatChoice.grid:
             text = f"; {moves} moves from the nearest goal (bfs)\n" + text

@@ -105,3 +105,11 @@ def test_all_moves_graph_counted_by_hand():
     assert found.all_moves_tried == 12
     assert (found.all_moves_states, found.all_moves_edges) == (8, 10)
     assert (found.cluster_states, found.cluster_edges) == (8, 10)
+
+
+def test_hardest_of_an_unsolvable_puzzle_is_exit_1_in_one_line():
+    result = rhasp("hardest", str(EXAMPLES / "unsolvable.txt"))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        "rhasp: unsolvable: no goal state is reachable, so no state is hardest"
+    )
