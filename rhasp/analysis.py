@@ -12,6 +12,7 @@ placement as soon as two lines overlap, so the full product is counted but never
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from typing import Any
 
 from rhasp.engines.bitboard import Geometry, at_exit_test, explore, fewest_slides, layers
 from rhasp.errors import InputError
-from rhasp.generate import hardest_state
+from rhasp.generate import hardest_state, line_order
 from rhasp.model import Board, Puzzle, State
 
 #: One line's vehicles placed: (occupancy bits, their part of the state key).
@@ -95,10 +96,15 @@ class ClusterGraph:
         return path
 
 
-def cluster_graph(puzzle: Puzzle) -> ClusterGraph:
-    board = puzzle.board
-    if len(board.targets) != 1:
+def _one_target(puzzle: Puzzle) -> None:
+    """Winning, goals and distances are defined here for one target."""
+    if len(puzzle.board.targets) != 1:
         raise InputError("analysis needs exactly one target", puzzle.name)
+
+
+def cluster_graph(puzzle: Puzzle) -> ClusterGraph:
+    _one_target(puzzle)
+    board = puzzle.board
     geometry, parents = explore(board, puzzle.placement)
     neighbours = {key: geometry.neighbours(key) for key in parents}
     goals = list(filter(at_exit_test(board, geometry), parents))
@@ -165,12 +171,10 @@ def line_placements(puzzle: Puzzle, geometry: Geometry) -> list[list[LinePlaceme
     """For each line, every placement of its vehicles in their starting order that overlaps
     neither a wall nor another of them."""
     board = puzzle.board
-    members: dict[tuple[str, int], list[int]] = {}
-    for i, vehicle in enumerate(board.vehicles):
-        members.setdefault((vehicle.orientation, vehicle.line), []).append(i)
-    for line in members.values():
-        line.sort(key=lambda i: puzzle.placement[i])
-    return [list(_placements(line, 0, puzzle.board, geometry)) for line in members.values()]
+    lines = itertools.groupby(
+        line_order(puzzle), key=lambda i: (board.vehicles[i].orientation, board.vehicles[i].line)
+    )
+    return [list(_placements(list(line), 0, board, geometry)) for _, line in lines]
 
 
 def _placements(
@@ -192,8 +196,7 @@ def hardest_puzzle(puzzle: Puzzle) -> tuple[Puzzle, int] | None:
     """The cluster's canonical hardest state (farthest from any goal; see
     :func:`rhasp.generate.hardest_state`) as a puzzle of its own, with its length; None when
     no goal is reachable."""
-    if len(puzzle.board.targets) != 1:
-        raise InputError("analysis needs exactly one target", puzzle.name)
+    _one_target(puzzle)
     found = hardest_state(puzzle)
     if found is None:
         return None

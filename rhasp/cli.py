@@ -492,10 +492,8 @@ def facts(puzzle: PuzzleArg, target: TargetOpt = None) -> None:
 
 
 def emit(text: str, dest: Path | None) -> None:
-    if dest is None:
-        sys.stdout.write(text)
-    else:
-        dest.write_text(text, encoding="utf-8")
+    with open_output(dest) as handle:
+        handle.write(text)
 
 
 def version_callback(value: bool) -> None:

@@ -80,7 +80,7 @@ def hardest_state(puzzle: Puzzle) -> Generated | None:
     if not distance:
         return None
     far = max(distance.values())
-    order = _line_order(puzzle)
+    order = line_order(puzzle)
     keys = [key for key, d in distance.items() if d == far]
     positions = min(
         tuple((key >> (BITS * i)) & GONE for i in order) for key in keys
@@ -88,12 +88,11 @@ def hardest_state(puzzle: Puzzle) -> Generated | None:
     state = [0] * len(order)
     for i, p in zip(order, positions, strict=True):
         state[i] = p
-    meta = {"moves": far, "cluster": len(distance)}
-    found = Puzzle(puzzle.board, tuple(state), puzzle.name, meta)
+    found = Puzzle(puzzle.board, tuple(state), puzzle.name)
     return Generated(found, far, len(distance), (_shape(puzzle.board, order), positions))
 
 
-def _line_order(puzzle: Puzzle) -> list[int]:
+def line_order(puzzle: Puzzle) -> list[int]:
     """Vehicle indices by orientation, line, and place along the line: moves never change it
     (vehicles on one line cannot pass each other), and labels do not enter it."""
     board = puzzle.board

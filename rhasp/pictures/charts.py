@@ -21,7 +21,7 @@ from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
 from rhasp.pictures import CHART_FORMATS, GRAPH_FORMATS, need, picture_format
 
-GOAL, HARDEST, PATH, NEUTRAL, START = "#2b9348", "#d62828", "#1d4ed8", "#adb5bd", "#1d4ed8"
+GOAL, HARDEST, PATH, NEUTRAL = "#2b9348", "#d62828", "#1d4ed8", "#adb5bd"
 EDGE = "#6c757d40"  # translucent: thousands of edges stay readable
 #: The most states ``--graph`` draws: dot's layout time grows quickly beyond this.
 GRAPH_LIMIT = 5000
@@ -93,7 +93,7 @@ def cluster_dot(puzzle: Puzzle, graph: ClusterGraph, graphviz: ModuleType) -> An
 
 def _look(key: int, d: int, farthest: int, on_path: set[int], start: int) -> dict[str, str]:
     if key == start:
-        return {"color": START, "width": "0.2", "shape": "doublecircle"}
+        return {"color": PATH, "width": "0.2", "shape": "doublecircle"}  # where the path starts
     if d == 0:
         return {"color": GOAL, "width": "0.1"}
     if d == farthest:
