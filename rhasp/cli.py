@@ -35,6 +35,7 @@ from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
 from rhasp.notation import NOTATIONS, parse_plan
 from rhasp.output import (
     DeckProgress,
+    ProofProgress,
     analysis_text,
     check_lines,
     solution_dict,
@@ -151,6 +152,13 @@ def solve(
             help="ASP: pass an option to clingo, e.g. --clingo-arg=--configuration=crafty."
         ),
     ] = None,
+    memo: Annotated[
+        bool,
+        typer.Option(
+            help="ASP: prune boards reached at an earlier step (state memo); "
+            "--no-memo runs the plain encodings."
+        ),
+    ] = True,
     notation: Annotated[
         NotationChoice, typer.Option(help="Moves as XR3 (card), X→3 (arrow) or X+3 (signed).")
     ] = NotationChoice.card,
@@ -161,10 +169,16 @@ def solve(
     target: TargetOpt = None,
 ) -> None:
     """Find an optimal plan for a puzzle (or for every puzzle of a deck)."""
+    live = ProofProgress(err) if output == OutputChoice.text else None
 
     def run() -> int:
         solver = get_engine(
-            engine.value, max_horizon=max_horizon, timeout=timeout, clingo_args=clingo_arg or ()
+            engine.value,
+            max_horizon=max_horizon,
+            timeout=timeout,
+            clingo_args=clingo_arg or (),
+            memo=memo,
+            progress=live,
         )
         oracle = get_engine("bfs") if confirm and solver.name != "bfs" else None
         entries = read_entries(puzzle, target)
@@ -183,6 +197,9 @@ def solve(
                 report(error)
                 codes.append(EXIT_DISAGREE)
                 continue
+            finally:
+                if live is not None:
+                    live.done()
             show_solution(solution, notation.value, output, boards, compact=len(entries) > 1)
             codes.append(outcome(solution))
         return max(codes, key=SEVERITY.index)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Console
@@ -87,6 +88,7 @@ def summary(solution: Solution) -> str:
     if asp:
         parts.append(
             f"horizon {asp['horizon']}, {asp['choices']:,} choices, {asp['conflicts']:,} conflicts"
+            + memo_text(asp.get("memo"))
         )
     if solution.explored is not None:
         by = " by bfs" if solution.engine != "bfs" else ""
@@ -137,6 +139,13 @@ def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
     return record | dict(solution.stats)
 
 
+def memo_text(memo: Mapping[str, int] | None) -> str:
+    """``, memo 2,933 states, 13,108 nogoods``: what the state memo did, if it ran."""
+    if not memo:
+        return ""
+    return f", memo {memo['states']:,} states, {memo['nogoods']:,} nogoods"
+
+
 def check_lines(result: dict[str, Any]) -> list[str]:
     """The text report of :func:`rhasp.check.check_plan`."""
     name = result["puzzle"]
@@ -160,6 +169,33 @@ def check_lines(result: dict[str, Any]) -> list[str]:
         )
         lines.append(f"{objective}: {result[objective]}, {verdict} (proven by bfs)")
     return lines
+
+
+class ProofProgress:
+    """The live line of a long ASP proof on a terminal: horizon, time so far, memo size.
+
+    Silent for the first second (most proofs are over by then) and off the terminal: a
+    pipe or a JSON consumer never sees it. ``done`` wipes the line before the answer prints.
+    """
+
+    def __init__(self, console: Console, after: float = 1.0) -> None:
+        self.console = console
+        self.after = after
+        self.shown = False
+
+    def __call__(self, horizon: int, seconds: float, states: int) -> None:
+        if seconds < self.after or not self.console.is_terminal:
+            return
+        memo = f" · {states:,} states in the memo" if states else ""
+        self.console.file.write(f"\r\x1b[Kproving horizon {horizon} · {seconds:.1f} s{memo}")
+        self.console.file.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            self.console.file.write("\r\x1b[K")
+            self.console.file.flush()
+            self.shown = False
 
 
 class DeckProgress:

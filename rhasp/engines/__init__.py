@@ -8,7 +8,7 @@ tools only ever talk to this interface.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
@@ -66,6 +66,8 @@ def get_engine(
     max_horizon: int | None = None,
     timeout: float | None = None,
     clingo_args: Sequence[str] = (),
+    memo: bool = True,
+    progress: Callable[[int, float, int], None] | None = None,
 ) -> Engine:
     """The engine called ``name``; the options concern the ASP engine only."""
     from rhasp.engines.asp import DEFAULT_MAX_HORIZON, AspEngine
@@ -75,7 +77,7 @@ def get_engine(
         return BfsEngine()
     if name == "asp":
         horizon = DEFAULT_MAX_HORIZON if max_horizon is None else max_horizon
-        return AspEngine(horizon, timeout, tuple(clingo_args))
+        return AspEngine(horizon, timeout, tuple(clingo_args), memo, progress)
     raise InputError(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})", "--engine")
 
 

@@ -5,12 +5,19 @@ same files: ground ``base``; then for t = 0, 1, 2, ... ground ``step(t)`` and ``
 make ``query(t)`` true (releasing ``query(t-1)``) and solve. The first satisfiable horizon is
 the minimal plan length and the unsatisfiable ones before it are the proof. Learned
 constraints carry over from one horizon to the next, as multi-shot solving does.
+
+By default the state memo (``rhasp/engines/memo.py``) rides along: a propagator that prunes
+boards the search has already reached at an earlier step, with clingo's domain heuristic
+deciding the steps in time order (the ``#heuristic`` rules in ``board.lp``) and, on a machine
+with two cores or more, two solver threads sharing one memo. ``memo=False`` runs exactly what
+``clingo encodings/moves.lp instance.lp`` runs.
 """
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,12 +25,29 @@ from typing import Any
 import clingo
 
 from rhasp.engines import Objective, Solution
+from rhasp.engines.memo import StateMemo
 from rhasp.errors import InputError
 from rhasp.formats.facts import write_facts
 from rhasp.model import Move, Plan, Puzzle
 
 ENCODING_FILES = {"moves": "moves.lp", "slides": "slides.lp"}
 DEFAULT_MAX_HORIZON = 500
+#: How often a running solve reports progress (seconds).
+PROGRESS_EVERY = 0.25
+
+#: Called while a horizon is being solved: horizon, seconds so far, states in the memo.
+Progress = Callable[[int, float, int], None]
+
+
+def memo_options(clingo_args: Sequence[str], threads: int | None = None) -> list[str]:
+    """The clingo options the memo runs with, unless the user set that option himself:
+    the domain heuristic (time-ordered steps) and one solver thread per core, at most two."""
+    threads = threads or min(2, os.cpu_count() or 1)
+    wanted = {"--heuristic": "--heuristic=Domain", "--parallel-mode": f"--parallel-mode={threads}"}
+    given = {arg.split("=", 1)[0] for arg in clingo_args}
+    if "-t" in given:
+        given.add("--parallel-mode")
+    return [option for name, option in wanted.items() if name not in given]
 
 
 def encodings_dir() -> Path:
@@ -47,6 +71,7 @@ class HorizonStats:
     restarts: int = 0
     atoms: int = 0  # of the whole ground program, after the last horizon
     seconds: float = 0.0
+    memo: StateMemo | None = None
 
     def add(self, statistics: Any) -> None:
         solvers = statistics["solving"]["solvers"]
@@ -65,6 +90,7 @@ class HorizonStats:
             "atoms": self.atoms,
             "encoding": ENCODING_FILES[objective],
             "clingo_args": list(clingo_args),
+            "memo": None if self.memo is None else self.memo.figures(),
         }
 
 
@@ -74,19 +100,32 @@ class AspEngine:
     max_horizon: int = DEFAULT_MAX_HORIZON
     timeout: float | None = None  # seconds for the whole search
     clingo_args: Sequence[str] = field(default_factory=tuple)
+    memo: bool = True  # the state memo propagator, with its heuristic and threads
+    progress: Progress | None = None
 
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
-        began = time.perf_counter()
-        control = self._control(puzzle, objective)
-        stats = HorizonStats()
-        atoms, limit = self._grow_horizon(control, stats, began)
-        stats.seconds = time.perf_counter() - began
+        atoms, stats, limit = self.search(puzzle, objective)
         plan = None if limit else plan_from_atoms(atoms, group_slides=objective == "slides")
         proofs = () if limit else ("asp",)
-        record = {"asp": stats.record(objective, self.clingo_args)}
+        record = {"asp": stats.record(objective, self.arguments())}
         return Solution(
             puzzle, objective, plan, self.name, proofs, None, stats.seconds, record, limit
         )
+
+    def search(
+        self, puzzle: Puzzle, objective: Objective
+    ) -> tuple[list[clingo.Symbol], HorizonStats, str | None]:
+        """The shown atoms of the first satisfiable horizon, the solver's work, and the limit
+        that stopped the search first, if one did."""
+        began = time.perf_counter()
+        memo = StateMemo() if self.memo else None
+        control = self._control(puzzle, objective, self.arguments())
+        if memo is not None:
+            control.register_propagator(memo)
+        stats = HorizonStats(memo=memo)
+        atoms, limit = self._grow_horizon(control, stats, began)
+        stats.seconds = time.perf_counter() - began
+        return atoms, stats, limit
 
     def _grow_horizon(
         self, control: clingo.Control, stats: HorizonStats, began: float
@@ -95,8 +134,8 @@ class AspEngine:
         atoms: list[clingo.Symbol] = []
         for horizon in range(self.max_horizon + 1):
             stats.horizon = horizon
-            _ground_horizon(control, horizon)
-            satisfiable = self._solve_horizon(control, began, atoms)
+            ground_horizon(control, horizon)
+            satisfiable = self._solve_horizon(control, began, atoms, stats)
             if satisfiable is None:
                 return atoms, f"timed out at horizon {horizon}"
             stats.add(control.statistics)
@@ -105,22 +144,42 @@ class AspEngine:
         return atoms, f"no plan up to horizon {self.max_horizon}"
 
     def _solve_horizon(
-        self, control: clingo.Control, began: float, atoms: list[clingo.Symbol]
+        self,
+        control: clingo.Control,
+        began: float,
+        atoms: list[clingo.Symbol],
+        stats: HorizonStats,
     ) -> bool | None:
-        """Whether this horizon has a plan (collecting its atoms); None when time is up."""
-        remaining = None if self.timeout is None else self.timeout - (time.perf_counter() - began)
-        if remaining is not None and remaining <= 0:
-            return None
+        """Whether this horizon has a plan (collecting its atoms); None when time is up.
+
+        The solve runs in the background while this thread waits in short slices, reporting
+        progress between them.
+        """
+        deadline = None if self.timeout is None else began + self.timeout
         on_model = lambda model: atoms.extend(model.symbols(shown=True))  # noqa: E731
         with control.solve(on_model=on_model, async_=True) as handle:
-            if not handle.wait(remaining):
-                handle.cancel()
-                return None
-            return handle.get().satisfiable
+            while True:
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
+                    handle.cancel()
+                    return None
+                if self.progress is not None:
+                    states = 0 if stats.memo is None else len(stats.memo.memo)
+                    self.progress(stats.horizon, now - began, states)
+                wait = PROGRESS_EVERY if deadline is None else min(PROGRESS_EVERY, deadline - now)
+                if handle.wait(wait):
+                    return handle.get().satisfiable
 
-    def _control(self, puzzle: Puzzle, objective: Objective) -> clingo.Control:
+    def arguments(self) -> list[str]:
+        """clingo's options: the memo's, then the user's."""
+        memo = memo_options(self.clingo_args) if self.memo else []
+        return [*memo, *self.clingo_args]
+
+    def _control(
+        self, puzzle: Puzzle, objective: Objective, arguments: Sequence[str]
+    ) -> clingo.Control:
         try:
-            control = clingo.Control(["--warn=none", *self.clingo_args])
+            control = clingo.Control(["--warn=none", *arguments])
         except RuntimeError as error:
             raise InputError(f"clingo refuses the options: {error}", "--clingo-arg") from None
         control.load(str(encoding_path(objective)))
@@ -128,7 +187,11 @@ class AspEngine:
         return control
 
 
-def _ground_horizon(control: clingo.Control, horizon: int) -> None:
+def ground_horizon(control: clingo.Control, horizon: int) -> None:
+    """Ground one more horizon and ask for a goal there, as ``#include <incmode>.`` does.
+
+    Shared with ``encodings/memo.lp``, which runs it inside the clingo executable.
+    """
     t = clingo.Number(horizon)
     if horizon == 0:
         control.ground([("base", []), ("check", [t])])

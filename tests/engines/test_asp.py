@@ -7,14 +7,13 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 
 import clingo
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 from rhasp.engines import EngineDisagreement, Solution, confirmed, get_engine
-from rhasp.engines.asp import AspEngine, HorizonStats, encoding_path, plan_from_atoms
+from rhasp.engines.asp import AspEngine, encoding_path, plan_from_atoms
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.bitboard import fewest_moves
 from rhasp.model import Move, Puzzle, replay
@@ -135,8 +134,7 @@ def test_random_boards_asp_agrees_with_bfs(puzzle):
 def steps(puzzle: Puzzle, objective) -> list[tuple[Move, frozenset]]:
     """The plan as the encoding found it, one step per move or slide, each with its footprint:
     the cells the vehicle stood on or crossed (computed here from the model, not clingo)."""
-    control = ASP._control(puzzle, objective)
-    atoms, limit = ASP._grow_horizon(control, HorizonStats(), time.perf_counter())
+    atoms, _, limit = ASP.search(puzzle, objective)
     assert limit is None
     plan = plan_from_atoms(atoms, group_slides=False)
     board, states = puzzle.board, replay(puzzle, plan).states
