@@ -1,12 +1,16 @@
-"""Time the ASP engine on the original cards: one table row per card and objective.
+"""Time the ASP engine on the original cards, with the state memo and without, side by side.
 
-    python bench/asp.py [--objective moves|slides|both] [--cards 1-40] [--runs 1]
-                        [--timeout SECONDS] [--clingo-arg=...]
+    python bench/asp.py [--objective moves|slides|both] [--cards 1-40] [--memo on|off|both]
+                        [--runs 1] [--timeout SECONDS] [--clingo-arg=...]
 
-Each row shows the minimal length (the first satisfiable horizon), seconds (median of the
-runs), choices and conflicts summed over all horizons, and whether BFS agrees. Then the small
-boards (puzzles/examples 4x4 and 5x5, median of 7 runs each, target under 0.1 s). The last
-line is a JSON summary. Not a test: timings on shared machines are noisy; name the machine.
+For every card and objective the variants run back to back (memo, then plain), so that a
+change in the machine's load hits both alike. Each row shows the minimal length (the first
+satisfiable horizon) and, per variant, seconds (median of the runs), choices summed over all
+horizons, and for the memo the boards it holds and the nogoods it added; the last column says
+whether BFS agrees with every variant that finished. Then the small boards (puzzles/examples
+4x4 and 5x5, median of 7 runs each, target under 0.1 s). The last line is a JSON summary.
+Not a test: timings on shared machines are noisy; name the machine. With the memo, clingo
+runs two solver threads (one per core), so the machine should be otherwise idle.
 """
 
 from __future__ import annotations
@@ -17,12 +21,13 @@ import platform
 import statistics
 from pathlib import Path
 
-from rhasp.engines import get_engine
+from rhasp.engines import Solution, get_engine
 from rhasp.formats import read_path
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 DECK = PUZZLES / "original40.txt"
 SMALL = ("4x4", "5x5")
+VARIANTS = {"on": ("memo",), "off": ("plain",), "both": ("memo", "plain")}
 
 
 def card_range(text: str) -> list[int]:
@@ -30,68 +35,101 @@ def card_range(text: str) -> list[int]:
     return list(range(int(first), int(last or first) + 1))
 
 
+def measure(engine, puzzle, objective: str, runs: int) -> tuple[Solution, float]:
+    solutions = [engine.solve(puzzle, objective) for _ in range(runs)]
+    return solutions[-1], statistics.median(solution.seconds for solution in solutions)
+
+
+def cell(solution: Solution, seconds: float, variant: str) -> str:
+    asp = solution.stats["asp"]
+    time = f"{seconds:8.2f}" if not solution.limit else f"{'>' + str(round(seconds)):>8}"
+    text = f"{time} {asp['choices']:9d}"
+    if variant == "memo":
+        text += f" {asp['memo']['states']:7d} {asp['memo']['nogoods']:8d}"
+    return text
+
+
+def header(variants: tuple[str, ...]) -> str:
+    columns = f"{'card':>4} {'objective':>9} {'length':>6}"
+    for variant in variants:
+        columns += f" {variant + ' s':>8} {'choices':>9}"
+        if variant == "memo":
+            columns += f" {'states':>7} {'nogoods':>8}"
+    return columns + f" {'bfs':>5}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--objective", choices=("moves", "slides", "both"), default="moves")
     parser.add_argument("--cards", type=card_range, default=card_range("1-40"))
+    parser.add_argument("--memo", choices=tuple(VARIANTS), default="both")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=None)
     parser.add_argument("--clingo-arg", action="append", default=[])
     args = parser.parse_args()
     deck = read_path(str(DECK))
     objectives = ("moves", "slides") if args.objective == "both" else (args.objective,)
-    engine = get_engine("asp", timeout=args.timeout, clingo_args=args.clingo_arg)
+    variants = VARIANTS[args.memo]
+    engines = {
+        variant: get_engine(
+            "asp", timeout=args.timeout, clingo_args=args.clingo_arg, memo=variant == "memo"
+        )
+        for variant in variants
+    }
     oracle = get_engine("bfs")
     rows = []
-    print(f"{'card':>4} {'objective':>9} {'horizon':>7} {'seconds':>8} {'choices':>10} "
-          f"{'conflicts':>10} {'bfs':>5}", flush=True)  # fmt: skip
+    print(header(variants), flush=True)
     for number in args.cards:
         puzzle = deck[number - 1]
         for objective in objectives:
-            runs = [engine.solve(puzzle, objective) for _ in range(args.runs)]
-            asp = runs[-1].stats["asp"]
-            seconds = statistics.median(run.seconds for run in runs)
             expected = oracle.solve(puzzle, objective).length
-            agrees = runs[-1].length == expected if not runs[-1].limit else None
-            row = {
-                "card": number,
-                "objective": objective,
-                "horizon": asp["horizon"],
-                "length": runs[-1].length,
-                "seconds": round(seconds, 3),
-                "choices": asp["choices"],
-                "conflicts": asp["conflicts"],
-                "bfs_agrees": agrees,
-                "limit": runs[-1].limit,
-            }
+            row = {"card": number, "objective": objective, "length": expected}
+            line = f"{number:4d} {objective:>9} {expected:6d}"
+            agrees = True
+            for variant, engine in engines.items():
+                solution, seconds = measure(engine, puzzle, objective, args.runs)
+                asp = solution.stats["asp"]
+                row[variant] = {
+                    "seconds": round(seconds, 3),
+                    "horizon": asp["horizon"],
+                    "choices": asp["choices"],
+                    "conflicts": asp["conflicts"],
+                    "memo": asp["memo"],
+                    "limit": solution.limit,
+                }
+                agrees = agrees and (solution.limit is not None or solution.length == expected)
+                line += " " + cell(solution, seconds, variant)
+            row["bfs_agrees"] = agrees
             rows.append(row)
-            verdict = {True: "yes", False: "NO", None: runs[-1].limit}[agrees]
-            counts = f"{asp['choices']:10d} {asp['conflicts']:10d}"
-            print(f"{number:4d} {objective:>9} {asp['horizon']:7d} {seconds:8.2f} {counts} "
-                  f"{verdict:>5}", flush=True)  # fmt: skip
+            print(f"{line} {'yes' if agrees else 'NO':>5}", flush=True)
     small = {}
     for name in SMALL:
         puzzle = read_path(str(PUZZLES / "examples" / f"{name}.txt"))[0]
         for objective in objectives:
-            seconds = statistics.median(engine.solve(puzzle, objective).seconds for _ in range(7))
-            small[f"{name} {objective}"] = round(seconds, 4)
-            print(f"{name:>4} {objective:>9} {'':7} {seconds:8.3f}", flush=True)
+            for variant, engine in engines.items():
+                _, seconds = measure(engine, puzzle, objective, 7)
+                small[f"{name} {objective} {variant}"] = round(seconds, 4)
+                print(f"{name:>4} {objective:>9} {variant:>6} {seconds:8.3f}", flush=True)
     summary = {
         "bench": "asp",
         "runs": args.runs,
+        "timeout": args.timeout,
         "clingo_args": args.clingo_arg,
         "python": platform.python_version(),
         "machine": platform.machine(),
     }
     for objective in objectives:
-        mine = [row for row in rows if row["objective"] == objective]
-        summary[objective] = {
-            "cards": len(mine),
-            "solved": sum(row["bfs_agrees"] is True for row in mine),
-            "disagree": sum(row["bfs_agrees"] is False for row in mine),
-            "total_seconds": round(sum(row["seconds"] for row in mine), 2),
-            "max_seconds": max(row["seconds"] for row in mine),
-        }
+        for variant in variants:
+            mine = [row[variant] for row in rows if row["objective"] == objective]
+            finished = [result for result in mine if not result["limit"]]
+            summary[f"{objective} {variant}"] = {
+                "cards": len(mine),
+                "proven": len(finished),
+                "total_seconds": round(sum(result["seconds"] for result in mine), 2),
+                "max_seconds": max(result["seconds"] for result in mine),
+                "choices": sum(result["choices"] for result in mine),
+            }
+    summary["disagree"] = sum(not row["bfs_agrees"] for row in rows)
     print(json.dumps({**summary, "small": small, "rows": rows}))
 
 

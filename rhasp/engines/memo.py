@@ -34,9 +34,11 @@ that clingo 5.4 already had.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from clingo import Function, Number
 
 #: Bits per vehicle in a state key: positions are 1..11 on a 12-wide line, 0 means gone.
 BITS = 4
@@ -107,11 +109,11 @@ class StateMemo:
 
     memo: dict[int, int] = field(default_factory=dict)
     nogoods: int = 0  # added over all horizons and threads
+    _board: _Board | None = None
     _watches: dict[int, list[Entry]] = field(default_factory=dict)
-    _fixed: list[tuple[Entry, int]] = field(default_factory=list)
     _threads: list[_Thread] = field(default_factory=list)
-    _steps: int = 0
-    _moves: list[list[Move]] = field(default_factory=list)
+    _steps: int = 0  # steps 0.._steps-1 are known
+    _moves: list[list[Move]] = field(default_factory=list)  # per step
 
     def figures(self) -> dict[str, int]:
         """For the solution's record: boards in the memo, nogoods added."""
@@ -120,34 +122,60 @@ class StateMemo:
     # --- clingo's propagator interface ---------------------------------------------------
 
     def init(self, init: Any) -> None:
-        """Map the state atoms of the program grounded so far to solver literals.
+        """Watch the state atoms of the steps grounded since the last solve.
 
-        Called before every solve, so each horizon adds its new step. A literal that is
-        already true (a fact, such as the start state) is applied to every thread here, since
-        the solver reports only literals that become true during the search.
+        Called before every solve. Only the new steps are looked up (by symbol, not by a scan
+        of the whole program), so a horizon costs the same however many came before it. The
+        threads' views carry over from the last solve, which ended with every assignment
+        above the top level undone; a new literal that is already true (a fact, such as the
+        start state) is applied here, since the solver reports only literals that become true
+        during the search.
         """
-        index = _vehicle_index(init.symbolic_atoms)
-        watches: dict[int, list[Entry]] = {}
-        fixed: list[tuple[Entry, int]] = []
-        steps = 0
-        for entry, program_literal in _state_atoms(init.symbolic_atoms, index):
-            literal = init.solver_literal(program_literal)
+        if self._board is None:
+            self._board = _Board.read(init.symbolic_atoms)
+            self._threads = [
+                _Thread(len(self._board.labels)) for _ in range(init.number_of_threads)
+            ]
+        if len(self._threads) != init.number_of_threads:
+            raise RuntimeError("the state memo needs the same number of threads every solve")
+        while self._add_step(init, self._steps):
+            self._steps += 1
+
+    def _add_step(self, init: Any, step: int) -> bool:
+        """Watch one step's state and go atoms; False if the step is not grounded yet (the
+        encodings' ``#external query(t)`` marks a grounded step)."""
+        board = self._board
+        assert board is not None
+        atoms = init.symbolic_atoms
+        if Function("query", [Number(step)]) not in atoms:  # check(step) is not grounded
+            return False
+        entries = [
+            ((step, vehicle, code), atoms[symbol])
+            for vehicle, code, symbol in board.state_symbols(step)
+            if symbol in atoms
+        ]
+        for thread in self._threads:
+            thread.grow(step + 1)
+        for entry, atom in entries:
+            literal = init.solver_literal(atom.literal)
             if init.assignment.is_false(literal):
                 continue
-            steps = max(steps, entry[0] + 1)
             if init.assignment.is_true(literal):
-                fixed.append((entry, literal))
-            else:
-                watches.setdefault(literal, []).append(entry)
-        for literal in watches.keys() - self._watches.keys():
-            init.add_watch(literal)
-        self._watches, self._fixed, self._steps = watches, fixed, steps
-        self._moves = _step_moves(init, index, steps)
-        self._threads = [_Thread(len(index)) for _ in range(init.number_of_threads)]
-        for thread in self._threads:
-            thread.grow(steps)
-            for entry, literal in fixed:
-                thread.assign(entry, literal)
+                for thread in self._threads:
+                    thread.assign(entry, literal)
+                continue
+            if literal not in self._watches:
+                self._watches[literal] = []
+                init.add_watch(literal)
+            self._watches[literal].append(entry)
+        self._moves.append(
+            [
+                (init.solver_literal(atoms[symbol].literal), vehicle, BITS * vehicle, code)
+                for vehicle, code, symbol in board.go_symbols(step)
+                if symbol in atoms
+            ]
+        )
+        return True
 
     def propagate(self, control: Any, changes: Iterable[int]) -> None:
         thread = self._threads[control.thread_id]
@@ -213,35 +241,47 @@ class StateMemo:
         return bool(control.add_clause([-literal for literal in thread.literal[step]]))
 
 
-def _vehicle_index(atoms: Any) -> dict[Any, int]:
-    """Vehicle labels in a fixed order: the order of the ``vehicle/4`` facts' labels."""
-    labels = sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("vehicle", 4))
-    return {label: i for i, label in enumerate(labels)}
+@dataclass(frozen=True)
+class _Board:
+    """What the memo needs of the puzzle, read from the facts of the ground program."""
 
+    labels: tuple[Any, ...]  # vehicle labels (clingo symbols) in key order
+    positions: tuple[tuple[int, ...], ...]  # per vehicle, the positions on its line
+    exits: frozenset[tuple[int, int]]  # (vehicle, position): a target there has left
+    targets: tuple[int, ...]
 
-def _state_atoms(atoms: Any, index: dict[Any, int]) -> Iterable[tuple[Entry, int]]:
-    """Every ``at(V,P,T)`` and ``gone(V,T)`` atom as (step, vehicle, code) and its literal."""
-    for atom in atoms.by_signature("at", 3):
-        vehicle, position, step = atom.symbol.arguments
-        yield (step.number, index[vehicle], position.number), atom.literal
-    for atom in atoms.by_signature("gone", 2):
-        vehicle, step = atom.symbol.arguments
-        yield (step.number, index[vehicle], 0), atom.literal
+    @classmethod
+    def read(cls, atoms: Any) -> _Board:
+        labels = tuple(
+            sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("vehicle", 4))
+        )
+        index = {label: i for i, label in enumerate(labels)}
+        positions: list[list[int]] = [[] for _ in labels]
+        for atom in atoms.by_signature("pos", 2):
+            label, position = atom.symbol.arguments
+            positions[index[label]].append(position.number)
+        exits = frozenset(
+            (index[atom.symbol.arguments[0]], atom.symbol.arguments[1].number)
+            for atom in atoms.by_signature("exit", 2)
+        )
+        targets = tuple(
+            sorted(index[atom.symbol.arguments[0]] for atom in atoms.by_signature("target", 2))
+        )
+        return cls(labels, tuple(tuple(sorted(p)) for p in positions), exits, targets)
 
+    def state_symbols(self, step: int) -> Iterator[tuple[int, int, Any]]:
+        """Every possible ``at(V,P,step)`` and ``gone(V,step)``: (vehicle, code, symbol)."""
+        t = Number(step)
+        for vehicle, label in enumerate(self.labels):
+            for position in self.positions[vehicle]:
+                yield vehicle, position, Function("at", [label, Number(position), t])
+        for vehicle in self.targets:
+            yield vehicle, 0, Function("gone", [self.labels[vehicle], t])
 
-def _step_moves(init: Any, index: dict[Any, int], steps: int) -> list[list[Move]]:
-    """Per step, every ``go(T,V,P)`` as (literal, vehicle, key shift, position code after it)."""
-    atoms = init.symbolic_atoms
-    exits = {
-        (index[atom.symbol.arguments[0]], atom.symbol.arguments[1].number)
-        for atom in atoms.by_signature("exit", 2)
-    }
-    moves: list[list[Move]] = [[] for _ in range(steps + 1)]
-    for atom in atoms.by_signature("go", 3):
-        step, label, position = atom.symbol.arguments
-        vehicle = index[label]
-        code = 0 if (vehicle, position.number) in exits else position.number
-        literal = init.solver_literal(atom.literal)
-        if step.number <= steps:
-            moves[step.number].append((literal, vehicle, BITS * vehicle, code))
-    return moves
+    def go_symbols(self, step: int) -> Iterator[tuple[int, int, Any]]:
+        """Every possible ``go(step,V,P)``: (vehicle, code of the position after it, symbol)."""
+        t = Number(step)
+        for vehicle, label in enumerate(self.labels):
+            for position in self.positions[vehicle]:
+                code = 0 if (vehicle, position) in self.exits else position
+                yield vehicle, code, Function("go", [t, label, Number(position)])

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import clingo
 import pytest
@@ -16,21 +18,27 @@ from rhasp.engines import EngineDisagreement, Solution, confirmed, get_engine
 from rhasp.engines.asp import AspEngine, encoding_path, plan_from_atoms
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.bitboard import fewest_moves
+from rhasp.formats import read_path
 from rhasp.model import Move, Puzzle, replay
 from tests.boards import EXAMPLES, ORIGINAL, card, example, puzzles
 
 BFS = BfsEngine()
-ASP = AspEngine()
-# Cards the encodings solve within a few seconds on the development machine (see
-# bench/README.md): by moves, cards 1-22, 24, 26 and 28; by slides, the beginner cards. The
-# rest run in the benchmark, not in the test suite.
-FAST_MOVES = [*range(1, 23), 24, 26, 28]
-FAST_SLIDES = list(range(1, 11))
+ASP = AspEngine()  # with the state memo, as rhasp solve runs it
+PLAIN = AspEngine(memo=False)  # exactly the encodings, as the clingo executable runs them
+ENGINES = {"memo": ASP, "plain": PLAIN}
+# Cards each variant proves within a few seconds on the development machine (see
+# bench/README.md); the rest run in the benchmark, not in the test suite.
+PLAIN_MOVES = [*range(1, 23), 24, 26, 28]
+PLAIN_SLIDES = list(range(1, 11))
+MEMO_MOVES = [*range(1, 13), 14, 15, *range(17, 24), 27, 28, 30, 32]
+MEMO_SLIDES = [*range(1, 10), 12, 20]
+CARDS = [("memo", n) for n in MEMO_MOVES] + [("plain", n) for n in PLAIN_MOVES]
+SLIDES_CARDS = [("memo", n) for n in MEMO_SLIDES] + [("plain", n) for n in PLAIN_SLIDES]
 
 
-def agree(puzzle, objective) -> Solution:
+def agree(puzzle, objective, engine: AspEngine = ASP) -> Solution:
     """Solve with ASP and BFS independently and check that they agree."""
-    found = ASP.solve(puzzle, objective)
+    found = engine.solve(puzzle, objective)
     expected = BFS.solve(puzzle, objective)
     assert found.length == expected.length, (puzzle.name, objective)
     assert found.stats["asp"]["horizon"] == expected.length
@@ -38,14 +46,14 @@ def agree(puzzle, objective) -> Solution:
     return found
 
 
-@pytest.mark.parametrize("number", FAST_MOVES)
-def test_original_cards_minimal_moves_agree(number):
-    agree(card(number), "moves")
+@pytest.mark.parametrize(("variant", "number"), CARDS)
+def test_original_cards_minimal_moves_agree(variant, number):
+    agree(card(number), "moves", ENGINES[variant])
 
 
-@pytest.mark.parametrize("number", FAST_SLIDES)
-def test_original_cards_minimal_slides_agree(number):
-    found = agree(card(number), "slides")
+@pytest.mark.parametrize(("variant", "number"), SLIDES_CARDS)
+def test_original_cards_minimal_slides_agree(variant, number):
+    found = agree(card(number), "slides", ENGINES[variant])
     # The slides encoding plans cells; runs of one vehicle in one direction are its moves.
     assert all(a.label != b.label or (a.delta > 0) != (b.delta > 0) for a, b in
                zip(found.plan, found.plan[1:], strict=False))  # fmt: skip
@@ -55,8 +63,9 @@ def test_original_cards_minimal_slides_agree(number):
     "name", ["4x4", "5x5", "walls", "two-targets", "limousine", "vertical-target"]
 )
 @pytest.mark.parametrize("objective", ["moves", "slides"])
-def test_examples_agree(name, objective):
-    agree(example(name), objective)
+@pytest.mark.parametrize("variant", ["memo", "plain"])
+def test_examples_agree(name, objective, variant):
+    agree(example(name), objective, ENGINES[variant])
 
 
 def test_unsolvable_example_has_no_plan_up_to_its_state_count():
@@ -101,7 +110,8 @@ def test_timeout_and_max_horizon_are_limits_not_answers():
 
 
 def test_clingo_options_pass_through_and_bad_ones_are_named():
-    solution = get_engine("asp", clingo_args=["--configuration=crafty"]).solve(card(1), "moves")
+    engine = get_engine("asp", clingo_args=["--configuration=crafty"], memo=False)
+    solution = engine.solve(card(1), "moves")
     assert solution.length == 8
     assert solution.stats["asp"]["clingo_args"] == ["--configuration=crafty"]
     with pytest.raises(Exception, match="clingo refuses the options"):
@@ -116,19 +126,22 @@ def test_slides_are_grouped_into_moves_only_for_the_slides_objective():
     assert len(plan_from_atoms(atoms, group_slides=False)) == 4
 
 
+@pytest.mark.parametrize("variant", ["memo", "plain"])
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(puzzles(max_side=6, max_others=3))
-def test_random_boards_asp_agrees_with_bfs(puzzle):
+@given(puzzle=puzzles(max_side=6, max_others=3))
+def test_random_boards_asp_agrees_with_bfs(variant, puzzle):
+    """Sizes 4-6, walls, one or two targets, 200 boards with the memo and 200 without."""
+    memo = variant == "memo"
     plan, explored = fewest_moves(puzzle.board, puzzle.start)
     if plan is None:
         # A shortest plan never repeats a state, so none can be longer than the state count:
         # ASP finding nothing up to that horizon agrees that there is no plan at all.
         for objective in ("moves", "slides"):
-            found = AspEngine(max_horizon=explored).solve(puzzle, objective)
+            found = AspEngine(max_horizon=explored, memo=memo).solve(puzzle, objective)
             assert found.limit == f"no plan up to horizon {explored}"
         return
     for objective in ("moves", "slides"):
-        agree(puzzle, objective)
+        agree(puzzle, objective, ENGINES[variant])
 
 
 def steps(puzzle: Puzzle, objective) -> list[tuple[Move, frozenset]]:
@@ -175,25 +188,36 @@ def test_no_vehicle_moves_twice_in_a_row_nor_slides_straight_back(number):
 # --- the encodings as a product of their own: the clingo executable on rhasp facts ---------
 
 CLINGO = shutil.which("clingo")
+REPOSITORY = Path(__file__).resolve().parents[2]
 needs_clingo = pytest.mark.skipif(
     CLINGO is None and not os.environ.get("CI"),
     reason="the clingo executable is not installed (Debian package gringo); CI installs it",
 )
 
 
-def standalone(puzzle_file, encoding, tmp_path):
+def standalone(puzzle_file, encoding, tmp_path, *, memo=False):
+    """The atoms the clingo executable answers; with ``memo``, also its memo line."""
     facts = subprocess.run(
         [sys.executable, "-m", "rhasp", "facts", str(puzzle_file)],
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     instance = tmp_path / "instance.lp"
     instance.write_text(facts)
-    run = subprocess.run(
-        [CLINGO or "clingo", str(encoding), str(instance)], capture_output=True, text=True
-    )
+    command = [CLINGO or "clingo", str(encoding), str(instance)]
+    environment = dict(os.environ)
+    if memo:
+        # memo.lp loads the propagator from the rhasp package: the checkout's root here.
+        command += [str(encoding.parent / "memo.lp"), "--heuristic=Domain"]
+        environment["PYTHONPATH"] = str(REPOSITORY)
+    run = subprocess.run(command, capture_output=True, text=True, env=environment)
     assert run.returncode in (10, 30), run.stderr  # clingo's exit codes for SATISFIABLE
     answer = run.stdout.split("Answer: 1\n", 1)[1].splitlines()[0]
-    return [clingo.parse_term(atom) for atom in answer.split()]
+    atoms = [clingo.parse_term(atom) for atom in answer.split()]
+    if not memo:
+        return atoms
+    figures = re.search(r"^Memo: (\d+) states, (\d+) nogoods$", run.stdout, re.MULTILINE)
+    assert figures, run.stdout
+    return atoms, int(figures[1]), int(figures[2])
 
 
 @needs_clingo
@@ -212,3 +236,21 @@ def test_clingo_executable_handles_walls_and_two_targets(tmp_path):
     for name in ("walls", "two-targets", "vertical-target"):
         atoms = standalone(EXAMPLES / f"{name}.txt", encoding_path("moves"), tmp_path)
         assert replay(example(name), plan_from_atoms(atoms, group_slides=False)).solved
+
+
+@needs_clingo
+@pytest.mark.parametrize(
+    ("puzzle_file", "objective"),
+    [(ORIGINAL / "card01.txt", "moves"), (ORIGINAL / "card03.txt", "moves"),
+     (ORIGINAL / "card04.txt", "slides"), (EXAMPLES / "walls.txt", "moves"),
+     (EXAMPLES / "two-targets.txt", "moves")],
+    ids=["card1", "card3", "card4-slides", "walls", "two-targets"],
+)  # fmt: skip
+def test_clingo_executable_runs_the_memo(tmp_path, puzzle_file, objective):
+    """memo.lp: the same propagator inside the clingo executable (clingo 5.4 in CI)."""
+    atoms, states, _ = standalone(puzzle_file, encoding_path(objective), tmp_path, memo=True)
+    puzzle = read_path(str(puzzle_file))[0]
+    plan = plan_from_atoms(atoms, group_slides=objective == "slides")
+    assert replay(puzzle, plan).solved
+    assert max(atom.arguments[0].number for atom in atoms) == BFS.solve(puzzle, objective).length
+    assert states > 0
