@@ -1,7 +1,7 @@
 """Time the ASP engine on the original cards, with the state memo and without, side by side.
 
     python bench/asp.py [--objective moves|slides|both] [--cards 1-40] [--memo on|off|both]
-                        [--runs 1] [--timeout SECONDS] [--clingo-arg=...]
+                        [--runs 1] [--seeds 1,2,3] [--timeout SECONDS] [--clingo-arg=...]
 
 For every card and objective the variants run back to back (memo, then plain), so that a
 change in the machine's load hits both alike. Each row shows the minimal length (the first
@@ -11,6 +11,11 @@ whether BFS agrees with every variant that finished. Then the small boards (puzz
 4x4 and 5x5, median of 7 runs each, target under 0.1 s). The last line is a JSON summary.
 Not a test: timings on shared machines are noisy; name the machine. With the memo, clingo
 runs two solver threads (one per core), so the machine should be otherwise idle.
+
+clingo's default configuration makes no random decisions, so ``--seed`` alone changes
+nothing. ``--seeds`` therefore runs every card once per seed with ``--seed=S`` and
+``--rand-freq=0.005`` (one decision in 200 random), and reports medians over the seeds: how
+much a card's time depends on the search's luck rather than on the variant.
 """
 
 from __future__ import annotations
@@ -35,15 +40,25 @@ def card_range(text: str) -> list[int]:
     return list(range(int(first), int(last or first) + 1))
 
 
-def measure(engine, puzzle, objective: str, runs: int) -> tuple[Solution, float]:
-    solutions = [engine.solve(puzzle, objective) for _ in range(runs)]
-    return solutions[-1], statistics.median(solution.seconds for solution in solutions)
+def measure(engines, puzzle, objective: str, runs: int) -> tuple[Solution, float, int]:
+    """The last solution, the median seconds and the median choices over engines x runs."""
+    solutions = [engine.solve(puzzle, objective) for engine in engines for _ in range(runs)]
+    seconds = statistics.median(solution.seconds for solution in solutions)
+    choices = statistics.median(solution.stats["asp"]["choices"] for solution in solutions)
+    return solutions[-1], seconds, round(choices)
 
 
-def cell(solution: Solution, seconds: float, variant: str) -> str:
+def seeded(seeds: list[int]) -> list[list[str]]:
+    """clingo options per seed; one run of the default configuration without --seeds."""
+    if not seeds:
+        return [[]]
+    return [[f"--seed={seed}", "--rand-freq=0.005"] for seed in seeds]
+
+
+def cell(solution: Solution, seconds: float, choices: int, variant: str) -> str:
     asp = solution.stats["asp"]
     time = f"{seconds:8.2f}" if not solution.limit else f"{'>' + str(round(seconds)):>8}"
-    text = f"{time} {asp['choices']:9d}"
+    text = f"{time} {choices:9d}"
     if variant == "memo":
         text += f" {asp['memo']['states']:7d} {asp['memo']['nogoods']:8d}"
     return text
@@ -64,6 +79,7 @@ def main() -> None:
     parser.add_argument("--cards", type=card_range, default=card_range("1-40"))
     parser.add_argument("--memo", choices=tuple(VARIANTS), default="both")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--seeds", type=lambda text: [int(x) for x in text.split(",")], default=[])
     parser.add_argument("--timeout", type=float, default=None)
     parser.add_argument("--clingo-arg", action="append", default=[])
     args = parser.parse_args()
@@ -71,9 +87,15 @@ def main() -> None:
     objectives = ("moves", "slides") if args.objective == "both" else (args.objective,)
     variants = VARIANTS[args.memo]
     engines = {
-        variant: get_engine(
-            "asp", timeout=args.timeout, clingo_args=args.clingo_arg, memo=variant == "memo"
-        )
+        variant: [
+            get_engine(
+                "asp",
+                timeout=args.timeout,
+                clingo_args=[*options, *args.clingo_arg],
+                memo=variant == "memo",
+            )
+            for options in seeded(args.seeds)
+        ]
         for variant in variants
     }
     oracle = get_engine("bfs")
@@ -86,19 +108,19 @@ def main() -> None:
             row = {"card": number, "objective": objective, "length": expected}
             line = f"{number:4d} {objective:>9} {expected:6d}"
             agrees = True
-            for variant, engine in engines.items():
-                solution, seconds = measure(engine, puzzle, objective, args.runs)
+            for variant, runners in engines.items():
+                solution, seconds, choices = measure(runners, puzzle, objective, args.runs)
                 asp = solution.stats["asp"]
                 row[variant] = {
                     "seconds": round(seconds, 3),
                     "horizon": asp["horizon"],
-                    "choices": asp["choices"],
+                    "choices": choices,
                     "conflicts": asp["conflicts"],
                     "memo": asp["memo"],
                     "limit": solution.limit,
                 }
                 agrees = agrees and (solution.limit is not None or solution.length == expected)
-                line += " " + cell(solution, seconds, variant)
+                line += " " + cell(solution, seconds, choices, variant)
             row["bfs_agrees"] = agrees
             rows.append(row)
             print(f"{line} {'yes' if agrees else 'NO':>5}", flush=True)
@@ -106,13 +128,14 @@ def main() -> None:
     for name in SMALL:
         puzzle = read_path(str(PUZZLES / "examples" / f"{name}.txt"))[0]
         for objective in objectives:
-            for variant, engine in engines.items():
-                _, seconds = measure(engine, puzzle, objective, 7)
+            for variant, runners in engines.items():
+                _, seconds, _ = measure(runners, puzzle, objective, 7)
                 small[f"{name} {objective} {variant}"] = round(seconds, 4)
                 print(f"{name:>4} {objective:>9} {variant:>6} {seconds:8.3f}", flush=True)
     summary = {
         "bench": "asp",
         "runs": args.runs,
+        "seeds": args.seeds,
         "timeout": args.timeout,
         "clingo_args": args.clingo_arg,
         "python": platform.python_version(),

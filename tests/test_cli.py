@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import pty
+import re
 import subprocess
 import sys
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from rhasp.cli import app
 from rhasp.formats import read_text
+from rhasp.output import ProofProgress
 from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card
 
 runner = CliRunner()
@@ -236,3 +242,81 @@ def test_the_installed_command_runs_without_traceback(tmp_path):
     assert run.returncode == 2
     expected = "unknown character '?' (expected '.', 'o', '#', a letter or a digit)"
     assert run.stderr == f"rhasp: {bad}:1:3: {expected}\n"
+
+
+# --- the state memo and the live proof line ------------------------------------------------
+
+
+def test_solve_json_carries_the_memo_figures_and_no_memo_turns_it_off():
+    record = json.loads(rhasp("solve", str(ORIGINAL / "card03.txt"), "--format", "json").stdout)
+    assert record["asp"]["memo"]["states"] > 0 and record["asp"]["memo"]["nogoods"] > 0
+    plain = rhasp("solve", str(ORIGINAL / "card03.txt"), "--format", "json", "--no-memo")
+    record = json.loads(plain.stdout)
+    assert record["asp"]["memo"] is None and record["asp"]["clingo_args"] == []
+    assert record["length"] == 14 and record["bfs_agrees"] is True
+
+
+def test_the_text_summary_names_the_memos_work():
+    first = rhasp("solve", str(ORIGINAL / "card03.txt")).stdout.splitlines()[0]
+    assert re.search(r"horizon 14, [\d,]+ choices, [\d,]+ conflicts, memo [\d,]+ states, ", first)
+    plain = rhasp("solve", str(ORIGINAL / "card03.txt"), "--no-memo").stdout.splitlines()[0]
+    assert "memo" not in plain
+
+
+def test_the_live_line_shows_after_a_second_on_a_terminal_only():
+    terminal = Console(file=io.StringIO(), force_terminal=True)
+    live = ProofProgress(terminal)
+    live(3, 0.5, 120)
+    assert terminal.file.getvalue() == ""  # most proofs are over within the first second
+    live(7, 1.5, 2105)
+    assert (
+        terminal.file.getvalue() == "\r\x1b[Kproving horizon 7 · 1.5 s · 2,105 states in the memo"
+    )
+    live.done()
+    assert terminal.file.getvalue().endswith("\r\x1b[K")
+    pipe = Console(file=io.StringIO())
+    ProofProgress(pipe)(7, 5.0, 10)
+    assert pipe.file.getvalue() == ""
+
+
+def run_with_terminal_stderr(*args: str) -> tuple[int, str, str]:
+    """Run rhasp in a subprocess whose standard error is a pseudo-terminal."""
+    leader, follower = pty.openpty()
+    environment = {**os.environ, "TERM": "xterm", "COLUMNS": "120"}
+    process = subprocess.run(
+        [sys.executable, "-m", "rhasp", *args],
+        stdout=subprocess.PIPE, stderr=follower, text=True, env=environment, timeout=120,
+    )  # fmt: skip
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closed: all read
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    return process.returncode, process.stdout, b"".join(chunks).decode()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_a_long_proof_shows_the_live_line_on_a_terminal_and_never_in_json():
+    # Card 26 takes several seconds; a 2.5 s timeout ends it as a limit (exit code 4) after
+    # the live line has been shown.
+    card26 = str(ORIGINAL / "card26.txt")
+    code, out, err = run_with_terminal_stderr("solve", card26, "--no-confirm", "--timeout", "2.5")
+    assert code == 4
+    assert re.search(r"proving horizon \d+ · [12]\.\d s · [\d,]+ states in the memo", err)
+    assert "timed out at horizon" in out
+    code, out, err = run_with_terminal_stderr(
+        "solve", card26, "--no-confirm", "--timeout", "2.5", "--format", "json"
+    )
+    assert code == 4 and "proving" not in err
+    assert json.loads(out)["asp"]["memo"]["states"] > 0
+    piped = subprocess.run(
+        [sys.executable, "-m", "rhasp", "solve", card26, "--no-confirm", "--timeout", "2.5"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert piped.returncode == 4 and "proving" not in piped.stderr

@@ -44,7 +44,7 @@ from clingo import Function, Number
 BITS = 4
 MASK = (1 << BITS) - 1
 
-Entry = tuple[int, int, int]  # (step, vehicle index, position code): one watched state atom
+Entry = tuple[int, int, int]  # a state atom: (step, vehicle index, its part of the state key)
 Move = tuple[int, int, int, int]  # a go/3 atom: (literal, vehicle index, key shift, code after)
 
 
@@ -77,19 +77,19 @@ class _Thread:
 
     def assign(self, entry: Entry, literal: int) -> bool:
         """Make one state atom true; whether its step became complete."""
-        step, vehicle, code = entry
-        self.key[step] += code << (BITS * vehicle)
+        step, vehicle, delta = entry
+        self.key[step] += delta
         self.true[step] += 1
         count = self.count[step]
         if count[vehicle] == 0:
             self.filled[step] += 1
         count[vehicle] += 1
         self.literal[step][vehicle] = literal
-        return self.complete(step)
+        return self.filled[step] == self.vehicles == self.true[step]
 
     def unassign(self, entry: Entry) -> None:
-        step, vehicle, code = entry
-        self.key[step] -= code << (BITS * vehicle)
+        step, vehicle, delta = entry
+        self.key[step] -= delta
         self.true[step] -= 1
         count = self.count[step]
         count[vehicle] -= 1
@@ -150,7 +150,7 @@ class StateMemo:
         if Function("query", [Number(step)]) not in atoms:  # check(step) is not grounded
             return False
         entries = [
-            ((step, vehicle, code), atoms[symbol])
+            ((step, vehicle, code << (BITS * vehicle)), atoms[symbol])
             for vehicle, code, symbol in board.state_symbols(step)
             if symbol in atoms
         ]
