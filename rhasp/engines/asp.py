@@ -39,13 +39,14 @@ PROGRESS_EVERY = 0.25
 Progress = Callable[[int, float, int], None]
 
 
-def memo_options(clingo_args: Sequence[str], threads: int | None = None) -> list[str]:
-    """The clingo options the memo runs with, unless the user set that option himself:
-    the domain heuristic (time-ordered steps) and one solver thread per core, at most two."""
-    threads = threads or min(2, os.cpu_count() or 1)
+def memo_options(clingo_args: Sequence[str]) -> list[str]:
+    """The clingo options the memo runs with, each unless the user's options set it: the
+    domain heuristic (time-ordered steps) and one solver thread per core, at most two (the
+    threads share the memo; bench/README.md measures what the second one gains)."""
+    threads = min(2, os.cpu_count() or 1)
     wanted = {"--heuristic": "--heuristic=Domain", "--parallel-mode": f"--parallel-mode={threads}"}
     given = {arg.split("=", 1)[0] for arg in clingo_args}
-    if "-t" in given:
+    if any(arg.startswith("-t") for arg in clingo_args):  # -t N, -tN: clingo's short form
         given.add("--parallel-mode")
     return [option for name, option in wanted.items() if name not in given]
 

@@ -31,7 +31,7 @@ ENGINES = {"memo": ASP, "plain": PLAIN}
 PLAIN_MOVES = [*range(1, 23), 24, 26, 28]
 PLAIN_SLIDES = list(range(1, 11))
 MEMO_MOVES = [*range(1, 13), 14, 15, *range(17, 24), 27, 28, 30, 32]
-MEMO_SLIDES = [*range(1, 10), 12, 20]
+MEMO_SLIDES = [*range(1, 11), 12, 15, 19, 20, 21]
 CARDS = [("memo", n) for n in MEMO_MOVES] + [("plain", n) for n in PLAIN_MOVES]
 SLIDES_CARDS = [("memo", n) for n in MEMO_SLIDES] + [("plain", n) for n in PLAIN_SLIDES]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import clingo
 import pytest
 
-from rhasp.engines.asp import AspEngine, encoding_path, ground_horizon
+from rhasp.engines.asp import AspEngine, encoding_path, ground_horizon, memo_options
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.memo import BITS, StateMemo
 from rhasp.formats.facts import write_facts
@@ -142,6 +142,18 @@ def test_the_engine_records_the_memo_figures(memo):
         assert "--heuristic=Domain" in options
     else:
         assert figures is None and options == []
+
+
+@pytest.mark.parametrize(
+    ("given", "added"),
+    [((), ["--heuristic=Domain", "--parallel-mode=2"]),
+     (("-t", "1"), ["--heuristic=Domain"]), (("-t1",), ["--heuristic=Domain"]),
+     (("--parallel-mode=1",), ["--heuristic=Domain"]),
+     (("--heuristic=Berkmin",), ["--parallel-mode=2"])],
+)  # fmt: skip
+def test_memo_options_leave_what_the_user_set(given, added, monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 8)  # two threads at most, however many cores
+    assert memo_options(given) == added
 
 
 def test_the_users_clingo_options_win_over_the_memos():
