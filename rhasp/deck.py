@@ -42,6 +42,9 @@ class Job:
     cluster: bool
 
 
+ONE_THREAD = ("--parallel-mode=1",)
+
+
 def solve_job(job: Job) -> dict[str, Any]:
     """One puzzle's result record; runs in a worker process."""
     puzzle = job.puzzle
@@ -53,7 +56,9 @@ def solve_job(job: Job) -> dict[str, Any]:
         seconds = time.perf_counter() - began
         solution = Solution(puzzle, "moves", plan, "bfs", ("bfs",), explored, seconds)
     else:
-        solution = get_engine(job.engine).solve(puzzle, job.objective)
+        # The deck's parallelism is one puzzle per worker process, so an ASP solve here runs
+        # one solver thread rather than the memo's default of one per core.
+        solution = get_engine(job.engine, clingo_args=ONE_THREAD).solve(puzzle, job.objective)
     plan = solution.plan
     record: dict[str, Any] = {
         "line": job.line,

@@ -23,6 +23,10 @@ Why this loses nothing (the soundness argument, also in ``encodings/README.md``)
   the horizons below it were unsatisfiable anyway. Any plan found still satisfies the whole
   encoding, so it is still legal and still minimal.
 * The prune needs only the state at step t to be complete; the record needs the prefix.
+* Look-ahead, the same rule one step early: once the state at step t is complete, every
+  ``go(t+1,V,P)`` that would lead to a board held at step t or earlier is ruled out by the
+  clause "not (the other vehicles where they are at step t, and go(t+1,V,P))". The solver
+  then skips those moves by propagation instead of trying each and meeting a conflict.
 
 The propagator never reads the BFS or anything else outside the ASP search: everything it
 knows comes from the ground program and the solver's assignments.
@@ -45,7 +49,7 @@ BITS = 4
 MASK = (1 << BITS) - 1
 
 Entry = tuple[int, int, int]  # a state atom: (step, vehicle index, its part of the state key)
-Move = tuple[int, int, int, int]  # a go/3 atom: (literal, vehicle index, key shift, code after)
+GoAtom = tuple[int, int, int, int]  # go(T,V,P): (literal, vehicle index, key shift, code after)
 
 
 class _Thread:
@@ -113,7 +117,7 @@ class StateMemo:
     _watches: dict[int, list[Entry]] = field(default_factory=dict)
     _threads: list[_Thread] = field(default_factory=list)
     _steps: int = 0  # steps 0.._steps-1 are known
-    _moves: list[list[Move]] = field(default_factory=list)  # per step
+    _moves: list[list[GoAtom]] = field(default_factory=list)  # per step
 
     def figures(self) -> dict[str, int]:
         """For the solution's record: boards in the memo, nogoods added."""
