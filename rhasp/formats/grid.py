@@ -4,9 +4,11 @@ The one-line board format (:mod:`rhasp.formats.line`) is the same grid with its 
 both use :func:`puzzle_from_rows` to turn characters into vehicles, walls and targets.
 
 Characters: ``.`` or ``o`` empty, ``#`` a wall, any other letter or digit a vehicle. The target
-is ``X`` (or ``x``), else ``A`` (database style), unless ``--target`` or an ``@target`` line
-names it. When the target is not ``x``, cells ``x`` that touch no other ``x`` are walls
-(database style). Lines starting with ``;`` are comments.
+is ``X``, else ``A`` (database style), else ``x``, unless ``--target`` or an ``@target`` line
+names it. In a database-style board (a one-line board, or one that uses ``o`` for empty cells
+or whose target is ``A``) every ``x`` cell is a wall, however many and wherever they are;
+elsewhere a lone ``x`` cell is a wall when ``x`` is not the target, and ``xx`` is a vehicle.
+Lines starting with ``;`` are comments.
 
 ``@target LABEL [SIDE]`` lines name the targets and the edge each leaves through (``right`` or
 ``left`` for a horizontal target, ``bottom`` or ``top`` for a vertical one; by default right and
@@ -46,8 +48,12 @@ def puzzle_from_rows(
     name: str,
     targets: Sequence[TargetSpec] = (),
     meta: dict[str, int] | None = None,
+    one_line: bool = False,
 ) -> Puzzle:
-    """Find the pieces in ``rows`` (already of equal length) and build the puzzle."""
+    """Find the pieces in ``rows`` (already of equal length) and build the puzzle.
+
+    ``one_line``: the rows come from a one-line board, which is database style.
+    """
     cells_of: dict[str, list[Cell]] = {}
     walls: list[tuple[Cell, str]] = []
     for r, row in enumerate(rows):
@@ -63,21 +69,24 @@ def puzzle_from_rows(
                     f"unknown character {char!r} (expected '.', 'o', '#', a letter or a digit)",
                     locate((r, c)),
                 )
-    chosen = list(targets) or _default_targets(cells_of, where)
+    chosen = list(targets) or _default_targets(cells_of)
     target_labels = {target.label for target in chosen}
-    if DATABASE_WALL not in target_labels and _all_isolated(cells_of.get(DATABASE_WALL, [])):
-        walls += [(cell, locate(cell)) for cell in cells_of.pop(DATABASE_WALL)]
+    database = one_line or any(EMPTY_CHARS[1] in row for row in rows) or target_labels == {"A"}
+    x_cells = cells_of.get(DATABASE_WALL, [])
+    if DATABASE_WALL not in target_labels and (database or _all_isolated(x_cells)):
+        walls += [(cell, locate(cell)) for cell in cells_of.pop(DATABASE_WALL, [])]
     pieces = [_piece(label, cells, locate) for label, cells in cells_of.items()]
     height, width = len(rows), len(rows[0]) if rows else 0
     return build_puzzle(width, height, pieces, walls, chosen, where=where, name=name, meta=meta)
 
 
 def default_target(labels: set[str]) -> str | None:
-    """The target a reader infers from the labels present: X, x, else A."""
-    return next((label for label in ("X", "x", "A") if label in labels), None)
+    """The target a reader infers from the labels present: X, else A, else x. ``A`` comes
+    before ``x`` because a board with an ``A`` is database style, where ``x`` marks walls."""
+    return next((label for label in ("X", "A", "x") if label in labels), None)
 
 
-def _default_targets(cells_of: dict[str, list[Cell]], where: str) -> list[TargetSpec]:
+def _default_targets(cells_of: dict[str, list[Cell]]) -> list[TargetSpec]:
     pieces = {
         label for label, cells in cells_of.items() if len(cells) > 1 or label != DATABASE_WALL
     }

@@ -13,7 +13,12 @@ from collections.abc import Sequence
 from math import isqrt
 
 from rhasp.errors import InputError, location
-from rhasp.formats.grid import board_rows, needs_target_lines, puzzle_from_rows
+from rhasp.formats.grid import (
+    DATABASE_WALL,
+    board_rows,
+    needs_target_lines,
+    puzzle_from_rows,
+)
 from rhasp.model import EMPTY, MAX_SIDE, MIN_SIDE, WALL, Cell, Puzzle, TargetSpec
 
 DECK_LINE = re.compile(r"\s*(?:(?P<moves>\d+)\s+)?(?P<board>\S+)(?:\s+(?P<cluster>\d+))?\s*")
@@ -62,7 +67,13 @@ def read_line(
     meta = {key: int(match[key]) for key in ("moves", "cluster") if match[key] is not None}
     rows = [board[i : i + side] for i in range(0, len(board), side)]
     return puzzle_from_rows(
-        rows, locate, where=location(source, number), name=name, targets=targets, meta=meta
+        rows,
+        locate,
+        where=location(source, number),
+        name=name,
+        targets=targets,
+        meta=meta,
+        one_line=True,
     )
 
 
@@ -72,6 +83,12 @@ def write_line(puzzle: Puzzle) -> str:
         raise InputError(
             f"a {board.width}×{board.height} board cannot be written on one line "
             "(one-line boards are square)",
+            puzzle.name,
+        )
+    if any(vehicle.label == DATABASE_WALL for vehicle in board.vehicles):
+        raise InputError(
+            f"a vehicle named {DATABASE_WALL} cannot be written on one line, where "
+            f"{DATABASE_WALL} marks walls; use grid or json",
             puzzle.name,
         )
     if needs_target_lines(puzzle):

@@ -37,15 +37,15 @@ def test_database_style_target_walls_and_empties():
     assert [v.label for v in puzzle.board.vehicles] == ["A", "B"]
 
 
-def test_x_is_the_target_when_it_is_a_vehicle():
+def test_with_an_a_target_every_x_is_a_wall_even_side_by_side():
     puzzle = grid("""
         AA..
         xx..
         ....
         ....
     """)
-    assert puzzle.board.targets == ("x",)
-    assert not puzzle.board.walls
+    assert puzzle.board.targets == ("A",)
+    assert puzzle.board.walls == frozenset({(1, 0), (1, 1)})
 
 
 def test_target_option_overrides_and_makes_lone_x_a_wall():
