@@ -19,6 +19,9 @@ Objective = Literal["moves", "slides"]
 OBJECTIVES: tuple[Objective, ...] = ("moves", "slides")
 ENGINES = ("asp", "bfs")
 
+#: Called while an ASP horizon is being solved: horizon, seconds so far, boards in the memo.
+Progress = Callable[[int, float, int], None]
+
 
 @dataclass(frozen=True)
 class Solution:
@@ -67,7 +70,7 @@ def get_engine(
     timeout: float | None = None,
     clingo_args: Sequence[str] = (),
     memo: bool = True,
-    progress: Callable[[int, float, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> Engine:
     """The engine called ``name``; the options concern the ASP engine only."""
     from rhasp.engines.asp import DEFAULT_MAX_HORIZON, AspEngine

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import clingo
 
-from rhasp.engines import Objective, Solution
+from rhasp.engines import Objective, Progress, Solution
 from rhasp.engines.memo import StateMemo
 from rhasp.errors import InputError
 from rhasp.formats.facts import write_facts
@@ -34,9 +34,6 @@ ENCODING_FILES = {"moves": "moves.lp", "slides": "slides.lp"}
 DEFAULT_MAX_HORIZON = 500
 #: How often a running solve reports progress (seconds).
 PROGRESS_EVERY = 0.25
-
-#: Called while a horizon is being solved: horizon, seconds so far, states in the memo.
-Progress = Callable[[int, float, int], None]
 
 
 def memo_options(clingo_args: Sequence[str]) -> list[str]:

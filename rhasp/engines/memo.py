@@ -89,7 +89,7 @@ class _Thread:
             self.filled[step] += 1
         count[vehicle] += 1
         self.literal[step][vehicle] = literal
-        return self.filled[step] == self.vehicles == self.true[step]
+        return self.complete(step)
 
     def unassign(self, entry: Entry) -> None:
         step, vehicle, delta = entry
@@ -153,14 +153,13 @@ class StateMemo:
         atoms = init.symbolic_atoms
         if Function("query", [Number(step)]) not in atoms:  # check(step) is not grounded
             return False
-        entries = [
-            ((step, vehicle, code << (BITS * vehicle)), atoms[symbol])
-            for vehicle, code, symbol in board.state_symbols(step)
-            if symbol in atoms
-        ]
         for thread in self._threads:
             thread.grow(step + 1)
-        for entry, atom in entries:
+        for vehicle, code, symbol in board.state_symbols(step):
+            atom = atoms[symbol]  # None: the encoding never derives it
+            if atom is None:
+                continue
+            entry = (step, vehicle, code << (BITS * vehicle))
             literal = init.solver_literal(atom.literal)
             if init.assignment.is_false(literal):
                 continue
@@ -172,13 +171,12 @@ class StateMemo:
                 self._watches[literal] = []
                 init.add_watch(literal)
             self._watches[literal].append(entry)
-        self._moves.append(
-            [
-                (init.solver_literal(atoms[symbol].literal), vehicle, BITS * vehicle, code)
-                for vehicle, code, symbol in board.go_symbols(step)
-                if symbol in atoms
-            ]
-        )
+        moves: list[GoAtom] = []
+        for vehicle, code, symbol in board.go_symbols(step):
+            atom = atoms[symbol]
+            if atom is not None:
+                moves.append((init.solver_literal(atom.literal), vehicle, BITS * vehicle, code))
+        self._moves.append(moves)
         return True
 
     def propagate(self, control: Any, changes: Iterable[int]) -> None:
