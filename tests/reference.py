@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import product
+from math import isqrt
 
 EMPTY = "."
 STEP = {"right": (0, 1), "left": (0, -1), "bottom": (1, 0), "top": (-1, 0)}
@@ -182,3 +183,22 @@ def _places(line: tuple[str, int], length: int, width: int, height: int) -> list
         else [r * width + number for r in range(height)]
     )
     return [tuple(along[k : k + length]) for k in range(len(along) - length + 1)]
+
+
+def database_rows(board: str) -> list[str]:
+    """A database board as this solver reads it: ``o`` empty becomes ``.``, every ``x`` a
+    ``#`` wall, the square cut into rows."""
+    cells = board.replace("o", EMPTY).replace("x", "#")
+    side = isqrt(len(cells))
+    return [cells[i : i + side] for i in range(0, len(cells), side)]
+
+
+def database_deck(text: str) -> list[tuple[int, list[str], int]]:
+    """(moves, rows, cluster) of each ``MOVES BOARD CLUSTER`` line; comments are skipped."""
+    found = []
+    for line in text.splitlines():
+        if not line.strip() or line.startswith(";"):
+            continue
+        moves, board, cluster_states = line.split()
+        found.append((int(moves), database_rows(board), int(cluster_states)))
+    return found

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from math import isqrt
 
 from rhasp.engines.bitboard import cluster_size, fewest_moves
 from rhasp.formats import read_text
@@ -11,7 +10,7 @@ from rhasp.formats.line import database_board
 from rhasp.generate import hardest_state, random_board
 from rhasp.model import Puzzle
 from tests.boards import card
-from tests.reference import cluster, fewest
+from tests.reference import cluster, database_deck, fewest
 from tests.test_cli import rhasp
 
 
@@ -48,16 +47,7 @@ def deck_lines(*options: str) -> list[tuple[int, list[str], int]]:
     """(moves, rows, cluster) of every line of a generated deck."""
     result = rhasp("generate", *options)
     assert result.exit_code == 0, result.stderr
-    found = []
-    for line in result.stdout.splitlines():
-        if line.startswith(";"):
-            continue
-        moves, board, cluster_states = line.split()
-        side = isqrt(len(board))
-        cells = board.replace("o", ".").replace("x", "#")
-        found.append((int(moves), [cells[i : i + side] for i in range(0, len(cells), side)],
-                      int(cluster_states)))  # fmt: skip
-    return found
+    return database_deck(result.stdout)
 
 
 def relabelled(cells: str) -> str:

@@ -33,8 +33,8 @@ from rhasp.model import (
     cell_name,
 )
 
-EMPTY_CHARS = (EMPTY, "o")
-DATABASE_WALL = "x"
+DATABASE_EMPTY, DATABASE_WALL = "o", "x"
+EMPTY_CHARS = (EMPTY, DATABASE_EMPTY)
 
 #: Maps a board cell to the (line, column) of the source text it came from.
 Locator = Callable[[Cell], str]
@@ -71,7 +71,7 @@ def puzzle_from_rows(
                 )
     chosen = list(targets) or _default_targets(cells_of)
     target_labels = {target.label for target in chosen}
-    database = one_line or any(EMPTY_CHARS[1] in row for row in rows) or target_labels == {"A"}
+    database = one_line or any(DATABASE_EMPTY in row for row in rows) or target_labels == {"A"}
     x_cells = cells_of.get(DATABASE_WALL, [])
     if DATABASE_WALL not in target_labels and (database or _all_isolated(x_cells)):
         walls += [(cell, locate(cell)) for cell in cells_of.pop(DATABASE_WALL, [])]

@@ -14,6 +14,7 @@ from math import isqrt
 
 from rhasp.errors import InputError, location
 from rhasp.formats.grid import (
+    DATABASE_EMPTY,
     DATABASE_WALL,
     board_rows,
     needs_target_lines,
@@ -117,9 +118,9 @@ def database_board(puzzle: Puzzle) -> str:
     text = []
     for cell in "".join(board_rows(puzzle)):
         if cell == EMPTY:
-            text.append("o")
+            text.append(DATABASE_EMPTY)
         elif cell == WALL:
-            text.append("x")
+            text.append(DATABASE_WALL)
         else:
             if cell not in names:
                 names[cell] = next(spare)

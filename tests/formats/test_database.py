@@ -16,7 +16,7 @@ from rhasp.engines.bitboard import solve_and_count
 from rhasp.errors import InputError
 from rhasp.formats import FORMATS, read_text, write
 from tests.boards import EXAMPLES
-from tests.reference import cluster, fewest
+from tests.reference import cluster, database_deck, database_rows, fewest
 
 # A 6×6 database board without walls: A the target in row 3, cars B C D E, truck F.
 BASE = ["BBoooC", "oooDoC", "AAoDoo", "oooooo", "EooFFF", "Eooooo"]
@@ -44,7 +44,7 @@ def with_walls(cells: list[tuple[int, int]]) -> list[str]:
 
 
 def naive_rows(rows: list[str]) -> list[str]:
-    return [row.replace("o", ".").replace("x", "#") for row in rows]
+    return database_rows("".join(rows))
 
 
 @pytest.mark.parametrize("name", ARRANGEMENTS)
@@ -103,13 +103,11 @@ def test_generated_decks_with_several_walls_verify(tmp_path):
                 "--count", "3", "--min-moves", "5", "--walls", "3", "--jobs", "1",
                 "-o", str(deck)]  # fmt: skip
     subprocess.run(generate, check=True, capture_output=True, text=True)
-    lines = [line for line in deck.read_text().splitlines() if not line.startswith(";")]
-    assert len(lines) == 3 and all(line.split()[1].count("x") == 3 for line in lines)
-    for line in lines:
-        moves, board, size = line.split()
-        rows = naive_rows([board[i : i + 6] for i in range(0, 36, 6)])
-        assert fewest(rows, {"A": "right"}, "moves") == int(moves)
-        assert len(cluster(rows)[0]) == int(size)
+    lines = database_deck(deck.read_text())
+    assert len(lines) == 3 and all(sum(row.count("#") for row in rows) == 3 for _, rows, _ in lines)
+    for moves, rows, size in lines:
+        assert fewest(rows, {"A": "right"}, "moves") == moves
+        assert len(cluster(rows)[0]) == size
     verify = subprocess.run(
         [sys.executable, "-m", "rhasp", "deck", str(deck), "--verify", "--jobs", "1"],
         capture_output=True, text=True,
