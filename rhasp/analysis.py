@@ -15,11 +15,11 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rhasp.engines.bitboard import Geometry, at_exit_test, explore, fewest_slides, layers
+from rhasp.engines.bitboard import Geometry, distances, explore, fewest_slides, run
 from rhasp.errors import InputError
 from rhasp.generate import hardest_state, line_order
 from rhasp.model import Board, Puzzle, State
@@ -104,12 +104,11 @@ def _one_target(puzzle: Puzzle) -> None:
 
 def cluster_graph(puzzle: Puzzle) -> ClusterGraph:
     _one_target(puzzle)
-    board = puzzle.board
-    geometry, parents = explore(board, puzzle.placement)
-    neighbours = {key: geometry.neighbours(key) for key in parents}
-    goals = list(filter(at_exit_test(board, geometry), parents))
-    distance = layers(neighbours.__getitem__, goals)
-    return ClusterGraph(geometry, geometry.key(puzzle.placement), neighbours, goals, distance)
+    geometry, order = explore(puzzle.board, puzzle.placement)
+    neighbours = {key: geometry.neighbours(key) for key in order}
+    _, by_distance, ends = run(geometry, "goal_layers", order[0])
+    goals = by_distance[: ends[0]] if ends else []
+    return ClusterGraph(geometry, order[0], neighbours, goals, distances(by_distance, ends))
 
 
 def analyze(puzzle: Puzzle, graph: ClusterGraph | None = None) -> Analysis:
@@ -118,7 +117,7 @@ def analyze(puzzle: Puzzle, graph: ClusterGraph | None = None) -> Analysis:
     neighbours, distance, start = graph.neighbours, graph.distance, graph.start
     winning = {key for key, d in distance.items() if d <= 1}
     playing = lambda key: key not in winning  # noqa: E731
-    game = {} if start in winning else layers(neighbours.__getitem__, [start], playing)
+    game = {} if start in winning else _layers(neighbours, start, playing)
     profile = Counter(distance.values())
     farthest = max(profile, default=None)
     slides, _ = fewest_slides(puzzle.board, puzzle.start)
@@ -150,20 +149,19 @@ def all_moves_graph(puzzle: Puzzle, geometry: Geometry) -> tuple[int, int, int]:
     """
     lines = line_placements(puzzle, geometry)
     lines.sort(key=len)  # few choices first: overlaps show up early in the search
-    expand = geometry.expand
     states = moves = 0
 
     def place(k: int, occupied: int, key: int) -> None:
         nonlocal states, moves
         if k == len(lines):
             states += 1
-            moves += len(expand(key, occupied))
+            moves += len(geometry.neighbours(key))
             return
         for mask, part in lines[k]:
             if not mask & occupied:
                 place(k + 1, occupied | mask, key + part)
 
-    place(0, geometry.walls, 0)
+    place(0, geometry.tables.walls, 0)
     return math.prod(map(len, lines)), states, moves // 2  # every move undoes
 
 
@@ -185,11 +183,30 @@ def _placements(
         yield 0, 0
         return
     i, length = line[0], board.vehicles[line[0]].length
-    _, unit, masks, _, _, last, *_ = geometry.rows[i]
-    for p in range(first, last + 1):
-        if not masks[p] & geometry.walls:
+    tables = geometry.tables
+    for p in range(first, tables.last[i] + 1):
+        cells = tables.masks[i * tables.stride + p]
+        if not cells & tables.walls:
             for mask, key in _placements(line[1:], p + length, board, geometry):
-                yield masks[p] | mask, p * unit + key
+                yield cells | mask, (p << tables.shift[i]) + key
+
+
+def _layers(
+    neighbours: dict[int, list[int]], start: int, enters: Callable[[int], bool]
+) -> dict[int, int]:
+    """Breadth-first distances from ``start`` over ``neighbours``, stepping only into states
+    for which ``enters`` holds: the game graph, which stops at the winning states."""
+    distance = {start: 0}
+    frontier = [start]
+    while frontier:
+        following = []
+        for key in frontier:
+            for after in neighbours[key]:
+                if after not in distance and enters(after):
+                    distance[after] = distance[key] + 1
+                    following.append(after)
+        frontier = following
+    return distance
 
 
 def hardest_puzzle(puzzle: Puzzle) -> tuple[Puzzle, int] | None:

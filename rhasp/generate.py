@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from rhasp.engines.bitboard import BITS, GONE, fewest_moves, goal_distances
+from rhasp.engines.bitboard import fewest_moves, goal_layers
 from rhasp.formats.line import database_board
 from rhasp.model import Board, Piece, Puzzle, TargetSpec, build_puzzle
 from rhasp.parallel import worker_pool
@@ -76,20 +76,20 @@ def _random_piece(rng: random.Random, label: str, size: int, exit_row: int) -> P
 
 def hardest_state(puzzle: Puzzle) -> Generated | None:
     """The canonical hardest state of the puzzle's cluster; None if no goal is reachable."""
-    _, distance = goal_distances(puzzle.board, puzzle.placement)
-    if not distance:
+    geometry, distance_order, ends = goal_layers(puzzle.board, puzzle.placement)
+    if not ends:
         return None
-    far = max(distance.values())
+    far = len(ends) - 1
     order = line_order(puzzle)
-    keys = [key for key, d in distance.items() if d == far]
+    keys = distance_order[ends[-2] if far else 0 : ends[-1]]
     positions = min(
-        tuple((key >> (BITS * i)) & GONE for i in order) for key in keys
+        tuple(geometry.position(key, i) for i in order) for key in keys
     )  # smallest in the board's own line order: the same for any label or starting state
     state = [0] * len(order)
     for i, p in zip(order, positions, strict=True):
         state[i] = p
     found = Puzzle(puzzle.board, tuple(state), puzzle.name)
-    return Generated(found, far, len(distance), (_shape(puzzle.board, order), positions))
+    return Generated(found, far, len(distance_order), (_shape(puzzle.board, order), positions))
 
 
 def line_order(puzzle: Puzzle) -> list[int]:

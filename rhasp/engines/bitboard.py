@@ -1,212 +1,252 @@
-"""The fast search core: states as integers, boards as bit masks.
+"""The fast searches: boards as bit masks, run on the one search core, compiled where it pays.
 
-A state is one Python integer, four bits per vehicle holding its position (``GONE`` = 15 for a
-target that has left), so moving vehicle ``i`` by ``d`` cells is ``key + d * unit[i]``, and
-visited sets and parent links are dicts of small integers. Cells are bits ``row * width +
-col`` of an occupancy integer built from per-vehicle, per-position masks. The geometry is
-computed once per board (:class:`Geometry`); the loops below then touch nothing but integers
-and tuples. The readable model in :mod:`rhasp.model` stays the reference: tests check that
-this core finds the same lengths on every board.
+:class:`Geometry` turns a board into the integer tables of :mod:`rhasp.engines.core` and
+back (keys to states, paths to plans). Every search here runs the core's source, in one of two
+ways, chosen per search:
+
+- **compiled** (numba, :mod:`rhasp.engines.jit`), for boards whose keys and cells fit 63-bit
+  words: every board up to 7×9 cells with at most 21 vehicles on a 6×6 board (fewer on wider
+  ones; see :attr:`Geometry.compiles`);
+- **uncompiled**, the same functions on Python integers, for every other board, when numba is
+  missing, and at first in each process: loading numba and its cached code costs about as
+  much as 100,000 states searched uncompiled, so a process searches uncompiled until it has
+  spent that much (:data:`SWITCH_STATES`), then switches for good, restarting the search that
+  crossed the line. A one-card solve never pays for numba; a deck pays at most twice the
+  load. ``RHASP_JIT=always`` or ``never`` fixes the choice (tests and benchmarks).
+
+The readable model in :mod:`rhasp.model` stays the reference: tests check that the core finds
+the same plans and counts on every kind of board, compiled and not.
 """
 
 from __future__ import annotations
 
-import heapq
 import itertools
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import ModuleType
+from typing import Any
 
+from rhasp.engines import core
 from rhasp.model import Board, Move, Plan, State
 
-BITS = 4
-GONE = (1 << BITS) - 1  # positions run to at most MAX_SIDE - 2 = 10, so 15 is free
-
-
-#: One vehicle, as the inner loop reads it: (shift, unit, masks, behind, ahead, last, exits
-#: behind, exits ahead, near), where near[p] holds the two cells next to the vehicle at p.
-Row = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], int, bool, bool,
-            tuple[int, ...]]  # fmt: skip
-#: A successor: (key, occupancy, slides, a target left).
-Step = tuple[int, int, int, bool]
+WORD_BITS = 63  # what an int64 holds without its sign bit
+SWITCH_STATES = 100_000
+UNLIMITED = 1 << 62
 
 
 @dataclass(frozen=True)
 class Geometry:
-    """Everything the search needs about a board, as integers and tuples."""
+    """A board as the core sees it, with the ways back from keys to states and moves."""
 
-    count: int
-    walls: int  # occupancy bits of the walls
-    rows: tuple[Row, ...]
+    board: Board
+    tables: core.Tables  # Python integers and tuples: the uncompiled core's form
+    bits: int
     targets: tuple[int, ...]  # vehicle indices of the targets
-    labels: tuple[str, ...]
+    exits: tuple[int, ...]  # per vehicle: the position it leaves from (-1: it does not)
+    compiles: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        fits = self.board.width * self.board.height <= WORD_BITS
+        object.__setattr__(self, "compiles", fits and self.count * self.bits <= WORD_BITS)
 
     @classmethod
     def of(cls, board: Board, *, targets_leave: bool = True) -> Geometry:
-        """The board's geometry; with ``targets_leave`` False, targets stay at their exits."""
-        width = board.width
-        rows = []
-        for i, vehicle in enumerate(board.vehicles):
-            last = board.line_length(vehicle) - vehicle.length
-            cells = vehicle.cells(0)
-            bits = [sum(1 << (r * width + c) for r, c in vehicle.cells(p)) for p in range(last + 1)]
-            step = 1 if vehicle.horizontal else width  # bit distance between neighbour cells
-            head = 1 << (cells[-1][0] * width + cells[-1][1])
-            tail = 1 << (cells[0][0] * width + cells[0][1])
-            ahead = [head << (step * (p + 1)) for p in range(last)]  # entered going p -> p+1
-            behind = [0] + [tail << (step * (p - 1)) for p in range(1, last + 1)]  # p -> p-1
-            near = [behind[p] | (ahead[p] if p < last else 0) for p in range(last + 1)]
-            side = board.exit_side(vehicle.label) if targets_leave else None
-            rows.append((
-                BITS * i, 1 << (BITS * i), _padded(bits), tuple(behind), tuple(ahead), last,
-                side in ("left", "top"), side in ("right", "bottom"), _padded(near),
-            ))  # fmt: skip
-        return cls(
+        """The board's geometry. With ``targets_leave``, a target that reaches its exit edge
+        leaves (its field becomes ``gone``) and the goal is every target gone; without, as
+        puzzle databases count clusters, targets stay and the goal is every target at its
+        exit edge."""
+        lasts = [board.line_length(v) - v.length for v in board.vehicles]
+        bits = (max(lasts) + 1).bit_length()  # room for every position and for gone
+        gone, stride = (1 << bits) - 1, 1 << bits
+        rows = [_vehicle_rows(board, i, stride) for i in range(len(board.vehicles))]
+        exit_at = [_exit_position(board, i, last) for i, last in enumerate(lasts)]
+        leaving = [p if targets_leave else -1 for p in exit_at]
+        targets = tuple(board.index(label) for label in board.targets)
+        tables = core.Tables(
             count=len(board.vehicles),
-            walls=sum(1 << (r * width + c) for r, c in board.walls),
-            rows=tuple(rows),
-            targets=tuple(board.index(label) for label in board.targets),
-            labels=tuple(vehicle.label for vehicle in board.vehicles),
+            gone=gone,
+            stride=stride,
+            walls=sum(1 << (r * board.width + c) for r, c in board.walls),
+            shift=tuple(bits * i for i in range(len(board.vehicles))),
+            last=tuple(lasts),
+            exit_behind=tuple(int(p == 0) for p in leaving),
+            exit_ahead=tuple(int(p > 0) for p in leaving),
+            masks=sum((row[0] for row in rows), ()),
+            behind=sum((row[1] for row in rows), ()),
+            ahead=sum((row[2] for row in rows), ()),
+            near=sum((row[3] for row in rows), ()),
+            goal_shift=tuple(bits * i for i in targets),
+            goal_pos=tuple(gone if targets_leave else exit_at[i] for i in targets),
         )
+        return cls(board, tables, bits, targets, tuple(leaving))
+
+    @property
+    def count(self) -> int:
+        return len(self.board.vehicles)
+
+    @cached_property
+    def compiled(self) -> core.Tables:
+        return _jit().tables(self.tables)
 
     def key(self, state: State) -> int:
-        return sum((GONE if p is None else p) << (BITS * i) for i, p in enumerate(state))
+        gone = self.tables.gone
+        return sum((gone if p is None else p) << (self.bits * i) for i, p in enumerate(state))
+
+    def position(self, key: int, i: int) -> int:
+        """Vehicle ``i``'s field in ``key`` (``tables.gone`` for a target that has left)."""
+        return (key >> (self.bits * i)) & self.tables.gone
 
     def state(self, key: int) -> State:
-        positions = ((key >> (BITS * i)) & GONE for i in range(self.count))
-        return tuple(None if p == GONE else p for p in positions)
+        gone = self.tables.gone
+        positions = (self.position(key, i) for i in range(self.count))
+        return tuple(None if p == gone else p for p in positions)
 
     def occupancy(self, key: int) -> int:
-        occupied = self.walls
-        for shift, _, masks, *_ in self.rows:
-            occupied |= masks[(key >> shift) & GONE]
-        return occupied
+        return core.occupancy(self.tables, key)
 
     def solved(self, key: int) -> bool:
-        return all((key >> (BITS * i)) & GONE == GONE for i in self.targets)
-
-    def expand(self, key: int, occupied: int) -> list[Step]:
-        """Every legal move from ``key``: the search's inner loop, kept tight."""
-        steps: list[Step] = []
-        add = steps.append
-        for shift, unit, masks, behind, ahead, last, exit_behind, exit_ahead, near in self.rows:
-            p = (key >> shift) & GONE
-            if not near[p] & ~occupied:  # boxed in on both sides (or gone: near is 0)
-                continue
-            rest = occupied ^ masks[p]
-            q = p
-            while q and not occupied & behind[q]:
-                q -= 1
-                if q == 0 and exit_behind:
-                    add((key + (GONE - p) * unit, rest, p, True))
-                else:
-                    add((key - (p - q) * unit, rest | masks[q], p - q, False))
-            q = p
-            while q < last and not occupied & ahead[q]:
-                q += 1
-                if q == last and exit_ahead:
-                    add((key + (GONE - p) * unit, rest, last - p, True))
-                else:
-                    add((key + (q - p) * unit, rest | masks[q], q - p, False))
-        return steps
+        """Every target gone (or, when targets stay, at its exit edge)."""
+        return core.solved(self.tables, key)
 
     def neighbours(self, key: int) -> list[int]:
-        """The states one move away from ``key``."""
-        return [after for after, *_ in self.expand(key, self.occupancy(key))]
+        """The states one move away from ``key``, in the readable model's order."""
+        room = core.most_successors(self.tables)
+        keys, slides = [0] * room, [0] * room
+        return keys[: core.successors(self.tables, key, keys, slides)]
 
     def move(self, before: int, after: int) -> Move:
         """The move that turns ``before`` into ``after`` (one vehicle's field differs)."""
-        for shift, _, _, _, _, last, _, exit_ahead, _ in self.rows:
-            p, q = (before >> shift) & GONE, (after >> shift) & GONE
+        for i in range(self.count):
+            p, q = self.position(before, i), self.position(after, i)
             if p != q:
-                if q == GONE:
-                    q = last if exit_ahead else 0
-                return Move(self.labels[shift // BITS], q - p)
+                if q == self.tables.gone:
+                    q = self.exits[i]
+                return Move(self.board.vehicles[i].label, q - p)
         raise ValueError("the two states are the same")
 
-    def plan(self, parents: dict[int, int], key: int) -> Plan:
-        keys = [key]
-        while parents[keys[-1]] != keys[-1]:
-            keys.append(parents[keys[-1]])
-        keys.reverse()
-        return tuple(self.move(a, b) for a, b in itertools.pairwise(keys))
+    def plan(self, path: Sequence[int]) -> Plan:
+        return tuple(self.move(a, b) for a, b in itertools.pairwise(path))
 
 
-def _padded(values: list[int]) -> tuple[int, ...]:
-    """Indexable by every 4-bit position: GONE and unused positions hold no cells."""
-    return (*values, *[0] * (GONE + 1 - len(values)))
+def _vehicle_rows(board: Board, i: int, stride: int) -> tuple[tuple[int, ...], ...]:
+    """Vehicle ``i``'s masks, behind, ahead and near cells per position, ``stride`` long."""
+    width, vehicle = board.width, board.vehicles[i]
+    last = board.line_length(vehicle) - vehicle.length
+    cells = vehicle.cells(0)
+    masks = [sum(1 << (r * width + c) for r, c in vehicle.cells(p)) for p in range(last + 1)]
+    step = 1 if vehicle.horizontal else width  # bit distance between neighbour cells
+    head = 1 << (cells[-1][0] * width + cells[-1][1])
+    tail = 1 << (cells[0][0] * width + cells[0][1])
+    ahead = [head << (step * (p + 1)) for p in range(last)] + [0]  # entered going p -> p+1
+    behind = [0] + [tail << (step * (p - 1)) for p in range(1, last + 1)]  # p -> p-1
+    near = [b | a for b, a in zip(behind, ahead, strict=True)]
+    return tuple((*row, *[0] * (stride - len(row))) for row in (masks, behind, ahead, near))
+
+
+def _exit_position(board: Board, i: int, last: int) -> int:
+    """Where vehicle ``i`` touches its exit edge: 0 or ``last``, or -1 for no exit."""
+    side = board.exit_side(board.vehicles[i].label)
+    return -1 if side is None else 0 if side in ("left", "top") else last
+
+
+# Which way the core runs (see the module docstring).
+
+_uncompiled_states = 0  # states this process has searched uncompiled so far
+_loaded: ModuleType | None = None
+
+
+def _jit() -> ModuleType:
+    global _loaded
+    if _loaded is None:
+        from rhasp.engines import jit
+
+        _loaded = jit
+    return _loaded
+
+
+def _may_compile() -> bool:
+    if os.environ.get("RHASP_JIT", "auto") == "never":
+        return False
+    try:
+        _jit()
+    except ImportError:
+        return False
+    return True
+
+
+def run(geometry: Geometry, search: str, start: Any, *args: Any) -> tuple[Any, ...]:
+    """``core.<search>(tables, start, budget, *args)``, compiled or not (module docstring).
+
+    The result's first item is ``core.BUDGET`` only if a limit was reached, which here never
+    happens: the budget is only the point where an uncompiled search hands over.
+    """
+    global _uncompiled_states
+    mode = os.environ.get("RHASP_JIT", "auto")
+    compile_now = geometry.compiles and (
+        mode == "always" or (mode == "auto" and _uncompiled_states >= SWITCH_STATES)
+    )
+    if compile_now and _may_compile():
+        return _compiled(geometry, search, start, *args)
+    can_switch = geometry.compiles and mode == "auto"
+    budget = max(1, SWITCH_STATES - _uncompiled_states) if can_switch else UNLIMITED
+    result = getattr(core, search)(geometry.tables, start, budget, *args)
+    if result[0] != core.BUDGET:
+        _uncompiled_states += _states(result)
+        return result
+    _uncompiled_states = SWITCH_STATES
+    if _may_compile():
+        return _compiled(geometry, search, start, *args)
+    return getattr(core, search)(geometry.tables, start, UNLIMITED, *args)
+
+
+def _compiled(geometry: Geometry, search: str, start: Any, *args: Any) -> tuple[Any, ...]:
+    jit = _jit()
+    if not isinstance(start, int):
+        start = jit.keys(start)
+    return getattr(jit, search)(geometry.compiled, start, UNLIMITED, *args)
+
+
+def _states(result: tuple[Any, ...]) -> int:
+    """How many states a core search reached, from what it returned."""
+    return result[1] if isinstance(result[1], int) else len(result[1])
+
+
+# The searches.
 
 
 def fewest_moves(board: Board, start: State) -> tuple[Plan | None, int]:
     """Breadth-first search: a plan with the fewest moves and the number of states reached."""
     geometry = Geometry.of(board)
-    first = geometry.key(start)
-    if geometry.solved(first):
-        return (), 1
-    parents, found = _breadth_first(geometry, first, geometry.solved)
-    return (None if found is None else geometry.plan(parents, found)), len(parents)
-
-
-def _breadth_first(
-    geometry: Geometry, first: int, goal: Callable[[int], bool] | None
-) -> tuple[dict[int, int], int | None]:
-    """Parent links of the states found from ``first`` in breadth-first order, up to the first
-    state where a target has just left and ``goal`` holds (then also returned), or all."""
-    parents = {first: first}
-    frontier = [(first, geometry.occupancy(first))]
-    expand = geometry.expand
-    while frontier:
-        following = []
-        for key, occupied in frontier:
-            for after, after_occupied, _, left in expand(key, occupied):
-                if after not in parents:
-                    parents[after] = key
-                    if left and goal is not None and goal(after):
-                        return parents, after
-                    following.append((after, after_occupied))
-        frontier = following
-    return parents, None
+    goal, found, path = run(geometry, "breadth_first", geometry.key(start), True, True)
+    return (geometry.plan(path) if goal >= 0 else None), found
 
 
 def fewest_slides(board: Board, start: State) -> tuple[Plan | None, int]:
     """Dijkstra over whole moves, cost (slides, moves): fewest slides, then fewest moves."""
     geometry = Geometry.of(board)
-    first = geometry.key(start)
-    weight = 1 << 16  # slides dominate; moves (fewer than 2**16) break ties
-    best = {first: 0}
-    parents = {first: first}
-    queue = [(0, first, geometry.occupancy(first))]
-    expand, solved = geometry.expand, geometry.solved
-    while queue:
-        cost, key, occupied = heapq.heappop(queue)
-        if cost > best[key]:
-            continue
-        if solved(key):
-            return geometry.plan(parents, key), len(best)
-        for after, after_occupied, slides, _ in expand(key, occupied):
-            new = cost + slides * weight + 1
-            if new < best.get(after, new + 1):
-                best[after] = new
-                parents[after] = key
-                heapq.heappush(queue, (new, after, after_occupied))
-    return None, len(best)
+    goal, found, path = run(geometry, "cheapest", geometry.key(start))
+    return (geometry.plan(path) if goal >= 0 else None), found
 
 
-def explore(board: Board, placement: State) -> tuple[Geometry, dict[int, int]]:
-    """Every state reachable from ``placement``, goal states included, with parent links.
+def explore(board: Board, placement: State) -> tuple[Geometry, list[int]]:
+    """Every state reachable from ``placement``, goal states included, in breadth-first order.
 
     As puzzle databases count them: targets stay on the board (a target at its exit edge is a
     state like any other, and may move back), so this is the connected component of the start
-    in the graph of all moves. The dict lists the states in the order found, which is
-    breadth-first order; the geometry reads the keys.
+    in the graph of all moves. The geometry reads the keys.
     """
     geometry = Geometry.of(board, targets_leave=False)
-    parents, _ = _breadth_first(geometry, geometry.key(placement), None)  # no target leaves
-    return geometry, parents
+    _, order, _ = run(geometry, "layers", [geometry.key(placement)])
+    return geometry, order
 
 
 def cluster_size(board: Board, placement: State) -> int:
-    """The number of states in the placement's cluster (see :func:`explore`)."""
-    return len(explore(board, placement)[1])
+    """The number of states in the placement's cluster (see :func:`explore`), counted without
+    keeping a state's link to the one it came from."""
+    geometry = Geometry.of(board, targets_leave=False)
+    return run(geometry, "breadth_first", geometry.key(placement), False, False)[1]
 
 
 def solve_and_count(board: Board, placement: State) -> tuple[Plan | None, int, int]:
@@ -217,49 +257,39 @@ def solve_and_count(board: Board, placement: State) -> tuple[Plan | None, int, i
     target would leave. Returns the plan (None if there is none), the states found up to it,
     and the cluster size.
     """
-    geometry, parents = explore(board, placement)
-    at_exit = at_exit_test(board, geometry)
-    for found, key in enumerate(parents, 1):
-        if at_exit(key):
-            return geometry.plan(parents, key), found, len(parents)
-    return None, len(parents), len(parents)
-
-
-def at_exit_test(board: Board, geometry: Geometry) -> Callable[[int], bool]:
-    """Whether a key has the (only) target at its exit edge."""
-    if len(geometry.targets) != 1:
+    if len(board.targets) != 1:
         raise ValueError("defined here for one target")
-    (target,) = geometry.targets
-    shift = BITS * target
-    return lambda key: board.at_exit(target, (key >> shift) & GONE)
+    geometry = Geometry.of(board, targets_leave=False)
+    goal, size, path = run(geometry, "breadth_first", geometry.key(placement), False, True)
+    if goal < 0:
+        return None, size, size
+    return geometry.plan(path), goal + 1, size
 
 
-def goal_distances(board: Board, placement: State) -> tuple[Geometry, dict[int, int]]:
-    """The fewest moves from every state of the cluster to a solution (single target).
+def goal_layers(board: Board, placement: State) -> tuple[Geometry, list[int], list[int]]:
+    """The cluster by distance from the nearest goal (single target): the states in order of
+    that distance, and where each distance ends (as :func:`rhasp.engines.core.layers`).
 
     A breadth-first search from all goal states at once (the target at its exit edge), over
     the cluster's moves, which can all be undone; the last move, to the edge, counts.
+    Empty when no goal is reachable.
     """
-    geometry, parents = explore(board, placement)
-    goals = list(filter(at_exit_test(board, geometry), parents))
-    return geometry, layers(geometry.neighbours, goals)
+    geometry = Geometry.of(board, targets_leave=False)
+    _, order, ends = run(geometry, "goal_layers", geometry.key(placement))
+    return geometry, order, ends
 
 
-def layers(
-    neighbours: Callable[[int], Iterable[int]],
-    sources: list[int],
-    enters: Callable[[int], bool] | None = None,
-) -> dict[int, int]:
-    """Breadth-first distances from ``sources`` (in moves), stepping only into states for
-    which ``enters`` holds (all, by default). The dict is in breadth-first order."""
-    distance = dict.fromkeys(sources, 0)
-    frontier = sources
-    while frontier:
-        following = []
-        for key in frontier:
-            for after in neighbours(key):
-                if after not in distance and (enters is None or enters(after)):
-                    distance[after] = distance[key] + 1
-                    following.append(after)
-        frontier = following
+def goal_distances(board: Board, placement: State) -> tuple[Geometry, dict[int, int]]:
+    """The fewest moves from every state of the cluster to a solution (see :func:`goal_layers`)."""
+    geometry, order, ends = goal_layers(board, placement)
+    return geometry, distances(order, ends)
+
+
+def distances(order: list[int], ends: list[int]) -> dict[int, int]:
+    """Each state's layer, from :func:`rhasp.engines.core.layers`' order and ends."""
+    distance = {}
+    begin = 0
+    for d, end in enumerate(ends):
+        distance.update(dict.fromkeys(order[begin:end], d))
+        begin = end
     return distance

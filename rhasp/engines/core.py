@@ -1,0 +1,254 @@
+"""The search core: every search rhasp runs on boards, written once for two ways of running.
+
+These functions are plain Python over integers, tuples, lists, sets and dicts, in the subset
+of Python that numba compiles. :mod:`rhasp.engines.jit` compiles them (``njit(cache=True)``)
+for boards whose states and cells fit 63-bit machine words, where they run at compiled speed
+on numpy arrays; any other board runs this same source, uncompiled, on Python integers of any
+size. So there is one core, and :mod:`rhasp.engines.bitboard` decides which way it runs.
+
+A state is one integer *key*, ``bits`` bits per vehicle holding its position along its line
+(``gone`` = all ones for a target that has left). Cells are bits ``row * width + col`` of an
+occupancy integer. The board's geometry is a :class:`Tables` of flat sequences indexed by
+``vehicle * stride + position``, so moving vehicle ``i`` by ``d`` cells is ``key + d * (1 <<
+shift[i])`` and every test is a mask and a comparison.
+
+The searches record states in the order found (breadth-first order, or Dijkstra's order of
+first reaching) with the index of the state they came from, which is all a plan needs; a
+search that only counts skips the links. Each stops at ``budget`` states and says so
+(``BUDGET``), so that the caller decides what a limit means.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import MutableSequence, Sequence
+from typing import NamedTuple
+
+NOT_FOUND = -1
+BUDGET = -2  # returned instead of an index: the search reached its budget of states
+WEIGHT = 1 << 16  # fewest slides: a slide outweighs any number of moves (fewer than 2**16)
+INDEX_BITS = 32  # Dijkstra's queue holds cost << INDEX_BITS | index in one integer
+
+
+#: Room for one state's successors: a list here, an int64 array when compiled (see ``jit``).
+Buffer = MutableSequence[int]
+
+
+class Tables(NamedTuple):
+    """A board's geometry as the core reads it (built by :class:`rhasp.engines.bitboard.Geometry`).
+
+    Per vehicle ``i``: ``shift[i]`` is where its field starts in a key, ``last[i]`` its last
+    position, ``exit_behind[i]``/``exit_ahead[i]`` whether it leaves through the edge at
+    position 0 or ``last``. Per vehicle and position ``p`` (index ``i * stride + p``):
+    ``masks`` its cells, ``behind``/``ahead`` the cell it enters moving from ``p`` to ``p - 1``
+    or ``p + 1``, ``near`` both (nothing for ``gone``). The goal: every target ``j`` has
+    position ``goal_pos[j]`` in its field at ``goal_shift[j]``.
+    """
+
+    count: int
+    gone: int
+    stride: int
+    walls: int
+    shift: object  # each of these: a tuple of Python ints, or an int64 numpy array
+    last: object
+    exit_behind: object
+    exit_ahead: object
+    masks: object
+    behind: object
+    ahead: object
+    near: object
+    goal_shift: object
+    goal_pos: object
+
+
+def new_buffer(size: int) -> Buffer:
+    """Scratch room for one state's successors (compiled: numpy's int64 zeros)."""
+    return [0] * size
+
+
+def occupancy(g: Tables, key: int) -> int:
+    """The occupied cells of state ``key``: the walls and every vehicle's cells."""
+    masks, shift, stride, gone = g.masks, g.shift, g.stride, g.gone
+    occupied = g.walls
+    for i in range(g.count):
+        occupied |= masks[i * stride + ((key >> shift[i]) & gone)]
+    return occupied
+
+
+def solved(g: Tables, key: int) -> bool:
+    for j in range(len(g.goal_shift)):  # noqa: SIM110 (numba compiles loops, not all())
+        if (key >> g.goal_shift[j]) & g.gone != g.goal_pos[j]:
+            return False
+    return True
+
+
+def successors(g: Tables, key: int, keys: Buffer, slides: Buffer) -> int:
+    """Fill ``keys`` and ``slides`` with every legal move from ``key``; return how many.
+
+    Vehicle by vehicle, backwards then forwards, nearest first: the order the readable model
+    lists its moves in, so that both find the same plan.
+    """
+    occupied = occupancy(g, key)
+    shift, last, gone, stride = g.shift, g.last, g.gone, g.stride
+    behind, ahead, near = g.behind, g.ahead, g.near
+    found = 0
+    for i in range(g.count):
+        base = i * stride
+        p = (key >> shift[i]) & gone
+        if near[base + p] & ~occupied == 0:  # boxed in on both sides (or gone)
+            continue
+        unit = 1 << shift[i]
+        q = p
+        while q > 0 and behind[base + q] & occupied == 0:
+            q -= 1
+            leaves = q == 0 and g.exit_behind[i] != 0
+            keys[found] = key + (gone - p) * unit if leaves else key - (p - q) * unit
+            slides[found] = p - q
+            found += 1
+        q = p
+        while q < last[i] and ahead[base + q] & occupied == 0:
+            q += 1
+            leaves = q == last[i] and g.exit_ahead[i] != 0
+            keys[found] = key + (gone - p) * unit if leaves else key + (q - p) * unit
+            slides[found] = q - p
+            found += 1
+    return found
+
+
+def most_successors(g: Tables) -> int:
+    """Room enough for any state's successors: every vehicle's every other position."""
+    room = 1
+    for i in range(g.count):
+        room += g.last[i]
+    return room
+
+
+def breadth_first(
+    g: Tables, first: int, budget: int, stop_at_goal: bool, with_links: bool
+) -> tuple[int, int, list[int]]:
+    """States from ``first`` in breadth-first order.
+
+    Returns (index of the first goal state found, or NOT_FOUND or BUDGET; the states found;
+    the keys of a shortest path from ``first`` to that goal, empty without ``with_links``).
+    With ``stop_at_goal`` it stops at that goal, else it visits every reachable state.
+    """
+    order = [first]
+    parent = [-1]
+    seen = {first}
+    goal = 0 if solved(g, first) else NOT_FOUND
+    keys = new_buffer(most_successors(g))
+    slides = new_buffer(most_successors(g))
+    first_shift, first_pos = g.goal_shift[0], g.goal_pos[0]  # a quick test before solved()
+    done = 0
+    while done < len(order) and not (stop_at_goal and goal >= 0):
+        if len(order) > budget:
+            return BUDGET, len(order), order[:0]
+        n = successors(g, order[done], keys, slides)
+        for j in range(n):
+            after = keys[j]
+            if after not in seen:
+                seen.add(after)
+                order.append(after)
+                if with_links:
+                    parent.append(done)
+                if goal < 0 and (after >> first_shift) & g.gone == first_pos and solved(g, after):
+                    goal = len(order) - 1
+                    if stop_at_goal:
+                        break
+        done += 1
+    path = order[:0]
+    if goal >= 0 and with_links:
+        path = walk_back(order, parent, goal)
+    return goal, len(order), path
+
+
+def walk_back(keys: list[int], parent: list[int], index: int) -> list[int]:
+    """The keys from the search's start to state ``index``, by the links."""
+    path = [keys[index]]
+    while parent[index] >= 0:
+        index = parent[index]
+        path.append(keys[index])
+    path.reverse()
+    return path
+
+
+def layers(g: Tables, sources: Sequence[int], budget: int) -> tuple[int, list[int], list[int]]:
+    """Every state reachable from ``sources``, in breadth-first order, and where each layer
+    starts: states ``order[ends[d - 1]:ends[d]]`` lie ``d`` moves from the nearest source.
+    (BUDGET, states found) in place of the layers when the budget runs out."""
+    order = [sources[0]]
+    seen = {sources[0]}
+    for k in range(1, len(sources)):
+        if sources[k] not in seen:
+            seen.add(sources[k])
+            order.append(sources[k])
+    ends = [len(order)]
+    keys = new_buffer(most_successors(g))
+    slides = new_buffer(most_successors(g))
+    done = 0
+    while done < len(order):
+        if len(order) > budget:
+            return BUDGET, order, ends
+        n = successors(g, order[done], keys, slides)
+        for j in range(n):
+            if keys[j] not in seen:
+                seen.add(keys[j])
+                order.append(keys[j])
+        done += 1
+        if done == ends[-1] and done < len(order):
+            ends.append(len(order))
+    return len(order), order, ends
+
+
+def goal_layers(g: Tables, first: int, budget: int) -> tuple[int, list[int], list[int]]:
+    """:func:`layers` from every goal state of ``first``'s cluster (in a geometry whose targets
+    stay): the cluster by distance to the nearest goal. Nothing when no goal is reachable."""
+    reached, order, ends = layers(g, [first], budget)
+    if reached == BUDGET:
+        return reached, order, ends
+    goals = [key for key in order if solved(g, key)]
+    if len(goals) == 0:
+        return 0, order[:0], ends[:0]
+    return layers(g, goals, budget)
+
+
+def cheapest(g: Tables, first: int, budget: int) -> tuple[int, int, list[int]]:
+    """Dijkstra over whole moves, cost (slides, moves): fewest slides, then fewest moves.
+
+    Returns (the goal's index, or NOT_FOUND or BUDGET; the states reached; the keys of the
+    cheapest path to the goal).
+    """
+    order = [first]
+    parent = [-1]
+    cost = [0]
+    index = {first: 0}
+    queue = [0]
+    keys = new_buffer(most_successors(g))
+    slides = new_buffer(most_successors(g))
+    mask = (1 << INDEX_BITS) - 1
+    while queue:
+        item = heapq.heappop(queue)
+        here, spent = item & mask, item >> INDEX_BITS
+        if spent > cost[here]:
+            continue  # reached more cheaply since this entry was queued
+        if solved(g, order[here]):
+            return here, len(order), walk_back(order, parent, here)
+        if len(order) > budget:
+            return BUDGET, len(order), order[:0]
+        n = successors(g, order[here], keys, slides)
+        for j in range(n):
+            new = spent + slides[j] * WEIGHT + 1
+            there = index.get(keys[j], -1)
+            if there < 0:
+                there = len(order)
+                index[keys[j]] = there
+                order.append(keys[j])
+                parent.append(here)
+                cost.append(new)
+            elif new < cost[there]:
+                cost[there] = new
+                parent[there] = here
+            else:
+                continue
+            heapq.heappush(queue, new << INDEX_BITS | there)
+    return NOT_FOUND, len(order), order[:0]
