@@ -1,6 +1,11 @@
-"""The fast bitboard core must agree with the reference search on the readable model."""
+"""The fast core must agree with the reference search on the readable model, and run the same
+compiled (numba) and uncompiled (Python integers)."""
 
 from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -8,7 +13,21 @@ from hypothesis import HealthCheck, given, settings
 from rhasp.engines import bitboard, reference
 from rhasp.engines.bitboard import Geometry
 from rhasp.model import plan_slides, replay
-from tests.boards import card, example, puzzles
+from tests.boards import card, example, grid, puzzles
+
+
+@contextmanager
+def core_mode(mode: str) -> Iterator[None]:
+    """Run the core compiled ("always") or uncompiled ("never") inside the block."""
+    before = os.environ.get("RHASP_JIT")
+    os.environ["RHASP_JIT"] = mode
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["RHASP_JIT"]
+        else:
+            os.environ["RHASP_JIT"] = before
 
 
 def agree(puzzle) -> None:
@@ -29,19 +48,84 @@ def agree(puzzle) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles())
-def test_fast_core_agrees_with_the_reference_on_random_boards(puzzle):
-    agree(puzzle)
+def test_compiled_core_agrees_with_the_reference_on_random_boards(puzzle):
+    with core_mode("always"):
+        agree(puzzle)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(min_side=6, max_side=12, max_others=8))
+def test_core_agrees_with_the_reference_on_boards_up_to_12x12(puzzle):
+    # Boards over 63 cells run uncompiled even when compiling is asked for.
+    with core_mode("always"):
+        agree(puzzle)
+
+
+@pytest.mark.parametrize("mode", ["always", "never"])
 @pytest.mark.parametrize("number", [1, 13, 26, 40])
-def test_fast_core_agrees_on_cards(number):
-    agree(card(number))
+def test_fast_core_agrees_on_cards(number, mode):
+    with core_mode(mode):
+        agree(card(number))
 
 
+@pytest.mark.parametrize("mode", ["always", "never"])
 @pytest.mark.parametrize("name", ["4x4", "walls", "unsolvable", "two-targets", "limousine",
                                   "vertical-target"])  # fmt: skip
-def test_fast_core_agrees_on_the_examples(name):
-    agree(example(name))
+def test_fast_core_agrees_on_the_examples(name, mode):
+    with core_mode(mode):
+        agree(example(name))
+
+
+def every_result(puzzle) -> tuple:
+    """What each search of the core returns for the puzzle, in plain Python values."""
+    board, start, placement = puzzle.board, puzzle.start, puzzle.placement
+    found = [bitboard.fewest_moves(board, start), bitboard.fewest_slides(board, start),
+             bitboard.cluster_size(board, placement)]  # fmt: skip
+    if len(board.targets) == 1:
+        _, order, ends = bitboard.goal_layers(board, placement)
+        found += [bitboard.solve_and_count(board, placement), list(order), list(ends)]
+    return tuple(found)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles())
+def test_compiled_and_uncompiled_core_return_the_same(puzzle):
+    # One source, two ways of running it: the same plans, counts and orders, to the state.
+    with core_mode("never"):
+        uncompiled = every_result(puzzle)
+    with core_mode("always"):
+        compiled = every_result(puzzle)
+    assert compiled == uncompiled
+
+
+def test_which_boards_compile():
+    assert Geometry.of(card(40).board).compiles  # 13 vehicles of 3 bits, 36 cells
+    wide = grid("AA......\n" + "........\n" * 7)
+    assert not Geometry.of(wide.board).compiles  # 64 cells: over a 63-bit word
+    crowded = grid("""
+        AABBCCDDEE.
+        FFGGHHIIJJ.
+        KKLLMMNNOO.
+        PPQQRRSSTTZ
+        XX........Z
+    """)  # 22 vehicles of 4 bits on 55 cells: the key is over a word
+    geometry = Geometry.of(crowded.board)
+    assert (geometry.bits, geometry.compiles) == (4, False)
+    with core_mode("always"):  # runs uncompiled, on Python integers
+        agree(crowded)
+        agree(wide)
+
+
+def test_a_process_switches_to_the_compiled_core_midway(monkeypatch):
+    puzzle = card(40)
+    with core_mode("never"):
+        expected = bitboard.fewest_moves(puzzle.board, puzzle.start)
+    monkeypatch.setattr(bitboard, "SWITCH_STATES", 1_000)
+    monkeypatch.setattr(bitboard, "_uncompiled_states", 0)
+    with core_mode("auto"):
+        # Card 40 needs far more than 1,000 states: the search restarts compiled.
+        assert bitboard.fewest_moves(puzzle.board, puzzle.start) == expected
+        assert bitboard._uncompiled_states == 1_000
 
 
 def test_keys_and_occupancy_round_trip():
