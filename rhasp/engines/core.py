@@ -66,6 +66,25 @@ def new_buffer(size: int) -> Buffer:
     return [0] * size
 
 
+def key_set(first: int) -> set[int]:
+    """The set of states seen, holding ``first`` (compiled: an open-addressing table)."""
+    return {first}
+
+
+def added(seen: set[int], key: int) -> bool:
+    """Whether ``key`` is new to ``seen``, which holds it from now on."""
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
+
+
+def with_room(seen: set[int], more: int) -> set[int]:
+    """``seen``, ready to take ``more`` keys (compiled: the table grows here, before a state's
+    successors go in, rather than inside each insertion)."""
+    return seen
+
+
 def occupancy(g: Tables, key: int) -> int:
     """The occupied cells of state ``key``: the walls and every vehicle's cells."""
     masks, shift, stride, gone = g.masks, g.shift, g.stride, g.gone
@@ -91,6 +110,7 @@ def successors(g: Tables, key: int, keys: Buffer, slides: Buffer) -> int:
     occupied = occupancy(g, key)
     shift, last, gone, stride = g.shift, g.last, g.gone, g.stride
     behind, ahead, near = g.behind, g.ahead, g.near
+    exit_behind, exit_ahead = g.exit_behind, g.exit_ahead
     found = 0
     for i in range(g.count):
         base = i * stride
@@ -101,17 +121,20 @@ def successors(g: Tables, key: int, keys: Buffer, slides: Buffer) -> int:
         q = p
         while q > 0 and behind[base + q] & occupied == 0:
             q -= 1
-            leaves = q == 0 and g.exit_behind[i] != 0
-            keys[found] = key + (gone - p) * unit if leaves else key - (p - q) * unit
+            keys[found] = key - (p - q) * unit
             slides[found] = p - q
             found += 1
+        if q == 0 < p and exit_behind[i]:  # it reached its exit edge: it leaves instead
+            keys[found - 1] = key + (gone - p) * unit
+        end = last[i]
         q = p
-        while q < last[i] and ahead[base + q] & occupied == 0:
+        while q < end and ahead[base + q] & occupied == 0:
             q += 1
-            leaves = q == last[i] and g.exit_ahead[i] != 0
-            keys[found] = key + (gone - p) * unit if leaves else key + (q - p) * unit
+            keys[found] = key + (q - p) * unit
             slides[found] = q - p
             found += 1
+        if q == end > p and exit_ahead[i]:
+            keys[found - 1] = key + (gone - p) * unit
     return found
 
 
@@ -134,7 +157,7 @@ def breadth_first(
     """
     order = [first]
     parent = [-1]
-    seen = {first}
+    seen = key_set(first)
     goal = 0 if solved(g, first) else NOT_FOUND
     keys = new_buffer(most_successors(g))
     slides = new_buffer(most_successors(g))
@@ -143,11 +166,11 @@ def breadth_first(
     while done < len(order) and not (stop_at_goal and goal >= 0):
         if len(order) > budget:
             return BUDGET, len(order), order[:0]
+        seen = with_room(seen, len(keys))
         n = successors(g, order[done], keys, slides)
         for j in range(n):
             after = keys[j]
-            if after not in seen:
-                seen.add(after)
+            if added(seen, after):
                 order.append(after)
                 if with_links:
                     parent.append(done)
@@ -177,10 +200,10 @@ def layers(g: Tables, sources: Sequence[int], budget: int) -> tuple[int, list[in
     starts: states ``order[ends[d - 1]:ends[d]]`` lie ``d`` moves from the nearest source.
     (BUDGET, states found) in place of the layers when the budget runs out."""
     order = [sources[0]]
-    seen = {sources[0]}
+    seen = key_set(sources[0])
     for k in range(1, len(sources)):
-        if sources[k] not in seen:
-            seen.add(sources[k])
+        seen = with_room(seen, 1)
+        if added(seen, sources[k]):
             order.append(sources[k])
     ends = [len(order)]
     keys = new_buffer(most_successors(g))
@@ -189,10 +212,10 @@ def layers(g: Tables, sources: Sequence[int], budget: int) -> tuple[int, list[in
     while done < len(order):
         if len(order) > budget:
             return BUDGET, order, ends
+        seen = with_room(seen, len(keys))
         n = successors(g, order[done], keys, slides)
         for j in range(n):
-            if keys[j] not in seen:
-                seen.add(keys[j])
+            if added(seen, keys[j]):
                 order.append(keys[j])
         done += 1
         if done == ends[-1] and done < len(order):

@@ -16,10 +16,76 @@ from numba.extending import overload, register_jitable
 
 from rhasp.engines import core
 
+EMPTY = -1  # no key is negative: keys fit 63 bits
+SPREAD = -7046029254386353131  # 2**64 / golden ratio, as int64: multiplicative hashing
+
+
+# The states seen, compiled: in place of numba's own set, which measured 1.5 times slower on
+# this core's clusters, an int64 array of slots in open addressing with linear probing, kept at
+# most half full, with the count of keys held in its last element. Keys are well-mixed
+# integers already, so one multiplication spreads them.
+
+
+@njit
+def _table(size: int) -> np.ndarray:
+    table = np.full(size + 1, EMPTY, np.int64)
+    table[size] = 0
+    return table
+
+
+@njit
+def _place(table: np.ndarray, key: int) -> bool:
+    """Put ``key`` in its slot; False if it was there already."""
+    mask = len(table) - 2  # the slots are a power of two
+    slot = (key * SPREAD) >> 32 & mask
+    while table[slot] != EMPTY:
+        if table[slot] == key:
+            return False
+        slot = (slot + 1) & mask
+    table[slot] = key
+    table[mask + 1] += 1
+    return True
+
+
+@njit
+def _with_room(table: np.ndarray, more: int) -> np.ndarray:
+    """``table``, or a larger copy when ``more`` keys would fill more than half of it."""
+    size = len(table) - 1
+    if 2 * (table[size] + more) <= size:
+        return table
+    grown = _table(4 * size)
+    for key in table[:size]:
+        if key != EMPTY:
+            _place(grown, key)
+    return grown
+
+
+# numba passes the argument types to each overload; the function it returns is the code.
+
 
 @overload(core.new_buffer)
-def _new_buffer(size):  # numba passes the argument types; the lambda is the code
+def _new_buffer(size):
     return lambda size: np.zeros(size, np.int64)
+
+
+@overload(core.key_set)
+def _key_set(first):
+    def table(first):
+        seen = _table(1024)
+        _place(seen, first)
+        return seen
+
+    return table
+
+
+@overload(core.added)
+def _added(seen, key):
+    return lambda seen, key: _place(seen, key)
+
+
+@overload(core.with_room)
+def _room(seen, more):
+    return lambda seen, more: _with_room(seen, more)
 
 
 for _helper in (core.occupancy, core.solved, core.successors, core.most_successors,
