@@ -9,19 +9,23 @@ CSV as they finish, flushing each, so an interrupted run loses nothing already w
 from __future__ import annotations
 
 import csv
+import functools
+import itertools
 import json
+import queue
 import sys
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any, Protocol
 
 from rhasp.engines import Objective, Solution, get_engine
-from rhasp.engines.bitboard import cluster_size, solve_and_count
+from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_count
 from rhasp.errors import InputError
-from rhasp.formats import read_path_numbered
+from rhasp.formats import DeckLine, stream_deck
 from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
 from rhasp.notation import format_plan
@@ -36,18 +40,22 @@ FIELDS = (
 @dataclass(frozen=True)
 class Job:
     line: int  # the entry's number in the deck, 1-based
-    puzzle: Puzzle
+    entry: Puzzle | DeckLine  # a deck file's line is read by the worker that solves it
     objective: Objective
     engine: str
     cluster: bool
 
 
 ONE_THREAD = ("--parallel-mode=1",)
+#: From this many puzzles on, a deck is work enough to load the compiled core at once.
+COMPILE_FROM = 100
 
 
-def solve_job(job: Job) -> dict[str, Any]:
-    """One puzzle's result record; runs in a worker process."""
-    puzzle = job.puzzle
+def solve_job(job: Job) -> Result:
+    """One puzzle's result record, or the error its line has; runs in a worker process."""
+    puzzle = job.entry.read() if isinstance(job.entry, DeckLine) else job.entry
+    if isinstance(puzzle, InputError):
+        return LineError(job.line, puzzle)
     size = None
     one_pass = job.cluster and job.engine == "bfs" and job.objective == "moves"
     if one_pass and len(puzzle.board.targets) == 1:
@@ -91,26 +99,63 @@ def verify(puzzle: Puzzle, record: dict[str, Any]) -> dict[str, Any]:
     return found | ({"mismatch": ", ".join(wrong)} if wrong else {})
 
 
-def run_jobs(
-    jobs: Sequence[Job], processes: int, scheduler: str | None = None
-) -> Iterator[dict[str, Any]]:
-    """Result records in the order they finish: on a Dask cluster at ``scheduler``, or on
-    ``processes`` local worker processes."""
+@dataclass(frozen=True)
+class LineError:
+    """A deck line that could not be read, found by the worker that read it."""
+
+    line: int
+    error: InputError
+
+
+Result = dict[str, Any] | LineError
+
+
+def run_jobs(jobs: Iterable[Job], processes: int, scheduler: str | None = None) -> Iterator[Result]:
+    """Result records (or errors of lines) in the order they finish: on a Dask cluster at
+    ``scheduler``, or on ``processes`` local worker processes."""
     if scheduler:
-        yield from _run_on_dask(jobs, scheduler)
+        yield from _run_on_dask(list(jobs), scheduler)
         return
-    if processes <= 1 or len(jobs) <= 1:
+    if processes <= 1:
         yield from map(solve_job, jobs)
         return
-    # Small chunks: records stream out and the progress moves; a chunk's results only come
-    # back when the whole chunk is done.
-    chunk = max(1, min(8, len(jobs) // (processes * 64)))
     with worker_pool(processes) as pool:
-        yield from pool.imap_unordered(solve_job, jobs, chunksize=chunk)
+        yield from _bounded(pool, jobs, processes)
 
 
-def solve_batch(jobs: Sequence[Job]) -> list[dict[str, Any]]:
-    """Several jobs in one task, so that a cluster's per-task overhead is paid once per batch."""
+#: Jobs sent to a worker at once: enough to pay for the round trip of a fast search, few
+#: enough that records stream out and the progress moves.
+BATCH = 8
+#: Batches in flight per worker: the workers never wait, and a deck of a million lines is
+#: never all queued in memory.
+IN_FLIGHT = 4
+
+
+def _bounded(pool: Pool, jobs: Iterable[Job], processes: int) -> Iterator[Result]:
+    """``solve_batch`` over ``jobs`` on ``pool``, reading the jobs only as workers free up."""
+    finished: queue.SimpleQueue[list[Result] | BaseException] = queue.SimpleQueue()
+    batches = iter(functools.partial(_take, iter(jobs), BATCH), [])
+    pending = 0
+    while True:
+        for batch in itertools.islice(batches, processes * IN_FLIGHT - pending):
+            pool.apply_async(solve_batch, (batch,), callback=finished.put,
+                             error_callback=finished.put)  # fmt: skip
+            pending += 1
+        if not pending:
+            return
+        results = finished.get()
+        pending -= 1
+        if isinstance(results, BaseException):
+            raise results
+        yield from results
+
+
+def _take(items: Iterator[Job], count: int) -> list[Job]:
+    return list(itertools.islice(items, count))
+
+
+def solve_batch(jobs: Sequence[Job]) -> list[Result]:
+    """Several jobs in one task, so that a task's round trip is paid once per batch."""
     return [solve_job(job) for job in jobs]
 
 
@@ -246,27 +291,37 @@ def run_deck(
     Bad lines are passed to ``report`` and recorded with their error, and the rest goes on.
     With ``resume``, the lines already in ``out`` are skipped and the new records appended.
     """
-    numbered = read_path_numbered(path, targets=tuple(targets or ()))
+    total, numbered = stream_deck(path, targets=tuple(targets or ()))
     results = ResultFile(out, resume) if out else None
     done = results.done if results else set()
     write = results.write if results else _print_record
     tally = Tally()
-    jobs = []
-    try:
+
+    def failed(number: int, error: InputError) -> None:
+        report(error)
+        record = {"line": number, "error": str(error)}
+        write(record)
+        tally.add(record)
+
+    def jobs() -> Iterator[Job]:
         for number, entry in numbered:
             if number in done:
                 continue
             if isinstance(entry, InputError):
-                report(entry)
-                record = {"line": number, "error": str(entry)}
-                write(record)
-                tally.add(record)
+                failed(number, entry)
             else:
-                jobs.append(Job(number, entry, objective, engine, cluster))
-        progress.start(len(jobs), len(done))
-        for record in run_jobs(jobs, processes, scheduler):
-            write(record)
-            tally.add(record)
+                yield Job(number, entry, objective, engine, cluster)
+
+    if engine == "bfs" and total >= COMPILE_FROM and not scheduler:
+        prefer_compiled()  # before the workers start, so that they inherit the loaded code
+    try:
+        progress.start(max(0, total - len(done)), len(done))
+        for result in run_jobs(jobs(), processes, scheduler):
+            if isinstance(result, LineError):
+                failed(result.line, result.error)
+            else:
+                write(result)
+                tally.add(result)
             progress.advance(tally)
     finally:
         progress.stop()

@@ -18,6 +18,10 @@ class RhaspError(Exception):
     def __str__(self) -> str:
         return f"{self.where}: {self.what}" if self.where else self.what
 
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        # Deck workers send errors back to the main process: keep where as well as what.
+        return type(self), (self.what, self.where)
+
 
 class InputError(RhaspError):
     """A puzzle, deck or plan that cannot be read (exit code 2)."""
@@ -33,6 +37,9 @@ class PlanError(RhaspError):
     def __init__(self, what: str, index: int, where: str = "") -> None:
         super().__init__(what, where)
         self.index = index
+
+    def __reduce__(self) -> tuple[type, tuple[str, int, str]]:
+        return type(self), (self.what, self.index, self.where)
 
 
 def location(source: str, line: int | None = None, column: int | None = None) -> str:

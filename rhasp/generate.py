@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from rhasp.engines.bitboard import fewest_moves, goal_layers
+from rhasp.engines.bitboard import fewest_moves, goal_layers, prefer_compiled
 from rhasp.formats.line import database_board
 from rhasp.model import Board, Piece, Puzzle, TargetSpec, build_puzzle
 from rhasp.parallel import worker_pool
@@ -160,6 +160,7 @@ def generate(
     of a cluster not met before), else None. Endless: the caller stops. The boards are worked
     out on ``jobs`` processes and judged in order, so the deck does not depend on ``jobs``."""
     seen: set[Canonical] = set()
+    prefer_compiled()  # endless work: load the compiled core before the workers start
     work = functools.partial(_hardest_of_board, seed, size, walls, minimal)
     for found in _in_order(work, jobs):
         if found is None or found.moves < min_moves or found.canonical in seen:

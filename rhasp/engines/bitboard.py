@@ -29,7 +29,7 @@ from types import ModuleType
 from typing import Any
 
 from rhasp.engines import core
-from rhasp.model import Board, Move, Plan, State
+from rhasp.model import Board, Move, Piece, Plan, Puzzle, State, TargetSpec, build_puzzle
 
 WORD_BITS = 63  # what an int64 holds without its sign bit
 SWITCH_STATES = 100_000
@@ -174,6 +174,30 @@ def _may_compile() -> bool:
     except ImportError:
         return False
     return True
+
+
+def prefer_compiled() -> bool:
+    """Switch this process to the compiled core now, for work known to be large (a deck, a
+    generation run), and load its code, so that worker processes forked afterwards start
+    with it. False if the core cannot or must not be compiled."""
+    global _uncompiled_states
+    if os.environ.get("RHASP_JIT") == "never" or not _may_compile():
+        return False
+    _uncompiled_states = max(_uncompiled_states, SWITCH_STATES)
+    puzzle = _tiny_puzzle()
+    for targets_leave in (True, False):  # numba loads each function's code at its first call
+        geometry = Geometry.of(puzzle.board, targets_leave=targets_leave)
+        key = geometry.key(puzzle.placement)
+        for search, args in WARM_UP:
+            _compiled(geometry, search, [key] if search == "layers" else key, *args)
+    return True
+
+
+WARM_UP = (("breadth_first", (True, True)), ("layers", ()), ("goal_layers", ()), ("cheapest", ()))
+
+
+def _tiny_puzzle() -> Puzzle:
+    return build_puzzle(4, 4, [Piece("A", "h", 1, 0, 2)], [], [TargetSpec("A")], where="", name="")
 
 
 def run(geometry: Geometry, search: str, start: Any, *args: Any) -> tuple[Any, ...]:

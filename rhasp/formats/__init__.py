@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -94,6 +95,78 @@ def _deck_entry(
         return read_line(line, source, number, name=name, targets=specs)
     except InputError as error:
         return error
+
+
+@dataclass(frozen=True)
+class DeckLine:
+    """A deck line not read yet: decks of a million lines are read where they are solved,
+    one line at a time, so that no list of puzzles is ever built."""
+
+    text: str
+    source: str
+    number: int
+    name: str
+    targets: tuple[str, ...] = ()
+
+    def read(self) -> Entry:
+        specs = [TargetSpec(label) for label in self.targets]
+        return _deck_entry(self.text, self.source, self.number, self.name, specs)
+
+
+#: A deck entry as :func:`stream_deck` gives it: read, failed, or to be read.
+Pending = Entry | DeckLine
+HEAD_BYTES = 1 << 16  # enough of a file to tell a deck of one-line boards from the rest
+
+
+def stream_deck(
+    path: str, *, targets: Sequence[str] = ()
+) -> tuple[int, Iterable[tuple[int, Pending]]]:
+    """The number of entries and the numbered entries of a deck, for solving one by one.
+
+    A file of one-line boards is read lazily, line by line, and each line is left to be read
+    where it is solved (a line that is not text is an error entry at once). Anything else (a
+    board file, a directory, standard input) is read whole, as :func:`read_path_numbered`.
+    """
+    where = Path(path)
+    if path != "-" and where.is_file() and _is_line_deck(where):
+        return _count_content_lines(where), _deck_lines(where, tuple(targets))
+    numbered = read_path_numbered(path, targets=targets)
+    return len(numbered), numbered
+
+
+def _is_line_deck(path: Path) -> bool:
+    with path.open("rb") as handle:
+        head = handle.read(HEAD_BYTES)
+    if b"\0" in head:
+        return False  # binary: read_path_numbered says so
+    lines = _content_lines(head.decode("utf-8-sig", errors="replace"))
+    return len(lines) > 1 and detect("\n".join(lines)) == "line"
+
+
+def _is_content(raw: bytes) -> bool:
+    stripped = raw.strip()
+    return bool(stripped) and not stripped.startswith(b";")
+
+
+def _count_content_lines(path: Path) -> int:
+    with path.open("rb") as handle:
+        return sum(map(_is_content, handle))
+
+
+def _deck_lines(path: Path, targets: tuple[str, ...]) -> Iterator[tuple[int, Pending]]:
+    source = str(path)
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, 1):
+            if not _is_content(raw):
+                continue
+            try:
+                if b"\0" in raw:
+                    raise UnicodeError
+                text = raw.decode("utf-8-sig" if number == 1 else "utf-8").rstrip("\r\n")
+            except UnicodeError:
+                yield number, InputError("binary data or not UTF-8 text", location(source, number))
+                continue
+            yield number, DeckLine(text, source, number, f"{path.stem}-{number}", targets)
 
 
 def _content_lines(text: str) -> list[str]:
