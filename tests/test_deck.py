@@ -151,3 +151,52 @@ def test_a_dask_cluster_gives_the_same_records_as_the_local_run(tmp_path, dask_c
 
     assert by_line(remote) == by_line(local)
     assert len(by_line(remote)) == 40
+
+
+def test_a_deck_file_is_read_lazily_to_the_same_entries(tmp_path):
+    # The streamed reading (each line read where it is solved) must give what reading the
+    # whole file gives: the same numbers, names, puzzles and errors, comments skipped.
+    from rhasp.formats import DeckLine, read_path_numbered, stream_deck
+
+    path = tmp_path / "mixed.txt"
+    path.write_text(f"; a comment\n{FOUR}\n\nnot a board\n 3 {FOUR} 9\n")
+    total, numbered = stream_deck(str(path))
+    numbered = list(numbered)
+    assert total == 3 and all(isinstance(entry, DeckLine) for _, entry in numbered)
+    streamed = [(number, entry.read()) for number, entry in numbered]
+    whole = read_path_numbered(str(path))
+    assert [n for n, _ in streamed] == [n for n, _ in whole] == [2, 4, 5]
+    for (_, lazy), (_, eager) in zip(streamed, whole, strict=True):
+        assert str(lazy) == str(eager) if isinstance(eager, Exception) else lazy == eager
+
+
+def test_a_line_that_is_not_text_is_an_error_of_its_own(tmp_path):
+    path = tmp_path / "deck.txt"
+    path.write_bytes(f"{FOUR}\n".encode() + b"\xff\xfe bad\n" + f"{FOUR}\n".encode())
+    out = tmp_path / "out.jsonl"
+    result = deck(str(path), "--out", str(out), "--jobs", "2")
+    assert result.exit_code == 2
+    assert f"rhasp: {path}:2: binary data or not UTF-8 text" in result.stderr
+    records = {r["line"]: r for r in read_results(out)}
+    assert records[1]["length"] == records[3]["length"] == 3 and "error" in records[2]
+
+
+def test_workers_are_fed_only_as_they_free_up():
+    # A million-line deck must not be queued whole: when the first records come back, only a
+    # few batches per worker have been taken from the input.
+    from rhasp.deck import BATCH, IN_FLIGHT, Job, run_jobs
+    from rhasp.formats import DeckLine
+
+    taken = 0
+
+    def endless():
+        nonlocal taken
+        while True:
+            taken += 1
+            yield Job(taken, DeckLine(FOUR, "deck", taken, "four"), "moves", "bfs", False)
+
+    records = run_jobs(endless(), processes=2)
+    first = next(records)
+    assert first["length"] == 3
+    assert taken <= 2 * IN_FLIGHT * BATCH + 1
+    records.close()

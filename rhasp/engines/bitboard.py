@@ -135,8 +135,9 @@ def _vehicle_rows(board: Board, i: int, stride: int) -> tuple[tuple[int, ...], .
     width, vehicle = board.width, board.vehicles[i]
     last = board.line_length(vehicle) - vehicle.length
     cells = vehicle.cells(0)
-    masks = [sum(1 << (r * width + c) for r, c in vehicle.cells(p)) for p in range(last + 1)]
     step = 1 if vehicle.horizontal else width  # bit distance between neighbour cells
+    first = sum(1 << (r * width + c) for r, c in cells)
+    masks = [first << (step * p) for p in range(last + 1)]
     head = 1 << (cells[-1][0] * width + cells[-1][1])
     tail = 1 << (cells[0][0] * width + cells[0][1])
     ahead = [head << (step * (p + 1)) for p in range(last)] + [0]  # entered going p -> p+1
