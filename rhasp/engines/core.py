@@ -1,10 +1,14 @@
 """The search core: every search rhasp runs on boards, written once for two ways of running.
 
-These functions are plain Python over integers, tuples, lists, sets and dicts, in the subset
-of Python that numba compiles. :mod:`rhasp.engines.jit` compiles them (``njit(cache=True)``)
-for boards whose states and cells fit 63-bit machine words, where they run at compiled speed
-on numpy arrays; any other board runs this same source, uncompiled, on Python integers of any
-size. So there is one core, and :mod:`rhasp.engines.bitboard` decides which way it runs.
+These functions are plain Python over integers, tuples, lists and dicts, in the subset of
+Python that numba compiles. :mod:`rhasp.engines.jit` compiles them (``njit(cache=True)``) for
+boards whose states and cells fit 63-bit machine words, where they run at compiled speed on
+numpy arrays; any other board runs this same source, uncompiled, on Python integers of any
+size. So there is one core, and :mod:`rhasp.engines.bitboard` decides which way it runs. The
+two ways differ in two small places only, each a function here with a compiled twin in
+``jit`` (a numba ``overload``): scratch buffers (:func:`new_buffer`) and the set of states
+seen (:func:`key_set`, :func:`added`, :func:`with_room`), a Python set here and an
+open-addressing table of int64 when compiled.
 
 A state is one integer *key*, ``bits`` bits per vehicle holding its position along its line
 (``gone`` = all ones for a target that has left). Cells are bits ``row * width + col`` of an
