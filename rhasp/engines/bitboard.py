@@ -112,9 +112,8 @@ class Geometry:
 
     def neighbours(self, key: int) -> list[int]:
         """The states one move away from ``key``, in the readable model's order."""
-        room = core.most_successors(self.tables)
-        keys, slides = [0] * room, [0] * room
-        return keys[: core.successors(self.tables, key, keys, slides)]
+        keys, slides, movers = core.buffers(self.tables)
+        return keys[: core.successors(self.tables, key, core.NO_SKIP, keys, slides, movers)]
 
     def move(self, before: int, after: int) -> Move:
         """The move that turns ``before`` into ``after`` (one vehicle's field differs)."""

@@ -105,8 +105,9 @@ def solved(g: Tables, key: int) -> bool:
     return True
 
 
-def successors(g: Tables, key: int, keys: Buffer, slides: Buffer) -> int:
-    """Fill ``keys`` and ``slides`` with every legal move from ``key``; return how many.
+def successors(g: Tables, key: int, skip: int, keys: Buffer, slides: Buffer, movers: Buffer) -> int:
+    """Fill ``keys``, ``slides`` and ``movers`` (the vehicle moved) with every legal move from
+    ``key`` of every vehicle but ``skip``; return how many.
 
     Vehicle by vehicle, backwards then forwards, nearest first: the order the readable model
     lists its moves in, so that both find the same plan.
@@ -119,7 +120,7 @@ def successors(g: Tables, key: int, keys: Buffer, slides: Buffer) -> int:
     for i in range(g.count):
         base = i * stride
         p = (key >> shift[i]) & gone
-        if near[base + p] & ~occupied == 0:  # boxed in on both sides (or gone)
+        if i == skip or near[base + p] & ~occupied == 0:  # boxed in on both sides (or gone)
             continue
         unit = 1 << shift[i]
         q = p
@@ -127,6 +128,7 @@ def successors(g: Tables, key: int, keys: Buffer, slides: Buffer) -> int:
             q -= 1
             keys[found] = key - (p - q) * unit
             slides[found] = p - q
+            movers[found] = i
             found += 1
         if q == 0 < p and exit_behind[i]:  # it reached its exit edge: it leaves instead
             keys[found - 1] = key + (gone - p) * unit
@@ -136,6 +138,7 @@ def successors(g: Tables, key: int, keys: Buffer, slides: Buffer) -> int:
             q += 1
             keys[found] = key + (q - p) * unit
             slides[found] = q - p
+            movers[found] = i
             found += 1
         if q == end > p and exit_ahead[i]:
             keys[found - 1] = key + (gone - p) * unit
@@ -150,6 +153,19 @@ def most_successors(g: Tables) -> int:
     return room
 
 
+def buffers(g: Tables) -> tuple[Buffer, Buffer, Buffer]:
+    """Scratch room for :func:`successors`' keys, slides and movers."""
+    room = most_successors(g)
+    return new_buffer(room), new_buffer(room), new_buffer(room)
+
+
+#: Breadth-first searches skip the vehicle that made a state's last move: any move of it from
+#: there is one move from the state before (the cells it crosses were clear), so it leads to a
+#: state already found, one layer up at most. Only the work of looking it up is saved; the
+#: states and their order are the same. (Dijkstra's costs do not allow this: NO_SKIP.)
+NO_SKIP = -1
+
+
 def breadth_first(
     g: Tables, first: int, budget: int, stop_at_goal: bool, with_links: bool
 ) -> tuple[int, int, list[int]]:
@@ -161,21 +177,22 @@ def breadth_first(
     """
     order = [first]
     parent = [-1]
+    moved = [NO_SKIP]  # the vehicle whose move found each state (see NO_SKIP)
     seen = key_set(first)
     goal = 0 if solved(g, first) else NOT_FOUND
-    keys = new_buffer(most_successors(g))
-    slides = new_buffer(most_successors(g))
+    keys, slides, movers = buffers(g)
     first_shift, first_pos = g.goal_shift[0], g.goal_pos[0]  # a quick test before solved()
     done = 0
     while done < len(order) and not (stop_at_goal and goal >= 0):
         if len(order) > budget:
             return BUDGET, len(order), order[:0]
         seen = with_room(seen, len(keys))
-        n = successors(g, order[done], keys, slides)
+        n = successors(g, order[done], moved[done], keys, slides, movers)
         for j in range(n):
             after = keys[j]
             if added(seen, after):
                 order.append(after)
+                moved.append(movers[j])
                 if with_links:
                     parent.append(done)
                 if goal < 0 and (after >> first_shift) & g.gone == first_pos and solved(g, after):
@@ -210,17 +227,18 @@ def layers(g: Tables, sources: Sequence[int], budget: int) -> tuple[int, list[in
         if added(seen, sources[k]):
             order.append(sources[k])
     ends = [len(order)]
-    keys = new_buffer(most_successors(g))
-    slides = new_buffer(most_successors(g))
+    moved = [NO_SKIP] * len(order)
+    keys, slides, movers = buffers(g)
     done = 0
     while done < len(order):
         if len(order) > budget:
             return BUDGET, order, ends
         seen = with_room(seen, len(keys))
-        n = successors(g, order[done], keys, slides)
+        n = successors(g, order[done], moved[done], keys, slides, movers)
         for j in range(n):
             if added(seen, keys[j]):
                 order.append(keys[j])
+                moved.append(movers[j])
         done += 1
         if done == ends[-1] and done < len(order):
             ends.append(len(order))
@@ -250,8 +268,7 @@ def cheapest(g: Tables, first: int, budget: int) -> tuple[int, int, list[int]]:
     cost = [0]
     index = {first: 0}
     queue = [0]
-    keys = new_buffer(most_successors(g))
-    slides = new_buffer(most_successors(g))
+    keys, slides, movers = buffers(g)
     mask = (1 << INDEX_BITS) - 1
     while queue:
         item = heapq.heappop(queue)
@@ -262,7 +279,7 @@ def cheapest(g: Tables, first: int, budget: int) -> tuple[int, int, list[int]]:
             return here, len(order), walk_back(order, parent, here)
         if len(order) > budget:
             return BUDGET, len(order), order[:0]
-        n = successors(g, order[here], keys, slides)
+        n = successors(g, order[here], NO_SKIP, keys, slides, movers)
         for j in range(n):
             new = spent + slides[j] * WEIGHT + 1
             there = index.get(keys[j], -1)

@@ -89,14 +89,13 @@ def _room(seen, more):
 
 
 for _helper in (core.occupancy, core.solved, core.successors, core.most_successors,
-                core.walk_back, core.layers):  # fmt: skip
+                core.buffers, core.walk_back, core.layers):  # fmt: skip
     register_jitable(_helper)
 
 breadth_first = njit(cache=True)(core.breadth_first)
 layers = njit(cache=True)(core.layers)
 goal_layers = njit(cache=True)(core.goal_layers)
 cheapest = njit(cache=True)(core.cheapest)
-successors = njit(cache=True)(core.successors)
 
 
 def tables(values: core.Tables) -> core.Tables:
