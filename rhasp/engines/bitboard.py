@@ -20,6 +20,8 @@ the same plans and counts on every kind of board, compiled and not.
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import itertools
 import os
 from collections.abc import Sequence
@@ -166,14 +168,10 @@ def _jit() -> ModuleType:
     return _loaded
 
 
-def _may_compile() -> bool:
-    if os.environ.get("RHASP_JIT", "auto") == "never":
-        return False
-    try:
-        _jit()
-    except ImportError:
-        return False
-    return True
+@functools.cache
+def _numba_installed() -> bool:
+    """Whether the core can be compiled here, found without importing numba (half a second)."""
+    return importlib.util.find_spec("numba") is not None
 
 
 def prefer_compiled() -> bool:
@@ -181,7 +179,7 @@ def prefer_compiled() -> bool:
     generation run), and load its code, so that worker processes forked afterwards start
     with it. False if the core cannot or must not be compiled."""
     global _uncompiled_states
-    if os.environ.get("RHASP_JIT") == "never" or not _may_compile():
+    if os.environ.get("RHASP_JIT") == "never" or not _numba_installed():
         return False
     _uncompiled_states = max(_uncompiled_states, SWITCH_STATES)
     puzzle = _tiny_puzzle()
@@ -208,21 +206,16 @@ def run(geometry: Geometry, search: str, start: Any, *args: Any) -> tuple[Any, .
     """
     global _uncompiled_states
     mode = os.environ.get("RHASP_JIT", "auto")
-    compile_now = geometry.compiles and (
-        mode == "always" or (mode == "auto" and _uncompiled_states >= SWITCH_STATES)
-    )
-    if compile_now and _may_compile():
+    compiles = geometry.compiles and mode != "never" and _numba_installed()
+    if compiles and (mode == "always" or _uncompiled_states >= SWITCH_STATES):
         return _compiled(geometry, search, start, *args)
-    can_switch = geometry.compiles and mode == "auto"
-    budget = max(1, SWITCH_STATES - _uncompiled_states) if can_switch else UNLIMITED
+    budget = max(1, SWITCH_STATES - _uncompiled_states) if compiles else UNLIMITED
     result = getattr(core, search)(geometry.tables, start, budget, *args)
     if result[0] != core.BUDGET:
         _uncompiled_states += _states(result)
         return result
-    _uncompiled_states = SWITCH_STATES
-    if _may_compile():
-        return _compiled(geometry, search, start, *args)
-    return getattr(core, search)(geometry.tables, start, UNLIMITED, *args)
+    _uncompiled_states = SWITCH_STATES  # this search alone is worth the switch: restart it
+    return _compiled(geometry, search, start, *args)
 
 
 def _compiled(geometry: Geometry, search: str, start: Any, *args: Any) -> tuple[Any, ...]:
