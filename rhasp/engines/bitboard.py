@@ -90,7 +90,11 @@ class Geometry:
 
     @cached_property
     def compiled(self) -> core.Tables:
-        return _jit().tables(self.tables)
+        """The tables as the compiled core takes them (asked for only once it is loaded)."""
+        jit = _jit()
+        if jit is None:
+            raise RuntimeError("the compiled core is not loaded")
+        return jit.tables(self.tables)
 
     def key(self, state: State) -> int:
         gone = self.tables.gone
@@ -156,16 +160,17 @@ def _exit_position(board: Board, i: int, last: int) -> int:
 # Which way the core runs (see the module docstring).
 
 _uncompiled_states = 0  # states this process has searched uncompiled so far
-_loaded: ModuleType | None = None
 
 
-def _jit() -> ModuleType:
-    global _loaded
-    if _loaded is None:
+@functools.cache
+def _jit() -> ModuleType | None:
+    """The compiled core, or None where it cannot be loaded (numba broken, or no folder to
+    cache its code in): then every search runs uncompiled."""
+    try:
         from rhasp.engines import jit
-
-        _loaded = jit
-    return _loaded
+    except (ImportError, RuntimeError, OSError):
+        return None
+    return jit
 
 
 @functools.cache
@@ -179,7 +184,7 @@ def prefer_compiled() -> bool:
     generation run), and load its code, so that worker processes forked afterwards start
     with it. False if the core cannot or must not be compiled."""
     global _uncompiled_states
-    if os.environ.get("RHASP_JIT") == "never" or not _numba_installed():
+    if os.environ.get("RHASP_JIT") == "never" or not _numba_installed() or _jit() is None:
         return False
     _uncompiled_states = max(_uncompiled_states, SWITCH_STATES)
     puzzle = _tiny_puzzle()
@@ -220,6 +225,8 @@ def run(geometry: Geometry, search: str, start: Any, *args: Any) -> tuple[Any, .
 
 def _compiled(geometry: Geometry, search: str, start: Any, *args: Any) -> tuple[Any, ...]:
     jit = _jit()
+    if jit is None:
+        return getattr(core, search)(geometry.tables, start, UNLIMITED, *args)
     if not isinstance(start, int):
         start = jit.keys(start)
     return getattr(jit, search)(geometry.compiled, start, UNLIMITED, *args)

@@ -179,3 +179,14 @@ def test_one_pass_solve_and_count_agrees_with_the_separate_searches(puzzle):
         assert len(plan) == len(expected)
         assert replay(puzzle, plan).solved
     assert size == bitboard.cluster_size(puzzle.board, puzzle.placement)
+
+
+def test_without_a_loadable_compiled_core_every_search_runs_uncompiled(monkeypatch):
+    # numba broken, or no folder to cache its code in: the searches still answer, the same.
+    puzzle = card(26)
+    with core_mode("never"):
+        expected = every_result(puzzle)
+    monkeypatch.setattr(bitboard, "_jit", lambda: None)
+    with core_mode("always"):
+        assert every_result(puzzle) == expected
+        assert not bitboard.prefer_compiled()
