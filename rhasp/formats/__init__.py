@@ -77,7 +77,7 @@ def read_text_numbered(
     numbered = [
         (number, line)
         for number, line in enumerate(text.splitlines(), 1)
-        if line.strip() and not line.lstrip().startswith(";")
+        if _is_content(line)
     ]
     if len(numbered) == 1:
         number, line = numbered[0]
@@ -143,13 +143,14 @@ def _is_line_deck(path: Path) -> bool:
     return len(lines) > 1 and detect("\n".join(lines)) == "line"
 
 
-def _is_content(raw: bytes) -> bool:
-    stripped = raw.strip()
-    return bool(stripped) and not stripped.startswith(b";")
+def _is_content(line: str) -> bool:
+    """Not blank and not a comment (``;``): a line that holds a puzzle, or should."""
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith(";")
 
 
 def _count_content_lines(path: Path) -> int:
-    with path.open("rb") as handle:
+    with path.open(encoding="utf-8", errors="replace") as handle:
         return sum(map(_is_content, handle))
 
 
@@ -157,8 +158,6 @@ def _deck_lines(path: Path, targets: tuple[str, ...]) -> Iterator[tuple[int, Pen
     source = str(path)
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, 1):
-            if not _is_content(raw):
-                continue
             try:
                 if b"\0" in raw:
                     raise UnicodeError
@@ -166,15 +165,12 @@ def _deck_lines(path: Path, targets: tuple[str, ...]) -> Iterator[tuple[int, Pen
             except UnicodeError:
                 yield number, InputError("binary data or not UTF-8 text", location(source, number))
                 continue
-            yield number, DeckLine(text, source, number, f"{path.stem}-{number}", targets)
+            if _is_content(text):
+                yield number, DeckLine(text, source, number, f"{path.stem}-{number}", targets)
 
 
 def _content_lines(text: str) -> list[str]:
-    return [
-        stripped
-        for stripped in (line.strip() for line in text.splitlines())
-        if stripped and not stripped.startswith(";")
-    ]
+    return [line.strip() for line in text.splitlines() if _is_content(line)]
 
 
 def decode(data: bytes, source: str) -> str:
