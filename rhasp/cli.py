@@ -19,6 +19,11 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
+
+try:  # typer carries its own copy of click from 0.20 on
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - older typer on the click package
+    from click import exceptions as click_errors
 from rich.console import Console
 
 from rhasp import __version__
@@ -532,8 +537,20 @@ def common(
 
 
 def main() -> None:
+    """The ``rhasp`` command. Usage errors (a bad option value, an extra argument) are one line
+    naming the command, exit code 2, like every other error; bare ``rhasp`` prints its help."""
     try:
-        app()
+        code = app(prog_name="rhasp", standalone_mode=False)
     except KeyboardInterrupt:
         err.print("rhasp: interrupted")
         sys.exit(130)
+    except click_errors.NoArgsIsHelpError:
+        sys.exit(EXIT_OK)  # the help is printed already, as with --help
+    except click_errors.UsageError as error:
+        command = error.ctx.command_path if error.ctx else "rhasp"
+        err.print(f"{command}: {error.format_message()} (see {command} --help)", markup=False)
+        sys.exit(EXIT_BAD_INPUT)
+    except click_errors.ClickException as error:
+        err.print(f"rhasp: {error.format_message()}", markup=False)
+        sys.exit(error.exit_code)
+    sys.exit(code if isinstance(code, int) else EXIT_OK)

@@ -320,3 +320,25 @@ def test_a_long_proof_shows_the_live_line_on_a_terminal_and_never_in_json():
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert piped.returncode == 4 and "proving" not in piped.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "start"),
+    [
+        (["solve", "--format", "bad", "card.txt"], "rhasp solve: Invalid value for '--format'"),
+        (["solve", "a.txt", "b.txt"], "rhasp solve: Got unexpected extra argument"),
+        (["nonsense"], "rhasp: No such command 'nonsense'"),
+        (["deck", "x.txt", "--jobs", "0"], "rhasp deck: Invalid value for '--jobs'"),
+    ],
+)
+def test_usage_errors_are_one_line_with_exit_code_2(args, start):
+    run = subprocess.run([sys.executable, "-m", "rhasp", *args], capture_output=True, text=True)
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith(start), run.stderr
+    assert "╭" not in run.stderr and "Traceback" not in run.stderr
+
+
+def test_bare_rhasp_prints_its_help_and_succeeds():
+    run = subprocess.run([sys.executable, "-m", "rhasp"], capture_output=True, text=True)
+    assert run.returncode == 0
+    assert "Usage: rhasp" in run.stdout and "solve" in run.stdout

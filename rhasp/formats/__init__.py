@@ -75,9 +75,7 @@ def read_text_numbered(
     if fmt == "grid":
         return [(1, read_grid(text, source, name=name, targets=specs))]
     numbered = [
-        (number, line)
-        for number, line in enumerate(text.splitlines(), 1)
-        if _is_content(line)
+        (number, line) for number, line in enumerate(text.splitlines(), 1) if _is_content(line)
     ]
     if len(numbered) == 1:
         number, line = numbered[0]
