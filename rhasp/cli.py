@@ -43,6 +43,7 @@ from rhasp.output import (
     ProofProgress,
     analysis_text,
     check_lines,
+    counted,
     solution_dict,
     solution_text,
     tally_table,
@@ -405,7 +406,7 @@ def hardest(
         found, moves = hardest_found
         text = write(found, to.value)
         if to is FormatChoice.grid:
-            text = f"; {moves} moves from the nearest goal (bfs)\n" + text
+            text = f"; {counted(moves, 'move')} from the nearest goal (bfs)\n" + text
         sys.stdout.write(text)
         return EXIT_OK
 
@@ -457,7 +458,8 @@ def generate(
                     kept += 1
                     if kept == count:
                         break
-        err.print(f"rhasp generate: {kept} puzzles from {tried} boards (seed {chosen})")
+        made = f"{counted(kept, 'puzzle')} from {counted(tried, 'board')}"
+        err.print(f"rhasp generate: {made} (seed {chosen})")
         if kept < count:
             report(InputError(f"gave up after {limit} boards with {kept} of {count} puzzles; "
                               "ask for fewer moves or more boards", "--max-boards"))  # fmt: skip

@@ -33,6 +33,11 @@ _PALETTE = [
 _EXIT_MARK = {"right": ">", "left": "<", "bottom": "v", "top": "^"}
 
 
+def counted(number: int, noun: str) -> str:
+    """``1 move``, ``2 moves``, ``1,000 states``: a count with its noun, singular for one."""
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
 def vehicle_style(board: Board, label: str) -> str:
     if label in board.targets:
         return TARGET_STYLE
@@ -81,7 +86,7 @@ def summary(solution: Solution) -> str:
     else:
         length = f"{solution.objective} {solution.length}"
         if solution.objective == "slides":
-            length += f" (in {solution.moves} moves)"
+            length += f" (in {counted(solution.moves, 'move')})"
         parts += [length, f"optimal: {proof_text(solution.proofs)}"]
     parts.append(f"engine {solution.engine}")
     asp = solution.stats.get("asp")
@@ -92,7 +97,7 @@ def summary(solution: Solution) -> str:
         )
     if solution.explored is not None:
         by = " by bfs" if solution.engine != "bfs" else ""
-        parts.append(f"{solution.explored:,} states explored{by}")
+        parts.append(f"{counted(solution.explored, 'state')} explored{by}")
     parts.append(f"{solution.seconds:.2f} s")
     return " · ".join(parts)
 
@@ -159,7 +164,7 @@ def check_lines(result: dict[str, Any]) -> list[str]:
     if not result["solves"]:
         return [
             *lines,
-            f"{name} · the plan does not solve the puzzle after {result['moves']} moves",
+            f"{name} · the plan does not solve the puzzle after {counted(result['moves'], 'move')}",
         ]
     lines.append(f"{name} · the plan solves the puzzle")
     for objective in ("moves", "slides"):
@@ -213,7 +218,9 @@ class DeckProgress:
         self.total = total
         self.began = self.last = time.perf_counter()
         if skipped:
-            self.console.print(f"resuming: {skipped:,} puzzles already done, {total:,} to go")
+            self.console.print(
+                f"resuming: {counted(skipped, 'puzzle')} already done, {total:,} to go"
+            )
         if self.console.is_terminal:
             self.bar = Progress(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),

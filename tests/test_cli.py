@@ -342,3 +342,11 @@ def test_bare_rhasp_prints_its_help_and_succeeds():
     run = subprocess.run([sys.executable, "-m", "rhasp"], capture_output=True, text=True)
     assert run.returncode == 0
     assert "Usage: rhasp" in run.stdout and "solve" in run.stdout
+
+
+def test_counts_of_one_read_in_the_singular():
+    one = rhasp("check", str(EXAMPLES / "4x4.txt"), "BL1")
+    assert "does not solve the puzzle after 1 move" in one.stdout
+    assert "after 1 moves" not in one.stdout
+    two = rhasp("check", str(EXAMPLES / "4x4.txt"), "BL1 AD2")
+    assert "does not solve the puzzle after 2 moves" in two.stdout
