@@ -81,6 +81,9 @@ FormatChoice = choices("FormatChoice", FORMATS)
 PuzzleArg = Annotated[
     str, typer.Argument(help="Puzzle file, deck file, directory of puzzles, or - for stdin.")
 ]
+OnePuzzleArg = Annotated[
+    str, typer.Argument(help="One puzzle: a board file in any format rhasp reads, or - for stdin.")
+]
 TargetOpt = Annotated[
     list[str] | None,
     typer.Option("--target", help="Label of the target vehicle (repeat for several)."),
@@ -231,7 +234,7 @@ def show_solution(
 
 @app.command()
 def check(
-    puzzle: PuzzleArg,
+    puzzle: OnePuzzleArg,
     plan: Annotated[
         str,
         typer.Argument(
@@ -351,7 +354,7 @@ class ReportFormat(StrEnum):
 
 @app.command()
 def analyze(
-    puzzle: PuzzleArg,
+    puzzle: OnePuzzleArg,
     output_format: Annotated[
         ReportFormat, typer.Option("--format", help="text for people, json for programs.")
     ] = ReportFormat.text,
@@ -391,7 +394,7 @@ def analyze(
 
 @app.command()
 def hardest(
-    puzzle: PuzzleArg,
+    puzzle: OnePuzzleArg,
     to: Annotated[FormatChoice, typer.Option("--to", help="Format to write.")] = FormatChoice.grid,
     target: TargetOpt = None,
 ) -> None:
@@ -471,7 +474,7 @@ def generate(
 
 @app.command()
 def render(
-    puzzle: PuzzleArg,
+    puzzle: OnePuzzleArg,
     dest: Annotated[Path, typer.Option("-o", "--output", help="The picture: .png, .svg, or .gif.")],
     solution: Annotated[
         bool,
@@ -505,7 +508,7 @@ def render(
 
 
 @app.command()
-def facts(puzzle: PuzzleArg, target: TargetOpt = None) -> None:
+def facts(puzzle: OnePuzzleArg, target: TargetOpt = None) -> None:
     """Print a puzzle as ASP facts for the encodings (clingo encodings/moves.lp FACTS)."""
 
     def run() -> int:

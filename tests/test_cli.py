@@ -350,3 +350,15 @@ def test_counts_of_one_read_in_the_singular():
     assert "after 1 moves" not in one.stdout
     two = rhasp("check", str(EXAMPLES / "4x4.txt"), "BL1 AD2")
     assert "does not solve the puzzle after 2 moves" in two.stdout
+
+
+@pytest.mark.parametrize("command", ["check", "analyze", "hardest", "render", "facts"])
+def test_commands_of_one_puzzle_do_not_offer_a_deck(command):
+    text = " ".join(runner.invoke(app, [command, "--help"], terminal_width=200).stdout.split())
+    assert "One puzzle" in text and "deck file" not in text
+
+
+def test_commands_of_many_puzzles_say_so():
+    for command in ("solve", "deck", "convert"):
+        text = " ".join(runner.invoke(app, [command, "--help"], terminal_width=200).stdout.split())
+        assert "deck file" in text
