@@ -106,9 +106,9 @@ def cluster_graph(puzzle: Puzzle) -> ClusterGraph:
     _one_target(puzzle)
     geometry, order = explore(puzzle.board, puzzle.placement)
     neighbours = {key: geometry.neighbours(key) for key in order}
-    _, by_distance, ends = run(geometry, "goal_layers", order[0])
-    goals = by_distance[: ends[0]] if ends else []
-    return ClusterGraph(geometry, order[0], neighbours, goals, distances(by_distance, ends))
+    goals = [key for key in order if geometry.solved(key)]
+    distance = distances(*run(geometry, "layers", goals)[1:]) if goals else {}
+    return ClusterGraph(geometry, order[0], neighbours, goals, distance)
 
 
 def analyze(puzzle: Puzzle, graph: ClusterGraph | None = None) -> Analysis:

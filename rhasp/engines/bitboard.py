@@ -5,14 +5,15 @@ back (keys to states, paths to plans). Every search here runs the core's source,
 ways, chosen per search:
 
 - **compiled** (numba, :mod:`rhasp.engines.jit`), for boards whose keys and cells fit 63-bit
-  words: every board up to 7×9 cells with at most 21 vehicles on a 6×6 board (fewer on wider
-  ones; see :attr:`Geometry.compiles`);
+  words (:attr:`Geometry.compiles`): every board up to 6×6, and boards of up to 63 cells with
+  up to 21 vehicles (15 when a line is longer than 8 cells);
 - **uncompiled**, the same functions on Python integers, for every other board, when numba is
   missing, and at first in each process: loading numba and its cached code costs about as
   much as 100,000 states searched uncompiled, so a process searches uncompiled until it has
   spent that much (:data:`SWITCH_STATES`), then switches for good, restarting the search that
-  crossed the line. A one-card solve never pays for numba; a deck pays at most twice the
-  load. ``RHASP_JIT=always`` or ``never`` fixes the choice (tests and benchmarks).
+  crossed the line. A small solve never pays for numba; work known to be large (decks,
+  generation) loads it at once (:func:`prefer_compiled`). ``RHASP_JIT=always`` or ``never``
+  fixes the choice (tests and benchmarks).
 
 The readable model in :mod:`rhasp.model` stays the reference: tests check that the core finds
 the same plans and counts on every kind of board, compiled and not.
@@ -25,7 +26,7 @@ import importlib.util
 import itertools
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from types import ModuleType
 from typing import Any
@@ -47,11 +48,12 @@ class Geometry:
     bits: int
     targets: tuple[int, ...]  # vehicle indices of the targets
     exits: tuple[int, ...]  # per vehicle: the position it leaves from (-1: it does not)
-    compiles: bool = field(init=False)
 
-    def __post_init__(self) -> None:
-        fits = self.board.width * self.board.height <= WORD_BITS
-        object.__setattr__(self, "compiles", fits and self.count * self.bits <= WORD_BITS)
+    @property
+    def compiles(self) -> bool:
+        """Whether the cells and a whole state each fit a 63-bit word."""
+        cells = self.board.width * self.board.height
+        return cells <= WORD_BITS and self.count * self.bits <= WORD_BITS
 
     @classmethod
     def of(cls, board: Board, *, targets_leave: bool = True) -> Geometry:
