@@ -219,7 +219,8 @@ def walk_back(keys: list[int], parent: list[int], index: int) -> list[int]:
 def layers(g: Tables, sources: Sequence[int], budget: int) -> tuple[int, list[int], list[int]]:
     """Every state reachable from ``sources``, in breadth-first order, and where each layer
     starts: states ``order[ends[d - 1]:ends[d]]`` lie ``d`` moves from the nearest source.
-    (BUDGET, states found) in place of the layers when the budget runs out."""
+    The first item is how many states were found, or BUDGET when the budget ran out (the
+    order and ends then stop where the search stopped)."""
     order = [sources[0]]
     seen = key_set(sources[0])
     for k in range(1, len(sources)):
