@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rhasp.engines.bitboard import Geometry, distances, explore, fewest_slides, run
-from rhasp.errors import InputError
+from rhasp.engines.bitboard import Budget, Geometry, distances, explore, fewest_slides, run
+from rhasp.errors import InputError, SearchLimit, about
 from rhasp.generate import hardest_state, line_order
 from rhasp.model import Board, Puzzle, State
 
@@ -102,26 +102,32 @@ def _one_target(puzzle: Puzzle) -> None:
         raise InputError("analysis needs exactly one target", puzzle.name)
 
 
-def cluster_graph(puzzle: Puzzle) -> ClusterGraph:
+def cluster_graph(puzzle: Puzzle, budget: Budget | None = None) -> ClusterGraph:
     _one_target(puzzle)
-    geometry, order = explore(puzzle.board, puzzle.placement)
-    neighbours = {key: geometry.neighbours(key) for key in order}
-    goals = [key for key in order if geometry.solved(key)]
-    distance = distances(*run(geometry, "layers", goals)[1:]) if goals else {}
+    with about(puzzle.name):
+        geometry, order = explore(puzzle.board, puzzle.placement, budget)
+        neighbours = {key: geometry.neighbours(key) for key in order}
+        goals = [key for key in order if geometry.solved(key)]
+        distance = distances(*run(geometry, "layers", goals, budget=budget)[1:]) if goals else {}
     return ClusterGraph(geometry, order[0], neighbours, goals, distance)
 
 
-def analyze(puzzle: Puzzle, graph: ClusterGraph | None = None) -> Analysis:
-    """The figures for ``puzzle``, from its cluster graph if the caller already has it."""
-    graph = graph or cluster_graph(puzzle)
+def analyze(
+    puzzle: Puzzle, graph: ClusterGraph | None = None, budget: Budget | None = None
+) -> Analysis:
+    """The figures for ``puzzle``, from its cluster graph if the caller already has it; no
+    search (nor the all-moves graph) goes beyond ``budget``'s states."""
+    budget = budget or Budget()
+    graph = graph or cluster_graph(puzzle, budget)
     neighbours, distance, start = graph.neighbours, graph.distance, graph.start
     winning = {key for key, d in distance.items() if d <= 1}
     playing = lambda key: key not in winning  # noqa: E731
     game = {} if start in winning else _layers(neighbours, start, playing)
     profile = Counter(distance.values())
     farthest = max(profile, default=None)
-    slides, _ = fewest_slides(puzzle.board, puzzle.start)
-    tried, all_states, all_edges = all_moves_graph(puzzle, graph.geometry)
+    with about(puzzle.name):
+        slides, _ = fewest_slides(puzzle.board, puzzle.start, budget)
+        tried, all_states, all_edges = all_moves_graph(puzzle, graph.geometry, budget.states)
     return Analysis(
         name=puzzle.name,
         cluster_states=len(neighbours),
@@ -141,11 +147,12 @@ def analyze(puzzle: Puzzle, graph: ClusterGraph | None = None) -> Analysis:
     )
 
 
-def all_moves_graph(puzzle: Puzzle, geometry: Geometry) -> tuple[int, int, int]:
+def all_moves_graph(puzzle: Puzzle, geometry: Geometry, max_states: int) -> tuple[int, int, int]:
     """(placements tried, states, edges) of the all-moves graph (see the module docstring).
 
     ``geometry`` must keep targets on the board, as the cluster's does: the graph contains
-    the cluster, and its edges are moves of the same kind.
+    the cluster, and its edges are moves of the same kind. Beyond ``max_states`` states it
+    stops with :class:`SearchLimit`: a large board has astronomically many placements.
     """
     lines = line_placements(puzzle, geometry)
     lines.sort(key=len)  # few choices first: overlaps show up early in the search
@@ -155,6 +162,9 @@ def all_moves_graph(puzzle: Puzzle, geometry: Geometry) -> tuple[int, int, int]:
         nonlocal states, moves
         if k == len(lines):
             states += 1
+            if states > max_states:
+                raise SearchLimit(f"state limit reached after {states:,} states of the "
+                                  "all-moves graph (raise --max-states)")  # fmt: skip
             moves += len(geometry.neighbours(key))
             return
         for mask, part in lines[k]:
@@ -209,12 +219,13 @@ def _layers(
     return distance
 
 
-def hardest_puzzle(puzzle: Puzzle) -> tuple[Puzzle, int] | None:
+def hardest_puzzle(puzzle: Puzzle, budget: Budget | None = None) -> tuple[Puzzle, int] | None:
     """The cluster's canonical hardest state (farthest from any goal; see
     :func:`rhasp.generate.hardest_state`) as a puzzle of its own, with its length; None when
     no goal is reachable."""
     _one_target(puzzle)
-    found = hardest_state(puzzle)
+    with about(puzzle.name):
+        found = hardest_state(puzzle, budget)
     if found is None:
         return None
     name, meta = f"{puzzle.name}-hardest", {"moves": found.moves}

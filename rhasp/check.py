@@ -8,18 +8,24 @@ from typing import Any
 
 from rhasp.engines import OBJECTIVES, Objective
 from rhasp.engines.bfs import BfsEngine
-from rhasp.errors import PlanError
+from rhasp.engines.limits import Budget
+from rhasp.errors import PlanError, SearchLimit
 from rhasp.model import Move, Puzzle, plan_slides, replay
 from rhasp.notation import format_move
 
 
 @lru_cache(maxsize=32)
-def minimal_length(puzzle: Puzzle, objective: Objective) -> int | None:
+def minimal_length(puzzle: Puzzle, objective: Objective, budget: Budget) -> int | None:
     """The oracle's proven minimum; cached so that checking several plans solves once."""
-    return BfsEngine().solve(puzzle, objective).length
+    found = BfsEngine(budget=budget).solve(puzzle, objective)
+    if found.limit:
+        raise SearchLimit(found.limit, puzzle.name)
+    return found.length
 
 
-def check_plan(puzzle: Puzzle, moves: Sequence[Move]) -> dict[str, Any]:
+def check_plan(
+    puzzle: Puzzle, moves: Sequence[Move], budget: Budget | None = None
+) -> dict[str, Any]:
     """Replay ``moves`` and compare them with the proven minimal moves and slides.
 
     The record says ``solves``; a plan that cannot be played has ``error`` and
@@ -44,7 +50,7 @@ def check_plan(puzzle: Puzzle, moves: Sequence[Move]) -> dict[str, Any]:
     }  # fmt: skip
     if played.solved:
         for objective in OBJECTIVES:
-            best = minimal_length(puzzle, objective)
+            best = minimal_length(puzzle, objective, budget or Budget())
             result[f"minimal_{objective}"] = best
             result[f"{objective}_minimal"] = best == result[objective]
         result["proven_by"] = ["bfs"]

@@ -2,7 +2,8 @@
 
 Exit codes: 0 done (solved, or the plan solves the puzzle); 1 no solution (or the plan does not
 solve the puzzle); 2 bad input or usage; 3 the engines disagree (a bug); 4 a search limit
-(--max-horizon, --timeout) was reached first. Errors are one line on standard error.
+(--max-states, --max-atoms, --max-horizon, --timeout, or the memory) was reached first;
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Errors are one line on standard error.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import itertools
 import json
 import os
 import random
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -30,9 +32,11 @@ from rhasp import __version__
 from rhasp.analysis import analyze as analyze_puzzle
 from rhasp.analysis import cluster_graph, hardest_puzzle
 from rhasp.check import check_plan
-from rhasp.deck import run_deck
+from rhasp.deck import Settings as DeckSettings
+from rhasp.deck import Tally, run_deck
 from rhasp.engines import ENGINES, OBJECTIVES, EngineDisagreement, Solution, confirmed, get_engine
-from rhasp.errors import InputError, RhaspError
+from rhasp.engines.limits import Budget, default_max_atoms, default_max_states
+from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.formats import FORMATS, SUFFIX, Entry, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.generate import generate as generate_boards
@@ -41,6 +45,7 @@ from rhasp.notation import NOTATIONS, parse_plan
 from rhasp.output import (
     DeckProgress,
     ProofProgress,
+    SearchProgress,
     analysis_text,
     check_lines,
     counted,
@@ -53,6 +58,7 @@ from rhasp.pictures.boards import render_board, render_solution
 from rhasp.pictures.charts import draw_cluster, draw_profile
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_LIMIT = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + the signal, as shells report it
 #: When a deck's puzzles end differently, the exit code is the most serious of them.
 SEVERITY = (EXIT_OK, EXIT_UNSOLVED, EXIT_LIMIT, EXIT_BAD_INPUT, EXIT_DISAGREE)
 
@@ -90,6 +96,24 @@ TargetOpt = Annotated[
 ]
 JobsOpt = Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores).")]
 FormatOpt = Annotated[OutputChoice, typer.Option("--format", help="Output as text or JSON.")]
+MaxStatesOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-states",
+        min=1,
+        help="Stop any search after this many states, with exit code 4 (default: from this "
+        f"machine's memory, {default_max_states():,}).",
+    ),
+]
+MaxAtomsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--max-atoms",
+        min=1,
+        help="ASP: stop before the ground program holds more atoms, with exit code 4 "
+        f"(default: from this machine's memory, {default_max_atoms():,}).",
+    ),
+]
 ObjectiveOpt = Annotated[
     ObjectiveChoice, typer.Option(help="Minimise moves (any distance) or slides (cells).")
 ]
@@ -106,14 +130,31 @@ def fail(error: RhaspError) -> NoReturn:
 
 def guarded(run: Callable[[], int]) -> None:
     """Run a command body, turning bad input (or a file that cannot be written) into one line
-    and exit code 2."""
+    and exit code 2, and a search limit (or the memory running out) into one line and exit
+    code 4."""
     try:
         code = run()
+    except SearchLimit as limit:
+        report(limit)
+        raise typer.Exit(EXIT_LIMIT) from None
+    except MemoryError:
+        report(SearchLimit(OUT_OF_MEMORY))
+        raise typer.Exit(EXIT_LIMIT) from None
     except RhaspError as error:
         fail(error)
     except OSError as error:
         fail(InputError(error.strerror or str(error), str(error.filename or "output")))
     raise typer.Exit(code)
+
+
+OUT_OF_MEMORY = "out of memory before the search ended (lower --max-states, or free memory)"
+
+
+def search_budget(max_states: int | None, output: str = "text") -> Budget:
+    """The budget of a command's searches, shown live on a terminal unless the output is
+    JSON."""
+    progress = SearchProgress(err) if output == "text" else None
+    return Budget(default_max_states() if max_states is None else max_states, progress)
 
 
 @contextmanager
@@ -176,11 +217,14 @@ def solve(
         bool, typer.Option("--boards", help="Print the board after every move.")
     ] = False,
     target: TargetOpt = None,
+    max_states: MaxStatesOpt = None,
+    max_atoms: MaxAtomsOpt = None,
 ) -> None:
     """Find an optimal plan for a puzzle (or for every puzzle of a deck)."""
     live = ProofProgress(err) if output == OutputChoice.text else None
 
     def run() -> int:
+        budget = search_budget(max_states, output.value)
         solver = get_engine(
             engine.value,
             max_horizon=max_horizon,
@@ -188,8 +232,10 @@ def solve(
             clingo_args=clingo_arg or (),
             memo=memo,
             progress=live,
+            budget=budget,
+            max_atoms=max_atoms,
         )
-        oracle = get_engine("bfs") if confirm and solver.name != "bfs" else None
+        oracle = get_engine("bfs", budget=budget) if confirm and solver.name != "bfs" else None
         entries = read_entries(puzzle, target)
         codes = [EXIT_OK]
         for entry in entries:
@@ -243,13 +289,14 @@ def check(
     ],
     output: FormatOpt = OutputChoice.text,
     target: TargetOpt = None,
+    max_states: MaxStatesOpt = None,
 ) -> None:
     """Replay a plan: does it solve the puzzle, and is it minimal in moves and in slides?"""
 
     def run() -> int:
         board_puzzle = read_one(puzzle, target)
         moves = parse_plan(plan_text(plan), board_puzzle.board)
-        result = check_plan(board_puzzle, moves)
+        result = check_plan(board_puzzle, moves, search_budget(max_states, output.value))
         if output is OutputChoice.json:
             print(json.dumps(result, ensure_ascii=False, indent=2))
         else:
@@ -321,30 +368,60 @@ def deck(
     ] = False,
     check_numbers: Annotated[
         bool,
-        typer.Option("--verify", help="Compare length and cluster with the deck line (exit 3)."),
+        typer.Option(
+            "--verify",
+            help="Compare the length (and with --cluster the cluster) with the deck line's "
+            "figures; a difference is exit code 3.",
+        ),
     ] = False,
     scheduler: Annotated[
         str | None,
         typer.Option(help="Run on a Dask cluster, e.g. tcp://10.0.0.1:8786, instead of locally."),
     ] = None,
     target: TargetOpt = None,
+    max_states: Annotated[
+        int | None,
+        typer.Option(
+            "--max-states",
+            min=1,
+            help="Stop a puzzle's search after this many states and record the limit (default: "
+            f"from this machine's memory, shared by the workers: {default_max_states():,} "
+            "for one).",
+        ),
+    ] = None,
+    max_atoms: MaxAtomsOpt = None,
 ) -> None:
-    """Solve every puzzle of a deck on all cores, streaming one record per puzzle."""
+    """Solve every puzzle of a deck on all cores, streaming one record per puzzle.
+
+    The exit code is that of the most serious outcome, as for solve: 3 a mismatch (with
+    --verify), 2 a bad line, 4 a search limit, 1 an unsolvable puzzle, else 0."""
 
     def run() -> int:
         if resume and dest is None:
             raise InputError("--resume needs --out FILE", "--resume")
+        processes = jobs or os.cpu_count() or 1
+        settings = DeckSettings(
+            objective.value, engine.value, cluster, check_numbers,
+            default_max_states(processes) if max_states is None else max_states,
+            default_max_atoms(processes) if max_atoms is None else max_atoms,
+        )  # fmt: skip
         progress = DeckProgress(err)
         tally = run_deck(
-            puzzles, objective.value, engine.value, jobs or os.cpu_count() or 1, scheduler,
-            dest, resume, cluster or check_numbers, target, progress, report,
-        )  # fmt: skip
+            puzzles, settings, processes, scheduler, dest, resume, target, progress, report
+        )
         err.print(tally_table(tally, progress.seconds, check_numbers))
-        if check_numbers and tally.mismatches:
-            return EXIT_DISAGREE
-        return EXIT_BAD_INPUT if tally.errors else EXIT_OK
+        return deck_code(tally)
 
     guarded(run)
+
+
+def deck_code(tally: Tally) -> int:
+    """The exit code of a deck run: its most serious outcome (:data:`SEVERITY`)."""
+    codes = [EXIT_OK]
+    codes += [code for code, count in ((EXIT_UNSOLVED, tally.unsolvable),
+              (EXIT_LIMIT, tally.limited), (EXIT_BAD_INPUT, tally.errors),
+              (EXIT_DISAGREE, len(tally.mismatches))) if count]  # fmt: skip
+    return max(codes, key=SEVERITY.index)
 
 
 class ReportFormat(StrEnum):
@@ -367,6 +444,7 @@ def analyze(
         typer.Option("--profile", help="Draw the distance profile as a bar chart (.png, .svg)."),
     ] = None,
     target: TargetOpt = None,
+    max_states: MaxStatesOpt = None,
 ) -> None:
     """Why a puzzle is hard: cluster, game graph, all-moves graph, distance profile."""
 
@@ -375,8 +453,9 @@ def analyze(
             if path is not None:
                 picture_format(path, formats)  # before the work, not after
         entry = read_one(puzzle, target)
-        graph = cluster_graph(entry)
-        analysis = analyze_puzzle(entry, graph)
+        budget = search_budget(max_states, output_format.value)
+        graph = cluster_graph(entry, budget)
+        analysis = analyze_puzzle(entry, graph, budget)
         if output_format is ReportFormat.json:
             print(json.dumps(analysis.record()))
         else:
@@ -397,12 +476,13 @@ def hardest(
     puzzle: OnePuzzleArg,
     to: Annotated[FormatChoice, typer.Option("--to", help="Format to write.")] = FormatChoice.grid,
     target: TargetOpt = None,
+    max_states: MaxStatesOpt = None,
 ) -> None:
     """Print the hardest state of the puzzle's cluster (most moves from any goal) as a puzzle."""
 
     def run() -> int:
         entry = read_one(puzzle, target)
-        hardest_found = hardest_puzzle(entry)
+        hardest_found = hardest_puzzle(entry, search_budget(max_states))
         if hardest_found is None:
             report(InputError("no goal state is reachable, so no state is hardest", entry.name))
             return EXIT_UNSOLVED
@@ -439,6 +519,15 @@ def generate(
     dest: Annotated[
         Path | None, typer.Option("-o", "--out", help="Write the deck here (default: stdout).")
     ] = None,
+    max_states: Annotated[
+        int | None,
+        typer.Option(
+            "--max-states",
+            min=1,
+            help="Skip a board whose cluster has more states (default: from this machine's "
+            f"memory, shared by the workers: {default_max_states():,} for one).",
+        ),
+    ] = None,
 ) -> None:
     """Make new puzzles, a deck line each: random boards at their hardest, one per cluster."""
 
@@ -449,19 +538,24 @@ def generate(
         limit = max_boards or 1000 * count
         flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
         boards = generate_boards(chosen, size=size, min_moves=min_moves, walls=walls,
-                                 minimal=minimal, jobs=jobs or os.cpu_count() or 1)  # fmt: skip
-        kept = tried = 0
+                                 minimal=minimal, jobs=jobs or os.cpu_count() or 1,
+                                 max_states=max_states)  # fmt: skip
+        kept = tried = skipped = 0
         with open_output(dest) as deck_file:
             deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")
             for found in itertools.islice(boards, limit):
                 tried += 1
-                if found is not None:
+                if isinstance(found, SearchLimit):
+                    skipped += 1
+                elif found is not None:
                     deck_file.write(found.deck_line() + "\n")
                     deck_file.flush()  # an interrupted run keeps what it made
                     kept += 1
                     if kept == count:
                         break
         made = f"{counted(kept, 'puzzle')} from {counted(tried, 'board')}"
+        if skipped:
+            made += f", {counted(skipped, 'board')} skipped at the state limit"
         err.print(f"rhasp generate: {made} (seed {chosen})")
         if kept < count:
             report(InputError(f"gave up after {limit} boards with {kept} of {count} puzzles; "
@@ -486,6 +580,7 @@ def render(
     objective: ObjectiveOpt = ObjectiveChoice.moves,
     cell: Annotated[int, typer.Option(min=8, max=400, help="Pixels a cell.")] = 60,
     target: TargetOpt = None,
+    max_states: MaxStatesOpt = None,
 ) -> None:
     """Draw a board, or its optimal solution, as a picture."""
 
@@ -496,7 +591,9 @@ def render(
             render_board(entry, dest, cell=cell)
             out.print(f"wrote {dest}")
             return EXIT_OK
-        found = get_engine("bfs").solve(entry, objective.value)
+        found = get_engine("bfs", budget=search_budget(max_states)).solve(entry, objective.value)
+        if found.limit:
+            raise SearchLimit(found.limit, entry.name)
         if found.plan is None:
             report(InputError("no solution to draw", puzzle))
             return EXIT_UNSOLVED
@@ -541,14 +638,27 @@ def common(
     """rhasp solves Rush Hour puzzles optimally and proves it."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C: what is done is flushed, and rhasp exits 143."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def main() -> None:
     """The ``rhasp`` command. Usage errors (a bad option value, an extra argument) are one line
-    naming the command, exit code 2, like every other error; bare ``rhasp`` prints its help."""
+    naming the command, exit code 2, like every other error; bare ``rhasp`` prints its help.
+    Ctrl-C and SIGTERM stop it cleanly (exit codes 130 and 143)."""
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         code = app(prog_name="rhasp", standalone_mode=False)
+    except Terminated:
+        err.print("rhasp: terminated")
+        sys.exit(EXIT_TERMINATED)
     except KeyboardInterrupt:
         err.print("rhasp: interrupted")
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except click_errors.NoArgsIsHelpError:
         sys.exit(EXIT_OK)  # the help is printed already, as with --help
     except click_errors.UsageError as error:

@@ -3,7 +3,12 @@
 The work is a list of :class:`Job` (a deck line and its puzzle); :func:`solve_job` turns one into
 a result record in a worker process, and :class:`ResultFile` streams records to JSON lines or
 CSV as they finish, flushing each, so an interrupted run loses nothing already written and
-``--resume`` can skip what is there.
+``--resume`` can skip what is there. One run at a time writes a results file (a lock).
+
+A record holds what was found (``length``, ``plan``...), or ``limit`` (a search limit was
+reached: no answer either way), or ``error`` (the line cannot be read). With ``verify`` it
+also holds the deck line's own figures (``expected_length``, and ``expected_cluster`` when
+the cluster is counted) and ``mismatch`` naming those that differ.
 """
 
 from __future__ import annotations
@@ -15,8 +20,13 @@ import json
 import queue
 import sys
 import time
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock
+    fcntl = None  # type: ignore[assignment]
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.pool import Pool
 from pathlib import Path
@@ -24,7 +34,8 @@ from typing import Any, Protocol
 
 from rhasp.engines import Objective, Solution, get_engine
 from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_count
-from rhasp.errors import InputError
+from rhasp.engines.limits import Budget, default_max_atoms, default_max_states
+from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.formats import DeckLine, stream_deck
 from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
@@ -33,17 +44,27 @@ from rhasp.parallel import worker_pool
 
 FIELDS = (
     "line", "puzzle", "board", "length", "moves", "slides", "plan", "explored", "seconds",
-    "cluster", "expected_length", "expected_cluster", "mismatch", "error",
+    "cluster", "expected_length", "expected_cluster", "mismatch", "limit", "error",
 )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What to do with every puzzle of a deck."""
+
+    objective: Objective = "moves"
+    engine: str = "bfs"
+    cluster: bool = False  # also count the states reachable from the start
+    verify: bool = False  # compare with the figures on the deck line
+    max_states: int = field(default_factory=default_max_states)  # per search
+    max_atoms: int = field(default_factory=default_max_atoms)  # per ASP search
 
 
 @dataclass(frozen=True)
 class Job:
     line: int  # the entry's number in the deck, 1-based
     entry: Puzzle | DeckLine  # a deck file's line is read by the worker that solves it
-    objective: Objective
-    engine: str
-    cluster: bool
+    settings: Settings
 
 
 ONE_THREAD = ("--parallel-mode=1",)
@@ -56,17 +77,30 @@ def solve_job(job: Job) -> Result:
     puzzle = job.entry.read() if isinstance(job.entry, DeckLine) else job.entry
     if isinstance(puzzle, InputError):
         return LineError(job.line, puzzle)
+    try:
+        return _record(job, puzzle)
+    except SearchLimit as limit:  # the cluster count, after a solve within the budget
+        return {"line": job.line, "puzzle": puzzle.name, "limit": limit.what}
+    except MemoryError:
+        return {"line": job.line, "puzzle": puzzle.name, "limit": "out of memory"}
+
+
+def _record(job: Job, puzzle: Puzzle) -> dict[str, Any]:
+    settings = job.settings
+    budget = Budget(settings.max_states)
     size = None
-    one_pass = job.cluster and job.engine == "bfs" and job.objective == "moves"
+    one_pass = settings.cluster and settings.engine == "bfs" and settings.objective == "moves"
     if one_pass and len(puzzle.board.targets) == 1:
         began = time.perf_counter()
-        plan, explored, size = solve_and_count(puzzle.board, puzzle.placement)
+        plan, explored, size = solve_and_count(puzzle.board, puzzle.placement, budget)
         seconds = time.perf_counter() - began
         solution = Solution(puzzle, "moves", plan, "bfs", ("bfs",), explored, seconds)
     else:
         # The deck's parallelism is one puzzle per worker process, so an ASP solve here runs
         # one solver thread rather than the memo's default of one per core.
-        solution = get_engine(job.engine, clingo_args=ONE_THREAD).solve(puzzle, job.objective)
+        engine = get_engine(settings.engine, clingo_args=ONE_THREAD, budget=budget,
+                            max_atoms=settings.max_atoms)  # fmt: skip
+        solution = engine.solve(puzzle, settings.objective)
     plan = solution.plan
     record: dict[str, Any] = {
         "line": job.line,
@@ -80,14 +114,15 @@ def solve_job(job: Job) -> Result:
         "seconds": round(solution.seconds, 6),
     }
     if solution.limit:
-        record["error"] = solution.limit
-    if job.cluster:
-        record["cluster"] = size or cluster_size(puzzle.board, puzzle.placement)
-    return record | verify(puzzle, record)
+        return {"line": job.line, "puzzle": puzzle.name, "limit": solution.limit}
+    if settings.cluster:
+        record["cluster"] = size or cluster_size(puzzle.board, puzzle.placement, budget)
+    return record | (verify(puzzle, record) if settings.verify else {})
 
 
 def verify(puzzle: Puzzle, record: dict[str, Any]) -> dict[str, Any]:
-    """Compare the record with the numbers on the deck line, where there are any."""
+    """Compare the record with the numbers on the deck line, where there are any: the length,
+    and the cluster when the record has one."""
     checks = {"length": puzzle.meta.get("moves"), "cluster": puzzle.meta.get("cluster")}
     found = {
         f"expected_{name}": expected
@@ -182,8 +217,10 @@ def _run_on_dask(jobs: Sequence[Job], scheduler: str) -> Iterator[dict[str, Any]
 class ResultFile:
     """Records streamed to ``.jsonl`` (one JSON object a line) or ``.csv``, flushed each.
 
-    Appending only, so an interrupted run keeps every record written; a partial last line
-    (a crash mid-write) is ignored when resuming.
+    Appending only, so an interrupted run keeps every record written. A run killed in the
+    middle of a record leaves a torn last line: resuming cuts it off before appending, so the
+    file holds whole records only. The file is locked while a run writes it: a second run on
+    the same file refuses rather than interleave its records.
     """
 
     def __init__(self, path: Path, resume: bool) -> None:
@@ -191,26 +228,41 @@ class ResultFile:
         self.csv = path.suffix.lower() == ".csv"
         if path.suffix.lower() not in (".csv", ".jsonl", ".json"):
             raise InputError("results go to a .jsonl or .csv file", str(path))
+        self.handle = path.open("a", encoding="utf-8", newline="")  # no truncation before the lock
+        self._lock()
+        if resume:
+            self._cut_torn_line()
+        else:
+            self.handle.truncate(0)
         self.done = self._lines_done() if resume else set()
-        fresh = not resume or not path.exists() or path.stat().st_size == 0
-        self.handle = path.open("w" if not resume else "a", encoding="utf-8", newline="")
-        if resume and not fresh:
-            self._repair_last_line()
+        fresh = self.handle.tell() == 0
         self.writer = (
             csv.DictWriter(self.handle, FIELDS, extrasaction="ignore") if self.csv else None
         )
         if self.writer and fresh:
             self.writer.writeheader()
 
+    def _lock(self) -> None:
+        if fcntl is None:
+            return
+        try:
+            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            self.handle.close()
+            raise InputError(
+                "another rhasp deck run is writing this file; wait for it or choose another --out",
+                str(self.path),
+            ) from None
+
     def _lines_done(self) -> set[int]:
-        if not self.path.exists():
-            return set()
         return {record["line"] for record in read_results(self.path)}
 
-    def _repair_last_line(self) -> None:
+    def _cut_torn_line(self) -> None:
+        """Drop a last line without its newline: what a run killed mid-write leaves."""
         text = self.path.read_bytes()
         if text and not text.endswith(b"\n"):
-            self.handle.write("\n")
+            self.handle.truncate(text.rfind(b"\n") + 1)
+        self.handle.seek(0, 2)
 
     def write(self, record: dict[str, Any]) -> None:
         if self.writer:
@@ -247,17 +299,20 @@ class Tally:
 
     solved: int = 0
     unsolvable: int = 0
-    errors: int = 0
+    limited: int = 0  # a search limit was reached first
+    errors: int = 0  # bad lines
     lengths: Counter[int] = field(default_factory=Counter)
     mismatches: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def puzzles(self) -> int:
-        return self.solved + self.unsolvable + self.errors
+        return self.solved + self.unsolvable + self.limited + self.errors
 
     def add(self, record: dict[str, Any]) -> None:
         if record.get("error"):
             self.errors += 1
+        elif record.get("limit"):
+            self.limited += 1
         elif record.get("length") is None:
             self.unsolvable += 1
         else:
@@ -273,23 +328,26 @@ class Progress(Protocol):
     def stop(self) -> None: ...
 
 
+#: Bad lines and limits printed one by one; beyond, they are counted (each is in the records).
+REPORTED = 20
+
+
 def run_deck(
     path: str,
-    objective: Objective,
-    engine: str,
+    settings: Settings,
     processes: int,
     scheduler: str | None,
     out: Path | None,
     resume: bool,
-    cluster: bool,
     targets: Sequence[str] | None,
     progress: Progress,
-    report: Any,
+    report: Callable[[RhaspError], None],
 ) -> Tally:
     """Solve a deck; each record goes to ``out`` (or standard output) as soon as it is done.
 
-    Bad lines are passed to ``report`` and recorded with their error, and the rest goes on.
-    With ``resume``, the lines already in ``out`` are skipped and the new records appended.
+    Bad lines and puzzles that reach a search limit are passed to ``report`` (the first
+    :data:`REPORTED`, then a count) and recorded, and the rest goes on. With ``resume``, the
+    lines already in ``out`` are skipped and the new records appended.
     """
     total, numbered = stream_deck(path, targets=tuple(targets or ()))
     results = ResultFile(out, resume) if out else None
@@ -297,36 +355,41 @@ def run_deck(
     write = results.write if results else _print_record
     tally = Tally()
 
-    def failed(number: int, error: InputError) -> None:
-        report(error)
-        record = {"line": number, "error": str(error)}
-        write(record)
-        tally.add(record)
+    def record(result: dict[str, Any], problem: RhaspError | None = None) -> None:
+        write(result)
+        tally.add(result)
+        if problem is not None and tally.errors + tally.limited <= REPORTED:
+            report(problem)
 
     def jobs() -> Iterator[Job]:
         for number, entry in numbered:
             if number in done:
                 continue
             if isinstance(entry, InputError):
-                failed(number, entry)
+                record({"line": number, "error": str(entry)}, entry)
             else:
-                yield Job(number, entry, objective, engine, cluster)
+                yield Job(number, entry, settings)
 
-    if engine == "bfs" and total >= COMPILE_FROM and not scheduler:
+    if settings.engine == "bfs" and total >= COMPILE_FROM and not scheduler:
         prefer_compiled()  # before the workers start, so that they inherit the loaded code
     try:
         progress.start(max(0, total - len(done)), len(done))
         for result in run_jobs(jobs(), processes, scheduler):
             if isinstance(result, LineError):
-                failed(result.line, result.error)
+                record({"line": result.line, "error": str(result.error)}, result.error)
+            elif result.get("limit"):
+                record(result, SearchLimit(result["limit"], f"{path}:{result['line']}"))
             else:
-                write(result)
-                tally.add(result)
+                record(result)
             progress.advance(tally)
     finally:
         progress.stop()
         if results:
             results.close()
+        unreported = tally.errors + tally.limited - REPORTED
+        if unreported > 0:
+            report(RhaspError(f"{unreported:,} more bad lines and limits not shown; "
+                              "each is in its record", path))  # fmt: skip
     return tally
 
 

@@ -6,6 +6,9 @@ print it as ``where: what`` and exit with a documented code.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class RhaspError(Exception):
     """Base of the errors the CLI reports as one line."""
@@ -42,6 +45,16 @@ class PlanError(RhaspError):
         return type(self), (self.what, self.index, self.where)
 
 
+@contextmanager
+def about(where: str) -> Iterator[None]:
+    """Name ``where`` (a puzzle, say) in the errors raised inside that do not name a place."""
+    try:
+        yield
+    except RhaspError as error:
+        error.where = error.where or where
+        raise
+
+
 def location(source: str, line: int | None = None, column: int | None = None) -> str:
     """``source:line:column`` with the parts that are known."""
     parts = [source]
@@ -50,6 +63,11 @@ def location(source: str, line: int | None = None, column: int | None = None) ->
         if column is not None:
             parts.append(str(column))
     return ":".join(parts)
+
+
+class SearchLimit(RhaspError):
+    """A search stopped at a limit the user can raise (states, ground atoms, memory): not an
+    answer either way (exit code 4)."""
 
 
 class MissingTool(RhaspError):

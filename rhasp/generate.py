@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from rhasp.engines.bitboard import fewest_moves, goal_layers, prefer_compiled
+from rhasp.engines.limits import Budget, default_max_states
+from rhasp.errors import SearchLimit
 from rhasp.formats.line import database_board
 from rhasp.model import Board, Piece, Puzzle, TargetSpec, build_puzzle
 from rhasp.parallel import worker_pool
@@ -37,6 +39,10 @@ class Generated:
 
     def deck_line(self) -> str:
         return deck_line(self.puzzle, self.moves, self.cluster)
+
+
+#: What one random board gave (see :func:`generate`).
+Outcome = Generated | SearchLimit | None
 
 
 def deck_line(puzzle: Puzzle, moves: int, cluster: int) -> str:
@@ -74,9 +80,9 @@ def _random_piece(rng: random.Random, label: str, size: int, exit_row: int) -> P
     return Piece(label, "v", rng.randrange(size - length + 1), rng.randrange(size), length)
 
 
-def hardest_state(puzzle: Puzzle) -> Generated | None:
+def hardest_state(puzzle: Puzzle, budget: Budget | None = None) -> Generated | None:
     """The canonical hardest state of the puzzle's cluster; None if no goal is reachable."""
-    geometry, distance_order, ends = goal_layers(puzzle.board, puzzle.placement)
+    geometry, distance_order, ends = goal_layers(puzzle.board, puzzle.placement, budget)
     if not ends:
         return None
     far = len(ends) - 1
@@ -112,7 +118,7 @@ def _shape(board: Board, order: list[int]) -> tuple[object, ...]:
     return board.width, board.height, tuple(sorted(board.walls)), vehicles
 
 
-def without_needless_vehicles(found: Generated) -> Generated:
+def without_needless_vehicles(found: Generated, budget: Budget | None = None) -> Generated:
     """Remove, one at a time, every vehicle whose removal leaves the minimal length as it is,
     moving to the new cluster's hardest state after each removal (it is never shorter: the
     state before lies in the new cluster at the same distance). What remains has no vehicle
@@ -121,9 +127,9 @@ def without_needless_vehicles(found: Generated) -> Generated:
     while True:
         for label in _removable_labels(puzzle):
             smaller = _without(puzzle, label)
-            plan, _ = fewest_moves(smaller.board, smaller.start)
+            plan, _ = fewest_moves(smaller.board, smaller.start, budget)
             if plan is not None and len(plan) == found.moves:
-                found = hardest_state(smaller)  # a goal is reachable: the plan shows it
+                found = hardest_state(smaller, budget)  # a goal is reachable: the plan shows it
                 puzzle = found.puzzle
                 break
         else:
@@ -155,22 +161,28 @@ def generate(
     walls: int = 0,
     minimal: bool = False,
     jobs: int = 1,
-) -> Iterator[Generated | None]:
+    max_states: int | None = None,
+) -> Iterator[Outcome]:
     """Board after board, in order: its hardest state when it is kept (at least ``min_moves``,
-    of a cluster not met before), else None. Endless: the caller stops. The boards are worked
-    out on ``jobs`` processes and judged in order, so the deck does not depend on ``jobs``."""
+    of a cluster not met before), the limit when its cluster has more than ``max_states``
+    states (default: a share of the memory per job), else None. Endless: the caller stops.
+    The boards are worked out on ``jobs`` processes and judged in order, so the deck does not
+    depend on ``jobs``."""
     seen: set[Canonical] = set()
     prefer_compiled()  # endless work: load the compiled core before the workers start
-    work = functools.partial(_hardest_of_board, seed, size, walls, minimal)
+    budget = Budget(default_max_states(jobs) if max_states is None else max_states)
+    work = functools.partial(_hardest_of_board, seed, size, walls, minimal, budget)
     for found in _in_order(work, jobs):
-        if found is None or found.moves < min_moves or found.canonical in seen:
+        if isinstance(found, SearchLimit):
+            yield found
+        elif found is None or found.moves < min_moves or found.canonical in seen:
             yield None
         else:
             seen.add(found.canonical)
             yield found
 
 
-def _in_order(work: Callable[[int], Generated | None], jobs: int) -> Iterator[Generated | None]:
+def _in_order(work: Callable[[int], Outcome], jobs: int) -> Iterator[Outcome]:
     """``work`` on the numbers 0, 1, 2, ... in order, in batches spread over ``jobs`` workers."""
     if jobs <= 1:
         yield from map(work, itertools.count())
@@ -182,11 +194,14 @@ def _in_order(work: Callable[[int], Generated | None], jobs: int) -> Iterator[Ge
 
 
 def _hardest_of_board(
-    seed: int, size: int, walls: int, minimal: bool, number: int
-) -> Generated | None:
-    found = hardest_state(board_number(seed, number, size, walls))
-    if found is not None and minimal:
-        found = without_needless_vehicles(found)
+    seed: int, size: int, walls: int, minimal: bool, budget: Budget, number: int
+) -> Outcome:
+    try:
+        found = hardest_state(board_number(seed, number, size, walls), budget)
+        if found is not None and minimal:
+            found = without_needless_vehicles(found, budget)
+    except SearchLimit as limit:
+        return limit
     return found
 
 

@@ -176,11 +176,11 @@ def check_lines(result: dict[str, Any]) -> list[str]:
     return lines
 
 
-class ProofProgress:
-    """The live line of a long ASP proof on a terminal: horizon, time so far, memo size.
+class LiveLine:
+    """One line on a terminal that a long computation rewrites as it goes.
 
-    Silent for the first second (most proofs are over by then) and off the terminal: a
-    pipe or a JSON consumer never sees it. ``done`` wipes the line before the answer prints.
+    Silent for the first second (most work is over by then) and off the terminal: a pipe or a
+    JSON consumer never sees it. ``done`` wipes the line before the answer prints.
     """
 
     def __init__(self, console: Console, after: float = 1.0) -> None:
@@ -188,11 +188,10 @@ class ProofProgress:
         self.after = after
         self.shown = False
 
-    def __call__(self, horizon: int, seconds: float, states: int) -> None:
+    def show(self, text: str, seconds: float) -> None:
         if seconds < self.after or not self.console.is_terminal:
             return
-        memo = f" · {states:,} states in the memo" if states else ""
-        self.console.file.write(f"\r\x1b[Kproving horizon {horizon} · {seconds:.1f} s{memo}")
+        self.console.file.write(f"\r\x1b[K{text}")
         self.console.file.flush()
         self.shown = True
 
@@ -201,6 +200,23 @@ class ProofProgress:
             self.console.file.write("\r\x1b[K")
             self.console.file.flush()
             self.shown = False
+
+
+class ProofProgress(LiveLine):
+    """The live line of a long ASP proof: horizon, time so far, memo size."""
+
+    def __call__(self, horizon: int, seconds: float, states: int) -> None:
+        memo = f" · {states:,} states in the memo" if states else ""
+        self.show(f"proving horizon {horizon} · {seconds:.1f} s{memo}", seconds)
+
+
+class SearchProgress(LiveLine):
+    """The live line of a long search: states found, depth, rate."""
+
+    def __call__(self, states: int, depth: int, seconds: float) -> None:
+        rate = states / seconds if seconds > 0 else 0
+        text = f"searching: {counted(states, 'state')} · depth {depth} · {rate:,.0f} states/s"
+        self.show(text, seconds)
 
 
 class DeckProgress:
@@ -256,7 +272,8 @@ def tally_table(tally: Any, seconds: float, verify: bool) -> Table:
     table = Table(title="deck summary", show_header=False)
     rate = tally.puzzles / seconds if seconds > 0 else 0.0
     rows = [("puzzles", tally.puzzles), ("solved", tally.solved), ("unsolvable", tally.unsolvable),
-            ("errors", tally.errors), ("mismatches", len(tally.mismatches) if verify else "-"),
+            ("limits reached", tally.limited), ("bad lines", tally.errors),
+            ("mismatches", len(tally.mismatches) if verify else "-"),
             ("puzzles/s", f"{rate:,.1f}")]  # fmt: skip
     for name, value in rows:
         table.add_row(name, f"{value:,}" if isinstance(value, int) else value)
@@ -270,8 +287,10 @@ def tally_table(tally: Any, seconds: float, verify: bool) -> Table:
     for record in tally.mismatches:
         table.add_row(
             f"mismatch line {record['line']}",
-            f"{record['mismatch']}: found {record.get('length')}/{record.get('cluster')}, "
-            f"deck says {record.get('expected_length')}/{record.get('expected_cluster')}",
+            "; ".join(
+                f"{name}: found {record.get(name)}, deck says {record.get(f'expected_{name}')}"
+                for name in record["mismatch"].split(", ")
+            ),
         )
     return table
 

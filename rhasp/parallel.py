@@ -9,11 +9,13 @@ from multiprocessing.pool import Pool
 
 
 def worker_pool(processes: int) -> Pool:
-    """A pool of ``processes`` workers that leave Ctrl-C to the main process, which stops the
-    pool (so an interrupt prints no worker tracebacks). Use it as a context manager."""
+    """A pool of ``processes`` workers that leave Ctrl-C and SIGTERM to the main process,
+    which stops the pool (so an interrupt prints no worker tracebacks). Use it as a context
+    manager."""
     context = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
-    return context.Pool(processes, initializer=_ignore_interrupts)
+    return context.Pool(processes, initializer=_leave_signals_to_the_main_process)
 
 
-def _ignore_interrupts() -> None:
+def _leave_signals_to_the_main_process() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool stops its workers with SIGTERM

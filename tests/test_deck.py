@@ -73,18 +73,39 @@ def test_csv_output_resumes_too(tmp_path):
 
 
 def test_verify_compares_with_the_deck_numbers(tmp_path):
+    # The 4x4 board: 3 moves (hand count), 9 states in its cluster (counted by hand in
+    # test_cluster_counts_goal_states_too's board); card 1 takes 8 moves.
     good = tmp_path / "good.txt"
     good.write_text(f"3 {FOUR} 9\n8 AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR.\n")
-    ok = deck(str(good), "--verify", "--jobs", "1")
+    ok = deck(str(good), "--verify", "--cluster", "--jobs", "1")
     assert ok.exit_code == 0, ok.stderr
     bad = tmp_path / "bad.txt"
     bad.write_text(f"3 {FOUR} 10\n7 AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR.\n")
-    wrong = deck(str(bad), "--verify", "--jobs", "1")
+    wrong = deck(str(bad), "--verify", "--cluster", "--jobs", "1")
     assert wrong.exit_code == 3
-    assert (
-        "mismatch line 1" in wrong.stderr and "cluster: found 3/9, deck says 3/10" in wrong.stderr
-    )
-    assert "mismatch line 2" in wrong.stderr and "length" in wrong.stderr
+    assert "mismatch line 1" in wrong.stderr and "cluster: found 9, deck says 10" in wrong.stderr
+    assert "mismatch line 2" in wrong.stderr and "length: found 8, deck says 7" in wrong.stderr
+
+
+def test_verify_checks_the_cluster_only_when_it_is_counted(tmp_path):
+    # The rule: --verify compares what was computed; the cluster is counted only with --cluster.
+    bad = tmp_path / "bad.txt"
+    bad.write_text(f"3 {FOUR} 10\n")
+    lengths_only = deck(str(bad), "--verify", "--jobs", "1")
+    assert lengths_only.exit_code == 0, lengths_only.stderr
+    (record,) = map(json.loads, lengths_only.stdout.splitlines())
+    assert record["expected_length"] == 3 and "cluster" not in record
+    assert "expected_cluster" not in record and "mismatch" not in record
+
+
+def test_without_verify_records_carry_no_expectations(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text(f"7 {FOUR} 10\n")
+    result = deck(str(bad), "--cluster", "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    (record,) = map(json.loads, result.stdout.splitlines())
+    assert record["cluster"] == 9 and record["length"] == 3
+    assert not {"expected_length", "expected_cluster", "mismatch"} & record.keys()
 
 
 def test_cluster_counts_goal_states_too(tmp_path):
@@ -184,7 +205,7 @@ def test_a_line_that_is_not_text_is_an_error_of_its_own(tmp_path):
 def test_workers_are_fed_only_as_they_free_up():
     # A million-line deck must not be queued whole: when the first records come back, only a
     # few batches per worker have been taken from the input.
-    from rhasp.deck import BATCH, IN_FLIGHT, Job, run_jobs
+    from rhasp.deck import BATCH, IN_FLIGHT, Job, Settings, run_jobs
     from rhasp.formats import DeckLine
 
     taken = 0
@@ -193,7 +214,7 @@ def test_workers_are_fed_only_as_they_free_up():
         nonlocal taken
         while True:
             taken += 1
-            yield Job(taken, DeckLine(FOUR, "deck", taken, "four"), "moves", "bfs", False)
+            yield Job(taken, DeckLine(FOUR, "deck", taken, "four"), Settings())
 
     records = run_jobs(endless(), processes=2)
     first = next(records)

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from rhasp.errors import InputError, RhaspError
 from rhasp.model import Plan, Puzzle, plan_slides, replay
+
+if TYPE_CHECKING:
+    from rhasp.engines.limits import Budget
 
 Objective = Literal["moves", "slides"]
 OBJECTIVES: tuple[Objective, ...] = ("moves", "slides")
@@ -71,16 +74,21 @@ def get_engine(
     clingo_args: Sequence[str] = (),
     memo: bool = True,
     progress: Progress | None = None,
+    budget: Budget | None = None,
+    max_atoms: int | None = None,
 ) -> Engine:
-    """The engine called ``name``; the options concern the ASP engine only."""
+    """The engine called ``name``. ``budget`` bounds the BFS (default: by the machine's
+    memory); the other options concern the ASP engine only."""
     from rhasp.engines.asp import DEFAULT_MAX_HORIZON, AspEngine
     from rhasp.engines.bfs import BfsEngine
+    from rhasp.engines.limits import Budget, default_max_atoms
 
     if name == "bfs":
-        return BfsEngine()
+        return BfsEngine(budget=budget or Budget())
     if name == "asp":
         horizon = DEFAULT_MAX_HORIZON if max_horizon is None else max_horizon
-        return AspEngine(horizon, timeout, tuple(clingo_args), memo, progress)
+        atoms = default_max_atoms() if max_atoms is None else max_atoms
+        return AspEngine(horizon, timeout, tuple(clingo_args), memo, progress, atoms)
     raise InputError(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})", "--engine")
 
 

@@ -25,6 +25,7 @@ from typing import Any
 import clingo
 
 from rhasp.engines import Objective, Progress, Solution
+from rhasp.engines.limits import default_max_atoms
 from rhasp.engines.memo import StateMemo
 from rhasp.errors import InputError
 from rhasp.formats.facts import write_facts
@@ -100,6 +101,7 @@ class AspEngine:
     clingo_args: Sequence[str] = field(default_factory=tuple)
     memo: bool = True  # the state memo propagator, with its heuristic and threads
     progress: Progress | None = None
+    max_atoms: int = field(default_factory=default_max_atoms)  # the ground program's bound
 
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
         atoms, stats, limit = self.search(puzzle, objective)
@@ -130,7 +132,14 @@ class AspEngine:
     ) -> tuple[list[clingo.Symbol], str | None]:
         """Solve horizons 0, 1, 2, ... until one has a plan (its atoms) or a limit is hit."""
         atoms: list[clingo.Symbol] = []
+        ground = 0  # atoms in the ground program so far
         for horizon in range(self.max_horizon + 1):
+            now = len(control.symbolic_atoms)
+            growth = now - ground if horizon > 1 else 0  # what the last step added
+            ground = now
+            if ground + growth > self.max_atoms:  # the next horizon would go beyond
+                limit = f"ground program limit reached after {ground:,} atoms"
+                return atoms, f"{limit} at horizon {horizon - 1} (raise --max-atoms)"
             stats.horizon = horizon
             ground_horizon(control, horizon)
             satisfiable = self._solve_horizon(control, began, atoms, stats)

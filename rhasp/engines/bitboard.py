@@ -25,13 +25,17 @@ import functools
 import importlib.util
 import itertools
 import os
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from types import ModuleType
 from typing import Any
 
 from rhasp.engines import core
+from rhasp.engines.limits import PROGRESS_EVERY, Budget
+from rhasp.errors import SearchLimit
 from rhasp.model import Board, Move, Piece, Plan, Puzzle, State, TargetSpec, build_puzzle
 
 WORD_BITS = 63  # what an int64 holds without its sign bit
@@ -194,7 +198,7 @@ def prefer_compiled() -> bool:
         geometry = Geometry.of(puzzle.board, targets_leave=targets_leave)
         key = geometry.key(puzzle.placement)
         for search, args in WARM_UP:
-            _compiled(geometry, search, [key] if search == "layers" else key, *args)
+            _compiled(geometry, search, [key] if search == "layers" else key, Budget(), *args)
     return True
 
 
@@ -205,33 +209,92 @@ def _tiny_puzzle() -> Puzzle:
     return build_puzzle(4, 4, [Piece("A", "h", 1, 0, 2)], [], [TargetSpec("A")], where="", name="")
 
 
-def run(geometry: Geometry, search: str, start: Any, *args: Any) -> tuple[Any, ...]:
-    """``core.<search>(tables, start, budget, *args)``, compiled or not (module docstring).
+def run(
+    geometry: Geometry, search: str, start: Any, *args: Any, budget: Budget | None = None
+) -> tuple[Any, ...]:
+    """``core.<search>(tables, start, states, watch, *args)``, compiled or not (module
+    docstring), within ``budget``: beyond its states it raises :class:`SearchLimit`.
 
-    The result's first item is ``core.BUDGET`` only if a limit was reached, which here never
-    happens: the budget is only the point where an uncompiled search hands over.
+    An uncompiled search that could compile gets the states left before the switch as its
+    budget; when it spends them first, the search starts again compiled.
     """
     global _uncompiled_states
+    budget = budget or Budget()
     mode = os.environ.get("RHASP_JIT", "auto")
     compiles = geometry.compiles and mode != "never" and _numba_installed()
-    if compiles and (mode == "always" or _uncompiled_states >= SWITCH_STATES):
-        return _compiled(geometry, search, start, *args)
-    budget = max(1, SWITCH_STATES - _uncompiled_states) if compiles else UNLIMITED
-    result = getattr(core, search)(geometry.tables, start, budget, *args)
-    if result[0] != core.BUDGET:
-        _uncompiled_states += _states(result)
-        return result
-    _uncompiled_states = SWITCH_STATES  # this search alone is worth the switch: restart it
-    return _compiled(geometry, search, start, *args)
+    if not compiles or (mode != "always" and _uncompiled_states < SWITCH_STATES):
+        spare = max(1, SWITCH_STATES - _uncompiled_states) if compiles else UNLIMITED
+        states = min(budget.states, spare)
+        function, tables = getattr(core, search), geometry.tables
+        result, watch = _watched(budget, core.new_buffer(core.WATCH_FIELDS),
+                                 lambda w: function(tables, start, states, w, *args))  # fmt: skip
+        if result[0] != core.BUDGET:
+            _uncompiled_states += _states(result)
+            return result
+        if not compiles or states == budget.states:
+            raise _limit(watch)
+        _uncompiled_states = SWITCH_STATES  # this search alone is worth the switch: restart it
+    return _compiled(geometry, search, start, budget, *args)
 
 
-def _compiled(geometry: Geometry, search: str, start: Any, *args: Any) -> tuple[Any, ...]:
+def _compiled(
+    geometry: Geometry, search: str, start: Any, budget: Budget, *args: Any
+) -> tuple[Any, ...]:
     jit = _jit()
     if jit is None:
-        return getattr(core, search)(geometry.tables, start, UNLIMITED, *args)
-    if not isinstance(start, int):
-        start = jit.keys(start)
-    return getattr(jit, search)(geometry.compiled, start, UNLIMITED, *args)
+        function, tables = getattr(core, search), geometry.tables
+        watch = core.new_buffer(core.WATCH_FIELDS)
+    else:
+        function, tables, watch = getattr(jit, search), geometry.compiled, jit.watch()
+        start = start if isinstance(start, int) else jit.keys(start)
+    result, watch = _watched(
+        budget, watch, lambda w: function(tables, start, budget.states, w, *args)
+    )
+    if result[0] == core.BUDGET:
+        raise _limit(watch)
+    return result
+
+
+def _limit(watch: Sequence[int]) -> SearchLimit:
+    states, depth = int(watch[core.STATES]), int(watch[core.DEPTH])
+    return SearchLimit(
+        f"state limit reached after {states:,} states at depth {depth} (raise --max-states)"
+    )
+
+
+def _watched(
+    budget: Budget, watch: Any, search: Callable[[Any], tuple[Any, ...]]
+) -> tuple[tuple[Any, ...], Any]:
+    """``search(watch)``, and the watch it wrote. With a progress display, the search runs in a
+    thread of its own (the compiled core releases the GIL) while this one shows its progress
+    and, on Ctrl-C or SIGTERM, asks it to stop before passing the interrupt on."""
+    if budget.progress is None:
+        return search(watch), watch
+    outcome: list[Any] = []
+
+    def work() -> None:
+        try:
+            outcome.append(search(watch))
+        except BaseException as error:  # handed to the waiting thread
+            outcome.append(error)
+
+    thread = threading.Thread(target=work, name="rhasp-search", daemon=True)
+    began = time.perf_counter()
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(PROGRESS_EVERY)
+            seconds = time.perf_counter() - began
+            budget.progress(int(watch[core.STATES]), int(watch[core.DEPTH]), seconds)
+    except BaseException:
+        watch[core.STOP] = 1
+        thread.join()
+        raise
+    finally:
+        budget.progress.done()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    return outcome[0], watch
 
 
 def _states(result: tuple[Any, ...]) -> int:
@@ -242,21 +305,28 @@ def _states(result: tuple[Any, ...]) -> int:
 # The searches.
 
 
-def fewest_moves(board: Board, start: State) -> tuple[Plan | None, int]:
+def fewest_moves(
+    board: Board, start: State, budget: Budget | None = None
+) -> tuple[Plan | None, int]:
     """Breadth-first search: a plan with the fewest moves and the number of states reached."""
     geometry = Geometry.of(board)
-    goal, found, path = run(geometry, "breadth_first", geometry.key(start), True, True)
+    key = geometry.key(start)
+    goal, found, path = run(geometry, "breadth_first", key, True, True, budget=budget)
     return (geometry.plan(path) if goal >= 0 else None), found
 
 
-def fewest_slides(board: Board, start: State) -> tuple[Plan | None, int]:
+def fewest_slides(
+    board: Board, start: State, budget: Budget | None = None
+) -> tuple[Plan | None, int]:
     """Dijkstra over whole moves, cost (slides, moves): fewest slides, then fewest moves."""
     geometry = Geometry.of(board)
-    goal, found, path = run(geometry, "cheapest", geometry.key(start))
+    goal, found, path = run(geometry, "cheapest", geometry.key(start), budget=budget)
     return (geometry.plan(path) if goal >= 0 else None), found
 
 
-def explore(board: Board, placement: State) -> tuple[Geometry, list[int]]:
+def explore(
+    board: Board, placement: State, budget: Budget | None = None
+) -> tuple[Geometry, list[int]]:
     """Every state reachable from ``placement``, goal states included, in breadth-first order.
 
     As puzzle databases count them: targets stay on the board (a target at its exit edge is a
@@ -264,18 +334,20 @@ def explore(board: Board, placement: State) -> tuple[Geometry, list[int]]:
     in the graph of all moves. The geometry reads the keys.
     """
     geometry = Geometry.of(board, targets_leave=False)
-    _, order, _ = run(geometry, "layers", [geometry.key(placement)])
+    _, order, _ = run(geometry, "layers", [geometry.key(placement)], budget=budget)
     return geometry, order
 
 
-def cluster_size(board: Board, placement: State) -> int:
+def cluster_size(board: Board, placement: State, budget: Budget | None = None) -> int:
     """The number of states in the placement's cluster (see :func:`explore`), counted without
     keeping a state's link to the one it came from."""
     geometry = Geometry.of(board, targets_leave=False)
-    return run(geometry, "breadth_first", geometry.key(placement), False, False)[1]
+    return run(geometry, "breadth_first", geometry.key(placement), False, False, budget=budget)[1]
 
 
-def solve_and_count(board: Board, placement: State) -> tuple[Plan | None, int, int]:
+def solve_and_count(
+    board: Board, placement: State, budget: Budget | None = None
+) -> tuple[Plan | None, int, int]:
     """Fewest moves and the cluster size from one exploration (one target only).
 
     In the cluster's graph the target stays on the board, so the first state found with the
@@ -286,13 +358,16 @@ def solve_and_count(board: Board, placement: State) -> tuple[Plan | None, int, i
     if len(board.targets) != 1:
         raise ValueError("defined here for one target")
     geometry = Geometry.of(board, targets_leave=False)
-    goal, size, path = run(geometry, "breadth_first", geometry.key(placement), False, True)
+    key = geometry.key(placement)
+    goal, size, path = run(geometry, "breadth_first", key, False, True, budget=budget)
     if goal < 0:
         return None, size, size
     return geometry.plan(path), goal + 1, size
 
 
-def goal_layers(board: Board, placement: State) -> tuple[Geometry, list[int], list[int]]:
+def goal_layers(
+    board: Board, placement: State, budget: Budget | None = None
+) -> tuple[Geometry, list[int], list[int]]:
     """The cluster by distance from the nearest goal (single target): the states in order of
     that distance, and where each distance ends (as :func:`rhasp.engines.core.layers`).
 
@@ -301,13 +376,15 @@ def goal_layers(board: Board, placement: State) -> tuple[Geometry, list[int], li
     Empty when no goal is reachable.
     """
     geometry = Geometry.of(board, targets_leave=False)
-    _, order, ends = run(geometry, "goal_layers", geometry.key(placement))
+    _, order, ends = run(geometry, "goal_layers", geometry.key(placement), budget=budget)
     return geometry, order, ends
 
 
-def goal_distances(board: Board, placement: State) -> tuple[Geometry, dict[int, int]]:
+def goal_distances(
+    board: Board, placement: State, budget: Budget | None = None
+) -> tuple[Geometry, dict[int, int]]:
     """The fewest moves from every state of the cluster to a solution (see :func:`goal_layers`)."""
-    geometry, order, ends = goal_layers(board, placement)
+    geometry, order, ends = goal_layers(board, placement, budget)
     return geometry, distances(order, ends)
 
 

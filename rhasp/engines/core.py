@@ -20,6 +20,12 @@ The searches record states in the order found (breadth-first order, or Dijkstra'
 first reaching) with the index of the state they came from, which is all a plan needs; a
 search that only counts skips the links. Each stops at ``budget`` states and says so
 (``BUDGET``), so that the caller decides what a limit means.
+
+Every search also keeps a *watch* up to date, a buffer of three numbers: the states found so
+far and the depth being expanded (moves from the start, or slides for Dijkstra), which another
+thread may read to show progress, and a stop flag, which another thread may set to end the
+search early (it then returns ``BUDGET`` too). Writing two numbers per state expanded costs
+nothing measurable, compiled or not.
 """
 
 from __future__ import annotations
@@ -32,6 +38,8 @@ NOT_FOUND = -1
 BUDGET = -2  # returned instead of an index: the search reached its budget of states
 WEIGHT = 1 << 16  # fewest slides: a slide outweighs any number of moves (fewer than 2**16)
 INDEX_BITS = 32  # Dijkstra's queue holds cost << INDEX_BITS | index in one integer
+STATES, DEPTH, STOP = 0, 1, 2  # the watch's fields (see the module docstring)
+WATCH_FIELDS = 3
 
 
 #: Room for one state's successors: a list here, an int64 array when compiled (see ``jit``).
@@ -167,7 +175,7 @@ NO_SKIP = -1
 
 
 def breadth_first(
-    g: Tables, first: int, budget: int, stop_at_goal: bool, with_links: bool
+    g: Tables, first: int, budget: int, watch: Buffer, stop_at_goal: bool, with_links: bool
 ) -> tuple[int, int, list[int]]:
     """States from ``first`` in breadth-first order.
 
@@ -183,8 +191,11 @@ def breadth_first(
     keys, slides, movers = buffers(g)
     first_shift, first_pos = g.goal_shift[0], g.goal_pos[0]  # a quick test before solved()
     done = 0
+    depth, layer_end = 0, 1  # the layer being expanded ends before order[layer_end]
     while done < len(order) and not (stop_at_goal and goal >= 0):
-        if len(order) > budget:
+        if done == layer_end:
+            depth, layer_end = depth + 1, len(order)
+        if watched(watch, len(order), depth, budget):
             return BUDGET, len(order), order[:0]
         seen = with_room(seen, len(keys))
         n = successors(g, order[done], moved[done], keys, slides, movers)
@@ -206,6 +217,14 @@ def breadth_first(
     return goal, len(order), path
 
 
+def watched(watch: Buffer, states: int, depth: int, budget: int) -> bool:
+    """Post the search's progress on ``watch``; whether it must stop (budget spent or stop
+    asked for)."""
+    watch[STATES] = states
+    watch[DEPTH] = depth
+    return states > budget or watch[STOP] != 0
+
+
 def walk_back(keys: list[int], parent: list[int], index: int) -> list[int]:
     """The keys from the search's start to state ``index``, by the links."""
     path = [keys[index]]
@@ -216,7 +235,9 @@ def walk_back(keys: list[int], parent: list[int], index: int) -> list[int]:
     return path
 
 
-def layers(g: Tables, sources: Sequence[int], budget: int) -> tuple[int, list[int], list[int]]:
+def layers(
+    g: Tables, sources: Sequence[int], budget: int, watch: Buffer
+) -> tuple[int, list[int], list[int]]:
     """Every state reachable from ``sources``, in breadth-first order, and where each layer
     starts: states ``order[ends[d - 1]:ends[d]]`` lie ``d`` moves from the nearest source.
     The first item is how many states were found, or BUDGET when the budget ran out (the
@@ -232,7 +253,7 @@ def layers(g: Tables, sources: Sequence[int], budget: int) -> tuple[int, list[in
     keys, slides, movers = buffers(g)
     done = 0
     while done < len(order):
-        if len(order) > budget:
+        if watched(watch, len(order), len(ends) - 1, budget):
             return BUDGET, order, ends
         seen = with_room(seen, len(keys))
         n = successors(g, order[done], moved[done], keys, slides, movers)
@@ -246,19 +267,21 @@ def layers(g: Tables, sources: Sequence[int], budget: int) -> tuple[int, list[in
     return len(order), order, ends
 
 
-def goal_layers(g: Tables, first: int, budget: int) -> tuple[int, list[int], list[int]]:
+def goal_layers(
+    g: Tables, first: int, budget: int, watch: Buffer
+) -> tuple[int, list[int], list[int]]:
     """:func:`layers` from every goal state of ``first``'s cluster (in a geometry whose targets
     stay): the cluster by distance to the nearest goal. Nothing when no goal is reachable."""
-    reached, order, ends = layers(g, [first], budget)
+    reached, order, ends = layers(g, [first], budget, watch)
     if reached == BUDGET:
         return reached, order, ends
     goals = [key for key in order if solved(g, key)]
     if len(goals) == 0:
         return 0, order[:0], ends[:0]
-    return layers(g, goals, budget)
+    return layers(g, goals, budget, watch)
 
 
-def cheapest(g: Tables, first: int, budget: int) -> tuple[int, int, list[int]]:
+def cheapest(g: Tables, first: int, budget: int, watch: Buffer) -> tuple[int, int, list[int]]:
     """Dijkstra over whole moves, cost (slides, moves): fewest slides, then fewest moves.
 
     Returns (the goal's index, or NOT_FOUND or BUDGET; the states reached; the keys of the
@@ -278,7 +301,7 @@ def cheapest(g: Tables, first: int, budget: int) -> tuple[int, int, list[int]]:
             continue  # reached more cheaply since this entry was queued
         if solved(g, order[here]):
             return here, len(order), walk_back(order, parent, here)
-        if len(order) > budget:
+        if watched(watch, len(order), spent // WEIGHT, budget):
             return BUDGET, len(order), order[:0]
         n = successors(g, order[here], NO_SKIP, keys, slides, movers)
         for j in range(n):

@@ -89,13 +89,15 @@ def _room(seen, more):
 
 
 for _helper in (core.occupancy, core.solved, core.successors, core.most_successors,
-                core.buffers, core.walk_back, core.layers):  # fmt: skip
+                core.buffers, core.watched, core.walk_back, core.layers):  # fmt: skip
     register_jitable(_helper)
 
-breadth_first = njit(cache=True)(core.breadth_first)
-layers = njit(cache=True)(core.layers)
-goal_layers = njit(cache=True)(core.goal_layers)
-cheapest = njit(cache=True)(core.cheapest)
+# Without the GIL (nogil), so that the thread that started a search can show its progress and
+# stop it (Ctrl-C) while it runs.
+breadth_first = njit(cache=True, nogil=True)(core.breadth_first)
+layers = njit(cache=True, nogil=True)(core.layers)
+goal_layers = njit(cache=True, nogil=True)(core.goal_layers)
+cheapest = njit(cache=True, nogil=True)(core.cheapest)
 
 
 def tables(values: core.Tables) -> core.Tables:
@@ -103,6 +105,11 @@ def tables(values: core.Tables) -> core.Tables:
     return core.Tables(*(
         np.asarray(v, dtype=np.int64) if isinstance(v, tuple) else v for v in values
     ))  # fmt: skip
+
+
+def watch() -> np.ndarray:
+    """A search's watch (see :mod:`rhasp.engines.core`), as the compiled core writes it."""
+    return np.zeros(core.WATCH_FIELDS, np.int64)
 
 
 def keys(values: list[int]) -> np.ndarray:

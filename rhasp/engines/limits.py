@@ -1,0 +1,65 @@
+"""How far a search may go: every search rhasp runs is bounded, by default by the memory the
+machine has, and a search that reaches its bound says so (:class:`rhasp.errors.SearchLimit`,
+exit code 4) rather than eating the machine or answering "no solution".
+
+The BFS searches count states and the ASP engine counts ground atoms. What each costs at its
+peak is measured by ``bench/state_memory.py``; the defaults let one search take half of the
+memory (the machine's, or its container's when that is less).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+#: What one state costs a search at its peak, uncompiled (compiled costs less), rounded up.
+BYTES_PER_STATE = 200
+#: What one ground atom costs clingo at its peak, with the solver's state, rounded up.
+BYTES_PER_ATOM = 1_000
+#: The share of the memory one search may take by default.
+MEMORY_SHARE = 0.5
+#: How often a running search's progress is shown (seconds).
+PROGRESS_EVERY = 0.25
+
+
+def machine_memory() -> int:
+    """Bytes of memory this process may use: the machine's, or its container's if less."""
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not POSIX
+        memory = 8 << 30
+    try:
+        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
+    except OSError:
+        limit = "max"
+    return min(memory, int(limit)) if limit.isdigit() else memory
+
+
+def default_max_states(processes: int = 1) -> int:
+    """The states one search may reach unless told otherwise: half the memory, shared by
+    ``processes`` searching at once, at :data:`BYTES_PER_STATE` a state."""
+    return max(1_000, int(machine_memory() * MEMORY_SHARE) // processes // BYTES_PER_STATE)
+
+
+def default_max_atoms(processes: int = 1) -> int:
+    """The ground atoms one ASP search may reach unless told otherwise, reckoned the same way
+    at :data:`BYTES_PER_ATOM` an atom."""
+    return max(10_000, int(machine_memory() * MEMORY_SHARE) // processes // BYTES_PER_ATOM)
+
+
+class SearchProgress(Protocol):
+    """Shows a running search: states found, depth reached, seconds so far; ``done`` clears."""
+
+    def __call__(self, states: int, depth: int, seconds: float) -> None: ...
+    def done(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How far one search may go: ``states`` at most (beyond, a SearchLimit), and where to
+    show its progress while it runs, if anywhere."""
+
+    states: int = field(default_factory=default_max_states)
+    progress: SearchProgress | None = field(default=None, compare=False)
