@@ -12,6 +12,7 @@ import itertools
 import json
 import os
 import random
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 try:  # typer carries its own copy of click from 0.20 on
     from typer._click import exceptions as click_errors
@@ -37,11 +39,11 @@ from rhasp.deck import Tally, run_deck
 from rhasp.engines import ENGINES, OBJECTIVES, EngineDisagreement, Solution, confirmed, get_engine
 from rhasp.engines.limits import Budget, default_max_atoms, default_max_states
 from rhasp.errors import InputError, RhaspError, SearchLimit
-from rhasp.formats import FORMATS, SUFFIX, Entry, read_path, write
+from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.generate import generate as generate_boards
 from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
-from rhasp.notation import NOTATIONS, parse_plan
+from rhasp.notation import NOTATIONS, extract_plan, parse_plan
 from rhasp.output import (
     DeckProgress,
     ProofProgress,
@@ -52,8 +54,9 @@ from rhasp.output import (
     solution_dict,
     solution_text,
     tally_table,
+    written_whole,
 )
-from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS, picture_format
+from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS, picture_format, suffixes
 from rhasp.pictures.boards import render_board, render_solution
 from rhasp.pictures.charts import draw_cluster, draw_profile
 
@@ -62,7 +65,36 @@ EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + the signal, as shells repo
 #: When a deck's puzzles end differently, the exit code is the most serious of them.
 SEVERITY = (EXIT_OK, EXIT_UNSOLVED, EXIT_LIMIT, EXIT_BAD_INPUT, EXIT_DISAGREE)
 
-app = typer.Typer(
+
+class FlagsTakeNoValue:
+    """Help without a type after a flag: typer's rich help writes ``<bool>`` after every
+    flag (``--boards``, ``--confirm/--no-confirm``, ``--help``), as if it took a value."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if getattr(param, "is_bool_flag", False):
+                param.metavar = ""  # shown in place of the type
+        return params
+
+
+class Command(FlagsTakeNoValue, TyperCommand):
+    pass
+
+
+class Group(FlagsTakeNoValue, TyperGroup):
+    pass
+
+
+class Rhasp(typer.Typer):
+    """The typer application whose commands are :class:`Command`."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        return super().command(*args, cls=kwargs.pop("cls", Command), **kwargs)
+
+
+app = Rhasp(
+    cls=Group,
     help="Optimal Rush Hour plans: fewest moves or fewest slides, proven minimal.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -158,12 +190,15 @@ def search_budget(max_states: int | None, output: str = "text") -> Budget:
 
 
 @contextmanager
-def open_output(dest: Path | None) -> Iterator[TextIO]:
-    """The file to write, or standard output."""
+def open_output(dest: Path | None, keep_partial: bool = False) -> Iterator[TextIO]:
+    """The file to write (in one piece: see :func:`written_whole`), or standard output."""
     if dest is None:
         yield sys.stdout
         return
-    with dest.open("w", encoding="utf-8") as handle:
+    with (
+        written_whole(dest, keep_partial) as temporary,
+        temporary.open("w", encoding="utf-8") as handle,
+    ):
         yield handle
 
 
@@ -284,7 +319,8 @@ def check(
     plan: Annotated[
         str,
         typer.Argument(
-            help='The plan, e.g. "AL1 PU1 XR5" (any notation), a file holding it, or -.'
+            help='The plan, e.g. "AL1 PU1 XR5" (any notation), a file holding it, or -; '
+            "what rhasp solve prints (text or JSON) reads as its plan."
         ),
     ],
     output: FormatOpt = OutputChoice.text,
@@ -295,7 +331,8 @@ def check(
 
     def run() -> int:
         board_puzzle = read_one(puzzle, target)
-        moves = parse_plan(plan_text(plan), board_puzzle.board)
+        text, source = plan_text(plan)
+        moves = parse_plan(extract_plan(text, source), board_puzzle.board, source)
         result = check_plan(board_puzzle, moves, search_budget(max_states, output.value))
         if output is OutputChoice.json:
             print(json.dumps(result, ensure_ascii=False, indent=2))
@@ -306,11 +343,12 @@ def check(
     guarded(run)
 
 
-def plan_text(plan: str) -> str:
+def plan_text(plan: str) -> tuple[str, str]:
+    """The text of the plan and where it comes from: standard input, a file, or the argument."""
     if plan == "-":
-        return sys.stdin.read()
+        return decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
     path = Path(plan)
-    return path.read_text(encoding="utf-8") if path.is_file() else plan
+    return (decode(path.read_bytes(), plan), plan) if path.is_file() else (plan, "plan")
 
 
 @app.command()
@@ -343,11 +381,23 @@ def convert(
         if dest is None:
             raise InputError(f"several puzzles in {to.value} format need -o DIRECTORY", puzzle)
         dest.mkdir(parents=True, exist_ok=True)
-        for entry, text in written:
-            (dest / f"{entry.name}{SUFFIX[to.value]}").write_text(text, encoding="utf-8")
+        names = in_name_order([entry.name for entry, _ in written])
+        for name, (_, text) in zip(names, written, strict=True):
+            (dest / f"{name}{SUFFIX[to.value]}").write_text(text, encoding="utf-8")
         return code
 
     guarded(run)
+
+
+TRAILING_NUMBER = re.compile(r"\d+$")
+
+
+def in_name_order(names: Sequence[str]) -> list[str]:
+    """The names with the numbers that end them padded to one width (``deck-01`` …
+    ``deck-40``, a deck's line numbers), so that files named so, read back in name order as a
+    directory is, keep the deck's order."""
+    width = max((len(found[0]) for found in map(TRAILING_NUMBER.search, names) if found), default=0)
+    return [TRAILING_NUMBER.sub(lambda found: found[0].zfill(width), name) for name in names]
 
 
 @app.command()
@@ -437,11 +487,16 @@ def analyze(
     ] = ReportFormat.text,
     graph_file: Annotated[
         Path | None,
-        typer.Option("--graph", help="Draw the cluster with Graphviz (.svg, .png, .pdf)."),
+        typer.Option(
+            "--graph", help=f"Draw the cluster with Graphviz ({suffixes(GRAPH_FORMATS)})."
+        ),
     ] = None,
     profile_file: Annotated[
         Path | None,
-        typer.Option("--profile", help="Draw the distance profile as a bar chart (.png, .svg)."),
+        typer.Option(
+            "--profile",
+            help=f"Draw the distance profile as a bar chart ({suffixes(CHART_FORMATS)}).",
+        ),
     ] = None,
     target: TargetOpt = None,
     max_states: MaxStatesOpt = None,
@@ -461,10 +516,12 @@ def analyze(
         else:
             out.print(analysis_text(analysis, entry.board), end="")
         if profile_file is not None:
-            draw_profile(entry.name, analysis.profile, analysis.minimal_moves, profile_file)
+            with written_whole(profile_file) as path:
+                draw_profile(entry.name, analysis.profile, analysis.minimal_moves, path)
             err.print(f"wrote {profile_file}")
         if graph_file is not None:
-            draw_cluster(entry, graph, graph_file)
+            with written_whole(graph_file) as path:
+                draw_cluster(entry, graph, path)
             err.print(f"wrote {graph_file}")
         return EXIT_OK if analysis.minimal_moves is not None else EXIT_UNSOLVED
 
@@ -475,6 +532,9 @@ def analyze(
 def hardest(
     puzzle: OnePuzzleArg,
     to: Annotated[FormatChoice, typer.Option("--to", help="Format to write.")] = FormatChoice.grid,
+    dest: Annotated[
+        Path | None, typer.Option("-o", "--output", help="File to write (default: stdout).")
+    ] = None,
     target: TargetOpt = None,
     max_states: MaxStatesOpt = None,
 ) -> None:
@@ -490,7 +550,7 @@ def hardest(
         text = write(found, to.value)
         if to is FormatChoice.grid:
             text = f"; {counted(moves, 'move')} from the nearest goal (bfs)\n" + text
-        sys.stdout.write(text)
+        emit(text, dest)
         return EXIT_OK
 
     guarded(run)
@@ -541,7 +601,7 @@ def generate(
                                  minimal=minimal, jobs=jobs or os.cpu_count() or 1,
                                  max_states=max_states)  # fmt: skip
         kept = tried = skipped = 0
-        with open_output(dest) as deck_file:
+        with open_output(dest, keep_partial=True) as deck_file:
             deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")
             for found in itertools.islice(boards, limit):
                 tried += 1
@@ -569,7 +629,9 @@ def generate(
 @app.command()
 def render(
     puzzle: OnePuzzleArg,
-    dest: Annotated[Path, typer.Option("-o", "--output", help="The picture: .png, .svg, or .gif.")],
+    dest: Annotated[
+        Path, typer.Option("-o", "--output", help=f"The picture: {suffixes(BOARD_FORMATS)}.")
+    ],
     solution: Annotated[
         bool,
         typer.Option(
@@ -588,7 +650,8 @@ def render(
         picture_format(dest, BOARD_FORMATS)
         entry = read_one(puzzle, target)
         if not solution:
-            render_board(entry, dest, cell=cell)
+            with written_whole(dest) as path:
+                render_board(entry, path, cell=cell)
             out.print(f"wrote {dest}")
             return EXIT_OK
         found = get_engine("bfs", budget=search_budget(max_states)).solve(entry, objective.value)
@@ -597,7 +660,8 @@ def render(
         if found.plan is None:
             report(InputError("no solution to draw", puzzle))
             return EXIT_UNSOLVED
-        render_solution(entry, found.plan, dest, cell=cell)
+        with written_whole(dest) as path:
+            render_solution(entry, found.plan, path, cell=cell)
         out.print(f"wrote {dest}: {entry.name} · {objective.value} {found.length} · optimal: bfs")
         return EXIT_OK
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -36,6 +39,24 @@ _EXIT_MARK = {"right": ">", "left": "<", "bottom": "v", "top": "^"}
 def counted(number: int, noun: str) -> str:
     """``1 move``, ``2 moves``, ``1,000 states``: a count with its noun, singular for one."""
     return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
+@contextmanager
+def written_whole(dest: Path, keep_partial: bool = False) -> Iterator[Path]:
+    """A temporary path beside ``dest`` to write to, renamed to ``dest`` when the block ends:
+    a failed or interrupted run never leaves a half-written file (nor an old file half
+    overwritten). With ``keep_partial``, what was written before an interruption is kept too,
+    for output that is whole line by line (a generated deck)."""
+    temporary = dest.with_name(f".{dest.name}.{os.getpid()}.part{dest.suffix}")
+    try:
+        yield temporary
+    except BaseException:
+        if keep_partial and temporary.exists():
+            temporary.replace(dest)
+        else:
+            temporary.unlink(missing_ok=True)
+        raise
+    temporary.replace(dest)
 
 
 def vehicle_style(board: Board, label: str) -> str:

@@ -1,0 +1,260 @@
+"""Every search is bounded: at its state budget it stops with SearchLimit (exit code 4 in the
+CLI), says how far it got, shows its progress while it runs, and stops when asked to."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections import Counter, deque
+
+import clingo
+import pytest
+from typer.testing import CliRunner
+
+from rhasp.analysis import analyze, cluster_graph
+from rhasp.cli import app
+from rhasp.engines import bitboard, get_engine
+from rhasp.engines.asp import AspEngine, encoding_path, ground_horizon
+from rhasp.engines.limits import Budget, default_max_atoms, default_max_states, machine_memory
+from rhasp.errors import SearchLimit
+from rhasp.formats import read_path
+from rhasp.formats.facts import write_facts
+from rhasp.formats.grid import board_rows
+from tests import reference
+from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card
+
+runner = CliRunner()
+BOTH_WAYS = pytest.mark.parametrize("jit", ["always", "never"])
+
+
+@functools.cache
+def reference_layers(rows: tuple[str, ...]) -> list[int]:
+    """The cluster's layer sizes by distance from the start, from the naive reference."""
+    states, edges = reference.cluster(list(rows))
+    near: dict[str, list[str]] = {state: [] for state in states}
+    for a, b in map(tuple, edges):
+        near[a].append(b)
+        near[b].append(a)
+    start = "".join(rows)
+    distance, queue = {start: 0}, deque([start])
+    while queue:
+        here = queue.popleft()
+        for there in near[here]:
+            if there not in distance:
+                distance[there] = distance[here] + 1
+                queue.append(there)
+    counts = Counter(distance.values())
+    return [counts[d] for d in range(len(counts))]
+
+
+@BOTH_WAYS
+@pytest.mark.parametrize("number", [1, 12])
+def test_a_search_ends_at_its_budget_and_says_how_far_it_got(monkeypatch, jit, number):
+    monkeypatch.setenv("RHASP_JIT", jit)
+    puzzle = card(number)
+    layers = reference_layers(tuple(board_rows(puzzle)))
+    size = sum(layers)
+    assert bitboard.explore(puzzle.board, puzzle.placement, Budget(size))[1][0] is not None
+    for budget in (1, size // 3, size - 1):
+        with pytest.raises(SearchLimit) as stopped:
+            bitboard.explore(puzzle.board, puzzle.placement, Budget(budget))
+        words = stopped.value.what.replace(",", "").split()
+        states, depth = int(words[4]), int(words[8])
+        assert stopped.value.what.endswith("(raise --max-states)")
+        # Expanding layer D: every state up to D is found, and some of D + 1 perhaps.
+        assert states > budget
+        assert sum(layers[: depth + 1]) <= states <= sum(layers[: depth + 2])
+
+
+@BOTH_WAYS
+def test_every_kind_of_search_keeps_the_budget(monkeypatch, jit):
+    monkeypatch.setenv("RHASP_JIT", jit)
+    puzzle = card(40)  # 51 moves: each of these searches goes well past 50 states
+    board, start = puzzle.board, puzzle.placement
+    searches = [
+        lambda b: bitboard.fewest_moves(board, start, b),
+        lambda b: bitboard.fewest_slides(board, start, b),
+        lambda b: bitboard.cluster_size(board, start, b),
+        lambda b: bitboard.solve_and_count(board, start, b),
+        lambda b: bitboard.goal_layers(board, start, b),
+        lambda b: analyze(puzzle, budget=b),
+    ]
+    for search in searches:
+        with pytest.raises(SearchLimit):
+            search(Budget(50))
+
+
+def test_the_all_moves_graph_keeps_the_budget_too():
+    # Card 12's all-moves graph is larger than its cluster: a budget between the two stops
+    # the analysis there, not in the cluster search.
+    puzzle = card(12)
+    cluster = sum(reference_layers(tuple(board_rows(puzzle))))
+    _, states, _ = reference.all_moves(board_rows(puzzle))
+    assert len(states) > cluster + 1
+    graph = cluster_graph(puzzle, Budget(cluster))
+    with pytest.raises(SearchLimit, match="all-moves graph"):
+        analyze(puzzle, graph, Budget(cluster))
+
+
+def test_the_bfs_engine_reports_a_limit_not_an_answer():
+    found = get_engine("bfs", budget=Budget(10)).solve(card(1), "moves")
+    assert not found.solved and found.proofs == () and "state limit reached" in found.limit
+
+
+def test_the_defaults_follow_the_memory():
+    memory = machine_memory()
+    assert memory > 0
+    assert default_max_states() * 200 <= memory // 2 + 200
+    assert default_max_states(4) < default_max_states(1)
+    assert default_max_atoms(2) < default_max_atoms(1)
+
+
+class Recorder:
+    """A progress display that records what it is shown (and can press Ctrl-C)."""
+
+    def __init__(self, interrupt_after: int | None = None) -> None:
+        self.shown: list[tuple[int, int]] = []
+        self.cleared = 0
+        self.interrupt_after = interrupt_after
+
+    def __call__(self, states: int, depth: int, seconds: float) -> None:
+        self.shown.append((states, depth))
+        if self.interrupt_after is not None and len(self.shown) >= self.interrupt_after:
+            raise KeyboardInterrupt
+
+    def done(self) -> None:
+        self.cleared += 1
+
+
+@BOTH_WAYS
+def test_progress_shows_states_and_depth_and_changes_nothing(monkeypatch, jit):
+    monkeypatch.setenv("RHASP_JIT", jit)
+    puzzle = card(40)
+    layers = reference_layers(tuple(board_rows(puzzle)))
+    recorder = Recorder()
+    shown = bitboard.explore(puzzle.board, puzzle.placement, Budget(10**6, recorder))[1]
+    plain = bitboard.explore(puzzle.board, puzzle.placement, Budget(10**6))[1]
+    assert list(shown) == list(plain) and len(plain) == sum(layers)
+    assert recorder.cleared == 1
+    assert all(states <= sum(layers) and depth < len(layers) for states, depth in recorder.shown)
+    assert recorder.shown == sorted(recorder.shown)
+
+
+def test_ctrl_c_stops_a_running_search():
+    # A 12x12 board with its exit walled off: far too many states to finish. The display
+    # presses Ctrl-C at its second showing; the search must stop and pass the interrupt on.
+    puzzle = _walled_twelve()
+    recorder = Recorder(interrupt_after=2)
+    with pytest.raises(KeyboardInterrupt):
+        bitboard.fewest_moves(puzzle.board, puzzle.start, Budget(10**9, recorder))
+    assert recorder.cleared == 1 and len(recorder.shown) == 2
+
+
+def _walled_twelve():
+    return read_path(str(PUZZLES / "large" / "walled12.txt"))[0]
+
+
+def test_the_asp_engine_stops_before_the_ground_program_outgrows_its_bound():
+    puzzle = card(1)  # 8 moves
+    control = clingo.Control(["--warn=none"])
+    control.load(str(encoding_path("moves")))
+    control.add("base", [], write_facts(puzzle))
+    ground = []  # clingo's own count of atoms after each horizon
+    for horizon in range(9):
+        ground_horizon(control, horizon)
+        ground.append(len(control.symbolic_atoms))
+    # Solving between horizons lets clingo drop atoms it has settled, so the engine holds a
+    # little less than this count; either way the bound stops it before the plan's horizon.
+    bound = (ground[4] + ground[5]) // 2
+    for memo in (False, True):
+        found = AspEngine(max_atoms=bound, memo=memo).solve(puzzle, "moves")
+        assert not found.solved and found.limit.endswith("(raise --max-atoms)")
+        atoms, horizon = re.fullmatch(
+            r"ground program limit reached after ([\d,]+) atoms at horizon (\d+) .*", found.limit
+        ).groups()
+        assert int(atoms.replace(",", "")) <= bound and 4 <= int(horizon) < 8
+        assert AspEngine(max_atoms=ground[8], memo=memo).solve(puzzle, "moves").length == 8
+
+
+LIMITED = [
+    ["solve", str(ORIGINAL / "card01.txt"), "--max-states", "20"],
+    ["solve", str(ORIGINAL / "card01.txt"), "--engine", "bfs", "--max-states", "20"],
+    ["solve", str(ORIGINAL / "card01.txt"), "--no-confirm", "--max-atoms", "1400"],
+    [
+        "check",
+        str(ORIGINAL / "card01.txt"),
+        "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR3",
+        "--max-states",
+        "20",
+    ],
+    ["analyze", str(ORIGINAL / "card01.txt"), "--max-states", "20"],
+    ["hardest", str(ORIGINAL / "card01.txt"), "--max-states", "20"],
+    ["render", str(ORIGINAL / "card01.txt"), "--solution", "-o", "x.svg", "--max-states", "20"],
+    ["generate", "--count", "1", "--max-boards", "3", "--max-states", "20", "--jobs", "1"],
+]
+
+
+@pytest.mark.parametrize("args", LIMITED, ids=[" ".join(a[:1] + a[-2:]) for a in LIMITED])
+def test_every_command_ends_a_limit_with_exit_code_4_and_one_line(tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, args)
+    assert result.exit_code == 4, (result.stdout, result.stderr)
+    said = result.stderr + result.stdout
+    assert ("state limit reached" in said or "ground program limit" in said
+            or "skipped at the state limit" in said)  # fmt: skip
+    assert "Traceback" not in said
+    assert not list(tmp_path.iterdir())  # no picture half drawn
+
+
+def test_running_out_of_memory_is_exit_code_4_in_one_line(monkeypatch):
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr("rhasp.cli.cluster_graph", exhausted)
+    result = runner.invoke(app, ["analyze", str(ORIGINAL / "card01.txt")])
+    assert result.exit_code == 4
+    assert result.stderr.count("\n") == 1 and "out of memory" in result.stderr
+
+
+def test_a_deck_records_a_limit_and_goes_on(tmp_path):
+    deck = tmp_path / "deck.txt"
+    four = "..A.XXA......BB."  # 3 moves, 9 states in its cluster (tests/test_deck.py)
+    card1 = (PUZZLES / "original40.txt").read_text().splitlines()[0]  # 8 moves, 1,247 states
+    deck.write_text(f"{four}\n{card1}\n{four}\n")
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["deck", str(deck), "--max-states", "40", "--jobs", "1",
+                                 "--out", str(out)])  # fmt: skip
+    assert result.exit_code == 4, result.stderr
+    records = {r["line"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert records[1]["length"] == 3 and records[3]["length"] == 3
+    assert "state limit reached" in records[2]["limit"] and records[2].get("length") is None
+    assert f"{deck}:2: state limit reached" in result.stderr
+    assert "limits reached" in result.stderr
+
+
+def test_an_unsolvable_puzzle_is_exit_code_1_in_a_deck_as_in_solve(tmp_path):
+    unsolvable = EXAMPLES / "unsolvable.txt"
+    solved = runner.invoke(app, ["solve", str(unsolvable), "--engine", "bfs"])
+    decked = runner.invoke(app, ["deck", str(unsolvable), "--jobs", "1"])
+    assert solved.exit_code == decked.exit_code == 1
+
+
+def test_the_progress_line_shows_on_a_terminal_only_and_is_wiped():
+    import io
+
+    from rich.console import Console
+
+    from rhasp.output import SearchProgress
+
+    screen = io.StringIO()
+    live = SearchProgress(Console(file=screen, force_terminal=True))
+    live(1_000, 3, 0.5)  # within the first second: nothing
+    assert screen.getvalue() == ""
+    live(250_000, 7, 2.0)
+    assert screen.getvalue() == "\r\x1b[Ksearching: 250,000 states · depth 7 · 125,000 states/s"
+    live.done()
+    assert screen.getvalue().endswith("\r\x1b[K")
+    pipe = io.StringIO()
+    SearchProgress(Console(file=pipe, force_terminal=False))(250_000, 7, 2.0)
+    assert pipe.getvalue() == ""
