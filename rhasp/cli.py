@@ -702,8 +702,9 @@ def common(
     """rhasp solves Rush Hour puzzles optimally and proves it."""
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, handled like Ctrl-C: what is done is flushed, and rhasp exits 143."""
+class Terminated(BaseException):
+    """SIGTERM, handled like Ctrl-C: what is done is flushed, and rhasp exits 143. (Not a
+    KeyboardInterrupt, which typer turns into exit code 130.)"""
 
 
 def _terminate(signum: int, frame: object) -> None:
@@ -720,9 +721,8 @@ def main() -> None:
     except Terminated:
         err.print("rhasp: terminated")
         sys.exit(EXIT_TERMINATED)
-    except KeyboardInterrupt:
-        err.print("rhasp: interrupted")
-        sys.exit(EXIT_INTERRUPTED)
+    except KeyboardInterrupt:  # typer turns it into exit code 130 itself, mostly
+        code = EXIT_INTERRUPTED
     except click_errors.NoArgsIsHelpError:
         sys.exit(EXIT_OK)  # the help is printed already, as with --help
     except click_errors.UsageError as error:
@@ -732,4 +732,6 @@ def main() -> None:
     except click_errors.ClickException as error:
         err.print(f"rhasp: {error.format_message()}", markup=False)
         sys.exit(error.exit_code)
+    if code == EXIT_INTERRUPTED:
+        err.print("rhasp: interrupted")
     sys.exit(code if isinstance(code, int) else EXIT_OK)

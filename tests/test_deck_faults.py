@@ -1,0 +1,134 @@
+"""`rhasp deck` under faults, with real signals sent to a real process: killed at any moment and
+resumed, it ends with exactly the records of an uninterrupted run; SIGTERM flushes and exits
+143; two runs on one results file cannot interleave."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.boards import ROOT
+
+DATABASE = ROOT / "bench" / "database10k.txt"
+LINES = 1_000  # a run of a few seconds on two workers, with the cluster counted
+
+
+@pytest.fixture(scope="module")
+def deck(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("deck") / "deck.txt"
+    with DATABASE.open() as source:
+        path.write_text("".join(line for _, line in zip(range(LINES), source, strict=False)))
+    return path
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(deck, tmp_path_factory) -> dict[int, tuple]:
+    out = tmp_path_factory.mktemp("whole") / "out.jsonl"
+    run = subprocess.run(command(deck, out), capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return records(out)
+
+
+def command(deck: Path, out: Path, *more: str) -> list[str]:
+    return [sys.executable, "-m", "rhasp", "deck", str(deck), "--out", str(out), "--cluster",
+            "--jobs", "2", *more]  # fmt: skip
+
+
+def records(out: Path) -> dict[int, tuple]:
+    """Every line of ``out`` as a whole record, keyed by deck line; fails on a torn line or a
+    duplicate. The time a puzzle took is left out: it differs from run to run."""
+    found: dict[int, tuple] = {}
+    for text in out.read_text().splitlines():
+        record = json.loads(text)
+        assert record["line"] not in found, f"line {record['line']} twice"
+        found[record["line"]] = tuple(sorted((k, v) for k, v in record.items() if k != "seconds"))
+    return found
+
+
+def start_and_wait(deck: Path, out: Path, records_first: int) -> subprocess.Popen:
+    """A deck run, once ``out`` holds at least ``records_first`` lines."""
+    process = subprocess.Popen(command(deck, out), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") >= records_first:
+            return process
+        time.sleep(0.01)
+    process.kill()
+    pytest.fail(f"the run ended or stalled before {records_first} records")
+
+
+@pytest.mark.parametrize("kill_after", [0, 1, 300, 700])
+def test_a_run_killed_at_any_moment_resumes_to_exactly_the_uninterrupted_records(
+    deck, uninterrupted, tmp_path, kill_after
+):
+    out = tmp_path / "out.jsonl"
+    process = start_and_wait(deck, out, kill_after)
+    process.send_signal(signal.SIGKILL)
+    process.communicate()
+    assert process.returncode == -signal.SIGKILL
+    resumed = subprocess.run(command(deck, out, "--resume"), capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    assert records(out) == uninterrupted
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_resuming_cuts_a_torn_last_line(tmp_path, suffix):
+    small = tmp_path / "small.txt"
+    small.write_text("..A.XXA......BB.\n" * 5)  # the 4x4 example, 3 moves, five times
+    out = tmp_path / f"out{suffix}"
+    first = [sys.executable, "-m", "rhasp", "deck", str(small), "--out", str(out), "--jobs", "1"]
+    assert subprocess.run(first, capture_output=True).returncode == 0
+    whole = out.read_text().splitlines(keepends=True)
+    kept = 1 + 2 if suffix == ".csv" else 2  # the header, then two records
+    out.write_text("".join(whole[:kept]) + whole[kept][:17])  # a record cut short
+    resumed = subprocess.run([*first, "--resume"], capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    lines = out.read_text().splitlines()
+    assert len(lines) == len(whole) and out.read_text().endswith("\n")
+    if suffix == ".jsonl":
+        assert sorted(json.loads(line)["line"] for line in lines) == [1, 2, 3, 4, 5]
+    else:
+        assert lines[0] == whole[0].rstrip("\n") and sorted(line[0] for line in lines[1:]) == list(
+            "12345"
+        )
+
+
+@pytest.mark.parametrize(
+    ("sent", "code", "said"),
+    [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")],
+)
+def test_sigterm_and_ctrl_c_flush_the_records_and_exit_cleanly(
+    deck, uninterrupted, tmp_path, sent, code, said
+):
+    out = tmp_path / "out.jsonl"
+    process = start_and_wait(deck, out, 200)
+    process.send_signal(sent)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == code
+    assert stderr.strip().splitlines()[-1] == f"rhasp: {said}"
+    assert "Traceback" not in stderr
+    partial = records(out)  # whole records only
+    assert 200 <= len(partial) < LINES
+    assert all(uninterrupted[line] == record for line, record in partial.items())
+    resumed = subprocess.run(command(deck, out, "--resume"), capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    assert records(out) == uninterrupted
+
+
+def test_a_second_run_on_the_same_results_file_refuses(deck, uninterrupted, tmp_path):
+    out = tmp_path / "out.jsonl"
+    first = start_and_wait(deck, out, 1)
+    second = subprocess.run(command(deck, out), capture_output=True, text=True)
+    assert second.returncode == 2
+    assert second.stderr.count("\n") == 1
+    assert "another rhasp deck run is writing this file" in second.stderr
+    first.communicate(timeout=120)
+    assert first.returncode == 0
+    assert records(out) == uninterrupted  # the refused run neither truncated nor wrote
