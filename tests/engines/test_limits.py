@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from rhasp.analysis import analyze, cluster_graph
 from rhasp.cli import app
+from rhasp.deck import REPORTED
 from rhasp.engines import bitboard, get_engine
 from rhasp.engines.asp import AspEngine, encoding_path, ground_horizon
 from rhasp.engines.limits import Budget, default_max_atoms, default_max_states, machine_memory
@@ -258,3 +259,67 @@ def test_the_progress_line_shows_on_a_terminal_only_and_is_wiped():
     pipe = io.StringIO()
     SearchProgress(Console(file=pipe, force_terminal=False))(250_000, 7, 2.0)
     assert pipe.getvalue() == ""
+
+
+def sixty_vehicles() -> str:
+    """A 12x12 grid holding 60 vehicles: five cars and two free cells in every row, X the
+    rightmost car of row 5, so that X leaves in one move (hand count: XR2)."""
+    labels = iter("ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnpqrstuvwyz0123456789")
+    rows = []
+    for row in range(12):
+        cars = ["X" if row == 5 and k == 4 else next(labels) for k in range(5)]
+        rows.append("".join(label * 2 for label in cars) + "..")
+    return "\n".join(rows) + "\n"
+
+
+@pytest.mark.parametrize("engine", ["bfs", "asp"])
+def test_a_12x12_board_with_60_vehicles_is_answered(tmp_path, engine):
+    board = tmp_path / "sixty.txt"
+    board.write_text(sixty_vehicles())
+    assert len(read_path(str(board))[0].board.vehicles) == 60
+    result = runner.invoke(app, ["solve", str(board), "--engine", engine, "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    found = json.loads(result.stdout)
+    assert found["plan"] == ["XR2"] and found["optimal"]
+
+
+def test_the_60_vehicle_board_has_too_many_states_to_analyse_and_says_so(tmp_path):
+    # Every row's five cars share two free cells: 21 placements a row, 21**12 states.
+    board = tmp_path / "sixty.txt"
+    board.write_text(sixty_vehicles())
+    result = runner.invoke(app, ["analyze", str(board), "--max-states", "20000"])
+    assert result.exit_code == 4
+    assert result.stderr.startswith("rhasp: sixty: state limit reached after 20,0")
+    assert result.stderr.endswith(" (raise --max-states)\n") and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(("rows", "plan"), [(["......", "......", "..XX.."], ["XR2"]),
+                                             (["......", "......", "....XX"], [])])  # fmt: skip
+def test_a_board_with_nothing_but_the_target(tmp_path, rows, plan):
+    board = tmp_path / "alone.txt"
+    board.write_text("\n".join([*rows, "......", "......", "......"]) + "\n")
+    result = runner.invoke(app, ["solve", str(board), "--format", "json"])
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["plan"] == plan
+
+
+def test_a_deck_with_every_other_line_bad_counts_the_errors_beyond_a_few(tmp_path):
+    deck = tmp_path / "half.txt"
+    four = "..A.XXA......BB."
+    deck.write_text("".join(f"{four}\nnot a board {n}\n" for n in range(500)))
+    out = tmp_path / "out.jsonl"
+    result = runner.invoke(app, ["deck", str(deck), "--out", str(out), "--jobs", "2"])
+    assert result.exit_code == 2
+    printed = [line for line in result.stderr.splitlines() if line.startswith("rhasp: ")]
+    assert len(printed) == REPORTED + 1
+    assert (
+        printed[-1] == f"rhasp: {deck}: {500 - REPORTED} more bad lines and limits not shown; "
+        "each is in its record"
+    )
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 1000
+    assert (
+        sum("error" in r for r in records) == 500
+        and sum(r.get("length") == 3 for r in records) == 500
+    )
+    assert "bad lines" in result.stderr and "500" in result.stderr
