@@ -347,9 +347,18 @@ def build_puzzle(
     return Puzzle(board, placement, name, dict(meta or {}))
 
 
+def is_label(label: str) -> bool:
+    """Whether ``label`` can name a vehicle: one ASCII letter or digit, other than ``o``
+    (an empty cell in database-style boards), so that every text format can write it."""
+    return len(label) == 1 and label.isascii() and label.isalnum() and label != "o"
+
+
 def _check_piece(piece: Piece, width: int, height: int, seen: set[str]) -> None:
-    if len(piece.label) != 1 or piece.label in (EMPTY, WALL, "o") or piece.label.isspace():
-        raise InputError(f"vehicle label {piece.label!r} must be one letter or digit", piece.where)
+    if not is_label(piece.label):
+        raise InputError(
+            f"vehicle label {piece.label!r} must be one letter or digit (not o, an empty cell)",
+            piece.where,
+        )
     if piece.label in seen:
         raise InputError(f"vehicle {piece.label} appears twice", piece.where)
     seen.add(piece.label)
@@ -363,8 +372,10 @@ def _check_piece(piece: Piece, width: int, height: int, seen: set[str]) -> None:
             "(a single fixed cell is a wall)",
             piece.where,
         )
-    cells = piece.vehicle().cells(piece.position)
-    if not all(0 <= row < height and 0 <= col < width for row, col in cells):
+    along = width if piece.orientation == "h" else height
+    # From the ends, not from the cells: a length of 10**30 read from JSON must not be listed.
+    inside = 0 <= piece.row < height and 0 <= piece.col < width
+    if not inside or piece.position + piece.length > along:
         raise InputError(
             f"vehicle {piece.label} ({piece.length} cells from "
             f"{cell_name((piece.row, piece.col))}) runs off the {width}×{height} board",
@@ -382,9 +393,8 @@ def _check_targets(
     for target in targets:
         piece = by_label.get(target.label)
         if piece is None:
-            raise InputError(
-                f"target {target.label} is not a vehicle on the board", target.where or where
-            )
+            shown = target.label if is_label(target.label) else repr(target.label)
+            raise InputError(f"target {shown} is not a vehicle on the board", target.where or where)
         spot = target.where or piece.where or where
         vehicle = piece.vehicle()
         side = target.side or DEFAULT_EXIT[vehicle.orientation]

@@ -23,8 +23,9 @@ NOTATIONS: tuple[Notation, ...] = ("card", "arrow", "signed")
 _LETTER = {"h": ("L", "R"), "v": ("U", "D")}  # (negative, positive) per orientation
 _ARROW = {"L": "←", "R": "→", "U": "↑", "D": "↓"}
 _FROM_ARROW = {arrow: letter for letter, arrow in _ARROW.items()}
+#: At most 18 digits of cells: Python will not read a number of thousands of digits.
 _TOKEN = re.compile(
-    r"(?P<label>[A-Za-z0-9])(?:(?P<dir>[UDLRudlr←→↑↓])|(?P<sign>[+-]))(?P<cells>\d+)"
+    r"(?P<label>[A-Za-z0-9])(?:(?P<dir>[UDLRudlr←→↑↓])|(?P<sign>[+-]))(?P<cells>\d{1,18})"
 )
 _NUMBERING = re.compile(r"\d+[.)]")
 

@@ -149,7 +149,7 @@ def test_solve_a_deck_goes_on_after_a_bad_line(tmp_path):
     deck.write_text("\n".join([lines[0], "garbage line here", lines[1]]) + "\n")
     result = rhasp("solve", str(deck))
     assert result.exit_code == 2
-    assert result.stderr.strip().startswith(f"rhasp: {deck}:2: ")
+    assert result.stderr.strip().startswith(f"rhasp: {deck}:2:1: not a deck line")
     assert "deck-1 · moves 8" in result.stdout and "deck-3 · moves 8" in result.stdout
 
 
@@ -211,7 +211,10 @@ BAD_INPUTS = {
         "\n".join(["." * 13] * 13) + "\n",
         ": the board is 13×13; each side must be 3 to 12",
     ),
-    "deckline.txt": ("AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR.\n8 AA..X 9 9\n", ":2: not a deck line"),
+    "deckline.txt": (
+        "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR.\n8 AA..X 9 9\n",
+        ":2:11: not a deck line",
+    ),
 }
 
 

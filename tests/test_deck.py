@@ -121,7 +121,7 @@ def test_bad_lines_are_reported_and_skipped(tmp_path):
     out = tmp_path / "out.jsonl"
     result = deck(str(mixed), "--out", str(out), "--jobs", "1")
     assert result.exit_code == 2
-    assert f"rhasp: {mixed}:2: " in result.stderr
+    assert f"rhasp: {mixed}:2:1: not a deck line" in result.stderr
     records = {r["line"]: r for r in read_results(out)}
     assert records[1]["length"] == 3 and records[3]["length"] == 3
     assert "error" in records[2]

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from rhasp.errors import PlanError
-from rhasp.model import Move, replay
+from rhasp.errors import InputError, PlanError
+from rhasp.model import Move, Piece, TargetSpec, build_puzzle, replay
 from rhasp.notation import format_move, parse_plan
 from tests.boards import card, card_backs, example, grid
 
@@ -124,3 +124,27 @@ def test_a_plan_that_stops_short_replays_unsolved():
     puzzle = grid(FOUR)
     played = replay(puzzle, (Move("B", -1), Move("A", 2)))
     assert not played.solved
+
+
+# Issue 13: what build_puzzle refuses, whichever reader hands it the pieces.
+@pytest.mark.parametrize(
+    ("piece", "targets", "error"),
+    [
+        # A length of 10**30 is checked at its ends: listing its cells would never end.
+        (
+            Piece("A", "h", 0, 0, 10**30, "w"),
+            ["A"],
+            f"w: vehicle A ({10**30} cells from row 1, column 1)",
+        ),
+        # Labels every format can write: one ASCII letter or digit, not o.
+        (Piece("é", "h", 0, 0, 2, "w"), ["é"], "w: vehicle label 'é' must be one letter or digit"),
+        (Piece(";", "h", 0, 0, 2, "w"), [";"], "w: vehicle label ';' must be one letter or digit"),
+        # A target label that is not a label is shown quoted, so the error stays one line.
+        (Piece("A", "h", 0, 0, 2), ["A\nB"], "w: target 'A\\nB' is not a vehicle on the board"),
+    ],
+)
+def test_pieces_and_targets_no_format_could_write_are_refused(piece, targets, error):
+    with pytest.raises(InputError) as caught:
+        build_puzzle(4, 4, [piece], [], [TargetSpec(t) for t in targets], where="w")
+    assert str(caught.value).startswith(error)
+    assert len(str(caught.value).splitlines()) == 1

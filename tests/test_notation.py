@@ -51,3 +51,10 @@ def test_bad_moves_are_named(text, complaint):
         parse_plan(f"AR1 {text}", BOARD, "plan")
     assert complaint in str(caught.value)
     assert "move 2" in str(caught.value)
+
+
+def test_a_move_of_thousands_of_digits_is_an_error_not_a_traceback():
+    with pytest.raises(InputError) as caught:
+        parse_plan(f"AR1 XR{'9' * 5000}", BOARD, "plan")
+    assert str(caught.value).startswith("plan: move 2: 'XR999")
+    assert "is not a move" in str(caught.value)

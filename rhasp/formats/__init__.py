@@ -74,9 +74,8 @@ def read_text_numbered(
         return [(1, read_json(text, source, name=name, targets=specs))]
     if fmt == "grid":
         return [(1, read_grid(text, source, name=name, targets=specs))]
-    numbered = [
-        (number, line) for number, line in enumerate(text.splitlines(), 1) if _is_content(line)
-    ]
+    lines = (line.rstrip("\r") for line in text.split("\n"))  # as deck files are streamed
+    numbered = [(number, line) for number, line in enumerate(lines, 1) if _is_content(line)]
     if len(numbered) == 1:
         number, line = numbered[0]
         return [(number, read_line(line, source, number, name=name, targets=specs))]
@@ -127,7 +126,7 @@ def stream_deck(
     """
     where = Path(path)
     if path != "-" and where.is_file() and _is_line_deck(where):
-        return _count_content_lines(where), _deck_lines(where, tuple(targets))
+        return _count_entries(where), _deck_lines(where, tuple(targets))
     numbered = read_path_numbered(path, targets=targets)
     return len(numbered), numbered
 
@@ -147,24 +146,30 @@ def _is_content(line: str) -> bool:
     return bool(stripped) and not stripped.startswith(";")
 
 
-def _count_content_lines(path: Path) -> int:
-    with path.open(encoding="utf-8", errors="replace") as handle:
-        return sum(map(_is_content, handle))
+def _count_entries(path: Path) -> int:
+    """The entries :func:`_deck_lines` gives, without making them."""
+    return sum(text is None or _is_content(text) for _, text in _file_lines(path))
 
 
-def _deck_lines(path: Path, targets: tuple[str, ...]) -> Iterator[tuple[int, Pending]]:
-    source = str(path)
+def _file_lines(path: Path) -> Iterator[tuple[int, str | None]]:
+    """The numbered lines of a file, cut at ``\\n`` only; None for a line that is not text."""
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, 1):
             try:
                 if b"\0" in raw:
                     raise UnicodeError
-                text = raw.decode("utf-8-sig" if number == 1 else "utf-8").rstrip("\r\n")
+                yield number, raw.decode("utf-8-sig" if number == 1 else "utf-8").rstrip("\r\n")
             except UnicodeError:
-                yield number, InputError("binary data or not UTF-8 text", location(source, number))
-                continue
-            if _is_content(text):
-                yield number, DeckLine(text, source, number, f"{path.stem}-{number}", targets)
+                yield number, None
+
+
+def _deck_lines(path: Path, targets: tuple[str, ...]) -> Iterator[tuple[int, Pending]]:
+    source, stem = shown(str(path)), shown(path.stem)
+    for number, text in _file_lines(path):
+        if text is None:
+            yield number, InputError("binary data or not UTF-8 text", location(source, number))
+        elif _is_content(text):
+            yield number, DeckLine(text, source, number, f"{stem}-{number}", targets)
 
 
 def _content_lines(text: str) -> list[str]:
@@ -210,10 +215,22 @@ def read_path_numbered(path: str, *, targets: Sequence[str] = ()) -> list[tuple[
             except InputError as error:
                 entries.append(error)
         return list(enumerate(entries, 1))
+    source = shown(path)
     try:
         data = where.read_bytes()
     except FileNotFoundError:
-        raise InputError("no such file or directory", path) from None
+        raise InputError("no such file or directory", source) from None
     except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", path) from None
-    return read_text_numbered(decode(data, path), path, name=where.stem, targets=targets)
+        raise InputError(f"cannot read: {error.strerror}", source) from None
+    except ValueError:  # a NUL byte, or a character the file system cannot encode
+        raise InputError("cannot read: not a valid file name", source) from None
+    text = decode(data, source)
+    return read_text_numbered(text, source, name=shown(where.stem), targets=targets)
+
+
+def shown(name: str) -> str:
+    """A file name as errors and names show it: characters that are not printable (a line
+    break, a byte that was not UTF-8) escaped, so that an error stays on one line."""
+    if name.isprintable():
+        return name
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in name)

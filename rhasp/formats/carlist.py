@@ -12,12 +12,13 @@ import re
 from collections.abc import Sequence
 
 from rhasp.errors import InputError, location
+from rhasp.formats.line import NUMBER
 from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle
 
 SIZE = 6
 TRUCKS = frozenset("OPQR")
 TARGET, EXIT_ROW = "X", 2
-_TERM = re.compile(r"car\(\s*([A-Za-z0-9])\s*,\s*([hv])\s*,\s*(\d+)\s*-\s*(\d+)\s*\)")
+_TERM = re.compile(rf"car\(\s*([A-Za-z0-9])\s*,\s*([hv])\s*,\s*({NUMBER})\s*-\s*({NUMBER})\s*\)")
 _FILLER = re.compile(r"[\s,.\[\]]+|%[^\n]*")
 
 
@@ -66,6 +67,8 @@ def write_carlist(puzzle: Puzzle) -> str:
     for vehicle in board.vehicles:
         if not vehicle.label.isalpha() or vehicle.length != (3 if vehicle.label in TRUCKS else 2):
             problems.append(f"vehicle {vehicle.label} does not fit the naming (o p q r are trucks)")
+        elif vehicle.label.islower():  # names are read back as upper-case labels
+            problems.append(f"vehicle {vehicle.label} is lower-case, and names mean upper-case")
     if problems:
         raise InputError(f"cannot be written as a car list: {'; '.join(problems)}", puzzle.name)
     terms = [

@@ -32,6 +32,10 @@ def read_json(text: str, source: str, *, name: str, targets: Sequence[TargetSpec
     except json.JSONDecodeError as error:
         where = location(source, error.lineno, error.colno)
         raise InputError(f"invalid JSON: {error.msg}", where) from None
+    except ValueError:  # an integer of more digits than Python converts (4,300)
+        raise InputError("invalid JSON: a number has too many digits", source) from None
+    except RecursionError:
+        raise InputError("invalid JSON: arrays or objects nested too deeply", source) from None
     doc = _Doc(data, source)
     size = doc.object("size", data)
     width, height = doc.integer(size, "width", "size"), doc.integer(size, "height", "size")
@@ -57,12 +61,12 @@ def read_json(text: str, source: str, *, name: str, targets: Sequence[TargetSpec
         doc.target(item, f"targets[{i}]") for i, item in enumerate(doc.items(data, "targets"))
     ]
     meta = data.get("meta", {})
-    if not isinstance(meta, dict) or not all(isinstance(v, int) for v in meta.values()):
-        raise InputError("meta must be an object of whole numbers", f"{source}: meta")
-    return build_puzzle(
-        width, height, pieces, walls, specs,
-        where=source, name=str(data.get("name", name)), meta=meta,
-    )  # fmt: skip
+    if not isinstance(meta, dict) or not all(doc.natural(v) for v in meta.values()):
+        raise doc.fail("meta", "meta must be an object of whole numbers, none negative")
+    title = str(data.get("name", name))
+    if "name" in data and not (title and title.isprintable()):  # printed in reports
+        raise doc.fail("name", "name must be printable text on one line, not empty")
+    return build_puzzle(width, height, pieces, walls, specs, where=source, name=title, meta=meta)
 
 
 class _Doc:
@@ -90,9 +94,17 @@ class _Doc:
             raise self.fail(key, f"{key} must be a list of objects")
         return value
 
+    @staticmethod
+    def whole(value: Any) -> bool:
+        """An integer and not a boolean (JSON's true is Python's 1)."""
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    def natural(self, value: Any) -> bool:
+        return self.whole(value) and value >= 0
+
     def integer(self, item: dict, key: str, path: str) -> int:
         value = item.get(key)
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not self.whole(value):
             raise self.fail(f"{path}.{key}", f"{key} must be a whole number")
         return value
 
@@ -104,7 +116,7 @@ class _Doc:
 
     def orientation(self, item: dict, path: str) -> Any:
         value = item.get("orientation")
-        if value not in _ORIENTATION:
+        if not isinstance(value, str) or value not in _ORIENTATION:
             raise self.fail(f"{path}.orientation", "orientation must be horizontal or vertical")
         return _ORIENTATION[value]
 
@@ -115,7 +127,7 @@ class _Doc:
         if isinstance(exit_, dict):
             side = exit_.get("side")
             line = exit_.get("row", exit_.get("col"))
-            if line is not None and (not isinstance(line, int) or isinstance(line, bool)):
+            if line is not None and not self.whole(line):
                 raise self.fail(f"{path}.exit", "the exit's row or col must be a whole number")
         if side is not None and side not in SIDES:
             raise self.fail(f"{path}.exit", f"exit side must be one of {', '.join(SIDES)}")

@@ -22,7 +22,12 @@ from rhasp.formats.grid import (
 )
 from rhasp.model import EMPTY, MAX_SIDE, MIN_SIDE, WALL, Cell, Puzzle, TargetSpec
 
-DECK_LINE = re.compile(r"\s*(?:(?P<moves>\d+)\s+)?(?P<board>\S+)(?:\s+(?P<cluster>\d+))?\s*")
+#: A number is at most 18 digits: a count past that is a mistake, and Python will not turn
+#: one of thousands of digits into an integer.
+NUMBER = r"\d{1,18}"
+DECK_LINE = re.compile(
+    rf"\s*(?:(?P<moves>{NUMBER})\s+)?(?P<board>\S+)(?:\s+(?P<cluster>{NUMBER}))?\s*"
+)
 
 
 def looks_like_line(text: str) -> bool:
@@ -46,21 +51,22 @@ def read_line(
     if match is None:
         raise InputError(
             "not a deck line (expected BOARD, or MOVES BOARD CLUSTER with numbers)",
-            location(source, number),
+            location(source, number, _misfit(text)),
         )
     board = match["board"]
+    offset = match.start("board")
+    at_board = location(source, number, offset + 1)
     side = isqrt(len(board))
     if side * side != len(board):
         raise InputError(
             f"a one-line board has a square number of cells; this one has {len(board)}",
-            location(source, number),
+            at_board,
         )
     if not MIN_SIDE <= side <= MAX_SIDE:
         raise InputError(
             f"the board is {side}×{side}; each side must be {MIN_SIDE} to {MAX_SIDE} cells",
-            location(source, number),
+            at_board,
         )
-    offset = match.start("board")
 
     def locate(cell: Cell) -> str:
         return location(source, number, offset + cell[0] * side + cell[1] + 1)
@@ -70,12 +76,26 @@ def read_line(
     return puzzle_from_rows(
         rows,
         locate,
-        where=location(source, number),
+        where=at_board,
         name=name,
         targets=targets,
         meta=meta,
         one_line=True,
     )
+
+
+def _misfit(text: str) -> int:
+    """The column (1-based) of the field that spoils a deck line: a fourth field; the first,
+    when it should be a move count and is not one (or has too many digits); else the last."""
+    fields = list(re.finditer(r"\S+", text))
+    if not fields:
+        return 1
+    if len(fields) > 3:
+        return fields[3].start() + 1
+    first = fields[0][0]
+    if (len(fields) == 3 and not re.fullmatch(NUMBER, first)) or re.fullmatch(r"\d{19,}", first):
+        return fields[0].start() + 1
+    return fields[-1].start() + 1
 
 
 def write_line(puzzle: Puzzle) -> str:

@@ -6,7 +6,7 @@ import pytest
 
 from rhasp.errors import InputError
 from rhasp.formats import read_text, write
-from tests.boards import card, example
+from tests.boards import card, example, grid
 
 # Card 1 spelled out by hand from the card: column-row of each top/left cell.
 CARD1 = """
@@ -52,3 +52,27 @@ def test_bad_car_lists_are_refused(text, complaint):
     with pytest.raises(InputError) as caught:
         read_text(text, "c.pl", name="c")
     assert complaint in str(caught.value)
+
+
+def test_a_coordinate_of_thousands_of_digits_is_an_error_not_a_traceback():
+    with pytest.raises(InputError) as caught:
+        read_text(f"car(x,h,2-3). car(a,h,{'9' * 5000}-1).", "c.pl", name="c")
+    assert str(caught.value).startswith("c.pl:1:15: expected a term car(Name,h|v,X-Y)")
+
+
+def test_lower_case_vehicles_are_not_written_since_names_read_back_upper_case():
+    lower = grid(
+        """
+        ......
+        ......
+        .XX...
+        ......
+        bb....
+        ......
+        """
+    )
+    with pytest.raises(InputError) as caught:
+        write(lower, "carlist")  # was car(b,h,1-5), read back as a vehicle B
+    assert str(caught.value) == (
+        "test: cannot be written as a car list: vehicle b is lower-case, and names mean upper-case"
+    )

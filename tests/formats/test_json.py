@@ -66,3 +66,68 @@ def test_bad_documents_are_refused_with_their_path(change, complaint):
 def test_broken_json_names_line_and_column():
     with pytest.raises(InputError, match=r"^p.json:2:1: invalid JSON"):
         read_text('{"size":\n', "p.json", name="p")
+
+
+# Issue 13: documents that Python's JSON reader, or the model, could not take without a
+# traceback (found by tests/test_fuzz.py). Each error is one line naming the place.
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ('{"size": ' + "7" * 5000 + "}", "p.json: invalid JSON: a number has too many digits"),
+        (
+            "[" * 100_000 + "]" * 100_000,
+            "p.json: invalid JSON: arrays or objects nested too deeply",
+        ),
+    ],
+)
+def test_json_that_python_cannot_read_is_one_line(text, error):
+    with pytest.raises(InputError) as caught:
+        read_text(text, "p.json", name="p")
+    assert str(caught.value) == error
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        (
+            lambda d: d["vehicles"][0].update(orientation={"side": "right"}),
+            "p.json: vehicles[0].orientation: orientation must be horizontal or vertical",
+        ),
+        (
+            lambda d: d["vehicles"][2].update(length=10**30),
+            f"p.json: vehicles[2]: vehicle B ({10**30} cells from row 4, column 2) runs off "
+            "the 4×4 board",
+        ),
+        (
+            lambda d: d["vehicles"][2].update(label="é"),
+            "p.json: vehicles[2]: vehicle label 'é' must be one letter or digit (not o, an "
+            "empty cell)",
+        ),
+        (
+            lambda d: d.update(meta={"moves": True}),
+            "p.json: meta: meta must be an object of whole numbers, none negative",
+        ),
+        (
+            lambda d: d.update(meta={"moves": -1}),
+            "p.json: meta: meta must be an object of whole numbers, none negative",
+        ),
+        (
+            lambda d: d.update(name="two\nlines"),
+            "p.json: name: name must be printable text on one line, not empty",
+        ),
+        (
+            lambda d: d.update(name=""),
+            "p.json: name: name must be printable text on one line, not empty",
+        ),
+        (
+            lambda d: d["targets"][0].update(label="a\nb"),
+            "p.json: targets[0]: target 'a\\nb' is not a vehicle on the board",
+        ),
+    ],
+)
+def test_values_that_could_not_be_written_back_are_refused(change, error):
+    document = json.loads(json.dumps(FOUR))
+    change(document)
+    with pytest.raises(InputError) as caught:
+        read(document)
+    assert str(caught.value) == error

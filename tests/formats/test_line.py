@@ -6,6 +6,7 @@ import pytest
 
 from rhasp.errors import InputError
 from rhasp.formats import read_path, read_text, write
+from rhasp.formats.line import read_line
 from tests.boards import PUZZLES, card
 
 CARD1 = "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR."
@@ -33,7 +34,7 @@ def test_a_bad_deck_line_is_reported_with_its_number_and_the_rest_read():
     text = "\n".join([CARD1, CARD1[:-1], "; a comment", "AA?" + CARD1[3:], CARD1]) + "\n"
     entries = read_text(text, "deck.txt", name="deck")
     assert [type(e).__name__ for e in entries] == ["Puzzle", "InputError", "InputError", "Puzzle"]
-    assert str(entries[1]).startswith("deck.txt:2: ")
+    assert str(entries[1]).startswith("deck.txt:2:1: a one-line board has a square number")
     assert str(entries[2]).startswith("deck.txt:4:3: unknown character '?'")
     assert entries[3].name == "deck-5"
 
@@ -42,3 +43,28 @@ def test_non_square_boards_cannot_be_one_line():
     (wide,) = read_text("....\n....\nXX..\n", "w.txt", name="w")
     with pytest.raises(InputError, match="one-line boards are square"):
         write(wide, "line")
+
+
+# Issue 13: an error on a deck line names the column of what is wrong, counted by hand.
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("8 AA..X 9 9", "deck.txt:4:11: not a deck line"),  # a fourth field
+        ("garbage line here", "deck.txt:4:1: not a deck line"),  # no move count first
+        (f"{'9' * 25} {CARD1}", "deck.txt:4:1: not a deck line"),  # a move count of 25 digits
+        (f"8 {CARD1} 9x", "deck.txt:4:40: not a deck line"),  # 2 + 36 + 1 cells before it
+        (f"  {CARD1[:-1]}", "deck.txt:4:3: a one-line board has a square number of cells"),
+        ("3 " + "." * 169, "deck.txt:4:3: the board is 13×13"),
+        ("8 " + "." * 36, "deck.txt:4:3: no target vehicle"),  # the board's own column
+    ],
+)
+def test_a_bad_deck_line_names_the_column_of_the_bad_field(text, error):
+    with pytest.raises(InputError) as caught:
+        read_line(text, "deck.txt", 4, name="d")
+    assert str(caught.value).startswith(error)
+
+
+def test_a_move_count_of_thousands_of_digits_is_an_error_not_a_traceback():
+    entries = read_text(f"{'7' * 5000} {CARD1} 1\n{CARD1}\n", "deck.txt", name="d")
+    assert str(entries[0]).startswith("deck.txt:1:1: not a deck line")
+    assert entries[1] == card(1)
