@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-#: What one state costs a search at its peak, uncompiled (compiled costs less), rounded up.
+#: What one state costs a search at its peak: 108 bytes uncompiled, 84 compiled
+#: (bench/state_memory.py, 2026-11-23), rounded up for larger keys and the tables' growth.
 BYTES_PER_STATE = 200
-#: What one ground atom costs clingo at its peak, with the solver's state, rounded up.
-BYTES_PER_ATOM = 1_000
+#: What one ground atom costs clingo at its peak, with the solver's state and the memo:
+#: 1,267 bytes (bench/state_memory.py), rounded up.
+BYTES_PER_ATOM = 2_000
 #: The share of the memory one search may take by default.
 MEMORY_SHARE = 0.5
 #: How often a running search's progress is shown (seconds).
