@@ -1,0 +1,65 @@
+"""Output files are written in one piece: a failed or interrupted run never leaves half a file."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from rhasp.cli import app
+from rhasp.formats import read_path
+from rhasp.output import written_whole
+from tests.boards import ORIGINAL
+
+runner = CliRunner()
+
+
+def test_a_file_appears_only_when_complete(tmp_path):
+    dest = tmp_path / "deck.txt"
+    with written_whole(dest) as temporary:
+        temporary.write_text("half")
+        assert not dest.exists() and temporary.parent == tmp_path
+    assert dest.read_text() == "half"
+    assert list(tmp_path.iterdir()) == [dest]
+
+
+@pytest.mark.parametrize("fault", [OSError, KeyboardInterrupt])
+def test_a_failed_write_leaves_the_old_file_whole_and_no_scrap(tmp_path, fault):
+    dest = tmp_path / "card.txt"
+    dest.write_text("the old puzzle\n")
+    with pytest.raises(fault), written_whole(dest) as temporary:
+        temporary.write_text("the new puz")
+        raise fault
+    assert dest.read_text() == "the old puzzle\n"
+    assert list(tmp_path.iterdir()) == [dest]
+
+
+def test_line_by_line_output_keeps_what_was_made_before_an_interrupt(tmp_path):
+    dest = tmp_path / "generated.txt"
+    with pytest.raises(KeyboardInterrupt), written_whole(dest, keep_partial=True) as temporary:
+        temporary.write_text("15 line one\n")
+        raise KeyboardInterrupt
+    assert dest.read_text() == "15 line one\n"
+    assert list(tmp_path.iterdir()) == [dest]
+
+
+def test_a_picture_that_fails_half_drawn_is_not_left_behind(tmp_path, monkeypatch):
+    def half_drawn(puzzle, path, cell):
+        path.write_bytes(b"\x89PNG half")
+        raise OSError(28, "No space left on device", str(path))
+
+    monkeypatch.setattr("rhasp.cli.render_board", half_drawn)
+    dest = tmp_path / "card.png"
+    result = runner.invoke(app, ["render", str(ORIGINAL / "card01.txt"), "-o", str(dest)])
+    assert result.exit_code == 2 and "No space left on device" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_convert_and_hardest_write_their_files_whole(tmp_path):
+    card = str(ORIGINAL / "card01.txt")
+    line = tmp_path / "card01.line"
+    assert runner.invoke(app, ["convert", card, "--to", "line", "-o", str(line)]).exit_code == 0
+    hardest = tmp_path / "hardest.txt"
+    assert runner.invoke(app, ["hardest", card, "-o", str(hardest)]).exit_code == 0
+    assert sorted(tmp_path.iterdir()) == [line, hardest]
+    assert line.read_text().count("\n") == 1
+    assert read_path(str(hardest))[0].board == read_path(card)[0].board
