@@ -323,3 +323,22 @@ def test_a_deck_with_every_other_line_bad_counts_the_errors_beyond_a_few(tmp_pat
         and sum(r.get("length") == 3 for r in records) == 500
     )
     assert "bad lines" in result.stderr and "500" in result.stderr
+
+
+def test_a_real_memory_cap_ends_in_one_line_and_exit_code_4():
+    # The case: a large board with its exit walled off, under a memory cap.
+    import resource
+    import subprocess
+    import sys
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (200 * 2**20, 200 * 2**20))
+
+    board = str(PUZZLES / "large" / "walled12.txt")
+    run = subprocess.run([sys.executable, "-m", "rhasp", "solve", board, "--engine", "bfs",
+                          "--max-states", str(10**9)], capture_output=True, text=True,
+                         preexec_fn=cap, timeout=300)  # fmt: skip
+    assert run.returncode == 4, run.stderr
+    assert run.stderr == (
+        "rhasp: out of memory before the search ended (lower --max-states, or free memory)\n"
+    )
