@@ -347,8 +347,11 @@ def plan_text(plan: str) -> tuple[str, str]:
     """The text of the plan and where it comes from: standard input, a file, or the argument."""
     if plan == "-":
         return decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
-    path = Path(plan)
-    return (decode(path.read_bytes(), plan), plan) if path.is_file() else (plan, "plan")
+    try:
+        is_file = Path(plan).is_file()
+    except OSError:  # a plan too long to be a file name
+        is_file = False
+    return (decode(Path(plan).read_bytes(), plan), plan) if is_file else (plan, "plan")
 
 
 @app.command()

@@ -5,16 +5,18 @@
 - ``signed``: label, signed cells with up/left negative — ``A-1``, ``X+3``.
 
 A plan may mix notations; numbering such as ``1.`` or ``12)`` between moves is skipped, so
-the numbered plan that ``rhasp solve`` prints reads back as it is.
+the numbered plan that ``rhasp solve`` prints reads back as it is; :func:`extract_plan` takes
+the plan out of the whole of what ``rhasp solve`` prints (text or JSON).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from typing import Literal
 
-from rhasp.errors import InputError
+from rhasp.errors import InputError, location
 from rhasp.model import Board, Move, Plan
 
 Notation = Literal["card", "arrow", "signed"]
@@ -83,3 +85,63 @@ def _resolve_label(label: str, board: Board, token: str, where: str) -> str:
     if label.swapcase() in labels:
         return label.swapcase()
     raise InputError(f"{token!r}: there is no vehicle {label} on the board", where)
+
+
+#: What ``rhasp solve`` prints around a plan: its summary line, whose parts are joined by
+#: `` · `` (never in a plan), and with ``--boards`` the frames and rows of each board.
+_SUMMARY = " · "
+_BOARD_LINE = re.compile(r"[+|<]\S*")
+
+
+def extract_plan(text: str, source: str = "plan") -> str:
+    """The moves of a plan as written, or as ``rhasp solve`` prints it, ready for
+    :func:`parse_plan`.
+
+    ``rhasp solve`` prints a summary line and the numbered moves, with ``--boards`` a board
+    drawn before and after each move; with ``--format json`` an object whose ``plan`` lists
+    the moves (one JSON line per puzzle for a deck). Output of several puzzles, or JSON
+    without a plan, is an InputError; a puzzle without a solution has the empty plan.
+    """
+    if text.lstrip().startswith("{"):
+        return _json_plan(text, source)
+    lines = text.splitlines()
+    summaries = sum(_SUMMARY in line for line in lines)
+    if summaries > 1:
+        raise InputError(f"holds the plans of {summaries} puzzles; give the plan of one", source)
+    return "\n".join(
+        line for line in lines if _SUMMARY not in line and not _BOARD_LINE.fullmatch(line.strip())
+    )
+
+
+def _json_plan(text: str, source: str) -> str:
+    """The ``plan`` of the one JSON object (or JSON line) in ``text``: a list of moves from
+    ``rhasp solve``, one string from ``rhasp deck``."""
+    decoder = json.JSONDecoder()
+    records, at = [], 0
+    while at < len(text):
+        if text[at].isspace():
+            at += 1
+            continue
+        try:
+            record, at = decoder.raw_decode(text, at)
+        except json.JSONDecodeError as error:
+            where = location(source, error.lineno, error.colno)
+            raise InputError(f"not JSON: {error.msg}", where) from None
+        except (ValueError, RecursionError):  # a number of thousands of digits, deep nesting
+            raise InputError(
+                "not JSON rhasp reads (too deep, or too long a number)", source
+            ) from None
+        records.append(record)
+    if len(records) != 1:
+        raise InputError(f"holds {len(records)} JSON records; give the plan of one", source)
+    (record,) = records
+    if not isinstance(record, dict) or "plan" not in record:
+        raise InputError("a JSON record without a plan field (rhasp solve --format json)", source)
+    plan = record["plan"]
+    if plan is None:
+        return ""  # no solution: the empty plan, which check finds does not solve the puzzle
+    if isinstance(plan, str):
+        return plan
+    if not isinstance(plan, list) or not all(isinstance(move, str) for move in plan):
+        raise InputError("the plan field is not a list of moves", source)
+    return " ".join(plan)

@@ -19,6 +19,13 @@ def card(number: int) -> Puzzle:
     return read_path(str(ORIGINAL / f"card{number:02d}.txt"))[0]
 
 
+def card_rows(number: int) -> list[str]:
+    """A card's rows as its file writes them, for the naive reference solver: no rhasp code
+    reads them."""
+    text = (ORIGINAL / f"card{number:02d}.txt").read_text()
+    return [line for line in text.splitlines() if not line.startswith(";")]
+
+
 def example(name: str) -> Puzzle:
     return read_path(str(EXAMPLES / f"{name}.txt"))[0]
 

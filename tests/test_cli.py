@@ -12,12 +12,15 @@ import sys
 
 import pytest
 from rich.console import Console
+from typer.main import get_command
 from typer.testing import CliRunner
 
 from rhasp.cli import app
 from rhasp.formats import read_text
 from rhasp.output import ProofProgress
-from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card
+from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS
+from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card, card_rows
+from tests.reference import fewest
 
 runner = CliRunner()
 
@@ -165,11 +168,10 @@ def test_convert_a_deck_to_grid_files_and_back(tmp_path):
     result = rhasp("convert", str(PUZZLES / "original40.txt"), "--to", "grid", "-o", str(out))
     assert result.exit_code == 0
     assert len(list(out.glob("*.txt"))) == 40
+    assert (out / "original40-01.txt").is_file()  # padded, so that 2 comes before 10
     back = rhasp("convert", str(out), "--to", "line")
     assert back.exit_code == 0
-    assert sorted(back.stdout.splitlines()) == sorted(
-        (PUZZLES / "original40.txt").read_text().split()
-    )
+    assert back.stdout == (PUZZLES / "original40.txt").read_text()  # in the deck's order
 
 
 def test_convert_refuses_a_format_that_cannot_hold_the_board():
@@ -365,3 +367,148 @@ def test_commands_of_many_puzzles_say_so():
     for command in ("solve", "deck", "convert"):
         text = " ".join(runner.invoke(app, [command, "--help"], terminal_width=200).stdout.split())
         assert "deck file" in text
+
+
+# --- issue 13: rhasp solve | rhasp check, help, and paths no test walked ------------------
+
+
+def piped(puzzle, solve_options: list[str], command: str = "solve") -> subprocess.CompletedProcess:
+    """``rhasp COMMAND PUZZLE OPTIONS | rhasp check PUZZLE -`` through a real pipe."""
+    rhasp_command = [sys.executable, "-m", "rhasp"]
+    source = subprocess.Popen(
+        [*rhasp_command, command, str(puzzle), *solve_options], stdout=subprocess.PIPE
+    )
+    checked = subprocess.run(
+        [*rhasp_command, "check", str(puzzle), "-"],
+        stdin=source.stdout, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    source.stdout.close()
+    assert source.wait(timeout=120) == 0
+    return checked
+
+
+# Card 1: 8 moves (its card back) and 16 slides (the naive reference, tests/engines/test_bfs);
+# the 4x4 example: 3 moves and 5 slides, counted by hand in its file.
+@pytest.mark.parametrize(
+    ("puzzle", "options", "figure"),
+    [
+        (ORIGINAL / "card01.txt", ["--engine", "bfs"], "moves: 8, minimal"),
+        (EXAMPLES / "4x4.txt", ["--engine", "bfs", "--boards"], "moves: 3, minimal"),
+        (ORIGINAL / "card01.txt", ["--engine", "bfs", "--notation", "signed", "--boards"],
+         "moves: 8, minimal"),
+        (ORIGINAL / "card01.txt", ["--engine", "bfs", "--format", "json", "--objective", "slides"],
+         "slides: 16, minimal"),
+    ],
+    ids=["text", "boards", "signed-boards", "json"],
+)  # fmt: skip
+def test_check_reads_what_solve_prints(puzzle, options, figure):
+    checked = piped(puzzle, options)
+    assert checked.returncode == 0, checked.stderr
+    assert "the plan solves the puzzle" in checked.stdout and figure in checked.stdout
+
+
+def test_check_reads_a_deck_record_of_one_puzzle(tmp_path):
+    one = tmp_path / "one.txt"
+    one.write_text((EXAMPLES / "4x4.txt").read_text())
+    checked = piped(one, ["--jobs", "1"], command="deck")
+    assert checked.returncode == 0, checked.stderr
+    assert "moves: 3, minimal" in checked.stdout and "slides: 5, minimal" in checked.stdout
+
+
+def help_text(command: str) -> str:
+    """The help of a command ("" for rhasp itself), as a wide terminal shows it."""
+    return runner.invoke(app, [*command.split(), "--help"], terminal_width=200).stdout
+
+
+def every_help() -> dict[str, str]:
+    return {name: help_text(name) for name in ["", *get_command(app).commands]}
+
+
+def test_no_help_shows_a_type_after_a_flag():
+    helps = every_help()
+    assert len(helps) == 10  # rhasp and its nine commands
+    for name, text in helps.items():
+        assert "<bool>" not in text and "BOOLEAN" not in text, name
+    # The flags are still there, and options that take a value still show what it is.
+    assert "--no-confirm" in helps["solve"] and "--boards" in helps["solve"]
+    assert "<moves|slides>" in helps["solve"] and "<path>" in helps["analyze"]
+    assert "--version" in helps[""] and "--help" in helps[""]
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "formats"),
+    [("analyze", "--graph", GRAPH_FORMATS), ("analyze", "--profile", CHART_FORMATS),
+     ("render", "--output", BOARD_FORMATS)],
+)  # fmt: skip
+def test_picture_options_list_the_suffixes_they_accept(command, option, formats):
+    (param,) = [p for p in get_command(app).commands[command].params if option in p.opts]
+    assert re.findall(r"\.([a-z]+)\b", param.help) == list(formats)
+
+
+# Card 1's card back; XR5 is counted up to the edge as XR3: 3+3+1+1+1+2+2+3 = 16 slides.
+CARD1_BACK = "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5"
+
+
+def test_check_json_reads_the_plan_from_a_file_and_from_stdin(tmp_path):
+    minimal = [fewest(card_rows(1), {"X": "right"}, objective) for objective in ("moves", "slides")]
+    plan_file = tmp_path / "plan.txt"
+    plan_file.write_text(CARD1_BACK + "\n")
+    for plan, stdin in ((str(plan_file), None), ("-", CARD1_BACK)):
+        result = rhasp("check", str(ORIGINAL / "card01.txt"), plan, "--format", "json", stdin=stdin)
+        assert result.exit_code == 0
+        record = json.loads(result.stdout)
+        assert record["solves"] is True and (record["moves"], record["slides"]) == (8, 16)
+        assert [record["minimal_moves"], record["minimal_slides"]] == minimal == [8, 16]
+        assert record["clipped"] == [{"move": 8, "as_given": "XR5", "as_played": "XR3"}]
+    plan_file.write_text("BL1 hello\n")
+    bad = rhasp("check", str(EXAMPLES / "4x4.txt"), str(plan_file))
+    assert bad.exit_code == 2
+    assert bad.stderr.count("\n") == 1
+    assert bad.stderr.startswith(f"rhasp: {plan_file}: move 2: 'hello' is not a move")
+
+
+def test_a_plan_too_long_for_a_file_name_is_read_as_a_plan():
+    # BL1 takes B to the left edge, so the second BL1 (move 3) cannot be played.
+    result = rhasp("check", str(EXAMPLES / "4x4.txt"), " ".join(["BL1 AD2"] * 400))
+    assert result.exit_code == 1 and "fails at move 3" in result.stdout
+
+
+# No X, A or x: B is the target only when --target says so. C (column 4, rows 2-3) must go
+# down 1 to clear row 2 (up would still block it), then B right 2 reaches the edge: CD1 BR2,
+# the only plan of 2 moves; 3 slides.
+TARGET_B = "....\nBB.C\n...C\n....\n"
+
+
+def test_target_names_the_vehicle_to_drive_out(tmp_path):
+    board = tmp_path / "b.txt"
+    board.write_text(TARGET_B)
+    rows, exits = TARGET_B.split(), {"B": "right"}
+    assert [fewest(rows, exits, "moves"), fewest(rows, exits, "slides")] == [2, 3]
+    untargeted = rhasp("solve", str(board))
+    assert untargeted.exit_code == 2 and "no target vehicle" in untargeted.stderr
+    solved = rhasp("solve", str(board), "--target", "B", "--format", "json")
+    record = json.loads(solved.stdout)
+    assert solved.exit_code == 0 and (record["length"], record["plan"]) == (2, ["CD1", "BR2"])
+    checked = rhasp("check", str(board), "CD1 BR2", "--target", "B")
+    assert checked.exit_code == 0
+    assert "moves: 2, minimal" in checked.stdout and "slides: 3, minimal" in checked.stdout
+    for fmt in ("grid", "json"):
+        converted = rhasp("convert", str(board), "--to", fmt, "--target", "B")
+        assert converted.exit_code == 0
+        (again,) = read_text(converted.stdout, "b", name="b")  # no --target: the file says it
+        assert dict(again.board.exits) == exits
+        assert again == read_text(TARGET_B, "b", name="b", targets=["B"])[0]
+
+
+def test_convert_writes_one_puzzle_to_a_file(tmp_path):
+    out = tmp_path / "card01.json"
+    result = rhasp("convert", str(ORIGINAL / "card01.txt"), "--to", "json", "-o", str(out))
+    assert result.exit_code == 0 and result.stdout == ""
+    assert read_text(out.read_text(), str(out), name="card01") == [card(1)]
+
+
+def test_several_puzzles_in_a_one_puzzle_format_need_a_directory():
+    deck = PUZZLES / "original40.txt"
+    result = rhasp("convert", str(deck), "--to", "grid")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"rhasp: {deck}: several puzzles in grid format need -o DIRECTORY\n"

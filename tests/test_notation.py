@@ -6,7 +6,7 @@ import pytest
 
 from rhasp.errors import InputError
 from rhasp.model import Move
-from rhasp.notation import format_move, format_plan, parse_move, parse_plan
+from rhasp.notation import extract_plan, format_move, format_plan, parse_move, parse_plan
 from tests.boards import card
 
 BOARD = card(1).board  # X, A, C horizontal; O, P, Q, B vertical
@@ -58,3 +58,66 @@ def test_a_move_of_thousands_of_digits_is_an_error_not_a_traceback():
         parse_plan(f"AR1 XR{'9' * 5000}", BOARD, "plan")
     assert str(caught.value).startswith("plan: move 2: 'XR999")
     assert "is not a move" in str(caught.value)
+
+
+# --- what rhasp solve prints, read back as a plan (written out by hand here) ---------------
+
+SOLVED_TEXT = """\
+4x4 · moves 3 · optimal: proven by bfs · engine bfs · 9 states explored · 0.00 s
+   1. BL1
+   2. AD2
+   3. XR2
+"""
+SOLVED_BOARDS = """\
+4x4 · moves 1 · optimal: proven by bfs · engine bfs · 2 states explored · 0.00 s
++----+
+<..A.|
+|XXA.>
+|....|
+|.#B.|
++-v^-+
+   1. X→2
++----+
+|..A.|
+|....>
+|....|
+|.#B.|
++----+
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "plan"),
+    [
+        ("AR1 QU1 XR3", "AR1 QU1 XR3"),
+        (SOLVED_TEXT, "1. BL1 2. AD2 3. XR2"),
+        (SOLVED_BOARDS, "1. X→2"),
+        ('{\n  "puzzle": "4x4",\n  "plan": [\n    "BL1",\n    "AD2",\n    "XR2"\n  ]\n}\n',
+         "BL1 AD2 XR2"),
+        ('{"line": 1, "puzzle": "deck-1", "plan": "BL1 AD2 XR2"}\n', "BL1 AD2 XR2"),
+        ('{"puzzle": "unsolvable", "solved": false, "plan": null}', ""),
+        ("unsolvable · no solution · proven by bfs: all 3 reachable states explored\n", ""),
+    ],
+    ids=["plain", "text", "boards", "json", "deck-line", "json-unsolved", "text-unsolved"],
+)  # fmt: skip
+def test_the_plan_is_taken_out_of_what_solve_prints(text, plan):
+    assert extract_plan(text).split() == plan.split()
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"),
+    [
+        (SOLVED_TEXT + SOLVED_TEXT, "out.txt: holds the plans of 2 puzzles; give the plan of one"),
+        ('{"plan": "XR2"}\n{"plan": "XR2"}\n', "out.txt: holds 2 JSON records; give the plan"),
+        ('{"puzzle": "4x4", "solves": true}', "out.txt: a JSON record without a plan field"),
+        ('{"plan": [1, 2]}', "out.txt: the plan field is not a list of moves"),
+        ('{"plan": ["XR2"],\n "puzzle": }', "out.txt:2:12: not JSON: Expecting value"),
+        ('{"a": ' + "[" * 100_000, "out.txt: not JSON rhasp reads"),
+        ('{"a": ' + "9" * 5000 + "}", "out.txt: not JSON rhasp reads"),
+    ],
+    ids=["two-puzzles", "two-records", "no-plan", "not-moves", "bad-json", "deep", "digits"],
+)  # fmt: skip
+def test_output_that_holds_no_single_plan_is_named(text, complaint):
+    with pytest.raises(InputError) as caught:
+        extract_plan(text, "out.txt")
+    assert str(caught.value).startswith(complaint)

@@ -62,8 +62,12 @@ def write_carlist(puzzle: Puzzle) -> str:
         problems.append("the board is not 6×6")
     if board.walls:
         problems.append("it has walls")
-    if board.exits != ((TARGET, "right"),) or board.vehicles[board.index(TARGET)].line != EXIT_ROW:
-        problems.append("its only target is not X leaving right of row 3")
+    if len(board.exits) > 1:
+        problems.append(f"it has {len(board.exits)} targets, and a car list has one")
+    elif (
+        board.exits != ((TARGET, "right"),) or board.vehicles[board.index(TARGET)].line != EXIT_ROW
+    ):
+        problems.append("its target is not X leaving right of row 3")
     for vehicle in board.vehicles:
         if not vehicle.label.isalpha() or vehicle.length != (3 if vehicle.label in TRUCKS else 2):
             problems.append(f"vehicle {vehicle.label} does not fit the naming (o p q r are trucks)")

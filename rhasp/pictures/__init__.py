@@ -29,7 +29,7 @@ def need(module: str, purpose: str) -> ModuleType:
     except ImportError:
         package = INSTALL[module.split(".")[0]]
         raise MissingTool(
-            f"{purpose} needs {package}: pip install 'rhasp[pictures]'", purpose
+            f"{package} is not installed: pip install 'rhasp[pictures]'", purpose
         ) from None
 
 
@@ -38,10 +38,14 @@ GRAPH_FORMATS = ("svg", "png", "pdf", "dot")
 CHART_FORMATS = ("png", "svg", "pdf")
 
 
+def suffixes(formats: tuple[str, ...]) -> str:
+    """``.svg, .png or .pdf``: the file suffixes of ``formats``, as help and errors list them."""
+    return ", ".join(f".{name}" for name in formats[:-1]) + f" or .{formats[-1]}"
+
+
 def picture_format(path: Path, allowed: tuple[str, ...]) -> str:
     """The format named by the file's suffix, or InputError listing the ones ``allowed``."""
     suffix = path.suffix.lstrip(".").lower()
     if suffix not in allowed:
-        names = ", ".join(f".{name}" for name in allowed[:-1]) + f" or .{allowed[-1]}"
-        raise InputError(f"this picture can be a {names} file", str(path))
+        raise InputError(f"this picture can be a {suffixes(allowed)} file", str(path))
     return suffix

@@ -76,3 +76,18 @@ def test_lower_case_vehicles_are_not_written_since_names_read_back_upper_case():
     assert str(caught.value) == (
         "test: cannot be written as a car list: vehicle b is lower-case, and names mean upper-case"
     )
+
+
+def test_the_refusal_counts_the_targets():
+    # two-targets.txt: X and Y leave right of row 3; 4x4.txt: X alone, right of row 2.
+    with pytest.raises(InputError) as several:
+        write(example("two-targets"), "carlist")
+    assert str(several.value) == (
+        "two-targets: cannot be written as a car list: it has 2 targets, and a car list has one"
+    )
+    with pytest.raises(InputError) as one:
+        write(example("4x4"), "carlist")
+    assert str(one.value) == (
+        "4x4: cannot be written as a car list: the board is not 6×6; "
+        "its target is not X leaving right of row 3"
+    )

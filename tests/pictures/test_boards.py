@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -103,3 +104,13 @@ def test_an_unsolvable_puzzle_has_no_solution_to_draw(tmp_path):
                    str(tmp_path / "s.gif"))  # fmt: skip
     assert result.exit_code == 1
     assert result.stderr.strip().endswith("no solution to draw")
+
+
+def test_a_missing_pillow_is_named_once(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "PIL.Image", None)  # import PIL.Image now fails
+    out = tmp_path / "board.png"
+    result = rhasp("render", CARD1, "-o", str(out))
+    assert result.exit_code == 2 and not out.exists()
+    assert result.stderr == (
+        "rhasp: drawing a PNG or GIF: Pillow is not installed: pip install 'rhasp[pictures]'\n"
+    )

@@ -73,7 +73,8 @@ def test_a_missing_picture_library_says_what_to_install(tmp_path, monkeypatch):
     result = rhasp("analyze", SMALL, "--graph", str(tmp_path / "cluster.svg"))
     assert result.exit_code == 2
     assert result.stderr.strip() == (
-        "rhasp: --graph: --graph needs the graphviz Python package: pip install 'rhasp[pictures]'"
+        "rhasp: --graph: the graphviz Python package is not installed: "
+        "pip install 'rhasp[pictures]'"
     )
 
 
