@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import re
@@ -18,8 +19,10 @@ from rhasp.engines import EngineDisagreement, Solution, confirmed, get_engine
 from rhasp.engines.asp import AspEngine, encoding_path, plan_from_atoms
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.bitboard import fewest_moves
-from rhasp.formats import read_path
+from rhasp.formats import read_path, read_text
+from rhasp.formats.grid import board_rows
 from rhasp.model import Move, Puzzle, replay
+from tests import reference
 from tests.boards import EXAMPLES, ORIGINAL, card, example, puzzles
 
 BFS = BfsEngine()
@@ -195,21 +198,27 @@ needs_clingo = pytest.mark.skipif(
 )
 
 
-def standalone(puzzle_file, encoding, tmp_path, *, memo=False):
-    """The atoms the clingo executable answers; with ``memo``, also its memo line."""
+@functools.cache
+def clingo_run(puzzle_file: Path, encoding: str, *options: str) -> subprocess.CompletedProcess:
+    """The clingo executable run as the READMEs show it, from the checkout's root on
+    ``encodings/ENCODING`` and the facts ``rhasp facts`` writes (read from standard input).
+    Each run is made once a session: card 26 takes seconds."""
     facts = subprocess.run(
         [sys.executable, "-m", "rhasp", "facts", str(puzzle_file)],
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
-    instance = tmp_path / "instance.lp"
-    instance.write_text(facts)
-    command = [CLINGO or "clingo", str(encoding), str(instance)]
-    environment = dict(os.environ)
-    if memo:
-        # memo.lp loads the propagator from the rhasp package: the checkout's root here.
-        command += [str(encoding.parent / "memo.lp"), "--heuristic=Domain"]
-        environment["PYTHONPATH"] = str(REPOSITORY)
-    run = subprocess.run(command, capture_output=True, text=True, env=environment)
+    command = [CLINGO or "clingo", f"encodings/{encoding}", "-", *options]
+    # memo.lp loads the propagator from the rhasp package: the checkout's root here.
+    environment = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
+    return subprocess.run(
+        command, input=facts, capture_output=True, text=True, env=environment, cwd=REPOSITORY
+    )
+
+
+def standalone(puzzle_file, encoding, *, memo=False):
+    """The atoms the clingo executable answers; with ``memo``, also its memo line."""
+    options = ("encodings/memo.lp", "--heuristic=Domain") if memo else ()
+    run = clingo_run(puzzle_file, encoding.name, *options)
     assert run.returncode in (10, 30), run.stderr  # clingo's exit codes for SATISFIABLE
     answer = run.stdout.split("Answer: 1\n", 1)[1].splitlines()[0]
     atoms = [clingo.parse_term(atom) for atom in answer.split()]
@@ -222,8 +231,8 @@ def standalone(puzzle_file, encoding, tmp_path, *, memo=False):
 
 @needs_clingo
 @pytest.mark.parametrize(("number", "objective"), [(1, "moves"), (26, "moves"), (4, "slides")])
-def test_clingo_executable_prints_the_optimal_plan(tmp_path, number, objective):
-    atoms = standalone(ORIGINAL / f"card{number:02d}.txt", encoding_path(objective), tmp_path)
+def test_clingo_executable_prints_the_optimal_plan(number, objective):
+    atoms = standalone(ORIGINAL / f"card{number:02d}.txt", encoding_path(objective))
     plan = plan_from_atoms(atoms, group_slides=objective == "slides")
     puzzle = card(number)
     assert replay(puzzle, plan).solved
@@ -232,9 +241,9 @@ def test_clingo_executable_prints_the_optimal_plan(tmp_path, number, objective):
 
 
 @needs_clingo
-def test_clingo_executable_handles_walls_and_two_targets(tmp_path):
+def test_clingo_executable_handles_walls_and_two_targets():
     for name in ("walls", "two-targets", "vertical-target"):
-        atoms = standalone(EXAMPLES / f"{name}.txt", encoding_path("moves"), tmp_path)
+        atoms = standalone(EXAMPLES / f"{name}.txt", encoding_path("moves"))
         assert replay(example(name), plan_from_atoms(atoms, group_slides=False)).solved
 
 
@@ -246,11 +255,111 @@ def test_clingo_executable_handles_walls_and_two_targets(tmp_path):
      (EXAMPLES / "two-targets.txt", "moves")],
     ids=["card1", "card3", "card4-slides", "walls", "two-targets"],
 )  # fmt: skip
-def test_clingo_executable_runs_the_memo(tmp_path, puzzle_file, objective):
+def test_clingo_executable_runs_the_memo(puzzle_file, objective):
     """memo.lp: the same propagator inside the clingo executable (clingo 5.4 in CI)."""
-    atoms, states, _ = standalone(puzzle_file, encoding_path(objective), tmp_path, memo=True)
+    atoms, states, _ = standalone(puzzle_file, encoding_path(objective), memo=True)
     puzzle = read_path(str(puzzle_file))[0]
     plan = plan_from_atoms(atoms, group_slides=objective == "slides")
     assert replay(puzzle, plan).solved
     assert max(atom.arguments[0].number for atom in atoms) == BFS.solve(puzzle, objective).length
     assert states > 0
+
+
+def excerpt_pattern(excerpt: str) -> re.Pattern[str]:
+    """The output an excerpt shows: a line ``...`` stands for lines left out, ``A ... B`` for
+    a line from A to B, and the times, which vary from run to run, are left unread."""
+    lines = []
+    for line in excerpt.splitlines():
+        if line == "...":
+            lines.append(r"(?:.*\n)*?")
+            continue
+        if line.startswith(("Time", "CPU Time")):
+            pattern = re.escape(line.split(":")[0]) + ":.*"
+        else:
+            pattern = r" .* ".join(map(re.escape, line.split(" ... ")))
+        lines.append(pattern + r"\n")
+    return re.compile("".join(lines))
+
+
+@needs_clingo
+def test_the_encodings_readme_shows_what_clingo_prints():
+    readme = (REPOSITORY / "encodings" / "README.md").read_text()
+    excerpt = re.search(r"```\n(clingo version .*?)```", readme, re.DOTALL)[1]
+    printed = clingo_run(ORIGINAL / "card26.txt", "moves.lp").stdout
+    version = printed.splitlines()[0]
+    if version != excerpt.splitlines()[0]:
+        pytest.skip(f"the excerpt is of {excerpt.splitlines()[0]}, this is {version}")
+    assert excerpt_pattern(excerpt).fullmatch(printed), printed
+    # One Solving... per horizon, 0 to 28: card 26 takes 28 moves (its card back).
+    assert printed.count("Solving...\n") == 29
+
+
+@needs_clingo
+def test_imax_bounds_the_horizons_and_ends_an_unsolvable_board():
+    # Without -c imax an unsolvable board never ends (see encodings/README.md); with it clingo
+    # tries horizons 0 to N-1. The 4x4 board takes 3 moves (counted by hand in its file).
+    unsolvable = clingo_run(EXAMPLES / "unsolvable.txt", "moves.lp", "-c", "imax=10")
+    assert unsolvable.returncode == 20  # UNSATISFIABLE
+    assert unsolvable.stdout.count("Solving...\n") == 10
+    assert "\nUNSATISFIABLE\n" in unsolvable.stdout
+    assert clingo_run(EXAMPLES / "4x4.txt", "moves.lp", "-c", "imax=3").returncode == 20
+    assert clingo_run(EXAMPLES / "4x4.txt", "moves.lp", "-c", "imax=4").returncode in (10, 30)
+
+
+# --- hand-made boards: other exits, other sizes, three targets ----------------------------
+# Each with its hand count (moves, slides), checked again by the naive reference solver.
+
+HAND_MADE = {
+    # X must leave by the left edge of row 2; A (column 2) goes down 2 to clear it: AD2 XL3.
+    "left": ("@target X left\n.A...\n.A.XX\n.....\n.....\n.....\n", 2, 5),
+    # X must leave by the top of column 3; B steps left 1 (right 1 would still block): BL1 XU3.
+    "top": ("@target X top\n.....\n.BB..\n.....\n..X..\n..X..\n", 2, 4),
+    # The smallest board: A goes down 1, X right 1.
+    "3x3": ("XXA\n..A\n...\n", 2, 2),
+    # A up 1 (1 slide; down needs 2), Y right 1 and is gone, X right 4, Z down 4: every
+    # vehicle must move, none can do with fewer cells.
+    "three-targets": (
+        "@target X right\n@target Y right\n@target Z bottom\n"
+        ".....Z\n..A..Z\nXXAYY.\n......\n......\n......\n",
+        4, 10,
+    ),
+}  # fmt: skip
+
+
+def blocked_truck(side: int) -> str:
+    """A side×side board: X in row 2 behind truck B in the last column (rows 1-3), which can
+    only go down 2 once car C in row 5 steps left: CL1 BD2 X right side-2 cells; 3 moves and
+    side+1 slides, as no vehicle can do with fewer."""
+    rows = [["."] * side for _ in range(side)]
+    rows[1][:2] = ["X", "X"]
+    for row in range(3):
+        rows[row][-1] = "B"
+    rows[4][-2:] = ["C", "C"]
+    return "\n".join(map("".join, rows)) + "\n"
+
+
+HAND_MADE |= {f"{side}x{side}": (blocked_truck(side), 3, side + 1) for side in range(8, 13)}
+
+
+@pytest.mark.parametrize("name", list(HAND_MADE))
+def test_hand_made_boards_asp_bfs_and_the_naive_reference_agree(name):
+    text, moves, slides = HAND_MADE[name]
+    (puzzle,) = read_text(text, f"{name}.txt", name=name)
+    rows, exits = board_rows(puzzle), dict(puzzle.board.exits)
+    for objective, length in (("moves", moves), ("slides", slides)):
+        assert reference.fewest(rows, exits, objective) == length
+        assert agree(puzzle, objective).length == length
+
+
+@needs_clingo
+@pytest.mark.parametrize("name", ["left", "top"])
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+def test_clingo_executable_drives_targets_out_left_and_top(tmp_path, name, objective):
+    text, moves, slides = HAND_MADE[name]
+    board = tmp_path / f"{name}.txt"
+    board.write_text(text)
+    atoms = standalone(board, encoding_path(objective))
+    (puzzle,) = read_text(text, "board", name=name)
+    assert replay(puzzle, plan_from_atoms(atoms, group_slides=objective == "slides")).solved
+    steps = max(atom.arguments[0].number for atom in atoms)
+    assert steps == (moves if objective == "moves" else slides)
