@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from rhasp.analysis import analyze, hardest_puzzle
 from rhasp.engines.reference import fewest_moves, fewest_slides
+from rhasp.formats import read_text
 from rhasp.model import Puzzle
-from tests.boards import EXAMPLES, card, example, grid
-from tests.reference import all_moves, cluster
+from tests.boards import EXAMPLES, ORIGINAL, card, card_rows, example, grid
+from tests.reference import all_moves, cluster, fewest
 from tests.test_cli import rhasp
 
 
@@ -113,3 +115,28 @@ def test_hardest_of_an_unsolvable_puzzle_is_exit_1_in_one_line():
     assert result.stderr.strip() == (
         "rhasp: unsolvable: no goal state is reachable, so no state is hardest"
     )
+
+
+def test_hardest_prints_a_state_of_the_cluster_that_takes_its_stated_moves():
+    result = rhasp("hardest", str(ORIGINAL / "card01.txt"))
+    assert result.exit_code == 0
+    comment, *lines = result.stdout.splitlines()
+    stated = int(re.fullmatch(r"; (\d+) moves from the nearest goal \(bfs\)", comment)[1])
+    rows = [line for line in lines if not line.startswith(";")]
+    assert "".join(rows) in cluster(card_rows(1))[0]  # reachable from card 1
+    assert fewest(rows, {"X": "right"}, "moves") == stated == 9  # 9: the README's figure
+    (printed,) = read_text(result.stdout, "hardest.txt", name="hardest")
+    for fmt in ("line", "json"):
+        other = rhasp("hardest", str(ORIGINAL / "card01.txt"), "--to", fmt)
+        assert other.exit_code == 0
+        (again,) = read_text(other.stdout, f"hardest.{fmt}", name="hardest")
+        assert (again.board, again.placement) == (printed.board, printed.placement)
+        assert again.meta["moves"] == stated
+
+
+def test_analyze_of_an_unsolvable_board_exits_1():
+    # Truck A stands on a wall and cannot move; X has columns 1 to 3: 3 states, no goal.
+    result = rhasp("analyze", str(EXAMPLES / "unsolvable.txt"))
+    assert result.exit_code == 1
+    assert "cluster: 3 states, 3 edges, 0 goal states" in result.stdout
+    assert "minimal moves: no solution" in result.stdout

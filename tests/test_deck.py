@@ -14,6 +14,7 @@ from rhasp.cli import app
 from rhasp.deck import read_results
 from tests.boards import PUZZLES
 from tests.engines.test_bfs import CARD_MOVES
+from tests.reference import database_rows, fewest
 
 runner = CliRunner()
 DECK = PUZZLES / "original40.txt"
@@ -221,3 +222,23 @@ def test_workers_are_fed_only_as_they_free_up():
     assert first["length"] == 3
     assert taken <= 2 * IN_FLIGHT * BATCH + 1
     records.close()
+
+
+# The 4x4 example and cards 1, 2 and 4: small enough for the naive reference and for ASP.
+SMALL_DECK = [FOUR, *(DECK.read_text().splitlines()[number - 1] for number in (1, 2, 4))]
+
+
+@pytest.mark.parametrize(
+    ("engine", "objective"), [("asp", "moves"), ("asp", "slides"), ("bfs", "slides")]
+)
+def test_deck_lengths_by_either_engine_and_objective_match_the_naive_reference(
+    tmp_path, engine, objective
+):
+    small = tmp_path / "small.txt"
+    small.write_text("\n".join(SMALL_DECK) + "\n")
+    result = deck(str(small), "--engine", engine, "--objective", objective, "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    found = {record["line"]: record for record in map(json.loads, result.stdout.splitlines())}
+    expected = [fewest(database_rows(line), {"X": "right"}, objective) for line in SMALL_DECK]
+    assert [found[line]["length"] for line in (1, 2, 3, 4)] == expected
+    assert all(found[line][objective] == found[line]["length"] for line in found)

@@ -9,7 +9,8 @@ from rhasp.engines import get_engine
 from rhasp.engines.bitboard import fewest_moves, fewest_slides
 from rhasp.model import plan_slides, replay
 from rhasp.notation import parse_plan
-from tests.boards import card, card_backs, example, puzzles
+from tests import reference
+from tests.boards import card, card_backs, card_rows, example, puzzles
 
 # Minimal moves of the 40 original cards: the lengths of the solutions printed on the card
 # backs, which a published table of optimal lengths confirms card by card.
@@ -17,9 +18,10 @@ CARD_MOVES = [
     8, 8, 14, 9, 9, 9, 13, 12, 12, 17, 25, 17, 16, 17, 23, 21, 24, 25, 22, 10,
     21, 26, 29, 25, 27, 28, 28, 30, 31, 32, 37, 37, 40, 43, 43, 44, 47, 48, 50, 51,
 ]  # fmt: skip
-# Minimal slides: no published source; computed once with rhasp's reference Dijkstra and
-# confirmed by the naive unit-slide BFS in tests/reference.py (no code shared with rhasp).
-# Each is at most the card back's count, as test_card_backs_bound_the_minimal_slides checks.
+# Minimal slides: no published source; computed once with rhasp's reference Dijkstra, and
+# confirmed in every run by the naive unit-slide BFS in tests/reference.py (no code shared with
+# rhasp), test_card_slides_agree_with_the_naive_reference. Each is at most the card back's
+# count, as test_card_backs_solve_in_the_minimal_moves checks.
 CARD_SLIDES = [
     16, 14, 33, 22, 18, 18, 21, 22, 17, 32, 56, 33, 32, 34, 32, 41, 47, 60, 44, 18,
     49, 46, 49, 50, 52, 49, 57, 51, 54, 55, 69, 62, 77, 71, 75, 63, 65, 77, 82, 81,
@@ -48,6 +50,12 @@ def test_original_cards_minimal_moves_and_slides(card_solutions, number):
     # Fewest slides may cost moves, never the other way round.
     assert by_slides.moves >= by_moves.moves
     assert by_moves.slides >= by_slides.slides
+
+
+@pytest.mark.parametrize("number", range(1, 41))
+def test_card_slides_agree_with_the_naive_reference(number):
+    """All 40 cards, about 5 s in all."""
+    assert reference.fewest(card_rows(number), {"X": "right"}, "slides") == CARD_SLIDES[number - 1]
 
 
 @pytest.mark.parametrize("number", range(1, 41))
