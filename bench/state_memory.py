@@ -8,6 +8,8 @@ the work, less the peak before it:
   board too large for the compiled core, stopped at its state budget;
 - states, compiled: the same breadth-first search, links kept, over the whole cluster of a
   6x6 board (bench/deck.py's 174,532-state board);
+- analysis: ``rhasp analyze``'s work on that board (the cluster with every state's
+  neighbours, the distances, the all-moves graph), per state of the cluster;
 - atoms: the ASP engine (with the state memo) on card 40 up to a fixed horizon, peak memory
   against clingo's count of atoms in the ground program.
 
@@ -55,6 +57,17 @@ after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(explored, (after - before) * 1024)
 """
 
+ANALYSIS = """
+import resource
+from rhasp.analysis import analyze
+from rhasp.formats import read_text
+(puzzle,) = read_text("ooBBCDooEECDooAAooFooGGoFoHHooFoooII", "big", name="big")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+found = analyze(puzzle)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(found.cluster_states, (after - before) * 1024)
+"""
+
 ATOMS = """
 import resource, sys
 from rhasp.engines.asp import AspEngine
@@ -84,6 +97,7 @@ def main() -> None:
     for name, script, argument in (
         ("states, uncompiled (12x12)", UNCOMPILED, str(args.states)),
         ("states, compiled (6x6)", COMPILED, ""),
+        ("analyze, per cluster state (6x6)", ANALYSIS, ""),
         ("ground atoms (card 40, memo)", ATOMS, str(args.horizon)),
     ):
         runs = [measure(script, argument) for _ in range(args.runs)]

@@ -37,7 +37,13 @@ from rhasp.check import check_plan
 from rhasp.deck import Settings as DeckSettings
 from rhasp.deck import Tally, run_deck
 from rhasp.engines import ENGINES, OBJECTIVES, EngineDisagreement, Solution, confirmed, get_engine
-from rhasp.engines.limits import Budget, default_max_atoms, default_max_states
+from rhasp.engines.limits import (
+    ANALYSIS_BYTES_PER_STATE,
+    BYTES_PER_STATE,
+    Budget,
+    default_max_atoms,
+    default_max_states,
+)
 from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
@@ -182,11 +188,14 @@ def guarded(run: Callable[[], int]) -> None:
 OUT_OF_MEMORY = "out of memory before the search ended (lower --max-states, or free memory)"
 
 
-def search_budget(max_states: int | None, output: str = "text") -> Budget:
+def search_budget(
+    max_states: int | None, output: str = "text", bytes_each: int | None = None
+) -> Budget:
     """The budget of a command's searches, shown live on a terminal unless the output is
-    JSON."""
+    JSON; by default what half the memory holds at ``bytes_each`` a state."""
     progress = SearchProgress(err) if output == "text" else None
-    return Budget(default_max_states() if max_states is None else max_states, progress)
+    default = default_max_states(bytes_each=bytes_each or BYTES_PER_STATE)
+    return Budget(default if max_states is None else max_states, progress)
 
 
 @contextmanager
@@ -502,7 +511,16 @@ def analyze(
         ),
     ] = None,
     target: TargetOpt = None,
-    max_states: MaxStatesOpt = None,
+    max_states: Annotated[
+        int | None,
+        typer.Option(
+            "--max-states",
+            min=1,
+            help="Stop after this many states of the cluster or the all-moves graph, with exit "
+            "code 4 (default: from this machine's memory, "
+            f"{default_max_states(bytes_each=ANALYSIS_BYTES_PER_STATE):,}).",
+        ),
+    ] = None,
 ) -> None:
     """Why a puzzle is hard: cluster, game graph, all-moves graph, distance profile."""
 
@@ -511,7 +529,7 @@ def analyze(
             if path is not None:
                 picture_format(path, formats)  # before the work, not after
         entry = read_one(puzzle, target)
-        budget = search_budget(max_states, output_format.value)
+        budget = search_budget(max_states, output_format.value, ANALYSIS_BYTES_PER_STATE)
         graph = cluster_graph(entry, budget)
         analysis = analyze_puzzle(entry, graph, budget)
         if output_format is ReportFormat.json:

@@ -17,8 +17,11 @@ from typing import Protocol
 #: What one state costs a search at its peak: 108 bytes uncompiled, 84 compiled
 #: (bench/state_memory.py, 2026-11-23), rounded up for larger keys and the tables' growth.
 BYTES_PER_STATE = 200
+#: What one state of the cluster costs ``rhasp analyze``, which keeps every state's neighbours
+#: and the all-moves graph besides: 1,916 bytes (bench/state_memory.py), rounded up.
+ANALYSIS_BYTES_PER_STATE = 2_500
 #: What one ground atom costs clingo at its peak, with the solver's state and the memo:
-#: 1,267 bytes (bench/state_memory.py), rounded up.
+#: 1,291 bytes (bench/state_memory.py), rounded up.
 BYTES_PER_ATOM = 2_000
 #: The share of the memory one search may take by default.
 MEMORY_SHARE = 0.5
@@ -39,10 +42,10 @@ def machine_memory() -> int:
     return min(memory, int(limit)) if limit.isdigit() else memory
 
 
-def default_max_states(processes: int = 1) -> int:
+def default_max_states(processes: int = 1, bytes_each: int = BYTES_PER_STATE) -> int:
     """The states one search may reach unless told otherwise: half the memory, shared by
-    ``processes`` searching at once, at :data:`BYTES_PER_STATE` a state."""
-    return max(1_000, int(machine_memory() * MEMORY_SHARE) // processes // BYTES_PER_STATE)
+    ``processes`` searching at once, at ``bytes_each`` a state."""
+    return max(1_000, int(machine_memory() * MEMORY_SHARE) // processes // bytes_each)
 
 
 def default_max_atoms(processes: int = 1) -> int:
