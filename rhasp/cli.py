@@ -158,7 +158,13 @@ ObjectiveOpt = Annotated[
 
 
 def report(error: RhaspError) -> None:
-    err.print(f"rhasp: {error}", markup=False)
+    """One line on standard error, whatever the message holds (a file name with a line
+    break, say)."""
+    err.print(f"rhasp: {one_line(str(error))}", markup=False)
+
+
+def one_line(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def fail(error: RhaspError) -> NoReturn:
@@ -387,6 +393,8 @@ def convert(
             except InputError as error:
                 report(error)
                 code = EXIT_BAD_INPUT
+        if not written:
+            return code  # nothing to write: each puzzle's error is reported
         if len(entries) == 1 or to is FormatChoice.line:
             emit("".join(text for _, text in written), dest)
             return code
@@ -395,7 +403,7 @@ def convert(
         dest.mkdir(parents=True, exist_ok=True)
         names = in_name_order([entry.name for entry, _ in written])
         for name, (_, text) in zip(names, written, strict=True):
-            (dest / f"{name}{SUFFIX[to.value]}").write_text(text, encoding="utf-8")
+            emit(text, dest / f"{name}{SUFFIX[to.value]}")
         return code
 
     guarded(run)
@@ -616,7 +624,7 @@ def generate(
         if walls > size * size - 2:
             raise InputError(f"{walls} walls leave no room on a {size}×{size} board", "--walls")
         chosen = random.randrange(10**6) if seed is None else seed
-        limit = max_boards or 1000 * count
+        limit = min(max_boards or 1000 * count, sys.maxsize)
         flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
         boards = generate_boards(chosen, size=size, min_moves=min_moves, walls=walls,
                                  minimal=minimal, jobs=jobs or os.cpu_count() or 1,
@@ -748,7 +756,8 @@ def main() -> None:
         sys.exit(EXIT_OK)  # the help is printed already, as with --help
     except click_errors.UsageError as error:
         command = error.ctx.command_path if error.ctx else "rhasp"
-        err.print(f"{command}: {error.format_message()} (see {command} --help)", markup=False)
+        message = " ".join(error.format_message().split())  # click lists choices a line each
+        err.print(f"{command}: {message} (see {command} --help)", markup=False)
         sys.exit(EXIT_BAD_INPUT)
     except click_errors.ClickException as error:
         err.print(f"rhasp: {error.format_message()}", markup=False)

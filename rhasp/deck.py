@@ -204,7 +204,7 @@ def _run_on_dask(jobs: Sequence[Job], scheduler: str) -> Iterator[dict[str, Any]
         ) from None
     try:
         client = Client(scheduler, timeout=10)
-    except (OSError, TimeoutError) as error:
+    except (OSError, TimeoutError, ValueError) as error:  # ValueError: not an address
         raise InputError(f"cannot reach the Dask scheduler: {error}", scheduler) from None
     with client:
         batch = max(1, min(256, len(jobs) // 64))

@@ -23,6 +23,7 @@ from rich.text import Text
 
 from rhasp.analysis import Analysis
 from rhasp.engines import Solution
+from rhasp.errors import InputError
 from rhasp.model import EMPTY, WALL, Board, State, replay
 from rhasp.notation import Notation, format_plan
 
@@ -47,6 +48,8 @@ def written_whole(dest: Path, keep_partial: bool = False) -> Iterator[Path]:
     a failed or interrupted run never leaves a half-written file (nor an old file half
     overwritten). With ``keep_partial``, what was written before an interruption is kept too,
     for output that is whole line by line (a generated deck)."""
+    if dest.is_dir():
+        raise InputError("is a directory; give the name of a file to write", str(dest))
     temporary = dest.with_name(f".{dest.name}.{os.getpid()}.part{dest.suffix}")
     try:
         yield temporary

@@ -187,7 +187,7 @@ class AspEngine:
     ) -> clingo.Control:
         try:
             control = clingo.Control(["--warn=none", *arguments])
-        except RuntimeError as error:
+        except (RuntimeError, UnicodeError) as error:
             raise InputError(f"clingo refuses the options: {error}", "--clingo-arg") from None
         control.load(str(encoding_path(objective)))
         control.add("base", [], write_facts(puzzle))

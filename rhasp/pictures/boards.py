@@ -84,16 +84,17 @@ def _exit(
     """A gap in the frame at ``line`` on ``side`` and an arrow pointing out through it."""
     start = margin + line * cell
     tip, half = margin - edge - 2, cell * 0.22  # the arrow fills the margin outside the frame
+    inset = min(4, cell // 4)  # the gap leaves a little frame at each end, even at 8 pixels
     if side in ("left", "right"):
         x = margin - edge if side == "left" else margin + inner_w
-        gap = Box(x, start + 4, edge, cell - 8, FLOOR)
+        gap = Box(x, start + inset, edge, cell - 2 * inset, FLOOR)
         base = x if side == "left" else x + edge
         point = base - tip if side == "left" else base + tip
         mid = start + cell / 2
         arrow = ((base, mid - half), (point, mid), (base, mid + half))
     else:
         y = margin - edge if side == "top" else margin + inner_h
-        gap = Box(start + 4, y, cell - 8, edge, FLOOR)
+        gap = Box(start + inset, y, cell - 2 * inset, edge, FLOOR)
         base = y if side == "top" else y + edge
         point = base - tip if side == "top" else base + tip
         mid = start + cell / 2
