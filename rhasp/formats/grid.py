@@ -182,6 +182,14 @@ def needs_target_lines(puzzle: Puzzle) -> bool:
 
 
 def write_grid(puzzle: Puzzle) -> str:
+    board = puzzle.board
+    if board.targets == ("A",) and any(v.label == DATABASE_WALL for v in board.vehicles):
+        raise InputError(
+            f"a vehicle named {DATABASE_WALL} cannot be written in grid text when A is the only "
+            f"target (the board reads as database style, where {DATABASE_WALL} marks walls); "
+            "use json",
+            puzzle.name,
+        )
     lines = [f"; {puzzle.name}"]
     if needs_target_lines(puzzle):
         lines += [f"@target {label} {side}" for label, side in puzzle.board.exits]

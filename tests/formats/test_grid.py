@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rhasp.errors import InputError
@@ -96,3 +98,25 @@ def test_writing_adds_target_lines_only_when_needed():
     assert "@target X right\n@target Y right" in text
     (again,) = read_text(text, "again.txt", name="again")
     assert again == example("two-targets")
+
+
+def test_a_vehicle_x_beside_target_a_is_not_written_as_grid():
+    # Issue 13: with A the only target a grid reads as database style, where x marks walls,
+    # so this board (from JSON) used to be written as a grid that read back with three walls.
+    vehicles = [
+        {"label": "A", "row": 2, "col": 0, "length": 2, "orientation": "h"},
+        {"label": "x", "row": 3, "col": 1, "length": 3, "orientation": "v"},
+    ]
+    document = {
+        "size": {"width": 6, "height": 6},
+        "vehicles": vehicles,
+        "targets": [{"label": "A"}],
+    }
+    (puzzle,) = read_text(json.dumps(document), "p.json", name="p")
+    with pytest.raises(InputError) as caught:
+        write(puzzle, "grid")
+    assert str(caught.value) == (
+        "p: a vehicle named x cannot be written in grid text when A is the only target (the "
+        "board reads as database style, where x marks walls); use json"
+    )
+    assert read_text(write(puzzle, "json"), "p.json", name="p") == [puzzle]
