@@ -57,6 +57,7 @@ from rhasp.output import (
     analysis_text,
     check_lines,
     counted,
+    destination,
     solution_dict,
     solution_text,
     tally_table,
@@ -535,7 +536,7 @@ def analyze(
     def run() -> int:
         for path, formats in ((graph_file, GRAPH_FORMATS), (profile_file, CHART_FORMATS)):
             if path is not None:
-                picture_format(path, formats)  # before the work, not after
+                picture_format(destination(path), formats)  # before the work, not after
         entry = read_one(puzzle, target)
         budget = search_budget(max_states, output_format.value, ANALYSIS_BYTES_PER_STATE)
         graph = cluster_graph(entry, budget)
@@ -544,14 +545,14 @@ def analyze(
             print(json.dumps(analysis.record()))
         else:
             out.print(analysis_text(analysis, entry.board), end="")
+        if graph_file is not None:  # first: the drawing that may refuse the cluster
+            with written_whole(graph_file) as path:
+                draw_cluster(entry, graph, path)
+            err.print(f"wrote {graph_file}")
         if profile_file is not None:
             with written_whole(profile_file) as path:
                 draw_profile(entry.name, analysis.profile, analysis.minimal_moves, path)
             err.print(f"wrote {profile_file}")
-        if graph_file is not None:
-            with written_whole(graph_file) as path:
-                draw_cluster(entry, graph, path)
-            err.print(f"wrote {graph_file}")
         return EXIT_OK if analysis.minimal_moves is not None else EXIT_UNSOLVED
 
     guarded(run)
@@ -676,7 +677,7 @@ def render(
     """Draw a board, or its optimal solution, as a picture."""
 
     def run() -> int:
-        picture_format(dest, BOARD_FORMATS)
+        picture_format(destination(dest), BOARD_FORMATS)
         entry = read_one(puzzle, target)
         if not solution:
             with written_whole(dest) as path:

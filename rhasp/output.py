@@ -23,7 +23,7 @@ from rich.text import Text
 
 from rhasp.analysis import Analysis
 from rhasp.engines import Solution
-from rhasp.errors import InputError
+from rhasp.errors import InputError, RhaspError
 from rhasp.model import EMPTY, WALL, Board, State, replay
 from rhasp.notation import Notation, format_plan
 
@@ -48,18 +48,30 @@ def written_whole(dest: Path, keep_partial: bool = False) -> Iterator[Path]:
     a failed or interrupted run never leaves a half-written file (nor an old file half
     overwritten). With ``keep_partial``, what was written before an interruption is kept too,
     for output that is whole line by line (a generated deck)."""
-    if dest.is_dir():
-        raise InputError("is a directory; give the name of a file to write", str(dest))
-    temporary = dest.with_name(f".{dest.name}.{os.getpid()}.part{dest.suffix}")
+    temporary = destination(dest).with_name(f".{dest.name}.{os.getpid()}.part{dest.suffix}")
     try:
         yield temporary
-    except BaseException:
+    except BaseException as error:
         if keep_partial and temporary.exists():
             temporary.replace(dest)
         else:
             temporary.unlink(missing_ok=True)
+        if isinstance(error, RhaspError) and error.where == str(temporary):
+            error.where = str(dest)  # name the file asked for, not the temporary one
+        if isinstance(error, OSError) and error.filename == str(temporary):
+            error.filename = str(dest)
         raise
     temporary.replace(dest)
+
+
+def destination(dest: Path) -> Path:
+    """``dest``, if a file can be written there; else one line saying why, which commands
+    ask for before their work rather than after it."""
+    if dest.is_dir():
+        raise InputError("is a directory; give the name of a file to write", str(dest))
+    if not dest.parent.is_dir():
+        raise InputError(f"there is no folder {dest.parent} to write into", str(dest))
+    return dest
 
 
 def vehicle_style(board: Board, label: str) -> str:

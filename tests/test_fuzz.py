@@ -135,10 +135,9 @@ def test_analyze_with_a_second_picture_that_cannot_be_written(tmp_path):
                            "--profile", str(profile))  # fmt: skip
 
 
-# Found by bench/fuzz.py in the commands' newest options, not fixed here (outside the readers).
+# Found by bench/fuzz.py in the commands' newest options, since fixed.
 
 
-@pytest.mark.xfail(strict=False, reason="bitboard: --max-states past int64 overflows the core")
 def test_max_states_past_a_64_bit_integer_on_the_compiled_core(monkeypatch):
     monkeypatch.setenv("RHASP_JIT", "always")
     one_line_or_clean_exit(
@@ -146,7 +145,6 @@ def test_max_states_past_a_64_bit_integer_on_the_compiled_core(monkeypatch):
     )
 
 
-@pytest.mark.xfail(strict=False, reason="cli.analyze: the profile is written, then the graph fails")
 def test_analyze_an_unsolvable_board_with_both_pictures(tmp_path):
     graph, profile = tmp_path / "graph.svg", tmp_path / "profile.png"
     one_line_or_clean_exit("analyze", str(EXAMPLES / "unsolvable.txt"), "--graph", str(graph),

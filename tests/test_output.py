@@ -63,3 +63,20 @@ def test_convert_and_hardest_write_their_files_whole(tmp_path):
     assert sorted(tmp_path.iterdir()) == [line, hardest]
     assert line.read_text().count("\n") == 1
     assert read_path(str(hardest))[0].board == read_path(card)[0].board
+
+
+def test_analyze_checks_where_its_pictures_go_before_drawing_any(tmp_path):
+    unsolvable = str(ORIGINAL.parent / "examples" / "unsolvable.txt")
+    graph, profile = tmp_path / "graph.svg", tmp_path / "profile.png"
+    result = runner.invoke(app, ["analyze", unsolvable, "--graph", str(graph),
+                                 "--profile", str(profile)])  # fmt: skip
+    assert result.exit_code == 2
+    assert (
+        result.stderr == f"rhasp: {graph}: no goal state is reachable: nothing to rank the "
+        "states by\n"
+    )
+    assert list(tmp_path.iterdir()) == []  # neither picture, nor a scrap of one
+    missing = tmp_path / "no" / "graph.svg"
+    result = runner.invoke(app, ["analyze", unsolvable, "--graph", str(missing)])
+    assert result.exit_code == 2 and result.stdout == ""  # refused before the work
+    assert result.stderr == f"rhasp: {missing}: there is no folder {missing.parent} to write into\n"

@@ -247,9 +247,8 @@ def _compiled(
     else:
         function, tables, watch = getattr(jit, search), geometry.compiled, jit.watch()
         start = start if isinstance(start, int) else jit.keys(start)
-    result, watch = _watched(
-        budget, watch, lambda w: function(tables, start, budget.states, w, *args)
-    )
+    states = min(budget.states, UNLIMITED)  # an int64 holds it
+    result, watch = _watched(budget, watch, lambda w: function(tables, start, states, w, *args))
     if result[0] == core.BUDGET:
         raise _limit(watch)
     return result

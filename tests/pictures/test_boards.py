@@ -89,7 +89,7 @@ def test_the_solution_strip_wraps_into_even_rows(tmp_path):
     ("args", "message"),
     [
         (["-o", "board.jpg"], "board.jpg: this picture can be a .png, .svg or .gif file"),
-        (["-o", "no/such/dir/board.png"], "No such file or directory"),
+        (["-o", "no/such/dir/board.png"], "there is no folder no/such/dir to write into"),
     ],
 )
 def test_bad_output_is_one_line(tmp_path, monkeypatch, args, message):
