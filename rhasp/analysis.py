@@ -19,8 +19,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rhasp.engines.bitboard import Budget, Geometry, distances, explore, fewest_slides, run
-from rhasp.errors import InputError, SearchLimit, about
+from rhasp.engines.bitboard import Geometry, distances, explore, fewest_slides, run
+from rhasp.engines.limits import Budget, state_limit
+from rhasp.errors import InputError, about
 from rhasp.generate import hardest_state, line_order
 from rhasp.model import Board, Puzzle, State
 
@@ -163,8 +164,7 @@ def all_moves_graph(puzzle: Puzzle, geometry: Geometry, max_states: int) -> tupl
         if k == len(lines):
             states += 1
             if states > max_states:
-                raise SearchLimit(f"state limit reached after {states:,} states of the "
-                                  "all-moves graph (raise --max-states)")  # fmt: skip
+                raise state_limit(states, "of the all-moves graph")
             moves += len(geometry.neighbours(key))
             return
         for mask, part in lines[k]:

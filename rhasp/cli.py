@@ -40,6 +40,7 @@ from rhasp.engines import ENGINES, OBJECTIVES, EngineDisagreement, Solution, con
 from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
+    OUT_OF_MEMORY,
     Budget,
     default_max_atoms,
     default_max_states,
@@ -192,16 +193,13 @@ def guarded(run: Callable[[], int]) -> None:
     raise typer.Exit(code)
 
 
-OUT_OF_MEMORY = "out of memory before the search ended (lower --max-states, or free memory)"
-
-
 def search_budget(
-    max_states: int | None, output: str = "text", bytes_each: int | None = None
+    max_states: int | None, output: str = "text", bytes_each: int = BYTES_PER_STATE
 ) -> Budget:
     """The budget of a command's searches, shown live on a terminal unless the output is
     JSON; by default what half the memory holds at ``bytes_each`` a state."""
     progress = SearchProgress(err) if output == "text" else None
-    default = default_max_states(bytes_each=bytes_each or BYTES_PER_STATE)
+    default = default_max_states(bytes_each=bytes_each)
     return Budget(default if max_states is None else max_states, progress)
 
 

@@ -20,11 +20,6 @@ import json
 import queue
 import sys
 import time
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no lock
-    fcntl = None  # type: ignore[assignment]
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -34,13 +29,18 @@ from typing import Any, Protocol
 
 from rhasp.engines import Objective, Solution, get_engine
 from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_count
-from rhasp.engines.limits import Budget, default_max_atoms, default_max_states
+from rhasp.engines.limits import OUT_OF_MEMORY, Budget, default_max_atoms, default_max_states
 from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.formats import DeckLine, stream_deck
 from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
 from rhasp.notation import format_plan
 from rhasp.parallel import worker_pool
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock
+    fcntl = None  # type: ignore[assignment]
 
 FIELDS = (
     "line", "puzzle", "board", "length", "moves", "slides", "plan", "explored", "seconds",
@@ -82,7 +82,7 @@ def solve_job(job: Job) -> Result:
     except SearchLimit as limit:  # the cluster count, after a solve within the budget
         return {"line": job.line, "puzzle": puzzle.name, "limit": limit.what}
     except MemoryError:
-        return {"line": job.line, "puzzle": puzzle.name, "limit": "out of memory"}
+        return {"line": job.line, "puzzle": puzzle.name, "limit": OUT_OF_MEMORY}
 
 
 def _record(job: Job, puzzle: Puzzle) -> dict[str, Any]:

@@ -88,23 +88,25 @@ def test_verify_compares_with_the_deck_numbers(tmp_path):
     assert "mismatch line 2" in wrong.stderr and "length: found 8, deck says 7" in wrong.stderr
 
 
+def only_record(tmp_path, line: str, *options: str) -> dict:
+    """The one record of a one-line deck, run with ``options``, which must end with exit 0."""
+    path = tmp_path / "deck.txt"
+    path.write_text(line + "\n")
+    result = deck(str(path), *options, "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    (record,) = map(json.loads, result.stdout.splitlines())
+    return record
+
+
 def test_verify_checks_the_cluster_only_when_it_is_counted(tmp_path):
     # The rule: --verify compares what was computed; the cluster is counted only with --cluster.
-    bad = tmp_path / "bad.txt"
-    bad.write_text(f"3 {FOUR} 10\n")
-    lengths_only = deck(str(bad), "--verify", "--jobs", "1")
-    assert lengths_only.exit_code == 0, lengths_only.stderr
-    (record,) = map(json.loads, lengths_only.stdout.splitlines())
+    record = only_record(tmp_path, f"3 {FOUR} 10", "--verify")
     assert record["expected_length"] == 3 and "cluster" not in record
     assert "expected_cluster" not in record and "mismatch" not in record
 
 
 def test_without_verify_records_carry_no_expectations(tmp_path):
-    bad = tmp_path / "bad.txt"
-    bad.write_text(f"7 {FOUR} 10\n")
-    result = deck(str(bad), "--cluster", "--jobs", "1")
-    assert result.exit_code == 0, result.stderr
-    (record,) = map(json.loads, result.stdout.splitlines())
+    record = only_record(tmp_path, f"7 {FOUR} 10", "--cluster")
     assert record["cluster"] == 9 and record["length"] == 3
     assert not {"expected_length", "expected_cluster", "mismatch"} & record.keys()
 

@@ -34,7 +34,7 @@ from types import ModuleType
 from typing import Any
 
 from rhasp.engines import core
-from rhasp.engines.limits import PROGRESS_EVERY, Budget
+from rhasp.engines.limits import PROGRESS_EVERY, Budget, state_limit
 from rhasp.errors import SearchLimit
 from rhasp.model import Board, Move, Piece, Plan, Puzzle, State, TargetSpec, build_puzzle
 
@@ -225,9 +225,8 @@ def run(
     if not compiles or (mode != "always" and _uncompiled_states < SWITCH_STATES):
         spare = max(1, SWITCH_STATES - _uncompiled_states) if compiles else UNLIMITED
         states = min(budget.states, spare)
-        function, tables = getattr(core, search), geometry.tables
-        result, watch = _watched(budget, core.new_buffer(core.WATCH_FIELDS),
-                                 lambda w: function(tables, start, states, w, *args))  # fmt: skip
+        function, tables, watch = _way(geometry, search, None)
+        result = _watched(budget, watch, lambda: function(tables, start, states, watch, *args))
         if result[0] != core.BUDGET:
             _uncompiled_states += _states(result)
             return result
@@ -241,39 +240,39 @@ def _compiled(
     geometry: Geometry, search: str, start: Any, budget: Budget, *args: Any
 ) -> tuple[Any, ...]:
     jit = _jit()
-    if jit is None:
-        function, tables = getattr(core, search), geometry.tables
-        watch = core.new_buffer(core.WATCH_FIELDS)
-    else:
-        function, tables, watch = getattr(jit, search), geometry.compiled, jit.watch()
-        start = start if isinstance(start, int) else jit.keys(start)
+    function, tables, watch = _way(geometry, search, jit)
+    if jit is not None and not isinstance(start, int):
+        start = jit.keys(start)
     states = min(budget.states, UNLIMITED)  # an int64 holds it
-    result, watch = _watched(budget, watch, lambda w: function(tables, start, states, w, *args))
+    result = _watched(budget, watch, lambda: function(tables, start, states, watch, *args))
     if result[0] == core.BUDGET:
         raise _limit(watch)
     return result
 
 
+def _way(geometry: Geometry, search: str, jit: ModuleType | None) -> tuple[Any, Any, Any]:
+    """The search function, the tables it reads and a watch for it to write: the core's own
+    (uncompiled) when ``jit`` is None, else the compiled one's."""
+    if jit is None:
+        return getattr(core, search), geometry.tables, core.new_buffer(core.WATCH_FIELDS)
+    return getattr(jit, search), geometry.compiled, jit.watch()
+
+
 def _limit(watch: Sequence[int]) -> SearchLimit:
-    states, depth = int(watch[core.STATES]), int(watch[core.DEPTH])
-    return SearchLimit(
-        f"state limit reached after {states:,} states at depth {depth} (raise --max-states)"
-    )
+    return state_limit(int(watch[core.STATES]), f"at depth {int(watch[core.DEPTH])}")
 
 
-def _watched(
-    budget: Budget, watch: Any, search: Callable[[Any], tuple[Any, ...]]
-) -> tuple[tuple[Any, ...], Any]:
-    """``search(watch)``, and the watch it wrote. With a progress display, the search runs in a
+def _watched(budget: Budget, watch: Any, search: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
+    """``search()``, which writes ``watch``. With a progress display, the search runs in a
     thread of its own (the compiled core releases the GIL) while this one shows its progress
     and, on Ctrl-C or SIGTERM, asks it to stop before passing the interrupt on."""
     if budget.progress is None:
-        return search(watch), watch
+        return search()
     outcome: list[Any] = []
 
     def work() -> None:
         try:
-            outcome.append(search(watch))
+            outcome.append(search())
         except BaseException as error:  # handed to the waiting thread
             outcome.append(error)
 
@@ -293,7 +292,7 @@ def _watched(
         budget.progress.done()
     if isinstance(outcome[0], BaseException):
         raise outcome[0]
-    return outcome[0], watch
+    return outcome[0]
 
 
 def _states(result: tuple[Any, ...]) -> int:

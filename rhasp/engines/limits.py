@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from rhasp.errors import SearchLimit
+
 #: What one state costs a search at its peak: 108 bytes uncompiled, 84 compiled
 #: (bench/state_memory.py, 2026-11-23), rounded up for larger keys and the tables' growth.
 BYTES_PER_STATE = 200
@@ -52,6 +54,18 @@ def default_max_atoms(processes: int = 1) -> int:
     """The ground atoms one ASP search may reach unless told otherwise, reckoned the same way
     at :data:`BYTES_PER_ATOM` an atom."""
     return max(10_000, int(machine_memory() * MEMORY_SHARE) // processes // BYTES_PER_ATOM)
+
+
+#: What a search that ran out of memory before its budget says (exit code 4, as a limit).
+OUT_OF_MEMORY = "out of memory before the search ended (lower --max-states, or free memory)"
+
+
+def state_limit(states: int, reached: str) -> SearchLimit:
+    """The one-line limit of a search that found ``states`` states, ``reached`` saying where
+    it stopped (``at depth 7``)."""
+    return SearchLimit(
+        f"state limit reached after {states:,} states {reached} (raise --max-states)"
+    )
 
 
 class SearchProgress(Protocol):
