@@ -16,7 +16,6 @@ from rhasp.errors import InputError, MissingTool
 #: What to install for each library, in the words of the one-line error.
 INSTALL = {
     "PIL": "Pillow",
-    "svgwrite": "svgwrite",
     "matplotlib": "matplotlib",
     "graphviz": "the graphviz Python package",
 }

@@ -1,8 +1,9 @@
-"""A picture as plain shapes, drawn the same way by Pillow (PNG, GIF) and svgwrite (SVG).
+"""A picture as plain shapes, drawn the same way by Pillow (PNG, GIF) and as SVG text.
 
 Boards and strips of boards are laid out once, as a :class:`Scene` of boxes, polygons and
 text in pixel coordinates; the two small painters below only translate shapes into library
-calls, so a PNG and an SVG of one board are the same picture.
+calls, so a PNG and an SVG of one board are the same picture. The SVG is written here
+directly (a handful of elements), so notebooks and the web page draw boards with no extra.
 """
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import escape
 
 from rhasp.pictures import BOARD_FORMATS, need, picture_format
 
 BACKGROUND = "#ffffff"
+FONT = "DejaVu Sans, Verdana, sans-serif"
 
 
 @dataclass(frozen=True)
@@ -97,24 +100,36 @@ def image(scene: Scene) -> Any:
 
 
 def svg(scene: Scene) -> str:
-    """The scene as SVG text."""
-    svgwrite = need("svgwrite", "drawing an SVG")
-    drawing = svgwrite.Drawing(size=(scene.width, scene.height), profile="full")
-    drawing.add(drawing.rect((0, 0), (scene.width, scene.height), fill=BACKGROUND))
-    for shape in scene.shapes:
-        if isinstance(shape, Box):
-            corner, size = (shape.x, shape.y), (shape.width, shape.height)
-            radius = shape.radius
-            drawing.add(drawing.rect(corner, size, rx=radius, ry=radius, fill=shape.fill))
-        elif isinstance(shape, Polygon):
-            drawing.add(drawing.polygon(shape.points, fill=shape.fill))
-        else:
-            drawing.add(drawing.text(
-                shape.text, insert=(shape.x, shape.y), fill=shape.fill, font_size=shape.size,
-                font_family="DejaVu Sans, Verdana, sans-serif", text_anchor="middle",
-                dominant_baseline="central",
-            ))  # fmt: skip
-    return drawing.tostring()
+    """The scene as SVG text: a white background, then rectangles, polygons and text."""
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{scene.width}" height="{scene.height}" '
+        f'viewBox="0 0 {scene.width} {scene.height}">',
+        f'<rect width="{scene.width}" height="{scene.height}" fill="{BACKGROUND}"/>',
+    ]
+    parts.extend(_svg_element(shape) for shape in scene.shapes)
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _svg_element(shape: Shape) -> str:
+    if isinstance(shape, Box):
+        return (
+            f'<rect x="{_n(shape.x)}" y="{_n(shape.y)}" width="{_n(shape.width)}" '
+            f'height="{_n(shape.height)}" rx="{_n(shape.radius)}" fill="{shape.fill}"/>'
+        )
+    if isinstance(shape, Polygon):
+        points = " ".join(f"{_n(x)},{_n(y)}" for x, y in shape.points)
+        return f'<polygon points="{points}" fill="{shape.fill}"/>'
+    return (
+        f'<text x="{_n(shape.x)}" y="{_n(shape.y)}" fill="{shape.fill}" '
+        f'font-size="{_n(shape.size)}" font-family="{FONT}" text-anchor="middle" '
+        f'dominant-baseline="central">{escape(shape.text)}</text>'
+    )
+
+
+def _n(number: float) -> str:
+    """A coordinate without a needless ``.0``."""
+    return f"{number:g}" if float(number).is_integer() else f"{number:.2f}".rstrip("0")
 
 
 def save(scene: Scene, path: Path) -> None:
