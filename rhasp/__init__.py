@@ -1,3 +1,37 @@
-"""rhasp: optimal Rush Hour plans by answer set programming, confirmed by search."""
+"""rhasp: optimal Rush Hour plans by answer set programming, confirmed by search.
+
+The public API (see :mod:`rhasp.api`)::
+
+    import rhasp
+    puzzle = rhasp.read("puzzles/original/card01.txt")   # a file, or the board's text
+    solution = rhasp.solve(puzzle)                        # .plan, .moves, .slides, .proofs
+    rhasp.check(puzzle, solution.plan)                    # the record `rhasp check` prints
+    rhasp.analyze(puzzle).profile                         # distance -> number of states
+    rhasp.hint(puzzle).move                               # the next move of an optimal plan
+"""
 
 __version__ = "0.1.0"
+
+# The functions are bound after their modules load, so ``rhasp.check`` is the function even
+# though a module of that name (rhasp/check.py) exists: it is imported first, by rhasp.api.
+from rhasp.api import analyze, check, hint, parse, read, solve
+from rhasp.engines import EngineDisagreement, Solution
+from rhasp.errors import InputError, RhaspError, SearchLimit
+from rhasp.model import Move, Puzzle
+
+__all__ = [
+    "EngineDisagreement",
+    "InputError",
+    "Move",
+    "Puzzle",
+    "RhaspError",
+    "SearchLimit",
+    "Solution",
+    "__version__",
+    "analyze",
+    "check",
+    "hint",
+    "parse",
+    "read",
+    "solve",
+]

@@ -48,6 +48,7 @@ class Analysis:
     profile: dict[int, int]  # distance to the nearest goal -> number of cluster states
     hardest_distance: int | None
     hardest: list[State] = field(repr=False)
+    graph: ClusterGraph | None = field(default=None, repr=False, compare=False)  # for drawing
 
     def record(self) -> dict[str, Any]:
         """The JSON form: plain numbers, states as lists of 0-based positions."""
@@ -145,6 +146,7 @@ def analyze(
         profile=dict(profile),
         hardest_distance=farthest,
         hardest=[graph.geometry.state(key) for key, d in distance.items() if d == farthest],
+        graph=graph,
     )
 
 

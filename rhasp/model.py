@@ -228,6 +228,12 @@ class Puzzle:
     def renamed(self, name: str) -> Puzzle:
         return Puzzle(self.board, self.placement, name, self.meta)
 
+    def _repr_svg_(self) -> str:
+        """The board, as Jupyter shows a puzzle (drawn as ``rhasp render`` draws it)."""
+        from rhasp.pictures.boards import board_svg  # pictures build on the model
+
+        return board_svg(self)
+
 
 @dataclass(frozen=True)
 class Replay:

@@ -55,6 +55,13 @@ class Solution:
         """The plan's length in the unit of the objective."""
         return self.moves if self.objective == "moves" else self.slides
 
+    def _repr_svg_(self) -> str:
+        """The plan as a strip of boards, as Jupyter shows a solution; the board alone when
+        there is no plan."""
+        from rhasp.pictures.boards import solution_svg  # pictures build on the engines' plans
+
+        return solution_svg(self.puzzle, self.plan or ())
+
 
 class Engine(Protocol):
     name: str

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import itertools
+import math
 import os
 import threading
 import time
@@ -34,7 +35,7 @@ from types import ModuleType
 from typing import Any
 
 from rhasp.engines import core
-from rhasp.engines.limits import PROGRESS_EVERY, Budget, state_limit
+from rhasp.engines.limits import PROGRESS_EVERY, Budget, state_limit, time_limit
 from rhasp.errors import SearchLimit
 from rhasp.model import Board, Move, Piece, Plan, Puzzle, State, TargetSpec, build_puzzle
 
@@ -263,10 +264,11 @@ def _limit(watch: Sequence[int]) -> SearchLimit:
 
 
 def _watched(budget: Budget, watch: Any, search: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
-    """``search()``, which writes ``watch``. With a progress display, the search runs in a
-    thread of its own (the compiled core releases the GIL) while this one shows its progress
-    and, on Ctrl-C or SIGTERM, asks it to stop before passing the interrupt on."""
-    if budget.progress is None:
+    """``search()``, which writes ``watch``. With a progress display or a time limit, the
+    search runs in a thread of its own (the compiled core releases the GIL) while this one
+    shows its progress, stops it when its time is up, and on Ctrl-C or SIGTERM asks it to
+    stop before passing the interrupt on."""
+    if budget.progress is None and budget.seconds is None:
         return search()
     outcome: list[Any] = []
 
@@ -278,18 +280,26 @@ def _watched(budget: Budget, watch: Any, search: Callable[[], tuple[Any, ...]]) 
 
     thread = threading.Thread(target=work, name="rhasp-search", daemon=True)
     began = time.perf_counter()
+    deadline = math.inf if budget.seconds is None else began + budget.seconds
     thread.start()
     try:
         while thread.is_alive():
-            thread.join(PROGRESS_EVERY)
-            seconds = time.perf_counter() - began
-            budget.progress(int(watch[core.STATES]), int(watch[core.DEPTH]), seconds)
+            thread.join(max(0.0, min(PROGRESS_EVERY, deadline - time.perf_counter())))
+            now = time.perf_counter()
+            if budget.progress is not None:
+                budget.progress(int(watch[core.STATES]), int(watch[core.DEPTH]), now - began)
+            if now >= deadline and thread.is_alive():
+                watch[core.STOP] = 1
+                thread.join()
+                reached = f"at depth {int(watch[core.DEPTH])}"
+                raise time_limit(budget.seconds or 0, int(watch[core.STATES]), reached)
     except BaseException:
         watch[core.STOP] = 1
         thread.join()
         raise
     finally:
-        budget.progress.done()
+        if budget.progress is not None:
+            budget.progress.done()
     if isinstance(outcome[0], BaseException):
         raise outcome[0]
     return outcome[0]

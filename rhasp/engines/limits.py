@@ -68,6 +68,11 @@ def state_limit(states: int, reached: str) -> SearchLimit:
     )
 
 
+def time_limit(seconds: float, states: int, reached: str) -> SearchLimit:
+    """The one-line limit of a search stopped after ``seconds`` (see :func:`state_limit`)."""
+    return SearchLimit(f"time limit of {seconds:g} s reached after {states:,} states {reached}")
+
+
 class SearchProgress(Protocol):
     """Shows a running search: states found, depth reached, seconds so far; ``done`` clears."""
 
@@ -77,8 +82,10 @@ class SearchProgress(Protocol):
 
 @dataclass(frozen=True)
 class Budget:
-    """How far one search may go: ``states`` at most (beyond, a SearchLimit), and where to
-    show its progress while it runs, if anywhere."""
+    """How far one search may go: ``states`` at most (beyond, a SearchLimit), ``seconds`` at
+    most when given (a server answering many people bounds time too), and where to show its
+    progress while it runs, if anywhere."""
 
     states: int = field(default_factory=default_max_states)
     progress: SearchProgress | None = field(default=None, compare=False)
+    seconds: float | None = None

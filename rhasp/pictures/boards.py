@@ -12,7 +12,17 @@ from pathlib import Path
 
 from rhasp.model import Board, Move, Puzzle, State, replay
 from rhasp.notation import format_move
-from rhasp.pictures.scene import Box, Caption, Polygon, Scene, Shape, save, save_animation, tiled
+from rhasp.pictures.scene import (
+    Box,
+    Caption,
+    Polygon,
+    Scene,
+    Shape,
+    save,
+    save_animation,
+    svg,
+    tiled,
+)
 
 TARGET = "#d62828"
 CARS = ("#8ecae6", "#ffd166", "#95d5b2", "#f4a261", "#cdb4db", "#a8dadc", "#e9edc9", "#ffafcc")
@@ -125,11 +135,32 @@ def render_board(puzzle: Puzzle, path: Path, *, cell: int = 60) -> None:
 def render_solution(
     puzzle: Puzzle, plan: tuple[Move, ...], path: Path, *, cell: int = 60, widest: int = 8
 ) -> None:
-    """An animated GIF of the plan, or (PNG, SVG) a strip of boards: rows of at most
-    ``widest`` boards, as even as they can be."""
-    scenes = solution_scenes(puzzle, plan, cell=cell)
+    """An animated GIF of the plan, or (PNG, SVG) a strip of boards (:func:`solution_strip`)."""
     if path.suffix.lower() == ".gif":
-        save_animation(scenes, path)
+        save_animation(solution_scenes(puzzle, plan, cell=cell), path)
     else:
-        rows = -(-len(scenes) // widest)
-        save(tiled(scenes, -(-len(scenes) // rows)), path)
+        save(solution_strip(puzzle, plan, cell=cell, widest=widest), path)
+
+
+def solution_strip(puzzle: Puzzle, plan: tuple[Move, ...], *, cell: int, widest: int) -> Scene:
+    """The start and the board after every move in rows of at most ``widest`` boards, as even
+    as they can be."""
+    scenes = solution_scenes(puzzle, plan, cell=cell)
+    rows = -(-len(scenes) // widest)
+    return tiled(scenes, -(-len(scenes) // rows))
+
+
+#: Notebooks show boards smaller than picture files: 40 pixels a cell.
+NOTEBOOK_CELL = 40
+
+
+def board_svg(puzzle: Puzzle, *, cell: int = NOTEBOOK_CELL) -> str:
+    """The puzzle's board as SVG text (what a notebook shows for a puzzle)."""
+    return svg(board_scene(puzzle.board, puzzle.placement, cell=cell))
+
+
+def solution_svg(
+    puzzle: Puzzle, plan: tuple[Move, ...], *, cell: int = NOTEBOOK_CELL, widest: int = 6
+) -> str:
+    """The strip of boards of a plan as SVG text (what a notebook shows for a solution)."""
+    return svg(solution_strip(puzzle, plan, cell=cell, widest=widest))
