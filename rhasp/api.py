@@ -21,6 +21,7 @@ for ``solve``, returns a solution whose ``limit`` says which bound it met); bad 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -35,11 +36,13 @@ from rhasp.engines.limits import (
     Budget,
     default_max_states,
 )
-from rhasp.errors import InputError
+from rhasp.errors import InputError, SearchLimit
 from rhasp.formats import Entry, read_path, read_text
+from rhasp.generate import Generated
+from rhasp.generate import generate as generate_boards
 from rhasp.hints import Hint
 from rhasp.hints import hint as next_move
-from rhasp.model import Move, Puzzle
+from rhasp.model import Move, Puzzle, position_after
 from rhasp.notation import extract_plan, parse_plan
 
 #: Suffixes that make a string that is not an existing file read as a file name, not text.
@@ -81,6 +84,20 @@ def _is_file(text: str) -> bool:
         return "\n" not in text and Path(text).is_file()
     except (OSError, ValueError):  # too long for a file name, or a NUL
         return False
+
+
+def play(puzzle: Puzzle, plan: str | Sequence[Move]) -> Puzzle:
+    """The position after ``plan`` (moves, or text in any notation), as a puzzle of its own;
+    targets that have left are off its board, and once all have, it is ``.solved``. A move
+    that cannot be played raises :class:`~rhasp.errors.PlanError` naming it."""
+    return position_after(puzzle, moves_of(puzzle, plan))
+
+
+def moves_of(puzzle: Puzzle, plan: str | Sequence[Move], where: str = "plan") -> Sequence[Move]:
+    """``plan`` as moves: text is read in any notation, or as ``rhasp solve`` prints it."""
+    if isinstance(plan, str):
+        return parse_plan(extract_plan(plan, where), puzzle.board, where)
+    return plan
 
 
 def solve(
@@ -131,10 +148,7 @@ def check(
     """Replay ``plan`` (moves, or text in any notation, or what ``rhasp solve`` prints) and
     compare it with the proven minimal moves and slides: the record ``rhasp check`` prints
     (``solves``, ``moves``, ``slides``, ``minimal_moves``, ``moves_minimal``, ...)."""
-    if isinstance(plan, str):
-        plan = parse_plan(extract_plan(plan), puzzle.board)
-    budget = bounded(max_states, budget)
-    return check_plan(puzzle, plan, budget)
+    return check_plan(puzzle, moves_of(puzzle, plan), bounded(max_states, budget))
 
 
 def analyze(
@@ -152,6 +166,29 @@ def hint(
     """The next move of an optimal plan from the puzzle's position, and how many moves the
     exit still is (proven by breadth-first search)."""
     return next_move(puzzle, bounded(max_states, budget))
+
+
+def generate(
+    min_moves: int = 1,
+    seed: int | None = None,
+    *,
+    seconds: float | None = None,
+    max_states: int | None = None,
+) -> Puzzle:
+    """A new 6×6 puzzle whose minimum is at least ``min_moves``: the hardest state of the
+    first random board (from ``seed``, else the clock) that has one. Its ``meta`` carries
+    ``moves`` (the proven minimum, by BFS) and ``cluster``. Past ``seconds``, a SearchLimit."""
+    chosen = time.time_ns() if seed is None else seed
+    began = time.perf_counter()
+    for found in generate_boards(chosen, min_moves=min_moves, max_states=max_states):
+        if isinstance(found, Generated):
+            meta = {"moves": found.moves, "cluster": found.cluster}
+            return Puzzle(found.puzzle.board, found.puzzle.placement, found.puzzle.name, meta)
+        if seconds is not None and time.perf_counter() - began > seconds:
+            raise SearchLimit(
+                f"no board of at least {min_moves} moves found in {seconds:g} s; ask for fewer"
+            )
+    raise AssertionError("generate_boards is endless")
 
 
 def bounded(

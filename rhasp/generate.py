@@ -126,7 +126,7 @@ def without_needless_vehicles(found: Generated, budget: Budget | None = None) ->
     puzzle = found.puzzle
     while True:
         for label in _removable_labels(puzzle):
-            smaller = _without(puzzle, label)
+            smaller = puzzle.without({label})
             plan, _ = fewest_moves(smaller.board, smaller.start, budget)
             if plan is not None and len(plan) == found.moves:
                 found = hardest_state(smaller, budget)  # a goal is reachable: the plan shows it
@@ -138,19 +138,6 @@ def without_needless_vehicles(found: Generated, budget: Budget | None = None) ->
 
 def _removable_labels(puzzle: Puzzle) -> list[str]:
     return [v.label for v in puzzle.board.vehicles if v.label not in puzzle.board.targets]
-
-
-def _without(puzzle: Puzzle, label: str) -> Puzzle:
-    board = puzzle.board
-    keep = [i for i, v in enumerate(board.vehicles) if v.label != label]
-    smaller = Board(
-        board.width,
-        board.height,
-        tuple(board.vehicles[i] for i in keep),
-        board.walls,
-        board.exits,
-    )
-    return Puzzle(smaller, tuple(puzzle.placement[i] for i in keep), puzzle.name)
 
 
 def generate(

@@ -9,7 +9,7 @@ the board's vehicle order, with ``None`` for a target that has left the board.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal, get_args
@@ -228,6 +228,21 @@ class Puzzle:
     def renamed(self, name: str) -> Puzzle:
         return Puzzle(self.board, self.placement, name, self.meta)
 
+    @property
+    def solved(self) -> bool:
+        """Every target has left (at the start, a target at its exit edge leaves)."""
+        return self.board.is_solved(self.start)
+
+    def without(self, labels: Collection[str]) -> Puzzle:
+        """The puzzle with the vehicles ``labels`` taken off the board (targets too: their
+        exits go with them)."""
+        board = self.board
+        keep = [i for i, v in enumerate(board.vehicles) if v.label not in labels]
+        exits = tuple((label, side) for label, side in board.exits if label not in labels)
+        smaller = Board(board.width, board.height, tuple(board.vehicles[i] for i in keep),
+                        board.walls, exits)  # fmt: skip
+        return Puzzle(smaller, tuple(self.placement[i] for i in keep), self.name)
+
     def _repr_svg_(self) -> str:
         """The board, as Jupyter shows a puzzle (drawn as ``rhasp render`` draws it)."""
         from rhasp.pictures.boards import board_svg  # pictures build on the model
@@ -253,6 +268,16 @@ class Replay:
         """1-based numbers of the moves that were cut at an exit edge."""
         pairs = zip(self.moves, self.asked, strict=True)
         return [n for n, (move, asked) in enumerate(pairs, 1) if move != asked]
+
+
+def position_after(puzzle: Puzzle, plan: Sequence[Move]) -> Puzzle:
+    """The position ``plan`` reaches, as a puzzle of its own: its placement is where the
+    vehicles stand, and targets that have left are off the board (when all have, it is
+    ``solved``). Raises PlanError naming the first bad move."""
+    state = replay(puzzle, plan).states[-1]
+    at = Puzzle(puzzle.board, tuple(0 if p is None else p for p in state), puzzle.name)
+    left = {v.label for v, p in zip(puzzle.board.vehicles, state, strict=True) if p is None}
+    return at.without(left)
 
 
 def replay(puzzle: Puzzle, plan: Sequence[Move]) -> Replay:
