@@ -15,6 +15,8 @@ import random
 import re
 import signal
 import sys
+import threading
+import webbrowser
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
@@ -45,7 +47,7 @@ from rhasp.engines.limits import (
     default_max_atoms,
     default_max_states,
 )
-from rhasp.errors import InputError, RhaspError, SearchLimit
+from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.generate import generate as generate_boards
@@ -702,6 +704,49 @@ def facts(puzzle: OnePuzzleArg, target: TargetOpt = None) -> None:
 
     def run() -> int:
         sys.stdout.write(write_facts(read_one(puzzle, target)))
+        return EXIT_OK
+
+    guarded(run)
+
+
+@app.command()
+def serve(
+    host: Annotated[
+        str, typer.Option(help="Address to listen on; 127.0.0.1 keeps the page to this machine.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free one).")] = 8000,
+    open_page: Annotated[
+        bool, typer.Option("--open", help="Open the page in the web browser.")
+    ] = False,
+    max_states: Annotated[
+        int, typer.Option("--max-states", min=1, help="States one request's search may reach.")
+    ] = 2_000_000,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", min=0.1, help="Seconds one request's search may take.")
+    ] = 10.0,
+) -> None:
+    """Serve the web page: play a card, get a hint, watch an optimal plan and its proof."""
+
+    def run() -> int:
+        try:
+            import uvicorn
+
+            from rhasp.web.server import Limits, create_app
+        except ImportError:
+            raise MissingTool(
+                "FastAPI and uvicorn are not installed: pip install 'rhasp[web]'", "serve"
+            ) from None
+        limits = Limits(states=max_states, seconds=time_limit)
+        config = uvicorn.Config(create_app(limits), host=host, port=port, log_level="warning")
+        server = uvicorn.Server(config)
+        address = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+        err.print(f"rhasp serve: {address} (Ctrl-C stops)", markup=False)
+        if open_page:
+            threading.Timer(1.0, webbrowser.open, (address,)).start()
+        server.run()
+        if not server.started:  # the address is taken, or cannot be had
+            raise InputError(f"cannot listen on {host}:{port} (in use, or not this machine's)",
+                             "--port")  # fmt: skip
         return EXIT_OK
 
     guarded(run)

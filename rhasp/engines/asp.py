@@ -107,7 +107,10 @@ class AspEngine:
         atoms, stats, limit = self.search(puzzle, objective)
         plan = None if limit else plan_from_atoms(atoms, group_slides=objective == "slides")
         proofs = () if limit else ("asp",)
+        moves = (atom for atom in atoms if atom.match("move", 3))
+        shown = sorted(moves, key=lambda atom: atom.arguments[0].number)
         record = {"asp": stats.record(objective, self.arguments())}
+        record["asp"]["move_atoms"] = [str(atom) for atom in shown]  # as clingo prints them
         return Solution(
             puzzle, objective, plan, self.name, proofs, None, stats.seconds, record, limit
         )

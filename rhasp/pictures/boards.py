@@ -42,22 +42,27 @@ def board_scene(board: Board, state: State, *, cell: int = 60, caption: str = ""
     for row, col in board.walls:
         shapes.append(Box(margin + col * cell + 2, margin + row * cell + 2, cell - 4, cell - 4,
                           WALL, round(cell * 0.08, 1)))  # fmt: skip
-    for i, (vehicle, position) in enumerate(zip(board.vehicles, state, strict=True)):
-        if position is None:
-            continue
-        (top, left), (bottom, right) = vehicle.cells(position)[0], vehicle.cells(position)[-1]
-        fill, ink = _colours(board, i)
-        inset = max(2, cell // 14)
-        x, y = margin + left * cell + inset, margin + top * cell + inset
-        w, h = (right - left + 1) * cell - 2 * inset, (bottom - top + 1) * cell - 2 * inset
-        shapes.append(Box(x, y, w, h, fill, round(cell * 0.2, 1)))
-        shapes.append(Caption(x + w / 2, y + h / 2, vehicle.label, cell * 0.42, ink))
+    for i, position in enumerate(state):
+        if position is not None:
+            shapes.extend(vehicle_shapes(board, i, position, cell))
     if caption:
         band = round(cell * 0.6)
         shapes.append(Caption(width / 2, height + band / 2 - margin / 3, caption, cell * 0.34,
                               INK))  # fmt: skip
         height += band
     return Scene(width, height, tuple(shapes))
+
+
+def vehicle_shapes(board: Board, i: int, position: int, cell: int) -> tuple[Box, Caption]:
+    """Vehicle ``i`` at ``position``: its body and its label (the web page moves these)."""
+    vehicle, margin = board.vehicles[i], cell // 2
+    (top, left), (bottom, right) = vehicle.cells(position)[0], vehicle.cells(position)[-1]
+    fill, ink = _colours(board, i)
+    inset = max(2, cell // 14)
+    x, y = margin + left * cell + inset, margin + top * cell + inset
+    w, h = (right - left + 1) * cell - 2 * inset, (bottom - top + 1) * cell - 2 * inset
+    return (Box(x, y, w, h, fill, round(cell * 0.2, 1)),
+            Caption(x + w / 2, y + h / 2, vehicle.label, cell * 0.42, ink))  # fmt: skip
 
 
 def _colours(board: Board, i: int) -> tuple[str, str]:

@@ -1,0 +1,358 @@
+"""The web page's server: the static front end and a small JSON API over :mod:`rhasp.api`.
+
+Every endpoint takes a position as text in a ``board`` field (any format rhasp reads, never a
+file name: the server reads no file a request names), optionally with ``moves`` played from
+it, and answers moves in card notation. Safe by default for a page on one's own machine:
+
+- request bodies of at most :data:`MAX_BODY` bytes (HTTP 413 beyond);
+- every search bounded by :class:`Limits` (states and seconds): a limit is HTTP 422 with
+  ``"limit": true``, never "no solution";
+- at most one ASP proof per core at a time; the next is told ``busy`` (HTTP 429) at once
+  rather than queued behind minutes of work;
+- bad input is HTTP 400 with the one line the CLI prints, in ``error``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+import rhasp
+from rhasp.engines import EngineDisagreement, Solution
+from rhasp.engines.limits import Budget
+from rhasp.errors import RhaspError, SearchLimit
+from rhasp.formats import read_path, write
+from rhasp.model import Puzzle
+from rhasp.notation import format_move
+from rhasp.output import solution_dict
+from rhasp.pictures.boards import board_scene, vehicle_shapes
+from rhasp.pictures.scene import svg
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 64 * 1024
+#: The pixels of a board cell on the page, as ``rhasp render`` draws at its default.
+CELL = 60
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request may spend: states per search, seconds per search (BFS and ASP), and
+    how many ASP proofs may run at once (default: one per core)."""
+
+    states: int = 2_000_000
+    seconds: float = 10.0
+    asp_proofs: int = field(default_factory=lambda: os.cpu_count() or 1)
+
+    def budget(self) -> Budget:
+        return Budget(self.states, seconds=self.seconds)
+
+
+class Position(BaseModel):
+    board: str = Field(
+        description="The board as text in any format rhasp reads: grid, one-line board, car "
+        "list or JSON.",
+        examples=["AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR."],
+    )
+    moves: str = Field(
+        "", description='Moves played from that board, in any notation (e.g. "AR1 PU1").'
+    )
+
+
+class SolveRequest(Position):
+    objective: Literal["moves", "slides"] = "moves"
+    engine: Literal["bfs", "asp"] = "bfs"
+    stream: bool = Field(
+        False,
+        description="ASP: answer with server-sent events, one `horizon` event as each horizon "
+        "starts (so every earlier one is proven to have no plan), then `solution` or `error`.",
+    )
+
+
+class CheckRequest(Position):
+    plan: str = Field(description="The plan to check, in any notation.")
+
+
+class GenerateRequest(BaseModel):
+    min_moves: int = Field(10, ge=1, le=40, description="The fewest moves the puzzle takes.")
+    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="For the same puzzle again.")
+
+
+def create_app(limits: Limits | None = None) -> FastAPI:
+    """The ASGI app: the page at ``/``, its files under ``/static``, the API under ``/api``
+    (documented at ``/docs``)."""
+    limits = limits or Limits()
+    asp_slots = threading.BoundedSemaphore(limits.asp_proofs)
+    app = FastAPI(
+        title="rhasp",
+        version=rhasp.__version__,
+        summary="Optimal Rush Hour plans, proven minimal: the API behind rhasp serve's page.",
+    )
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(RequestValidationError)
+    def bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"] if part != "body") or "request"
+        return JSONResponse({"error": f"{where}: {first['msg']}"}, status_code=400)
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/puzzles")
+    def puzzles() -> list[dict[str, Any]]:
+        """The 40 cards of the original deck: name and board (one-line form)."""
+        return [{"name": card.name, "board": write(card, "line").strip()} for card in cards()]
+
+    @app.post("/api/board")
+    def board(request: Position) -> Any:
+        """The position drawn for the page: the board's picture without vehicles, each
+        vehicle's box, the text a link carries (one-line form, else JSON), and the cells a
+        vehicle may slide to are the page's own business."""
+        return answer(lambda: view(position(request)))
+
+    @app.post("/api/generate")
+    def generated(request: GenerateRequest) -> Any:
+        """A new 6×6 puzzle of at least ``min_moves`` moves (its hardest state)."""
+        return answer(lambda: new_puzzle(request, limits))
+
+    @app.post("/api/solve")
+    def solve(request: SolveRequest) -> Any:
+        """An optimal plan from the position, by BFS or by the ASP horizon proof (confirmed
+        by BFS). With ``stream``, server-sent events."""
+        if request.engine == "asp":
+            if not asp_slots.acquire(blocking=False):
+                return busy(limits)
+            run = lambda progress: solved(request, limits, progress)  # noqa: E731
+            if request.stream:
+                return StreamingResponse(proof_events(run, asp_slots.release),
+                                         media_type="text/event-stream")  # fmt: skip
+            try:
+                return answer(lambda: run(None))
+            finally:
+                asp_slots.release()
+        return answer(lambda: solved(request, limits, None))
+
+    @app.post("/api/hint")
+    def hint(request: Position) -> Any:
+        """The next move of an optimal plan from the position, and the moves left."""
+        return answer(lambda: hint_record(position(request), limits))
+
+    @app.post("/api/check")
+    def check(request: CheckRequest) -> Any:
+        """Does the plan solve the position, and is it minimal in moves and slides (BFS)?"""
+        return answer(lambda: rhasp.check(position(request), request.plan,
+                                          budget=limits.budget()))  # fmt: skip
+
+    @app.post("/api/analyze")
+    def analyze(request: Position) -> Any:
+        """Cluster, minimal moves and slides, distance profile (``rhasp analyze``)."""
+        return answer(lambda: rhasp.analyze(position(request), budget=limits.budget()).record())
+
+    return app
+
+
+@cache
+def cards() -> tuple[Puzzle, ...]:
+    """The original deck, shipped in the package (or beside it in a source checkout)."""
+    package = Path(__file__).resolve().parent.parent
+    deck = package / "puzzles" / "original40.txt"
+    if not deck.is_file():
+        deck = package.parent / "puzzles" / "original40.txt"
+    entries = read_path(str(deck))
+    return tuple(entry.renamed(f"card{n:02d}") for n, entry in enumerate(entries, 1))
+
+
+def position(request: Position) -> Puzzle:
+    puzzle = rhasp.parse(request.board)
+    return rhasp.play(puzzle, request.moves) if request.moves.strip() else puzzle
+
+
+def answer(work: Callable[[], Any]) -> Any:
+    """``work()``'s answer, or its failure as one line: 400 bad input, 422 a limit, 500 a
+    disagreement between engines (a bug)."""
+    try:
+        return work()
+    except SearchLimit as limit:
+        return failure(limit, 422, limit=True)
+    except EngineDisagreement as error:
+        return failure(error, 500)
+    except RhaspError as error:
+        return failure(error, 400)
+    except MemoryError:
+        return failure(SearchLimit("out of memory before the search ended"), 422, limit=True)
+
+
+def failure(error: Exception, status: int, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": str(error)} | extra, status_code=status)
+
+
+def busy(limits: Limits) -> JSONResponse:
+    return JSONResponse(
+        {"error": f"busy: {limits.asp_proofs} ASP proofs are running, one per core; try again "
+                  "in a moment, or use the BFS engine", "busy": True},
+        status_code=429, headers={"Retry-After": "5"},
+    )  # fmt: skip
+
+
+def view(puzzle: Puzzle) -> dict[str, Any]:
+    board = puzzle.board
+    empty = board_scene(board, (None,) * len(board.vehicles), cell=CELL)
+    vehicles = []
+    for i, (vehicle, place) in enumerate(zip(board.vehicles, puzzle.placement, strict=True)):
+        body, label = vehicle_shapes(board, i, place, CELL)
+        vehicles.append({
+            "label": vehicle.label, "orientation": vehicle.orientation, "line": vehicle.line,
+            "length": vehicle.length, "position": place, "target": vehicle.label in board.targets,
+            "box": {"x": body.x, "y": body.y, "width": body.width, "height": body.height,
+                    "radius": body.radius, "fill": body.fill},
+            "text": {"size": label.size, "fill": label.fill},
+        })  # fmt: skip
+    return {
+        "name": puzzle.name,
+        "width": board.width,
+        "height": board.height,
+        "cell": CELL,
+        "margin": CELL // 2,
+        "walls": sorted(board.walls),
+        "exits": [{"label": label, "side": side} for label, side in board.exits],
+        "vehicles": vehicles,
+        "picture": svg(empty),
+        "link": link_text(puzzle),
+        "solved": puzzle.solved,
+        "meta": dict(puzzle.meta),
+    }
+
+
+def link_text(puzzle: Puzzle) -> str:
+    """The board as a link carries it: the one-line form, or JSON when that cannot hold it."""
+    try:
+        return write(puzzle, "line").strip()
+    except RhaspError:
+        return json.dumps(json.loads(write(puzzle, "json")), separators=(",", ":"))
+
+
+def new_puzzle(request: GenerateRequest, limits: Limits) -> dict[str, Any]:
+    puzzle = rhasp.generate(request.min_moves, request.seed, seconds=limits.seconds,
+                            max_states=limits.states)  # fmt: skip
+    return {"name": puzzle.name, "board": link_text(puzzle), "moves": puzzle.meta["moves"]}
+
+
+def hint_record(puzzle: Puzzle, limits: Limits) -> dict[str, Any]:
+    found = rhasp.hint(puzzle, budget=limits.budget())
+    move = found.move
+    return {
+        "move": None if move is None else format_move(move, puzzle.board),
+        "label": None if move is None else move.label,
+        "delta": None if move is None else move.delta,
+        "moves_left": found.moves_left,
+        "proven_by": found.proven_by,
+    }
+
+
+def solved(request: SolveRequest, limits: Limits, progress: Any) -> dict[str, Any]:
+    puzzle = position(request)
+    solution = rhasp.solve(puzzle, request.objective, request.engine, budget=limits.budget(),
+                           timeout=limits.seconds, progress=progress)  # fmt: skip
+    if solution.limit:
+        raise SearchLimit(solution.limit, puzzle.name)
+    return solution_record(solution)
+
+
+def solution_record(solution: Solution) -> dict[str, Any]:
+    """What ``rhasp solve --format json`` prints, and each move's label and cells for the
+    page's animation."""
+    record = solution_dict(solution, "card")
+    record["steps"] = [{"label": m.label, "delta": m.delta} for m in solution.plan or ()]
+    return record
+
+
+def proof_events(
+    run: Callable[[Callable[[int, float, int], None] | None], Any], finished: Callable[[], None]
+) -> Iterator[str]:
+    """Server-sent events of an ASP proof run in a thread of its own: ``horizon`` as each
+    horizon starts, then ``solution`` or ``error``. ``finished`` is called when it ends."""
+    events: queue.Queue[tuple[str, Any]] = queue.Queue()
+    last = -1
+
+    def progress(horizon: int, seconds: float, memo: int) -> None:
+        nonlocal last
+        if horizon != last:
+            last = horizon
+            events.put(("horizon", {"horizon": horizon, "seconds": round(seconds, 3),
+                                    "memo": memo}))  # fmt: skip
+
+    def work() -> None:
+        try:
+            outcome = answer(lambda: run(progress))
+            if isinstance(outcome, JSONResponse):
+                events.put(("error", json.loads(bytes(outcome.body))))
+            else:
+                events.put(("solution", outcome))
+        finally:
+            finished()
+            events.put(("end", None))
+
+    threading.Thread(target=work, name="rhasp-asp-proof", daemon=True).start()
+    while True:
+        name, data = events.get()
+        if name == "end":
+            return
+        yield f"event: {name}\ndata: {json.dumps(data)}\n\n"
+
+
+class BodyLimit:
+    """ASGI middleware: a request whose body is over ``limit`` bytes gets HTTP 413 before the
+    app sees any of it (whether or not it says its length)."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self.too_large(scope, receive, send)
+            return
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                await self.too_large(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        body, replayed = b"".join(chunks), False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def too_large(self, scope: Any, receive: Any, send: Any) -> None:
+        error = f"request body over {self.limit:,} bytes: send a smaller board"
+        await JSONResponse({"error": error}, status_code=413)(scope, receive, send)
