@@ -1,0 +1,710 @@
+// rhasp serve: the page. Plain JavaScript, no build step.
+//
+// The server owns the puzzle: it reads boards, draws the empty board (the same layout and
+// colours as `rhasp render`), and answers hints, plans, checks and analyses from the position,
+// sent as the start board's text plus the moves played (card notation). The page keeps only
+// what playing needs: where each vehicle stands, the moves played (for undo, redo and the
+// link), and which cells are free, to know how far a vehicle may slide.
+
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+
+const game = {
+  start: "",        // the board's text, as the link carries it
+  view: null,       // the server's drawing of the start: sizes, vehicles, picture
+  at: {},           // label -> position now (null: a target that has left)
+  played: [],       // moves played: {label, delta}
+  undone: [],       // moves undone, for redo
+  keyed: null,      // the move the arrow keys are extending: {label, sign}
+  showing: null,    // a plan being shown: {frames, index, timer}
+  token: 0,         // bumped on every new board, so late answers for the old one are dropped
+};
+
+// --- talking to the server ---------------------------------------------------------------
+
+async function api(path, body) {
+  const response = await fetch(path, body === undefined ? {} : {
+    method: "POST",
+    headers: {"Content-Type": "application/json"},
+    body: JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+function position() {
+  return {board: game.start, moves: notation(game.played)};
+}
+
+// --- moves in card notation (XR2: X two cells right) ---------------------------------------
+
+function vehicle(label) {
+  return game.view.vehicles.find((v) => v.label === label);
+}
+
+function cardMove(move) {
+  const v = vehicle(move.label);
+  const way = v.orientation === "h" ? (move.delta > 0 ? "R" : "L") : (move.delta > 0 ? "D" : "U");
+  return `${move.label}${way}${Math.abs(move.delta)}`;
+}
+
+function notation(moves) {
+  return moves.map(cardMove).join(" ");
+}
+
+function parseMoves(text) {
+  const moves = [];
+  for (const token of text.split(/[\s,]+/).filter(Boolean)) {
+    const found = /^([A-Za-z0-9])([UDLR])(\d+)$/.exec(token);
+    if (!found || !vehicle(found[1])) throw new Error(`moves: cannot read ${token}`);
+    const sign = found[2] === "U" || found[2] === "L" ? -1 : 1;
+    moves.push({label: found[1], delta: sign * Number(found[3])});
+  }
+  return moves;
+}
+
+// --- the board's cells ---------------------------------------------------------------------
+
+function cells(v, at) {
+  const list = [];
+  for (let i = 0; i < v.length; i++) {
+    list.push(v.orientation === "h" ? [v.line, at + i] : [at + i, v.line]);
+  }
+  return list;
+}
+
+function occupied(at, except) {
+  const taken = new Set(game.view.walls.map(([r, c]) => `${r},${c}`));
+  for (const v of game.view.vehicles) {
+    if (v.label !== except && at[v.label] !== null) {
+      for (const [r, c] of cells(v, at[v.label])) taken.add(`${r},${c}`);
+    }
+  }
+  return taken;
+}
+
+function lineLength(v) {
+  return v.orientation === "h" ? game.view.width : game.view.height;
+}
+
+// How far vehicle v may go from where it stands: [lowest, highest] position.
+function reach(v, at) {
+  const taken = occupied(at, v.label);
+  const free = (p) => cells(v, p).every(([r, c]) => !taken.has(`${r},${c}`));
+  let low = at[v.label], high = at[v.label];
+  while (low - 1 >= 0 && free(low - 1)) low--;
+  while (high + 1 + v.length <= lineLength(v) && free(high + 1)) high++;
+  return [low, high];
+}
+
+function exitSide(label) {
+  const exit = game.view.exits.find((e) => e.label === label);
+  return exit ? exit.side : null;
+}
+
+// A target that reaches its exit edge leaves at once.
+function leaves(v, p) {
+  const side = exitSide(v.label);
+  if (side === "left" || side === "top") return p === 0;
+  if (side === "right" || side === "bottom") return p + v.length === lineLength(v);
+  return false;
+}
+
+function after(at, move) {
+  const v = vehicle(move.label);
+  const p = at[move.label] + move.delta;
+  return {...at, [move.label]: leaves(v, p) ? null : p};
+}
+
+function startPositions() {
+  const at = {};
+  for (const v of game.view.vehicles) at[v.label] = v.position;
+  return at;
+}
+
+function solved(at) {
+  return game.view.exits.every((e) => at[e.label] === null);
+}
+
+// --- drawing ---------------------------------------------------------------------------------
+
+function drawBoard() {
+  const view = game.view;
+  const board = $("board");
+  const picture = new DOMParser().parseFromString(view.picture, "image/svg+xml").documentElement;
+  board.setAttribute("viewBox", picture.getAttribute("viewBox"));
+  board.replaceChildren(...[...picture.childNodes].map((node) => document.importNode(node, true)));
+  for (const v of view.vehicles) {
+    const group = document.createElementNS(SVG, "g");
+    group.classList.add("vehicle");
+    group.dataset.label = v.label;
+    group.setAttribute("tabindex", "0");
+    group.setAttribute("role", "button");
+    group.setAttribute("aria-label", `${v.target ? "target " : ""}${v.label}`);
+    const body = document.createElementNS(SVG, "rect");
+    body.classList.add("body");
+    for (const [key, value] of Object.entries({x: v.box.x, y: v.box.y, width: v.box.width,
+      height: v.box.height, rx: v.box.radius, fill: v.box.fill})) body.setAttribute(key, value);
+    const label = document.createElementNS(SVG, "text");
+    for (const [key, value] of Object.entries({x: v.box.x + v.box.width / 2,
+      y: v.box.y + v.box.height / 2, fill: v.text.fill, "font-size": v.text.size,
+      "text-anchor": "middle", "dominant-baseline": "central"})) label.setAttribute(key, value);
+    label.textContent = v.label;
+    group.append(body, label);
+    board.append(group);
+    group.addEventListener("pointerdown", (event) => startDrag(event, v, group));
+    group.addEventListener("keydown", (event) => keyMove(event, v));
+    group.addEventListener("focus", () => select(v.label));
+  }
+}
+
+function place(at, offsets = {}) {
+  for (const group of $("board").querySelectorAll(".vehicle")) {
+    const v = vehicle(group.dataset.label);
+    const gone = at[v.label] === null;
+    group.classList.toggle("gone", gone);
+    const cells = (gone ? exitPosition(v) : at[v.label]) - v.position + (offsets[v.label] || 0);
+    const shift = cells * game.view.cell;
+    group.setAttribute("transform", v.orientation === "h" ? `translate(${shift},0)` : `translate(0,${shift})`);
+  }
+}
+
+function exitPosition(v) {
+  const side = exitSide(v.label);
+  return side === "left" || side === "top" ? -v.length : lineLength(v);
+}
+
+function select(label) {
+  for (const group of $("board").querySelectorAll(".vehicle")) {
+    group.classList.toggle("selected", group.dataset.label === label);
+  }
+}
+
+function update() {
+  place(game.at);
+  const moves = game.played.length;
+  const slides = game.played.reduce((sum, m) => sum + Math.abs(m.delta), 0);
+  $("counter").textContent = `${moves} move${moves === 1 ? "" : "s"} · ${slides} slide${slides === 1 ? "" : "s"}`;
+  $("undo").disabled = moves === 0 || !!game.showing;
+  $("redo").disabled = game.undone.length === 0 || !!game.showing;
+  $("reset").disabled = moves === 0 && game.undone.length === 0;
+  $("hint").disabled = solved(game.at) || !!game.showing;
+  const query = new URLSearchParams({board: game.start});
+  if (moves) query.set("moves", notation(game.played));
+  history.replaceState(null, "", `?${query}`);
+}
+
+// --- playing ---------------------------------------------------------------------------------
+
+function play(move) {
+  if (move.delta === 0 || solved(game.at)) return;
+  clearHint();
+  game.played.push(move);
+  game.undone = [];
+  game.at = after(game.at, move);
+  status("");
+  update();
+  if (solved(game.at)) announceWin();
+}
+
+function undo() {
+  if (!game.played.length) return;
+  game.keyed = null;
+  game.undone.push(game.played.pop());
+  replayAll();
+}
+
+function redo() {
+  if (!game.undone.length) return;
+  game.keyed = null;
+  game.played.push(game.undone.pop());
+  replayAll();
+  if (solved(game.at)) announceWin();
+}
+
+function reset() {
+  game.played = [];
+  game.undone = [];
+  game.keyed = null;
+  replayAll();
+}
+
+function replayAll() {
+  clearHint();
+  status("");
+  game.at = game.played.reduce(after, startPositions());
+  update();
+}
+
+function startDrag(event, v, group) {
+  if (game.showing || game.at[v.label] === null || solved(game.at)) return;
+  event.preventDefault();
+  group.focus();
+  group.setPointerCapture(event.pointerId);
+  group.classList.add("dragging");
+  game.keyed = null;
+  const [low, high] = reach(v, game.at);
+  const from = game.at[v.label];
+  const matrix = $("board").getScreenCTM().inverse();
+  const point = (e) => new DOMPoint(e.clientX, e.clientY).matrixTransform(matrix);
+  const origin = point(event);
+  let offset = 0;
+  const move = (e) => {
+    const here = point(e);
+    const pixels = v.orientation === "h" ? here.x - origin.x : here.y - origin.y;
+    offset = Math.max(low - from, Math.min(high - from, pixels / game.view.cell));
+    place(game.at, {[v.label]: offset});
+  };
+  const end = () => {
+    group.removeEventListener("pointermove", move);
+    group.removeEventListener("pointerup", end);
+    group.removeEventListener("pointercancel", end);
+    group.classList.remove("dragging");
+    const delta = Math.round(offset);
+    if (delta) play({label: v.label, delta});
+    else place(game.at);
+  };
+  group.addEventListener("pointermove", move);
+  group.addEventListener("pointerup", end);
+  group.addEventListener("pointercancel", end);
+}
+
+const ARROWS = {ArrowLeft: ["h", -1], ArrowRight: ["h", 1], ArrowUp: ["v", -1], ArrowDown: ["v", 1]};
+
+// Arrow keys slide the selected vehicle a cell at a time; presses in one direction, one after
+// another, make one move (as one drag does), so the counter counts what the cards count.
+function keyMove(event, v) {
+  const arrow = ARROWS[event.key];
+  if (!arrow || game.showing) return;
+  event.preventDefault();
+  const [orientation, sign] = arrow;
+  if (orientation !== v.orientation || game.at[v.label] === null || solved(game.at)) return;
+  const [low, high] = reach(v, game.at);
+  const to = game.at[v.label] + sign;
+  if (to < low || to > high) return;
+  const last = game.played[game.played.length - 1];
+  if (game.keyed && game.keyed.label === v.label && game.keyed.sign === sign && last
+      && last.label === v.label) {
+    game.played.pop();
+    game.at = game.played.reduce(after, startPositions());
+    play({label: v.label, delta: last.delta + sign});
+  } else {
+    play({label: v.label, delta: sign});
+  }
+  game.keyed = {label: v.label, sign};
+}
+
+async function announceWin() {
+  const played = game.played.length;
+  status(`Solved in ${played} move${played === 1 ? "" : "s"}!`, "win");
+  const token = game.token;
+  try {
+    const check = await api("/api/check", {board: game.start, plan: notation(game.played)});
+    if (token !== game.token || !check.solves) return;
+    const verdict = check.moves_minimal ? " — optimal!" : "";
+    status(`Solved in ${check.moves} move${check.moves === 1 ? "" : "s"}; the minimum is ` +
+      `${check.minimal_moves} (proven by ${check.proven_by.join(" and ").toUpperCase()})${verdict}`, "win");
+  } catch (error) {
+    status(`Solved in ${played} moves (the minimum could not be proven: ${error.message})`, "win");
+  }
+}
+
+function status(text, kind = "") {
+  const line = $("status");
+  line.textContent = text;
+  line.className = kind;
+}
+
+// --- hint ------------------------------------------------------------------------------------
+
+async function hint() {
+  clearHint();
+  status("Looking for the next move of an optimal plan…");
+  const token = game.token, played = game.played.length;
+  try {
+    const found = await api("/api/hint", position());
+    if (token !== game.token || played !== game.played.length) return;
+    if (found.moves_left === null) {
+      status("No plan leads out from here: undo a move or two.");
+      return;
+    }
+    const v = vehicle(found.label);
+    const group = $("board").querySelector(`.vehicle[data-label="${found.label}"]`);
+    group.classList.add("hinted");
+    group.dataset.hint = found.move;
+    const ghost = document.createElementNS(SVG, "rect");
+    ghost.classList.add("ghost");
+    const shift = (game.at[v.label] + found.delta - v.position) * game.view.cell;
+    ghost.setAttribute("x", v.box.x + (v.orientation === "h" ? shift : 0));
+    ghost.setAttribute("y", v.box.y + (v.orientation === "v" ? shift : 0));
+    ghost.setAttribute("width", v.box.width);
+    ghost.setAttribute("height", v.box.height);
+    ghost.setAttribute("rx", v.box.radius);
+    $("board").append(ghost);
+    const left = found.moves_left;
+    status(`Hint: ${found.move}. You are ${left} move${left === 1 ? "" : "s"} from the exit ` +
+      `(proven by ${found.proven_by.toUpperCase()}).`);
+    $("status").dataset.hint = found.move;
+  } catch (error) {
+    status(error.message);
+  }
+}
+
+function clearHint() {
+  for (const group of $("board").querySelectorAll(".hinted")) {
+    group.classList.remove("hinted");
+    delete group.dataset.hint;
+  }
+  for (const ghost of $("board").querySelectorAll(".ghost")) ghost.remove();
+  delete $("status").dataset.hint;
+}
+
+// --- solve and show the plan -----------------------------------------------------------------
+
+async function solve() {
+  stopShowing();
+  const request = {...position(), engine: $("engine").value, objective: $("objective").value};
+  const proof = $("proof");
+  proof.replaceChildren();
+  $("solve-summary").textContent = "Solving…";
+  $("solve-button").disabled = true;
+  const token = game.token;
+  try {
+    const solution = request.engine === "asp" ? await streamProof(request, token) : await api("/api/solve", request);
+    if (token !== game.token || !solution) return;
+    showSolution(solution);
+  } catch (error) {
+    $("solve-summary").textContent = error.message;
+    $("solve-summary").className = "error";
+  } finally {
+    $("solve-button").disabled = false;
+  }
+}
+
+// The ASP horizon proof as server-sent events: each `horizon` event starts a horizon, so the
+// ones before it have been proven to have no plan.
+async function streamProof(request, token) {
+  const response = await fetch("/api/solve", {
+    method: "POST",
+    headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({...request, stream: true}),
+  });
+  if (!response.ok) throw new Error((await response.json()).error);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "", solution = null;
+  for (;;) {
+    const {value, done} = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const event = parseEvent(buffer.slice(0, end));
+      buffer = buffer.slice(end + 2);
+      if (token !== game.token) continue;
+      if (event.name === "horizon") provingHorizon(event.data);
+      else if (event.name === "error") throw new Error(event.data.error);
+      else if (event.name === "solution") solution = event.data;
+    }
+  }
+  return solution;
+}
+
+function parseEvent(text) {
+  const event = {name: "message", data: null};
+  for (const line of text.split("\n")) {
+    if (line.startsWith("event: ")) event.name = line.slice(7);
+    else if (line.startsWith("data: ")) event.data = JSON.parse(line.slice(6));
+  }
+  return event;
+}
+
+function provingHorizon(step) {
+  const proof = $("proof");
+  const last = proof.lastElementChild;
+  if (last) {
+    last.className = "unsat";
+    last.textContent = `horizon ${last.dataset.horizon}: no plan (proven unsatisfiable)`;
+  }
+  const item = document.createElement("li");
+  item.dataset.horizon = step.horizon;
+  item.textContent = `horizon ${step.horizon}: proving… (${step.seconds.toFixed(2)} s, ${step.memo} boards in the memo)`;
+  proof.append(item);
+  proof.scrollTop = proof.scrollHeight;
+}
+
+function showSolution(solution) {
+  const summary = $("solve-summary");
+  summary.className = "";
+  const last = $("proof").lastElementChild;
+  if (last && solution.asp) {
+    last.className = "sat";
+    last.textContent = `horizon ${solution.asp.horizon}: plan found`;
+  }
+  if (!solution.solved) {
+    summary.textContent = `No plan: proven by ${solution.proven_by.join(" and ").toUpperCase()}.`;
+    return;
+  }
+  const proofs = solution.proven_by.map((p) => (p === "asp" ? "ASP horizon proof" : p.toUpperCase()));
+  summary.textContent = `${solution.moves} moves, ${solution.slides} slides: fewest ` +
+    `${solution.objective}, optimal (proven by ${proofs.join(", confirmed by ")}) · ` +
+    `${solution.seconds.toFixed(2)} s`;
+  const atoms = solution.asp ? solution.asp.move_atoms : null;
+  $("atoms-box").hidden = !atoms;
+  $("atoms").textContent = atoms ? atoms.join("\n") : "";
+  showPlan(solution.steps);
+}
+
+function showPlan(steps) {
+  const base = game.at;
+  game.showing = {steps, base, frames: [], index: 0, timer: null};
+  buildFrames();
+  $("animation").hidden = false;
+  $("board").classList.add("showing");
+  const list = $("plan");
+  list.replaceChildren(...steps.map((step, n) => {
+    const item = document.createElement("li");
+    item.textContent = `${n + 1}. ${cardMove(step)}`;
+    return item;
+  }));
+  clearHint();
+  showFrame(0);
+  update();
+}
+
+// One frame a move, or one a slide (a cell).
+function buildFrames() {
+  const show = game.showing;
+  const bySlides = $("unit").value === "slides";
+  const frames = [{at: show.base, move: 0}];
+  let at = show.base;
+  show.steps.forEach((step, n) => {
+    const sign = Math.sign(step.delta);
+    const parts = bySlides ? Array(Math.abs(step.delta)).fill({label: step.label, delta: sign}) : [step];
+    for (const part of parts) {
+      at = after(at, part);
+      frames.push({at, move: n + 1});
+    }
+  });
+  show.frames = frames;
+}
+
+function showFrame(index) {
+  const show = game.showing;
+  show.index = Math.max(0, Math.min(show.frames.length - 1, index));
+  const frame = show.frames[show.index];
+  place(frame.at);
+  const unit = $("unit").value === "slides" ? "slide" : "move";
+  $("frame").textContent = `${unit} ${show.index} of ${show.frames.length - 1}` +
+    (solved(frame.at) ? " · the target is out" : "");
+  [...$("plan").children].forEach((item, n) => item.classList.toggle("current", n + 1 === frame.move));
+  $("back").disabled = $("first").disabled = show.index === 0;
+  $("forward").disabled = show.index === show.frames.length - 1;
+}
+
+function togglePlaying() {
+  const show = game.showing;
+  if (show.timer) {
+    pausePlaying();
+    return;
+  }
+  if (show.index === show.frames.length - 1) showFrame(0);
+  $("play-plan").textContent = "Pause";
+  const delay = $("unit").value === "slides" ? 350 : 700;
+  show.timer = setInterval(() => {
+    if (show.index >= show.frames.length - 1) pausePlaying();
+    else showFrame(show.index + 1);
+  }, delay);
+}
+
+function pausePlaying() {
+  if (game.showing && game.showing.timer) clearInterval(game.showing.timer);
+  if (game.showing) game.showing.timer = null;
+  $("play-plan").textContent = "Play";
+}
+
+function stopShowing() {
+  pausePlaying();
+  game.showing = null;
+  $("animation").hidden = true;
+  $("board").classList.remove("showing");
+  if (game.view) update();
+}
+
+// --- analyse ---------------------------------------------------------------------------------
+
+async function analyse() {
+  const figures = $("figures");
+  figures.replaceChildren(entry("analysing", "…"));
+  $("profile").toggleAttribute("hidden", true);  // an svg element has no .hidden
+  const token = game.token;
+  try {
+    const record = await api("/api/analyze", position());
+    if (token !== game.token) return;
+    figures.replaceChildren(
+      entry("cluster", `${record.cluster.states.toLocaleString("en")} states, ${record.cluster.edges.toLocaleString("en")} moves between them`),
+      entry("fewest moves", record.minimal_moves === null ? "no plan" : `${record.minimal_moves} (proven by BFS)`),
+      entry("fewest slides", record.minimal_slides === null ? "no plan" : `${record.minimal_slides} (proven by BFS)`),
+      entry("goal states", record.goal_states.toLocaleString("en")),
+      entry("hardest states", record.hardest.distance === null ? "–" : `${record.hardest.states.length} at ${record.hardest.distance} moves`),
+    );
+    drawProfile(record.distance_profile, record.minimal_moves);
+  } catch (error) {
+    figures.replaceChildren(entry("error", error.message));
+    figures.lastElementChild.className = "error";
+  }
+}
+
+function entry(term, text) {
+  const fragment = document.createDocumentFragment();
+  const dt = document.createElement("dt");
+  const dd = document.createElement("dd");
+  dt.textContent = term;
+  dd.textContent = text;
+  fragment.append(dt, dd);
+  return fragment;
+}
+
+// The distance profile: how many states of the cluster lie at each distance from the exit;
+// the position's own distance is red.
+function drawProfile(profile, here) {
+  const chart = $("profile");
+  const distances = Object.keys(profile).map(Number).sort((a, b) => a - b);
+  if (!distances.length) {
+    chart.toggleAttribute("hidden", true);
+    return;
+  }
+  const width = 460, height = 200, left = 46, bottom = 28, top = 12;
+  const most = Math.max(...Object.values(profile));
+  const slot = (width - left - 8) / (distances[distances.length - 1] + 1);
+  const parts = [
+    `<text x="${left - 6}" y="${top + 4}" text-anchor="end" font-size="11">${most.toLocaleString("en")}</text>`,
+    `<text x="${left - 6}" y="${height - bottom}" text-anchor="end" font-size="11">0</text>`,
+    `<line x1="${left}" y1="${height - bottom}" x2="${width - 4}" y2="${height - bottom}" stroke="#6c584c"/>`,
+    `<text x="${(width + left) / 2}" y="${height - 4}" text-anchor="middle" font-size="11">moves from the exit</text>`,
+  ];
+  for (const d of distances) {
+    const h = (profile[d] / most) * (height - bottom - top);
+    const x = left + d * slot + 1;
+    const fill = d === here ? "#d62828" : "#8ecae6";
+    parts.push(`<rect x="${x}" y="${height - bottom - h}" width="${Math.max(1, slot - 2)}" height="${h}" fill="${fill}"><title>${d} moves: ${profile[d].toLocaleString("en")} states</title></rect>`);
+    if (d % 5 === 0) parts.push(`<text x="${x + slot / 2}" y="${height - bottom + 12}" text-anchor="middle" font-size="10">${d}</text>`);
+  }
+  chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  chart.innerHTML = parts.join("");
+  chart.toggleAttribute("hidden", false);
+}
+
+// --- picking a puzzle ------------------------------------------------------------------------
+
+async function load(text, moves = "", errorAt = $("input-error")) {
+  errorAt.textContent = "";
+  let view;
+  try {
+    view = await api("/api/board", {board: text});
+  } catch (error) {
+    errorAt.textContent = error.message;
+    return false;
+  }
+  stopShowing();
+  game.token++;
+  game.view = view;
+  game.start = view.link;
+  game.undone = [];
+  game.keyed = null;
+  try {
+    game.played = parseMoves(moves);
+  } catch (error) {
+    errorAt.textContent = error.message;
+    game.played = [];
+  }
+  $("proof").replaceChildren();
+  $("solve-summary").textContent = "";
+  $("figures").replaceChildren();
+  $("profile").toggleAttribute("hidden", true);  // an svg element has no .hidden
+  drawBoard();
+  replayAll();
+  const card = [...$("card").options].find((option) => option.dataset.board === game.start);
+  $("card").value = card ? card.value : "";
+  $("title").textContent = card ? `Card ${card.textContent}` : view.name === "puzzle" ? "Your board" : view.name;
+  if (solved(game.at)) announceWin();
+  return true;
+}
+
+async function pickCards() {
+  const cards = await api("/api/puzzles");
+  const select = $("card");
+  const none = new Option("(another board)", "");
+  none.disabled = true;
+  select.append(none, ...cards.map((card, n) => {
+    const option = new Option(`${n + 1}`, card.name);
+    option.dataset.board = card.board;
+    return option;
+  }));
+  return cards;
+}
+
+async function generate() {
+  const button = $("generate");
+  button.disabled = true;
+  $("input-error").textContent = "";
+  status("Generating a puzzle…");
+  try {
+    const made = await api("/api/generate", {min_moves: Number($("min-moves").value)});
+    await load(made.board);
+    status(`A new puzzle: its minimum is ${made.moves} moves (proven by BFS).`);
+  } catch (error) {
+    $("input-error").textContent = error.message;
+    status("");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function main() {
+  const cards = await pickCards();
+  const query = new URLSearchParams(location.search);
+  const loaded = query.has("board") && await load(query.get("board"), query.get("moves") || "");
+  if (!loaded) await load(cards[0].board);
+  $("card").addEventListener("change", () => {
+    const option = $("card").selectedOptions[0];
+    if (option && option.dataset.board) load(option.dataset.board);
+  });
+  $("generate").addEventListener("click", generate);
+  $("load").addEventListener("click", () => load($("paste").value));
+  $("upload").addEventListener("change", async () => {
+    const file = $("upload").files[0];
+    if (file) {
+      $("paste").value = await file.text();
+      load($("paste").value);
+    }
+  });
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("reset").addEventListener("click", reset);
+  $("hint").addEventListener("click", hint);
+  $("solve-button").addEventListener("click", solve);
+  $("first").addEventListener("click", () => { pausePlaying(); showFrame(0); });
+  $("back").addEventListener("click", () => { pausePlaying(); showFrame(game.showing.index - 1); });
+  $("forward").addEventListener("click", () => { pausePlaying(); showFrame(game.showing.index + 1); });
+  $("play-plan").addEventListener("click", togglePlaying);
+  $("leave").addEventListener("click", stopShowing);
+  $("unit").addEventListener("change", () => {
+    pausePlaying();
+    const move = game.showing.frames[game.showing.index].move;
+    buildFrames();
+    showFrame(game.showing.frames.findIndex((frame) => frame.move === move));
+  });
+  $("analyse-button").addEventListener("click", analyse);
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("textarea, input, select")) return;
+    const key = event.key.toLowerCase();
+    if ((event.ctrlKey || event.metaKey) && key === "z" && !game.showing) { event.preventDefault(); undo(); }
+    if ((event.ctrlKey || event.metaKey) && key === "y" && !game.showing) { event.preventDefault(); redo(); }
+  });
+  document.body.dataset.ready = "true";
+}
+
+main().catch((error) => status(`The page could not start: ${error.message}`));

@@ -1,0 +1,197 @@
+"""The page in a real browser: Debian's headless Chromium, driven by Playwright.
+
+A person's session: pick card 1, play an optimal plan by dragging the vehicles with the mouse,
+see the win message; ask for a hint and check it against a breadth-first search from that
+position; paste a bad board and see the one line the CLI gives. The plan played and the hint's
+check come from the BFS engine, independent of the page and of the hint's cluster look-up.
+
+Set RHASP_SCREENSHOT=FILE to keep a screenshot of the page (the README's picture).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import rhasp
+from rhasp.errors import InputError
+from rhasp.model import Move
+
+ROOT = Path(__file__).resolve().parents[2]
+CARD01 = ROOT / "puzzles" / "original" / "card01.txt"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="no chromium executable (CI installs Debian's chromium)"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    """``rhasp serve`` as a person starts it, on a free loopback port."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rhasp", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    address = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                pytest.fail(f"rhasp serve did not start: {process.stderr.read().decode()}")
+            time.sleep(0.2)
+    yield address
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: object, server: str) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.goto(server)
+    opened.wait_for_selector("body[data-ready=true]")
+    yield opened
+    context.close()
+    assert not errors, f"the page's script failed: {errors}"
+
+
+def drag(page: object, move: Move) -> None:
+    """Drag a vehicle ``move.delta`` cells along its line with the mouse, as a person does."""
+    vehicle = page.locator(f'#board .vehicle[data-label="{move.label}"]')
+    body = vehicle.locator("rect.body").bounding_box()
+    board = page.locator("#board")
+    scale = board.bounding_box()["width"] / float(board.get_attribute("viewBox").split()[2])
+    cell = 60 * scale  # the page draws 60 units a cell, as rhasp render does
+    x, y = body["x"] + body["width"] / 2, body["y"] + body["height"] / 2
+    horizontal = body["width"] > body["height"]
+    to_x, to_y = (x + move.delta * cell, y) if horizontal else (x, y + move.delta * cell)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(to_x, to_y, steps=8)
+    page.mouse.up()
+
+
+def test_playing_card_1_by_dragging_wins_in_8_moves(page: object) -> None:
+    page.select_option("#card", "card02")  # pick another card, then card 1 again
+    page.wait_for_function("document.getElementById('title').textContent === 'Card 2'")
+    page.select_option("#card", "card01")
+    page.wait_for_function("document.getElementById('title').textContent === 'Card 1'")
+    plan = rhasp.solve(rhasp.read(CARD01), engine="bfs").plan
+    assert len(plan) == 8  # card 1 takes 8 moves (the card's back, counted by hand)
+    for number, move in enumerate(plan, 1):
+        drag(page, move)
+        counter = page.text_content("#counter")
+        assert counter.startswith(f"{number} move"), (move, counter)
+    page.wait_for_function("document.getElementById('status').textContent.includes('minimum')")
+    message = page.text_content("#status")
+    assert message.startswith("Solved in 8 moves; the minimum is 8 (proven by BFS)")
+    assert "moves=" in page.url  # the link carries the position
+
+
+def test_a_hint_starts_an_optimal_plan(page: object) -> None:
+    puzzle = rhasp.read(CARD01)
+    opening = (Move("C", -3), Move("A", 1))  # two legal moves, the second not optimal
+    for move in opening:
+        drag(page, move)
+    assert page.text_content("#counter").startswith("2 moves")
+    page.click("#hint")
+    page.wait_for_selector("#board .vehicle.hinted")
+    hinted = page.get_attribute("#board .vehicle.hinted", "data-hint")
+    message = page.text_content("#status")
+    here = rhasp.play(puzzle, opening)
+    fewest = rhasp.solve(here, engine="bfs").moves
+    assert f"You are {fewest} moves from the exit" in message
+    after = rhasp.play(here, hinted)
+    assert rhasp.solve(after, engine="bfs").moves == fewest - 1
+    assert page.locator("#board .ghost").count() == 1  # where the hinted vehicle goes
+
+
+def test_a_bad_board_shows_the_clis_one_line_error(page: object) -> None:
+    bad = "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR"  # 35 cells: one short
+    page.click("#paste-box summary")
+    page.fill("#paste", bad)
+    page.click("#load")
+    page.wait_for_function("document.getElementById('input-error').textContent !== ''")
+    shown = page.text_content("#input-error")
+    with pytest.raises(InputError) as error:
+        rhasp.parse(bad)
+    assert shown == str(error.value)
+    cli = subprocess.run(
+        [sys.executable, "-m", "rhasp", "solve", "-"], input=bad, capture_output=True, text=True
+    )
+    assert cli.returncode == 2
+    assert cli.stderr.strip().split(": ", 2)[2] == shown.split(": ", 1)[1]  # same words
+    assert page.text_content("#title") == "Card 1"  # the board in play is kept
+
+
+def test_the_asp_proof_streams_and_the_plan_animates_by_moves_and_slides(page: object) -> None:
+    puzzle = rhasp.read(CARD01)
+    opening = (Move("C", -3),)
+    drag(page, opening[0])
+    here = rhasp.play(puzzle, opening)
+    fewest = rhasp.solve(here, engine="bfs")  # the independent answer
+    page.click("#hint")
+    page.wait_for_selector("#board .vehicle.hinted")
+    page.select_option("#engine", "asp")
+    page.click("#solve-button")
+    page.wait_for_selector("#proof li.sat")
+    horizons = page.locator("#proof li").all_text_contents()
+    assert len(horizons) == fewest.moves + 1  # horizons 0..K: all but the last proven empty
+    assert all("no plan (proven unsatisfiable)" in text for text in horizons[:-1])
+    assert horizons[-1] == f"horizon {fewest.moves}: plan found"
+    assert "proven by ASP horizon proof, confirmed by BFS" in page.text_content("#solve-summary")
+    atoms = page.text_content("#atoms").split("\n")
+    assert len(atoms) == fewest.moves and all(atom.startswith("move(") for atom in atoms)
+    shown = [text.split(". ")[1] for text in page.locator("#plan li").all_text_contents()]
+    played = rhasp.play(here, " ".join(shown))
+    assert played.solved  # the plan shown solves the position, in the fewest moves
+    assert page.text_content("#frame") == f"move 0 of {fewest.moves}"
+    page.select_option("#unit", "slides")
+    slides = sum(abs(Move(text[0], int(text[2:])).delta) for text in shown)
+    assert page.text_content("#frame") == f"slide 0 of {slides}"
+    page.click("#forward")
+    assert page.text_content("#frame") == f"slide 1 of {slides}"
+    page.click("#analyse-button")
+    page.wait_for_selector("#profile:not([hidden])")
+    figures = page.text_content("#figures")
+    assert f"fewest moves{fewest.moves} (proven by BFS)" in figures
+    bars = page.locator("#profile rect").count()
+    assert bars == len(rhasp.analyze(here).profile)
+    shot = os.environ.get("RHASP_SCREENSHOT")
+    if shot:  # the README's picture: a hint, the proof, the plan and the chart
+        page.click("#leave")
+        page.click("#hint")
+        page.wait_for_selector("#board .vehicle.hinted")
+        page.screenshot(path=shot, full_page=True)
