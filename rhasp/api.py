@@ -160,9 +160,7 @@ def analyze(
     return analyze_cluster(puzzle, cluster_graph(puzzle, budget), budget)
 
 
-def hint(
-    puzzle: Puzzle, *, max_states: int | None = None, budget: Budget | None = None
-) -> Hint:
+def hint(puzzle: Puzzle, *, max_states: int | None = None, budget: Budget | None = None) -> Hint:
     """The next move of an optimal plan from the puzzle's position, and how many moves the
     exit still is (proven by breadth-first search)."""
     return next_move(puzzle, bounded(max_states, budget))

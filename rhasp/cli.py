@@ -14,11 +14,13 @@ import os
 import random
 import re
 import signal
+import socket
 import sys
 import threading
 import webbrowser
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
@@ -32,13 +34,13 @@ except ImportError:  # pragma: no cover - older typer on the click package
     from click import exceptions as click_errors
 from rich.console import Console
 
+import rhasp
 from rhasp import __version__
-from rhasp.analysis import analyze as analyze_puzzle
-from rhasp.analysis import cluster_graph, hardest_puzzle
-from rhasp.check import check_plan
+from rhasp.analysis import hardest_puzzle
+from rhasp.api import bounded, moves_of
 from rhasp.deck import Settings as DeckSettings
 from rhasp.deck import Tally, run_deck
-from rhasp.engines import ENGINES, OBJECTIVES, EngineDisagreement, Solution, confirmed, get_engine
+from rhasp.engines import ENGINES, OBJECTIVES, EngineDisagreement, Solution
 from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
@@ -52,7 +54,7 @@ from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.generate import generate as generate_boards
 from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
-from rhasp.notation import NOTATIONS, extract_plan, parse_plan
+from rhasp.notation import NOTATIONS
 from rhasp.output import (
     DeckProgress,
     ProofProgress,
@@ -201,8 +203,7 @@ def search_budget(
     """The budget of a command's searches, shown live on a terminal unless the output is
     JSON; by default what half the memory holds at ``bytes_each`` a state."""
     progress = SearchProgress(err) if output == "text" else None
-    default = default_max_states(bytes_each=bytes_each)
-    return Budget(default if max_states is None else max_states, progress)
+    return replace(bounded(max_states, None, bytes_each), progress=progress)
 
 
 @contextmanager
@@ -223,12 +224,7 @@ def read_entries(path: str, targets: Sequence[str] | None) -> list[Entry]:
 
 
 def read_one(path: str, targets: Sequence[str] | None) -> Puzzle:
-    entries = read_entries(path, targets)
-    if len(entries) != 1:
-        raise InputError(f"holds {len(entries)} puzzles; give a file with one", path)
-    if isinstance(entries[0], InputError):
-        raise entries[0]
-    return entries[0]
+    return rhasp.read(Path(path) if path != "-" else path, targets=tuple(targets or ()))
 
 
 @app.command()
@@ -276,17 +272,6 @@ def solve(
 
     def run() -> int:
         budget = search_budget(max_states, output.value)
-        solver = get_engine(
-            engine.value,
-            max_horizon=max_horizon,
-            timeout=timeout,
-            clingo_args=clingo_arg or (),
-            memo=memo,
-            progress=live,
-            budget=budget,
-            max_atoms=max_atoms,
-        )
-        oracle = get_engine("bfs", budget=budget) if confirm and solver.name != "bfs" else None
         entries = read_entries(puzzle, target)
         codes = [EXIT_OK]
         for entry in entries:
@@ -295,10 +280,11 @@ def solve(
                 codes.append(EXIT_BAD_INPUT)
                 continue
             try:
-                if oracle is None:
-                    solution = solver.solve(entry, objective.value)
-                else:
-                    solution = confirmed(solver, oracle, entry, objective.value)
+                solution = rhasp.solve(
+                    entry, objective.value, engine.value, confirm, budget=budget,
+                    max_atoms=max_atoms, max_horizon=max_horizon, timeout=timeout,
+                    clingo_args=clingo_arg or (), memo=memo, progress=live,
+                )  # fmt: skip
             except EngineDisagreement as error:
                 report(error)
                 codes.append(EXIT_DISAGREE)
@@ -348,8 +334,8 @@ def check(
     def run() -> int:
         board_puzzle = read_one(puzzle, target)
         text, source = plan_text(plan)
-        moves = parse_plan(extract_plan(text, source), board_puzzle.board, source)
-        result = check_plan(board_puzzle, moves, search_budget(max_states, output.value))
+        moves = moves_of(board_puzzle, text, source)
+        result = rhasp.check(board_puzzle, moves, budget=search_budget(max_states, output.value))
         if output is OutputChoice.json:
             print(json.dumps(result, ensure_ascii=False, indent=2))
         else:
@@ -539,15 +525,14 @@ def analyze(
                 picture_format(destination(path), formats)  # before the work, not after
         entry = read_one(puzzle, target)
         budget = search_budget(max_states, output_format.value, ANALYSIS_BYTES_PER_STATE)
-        graph = cluster_graph(entry, budget)
-        analysis = analyze_puzzle(entry, graph, budget)
+        analysis = rhasp.analyze(entry, budget=budget)
         if output_format is ReportFormat.json:
             print(json.dumps(analysis.record()))
         else:
             out.print(analysis_text(analysis, entry.board), end="")
         if graph_file is not None:  # first: the drawing that may refuse the cluster
             with written_whole(graph_file) as path:
-                draw_cluster(entry, graph, path)
+                draw_cluster(entry, analysis.graph, path)
             err.print(f"wrote {graph_file}")
         if profile_file is not None:
             with written_whole(profile_file) as path:
@@ -684,7 +669,7 @@ def render(
                 render_board(entry, path, cell=cell)
             out.print(f"wrote {dest}")
             return EXIT_OK
-        found = get_engine("bfs", budget=search_budget(max_states)).solve(entry, objective.value)
+        found = rhasp.solve(entry, objective.value, "bfs", budget=search_budget(max_states))
         if found.limit:
             raise SearchLimit(found.limit, entry.name)
         if found.plan is None:
@@ -736,20 +721,32 @@ def serve(
             raise MissingTool(
                 "FastAPI and uvicorn are not installed: pip install 'rhasp[web]'", "serve"
             ) from None
+        listening = listen(host, port)  # first, so that a taken port is one line
         limits = Limits(states=max_states, seconds=time_limit)
-        config = uvicorn.Config(create_app(limits), host=host, port=port, log_level="warning")
-        server = uvicorn.Server(config)
-        address = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+        config = uvicorn.Config(create_app(limits), log_level="warning")
+        bound = listening.getsockname()[1]
+        address = f"http://{'[' + host + ']' if ':' in host else host}:{bound}/"
         err.print(f"rhasp serve: {address} (Ctrl-C stops)", markup=False)
         if open_page:
             threading.Timer(1.0, webbrowser.open, (address,)).start()
-        server.run()
-        if not server.started:  # the address is taken, or cannot be had
-            raise InputError(f"cannot listen on {host}:{port} (in use, or not this machine's)",
-                             "--port")  # fmt: skip
+        uvicorn.Server(config).run(sockets=[listening])
         return EXIT_OK
 
     guarded(run)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` for the server, or one line saying why not."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except (OSError, UnicodeError) as error:
+        listening.close()
+        reason = getattr(error, "strerror", None) or str(error)
+        raise InputError(f"cannot listen on {host} port {port}: {reason}", "serve") from None
+    return listening
 
 
 def emit(text: str, dest: Path | None) -> None:

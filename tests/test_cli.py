@@ -79,8 +79,8 @@ def test_search_limits_exit_4_and_never_say_no_solution():
 
 
 def test_a_disagreement_exits_3(monkeypatch):
-    from rhasp import cli as cli_module
-    from rhasp.engines import Solution
+    from rhasp import api
+    from rhasp.engines import Solution, get_engine
 
     class Wrong:
         name = "asp"
@@ -88,7 +88,8 @@ def test_a_disagreement_exits_3(monkeypatch):
         def solve(self, puzzle, objective):
             return Solution(puzzle, objective, (), self.name, ("asp",), None, 0.0)
 
-    monkeypatch.setattr(cli_module, "get_engine", lambda name, **_: Wrong())
+    wrong_asp = lambda name, **options: Wrong() if name == "asp" else get_engine(name, **options)  # noqa: E731
+    monkeypatch.setattr(api, "get_engine", wrong_asp)
     result = rhasp("solve", str(ORIGINAL / "card01.txt"))
     assert result.exit_code == 3
     assert "a plan that does not solve the puzzle: a bug" in result.stderr
@@ -426,7 +427,7 @@ def every_help() -> dict[str, str]:
 
 def test_no_help_shows_a_type_after_a_flag():
     helps = every_help()
-    assert len(helps) == 10  # rhasp and its nine commands
+    assert len(helps) == 11  # rhasp and its ten commands
     for name, text in helps.items():
         assert "<bool>" not in text and "BOOLEAN" not in text, name
     # The flags are still there, and options that take a value still show what it is.
