@@ -1,0 +1,186 @@
+"""The public Python API (``import rhasp``), checked against the naive reference solver and
+hand-counted boards, and the README's example run as it is written."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+import rhasp
+from rhasp.model import Move, Puzzle
+from rhasp.pictures.boards import TARGET
+from tests import reference
+from tests.boards import card, card_backs, example
+
+ROOT = Path(__file__).resolve().parents[1]
+CARD01 = ROOT / "puzzles" / "original" / "card01.txt"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def fewest(puzzle: Puzzle, objective: str = "moves") -> int | None:
+    """The naive reference's minimum for the puzzle's position."""
+    rows = ["".join(row) for row in puzzle.board.grid(puzzle.start)]
+    return reference.fewest(rows, dict(puzzle.board.exits), objective)
+
+
+def readme_block(marker: str) -> str:
+    """The fenced block after ``<!-- marker -->`` in the README."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(rf"<!-- {marker} -->\n```\w*\n(.*?)```", text, re.S)
+    assert found, f"README has no block after <!-- {marker} -->"
+    return found[1]
+
+
+def test_the_readme_example_prints_what_the_readme_says():
+    code, shown = readme_block("api:example"), readme_block("api:output")
+    assert len(code.strip().splitlines()) == 5
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == shown
+
+
+def test_read_takes_a_file_a_path_or_the_text_itself():
+    from_file = rhasp.read(str(CARD01))
+    assert from_file.name == "card01"
+    assert rhasp.read(CARD01) == from_file
+    assert rhasp.read(CARD01.read_text()) == from_file
+    assert rhasp.read("AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR.") == from_file  # the deck's line 1
+
+
+def test_read_says_what_is_wrong_in_one_line():
+    with pytest.raises(rhasp.InputError, match=r"^missing\.txt: no such file or directory$"):
+        rhasp.read("missing.txt")
+    with pytest.raises(rhasp.InputError, match="holds 40 puzzles"):
+        rhasp.read(ROOT / "puzzles" / "original40.txt")
+    with pytest.raises(rhasp.InputError, match=r"^board:1:1: a one-line board"):
+        rhasp.parse("AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR")  # 35 cells
+
+
+def test_parse_never_reads_a_file():
+    with pytest.raises(rhasp.InputError) as error:
+        rhasp.parse(str(CARD01))
+    assert "AA...O" not in str(error.value)
+
+
+@pytest.mark.parametrize("name", ["4x4", "walls", "two-targets"])
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+def test_solve_agrees_with_the_reference(name, objective):
+    puzzle = example(name)
+    for engine in ("asp", "bfs"):
+        solution = rhasp.solve(puzzle, objective, engine)
+        assert solution.length == fewest(puzzle, objective), engine
+        assert rhasp.play(puzzle, solution.plan).solved
+
+
+def test_solve_says_what_proves_the_plan():
+    solution = rhasp.solve(card(1))
+    assert solution.proofs == ("asp", "bfs")
+    assert len(solution.stats["asp"]["move_atoms"]) == solution.moves == 8
+    assert rhasp.solve(card(1), engine="asp", confirm=False).proofs == ("asp",)
+
+
+def test_check_reads_a_plan_as_text_or_as_moves():
+    backs = card_backs()
+    for number in (1, 2, 3):
+        result = rhasp.check(card(number), backs[number])
+        assert result["solves"] and result["moves_minimal"], number
+        assert result["minimal_moves"] == fewest(card(number))
+    moves = (Move("B", -1), Move("X", 1))
+    assert rhasp.check(example("4x4"), moves)["failed_move"] == 2
+
+
+def test_analyze_counts_the_cluster_as_the_reference_does():
+    analysis = rhasp.analyze(card(1))
+    states, _ = reference.cluster(["".join(row) for row in card(1).board.grid(card(1).placement)])
+    assert analysis.cluster_states == len(states)
+    assert sum(analysis.profile.values()) == len(states)
+    assert analysis.minimal_moves == 8
+    assert analysis.graph is not None and len(analysis.graph.neighbours) == len(states)
+
+
+def random_position(puzzle: Puzzle, rng: random.Random, moves: int) -> tuple[Move, ...]:
+    """``moves`` random legal moves from the start (stopping short of a win)."""
+    board, state, played = puzzle.board, puzzle.start, []
+    for _ in range(moves):
+        options = [(m, s) for m, s in board.successors(state) if not board.is_solved(s)]
+        move, state = rng.choice(options)
+        played.append(move)
+    return tuple(played)
+
+
+@pytest.mark.parametrize("number", [1, 2, 3, 12])
+def test_a_hint_starts_an_optimal_plan_from_any_position(number):
+    rng = random.Random(number)
+    puzzle = card(number)
+    for length in (0, 1, 3, 6):
+        here = rhasp.play(puzzle, random_position(puzzle, rng, length))
+        found = rhasp.hint(here)
+        assert found.moves_left == fewest(here), (number, length)
+        after = rhasp.play(here, (found.move,))
+        assert after.solved if found.moves_left == 1 else fewest(after) == found.moves_left - 1
+
+
+def test_a_hint_on_a_solved_or_hopeless_position():
+    plan = rhasp.solve(card(1), engine="bfs").plan
+    solved = rhasp.play(card(1), plan)
+    assert solved.solved and solved.board.targets == ()
+    assert rhasp.hint(solved) == rhasp.hint(solved).__class__(None, 0)
+    walled = rhasp.parse("....\nXX#.\n....\n....")  # X faces a wall on the exit row
+    assert fewest(walled) is None
+    assert rhasp.hint(walled).moves_left is None
+
+
+def test_a_hint_for_two_targets_comes_from_a_search():
+    puzzle = example("two-targets")
+    found = rhasp.hint(puzzle)
+    assert found.moves_left == fewest(puzzle)
+    after = rhasp.play(puzzle, (found.move,))
+    assert after.solved or fewest(after) == found.moves_left - 1
+
+
+def test_play_takes_departed_targets_off_the_board():
+    plan = rhasp.solve(example("two-targets"), engine="bfs").plan
+    before_last = rhasp.play(example("two-targets"), plan[:-1])
+    assert len(before_last.board.targets) == 1  # one target has left already
+    with pytest.raises(rhasp.RhaspError, match="move 1: "):
+        rhasp.play(card(1), "XR1")  # X is blocked by Q
+
+
+def test_generate_makes_a_puzzle_of_at_least_the_moves_asked():
+    made = rhasp.generate(6, seed=7)
+    assert made.meta["moves"] >= 6
+    assert made.meta["moves"] == fewest(made)
+    assert rhasp.generate(6, seed=7) == made  # the seed makes it again
+
+
+def test_generate_gives_up_at_its_time_limit():
+    with pytest.raises(rhasp.SearchLimit, match="no board of at least 40 moves found"):
+        rhasp.generate(40, seed=1, seconds=0.5)
+
+
+def svg_tree(text: str) -> ElementTree.Element:
+    return ElementTree.fromstring(text)
+
+
+def test_a_puzzle_shows_as_its_board_in_a_notebook():
+    puzzle = card(1)
+    picture = svg_tree(puzzle._repr_svg_())
+    labels = [node.text for node in picture.iter(f"{SVG}text")]
+    assert sorted(labels) == sorted(v.label for v in puzzle.board.vehicles)
+    assert any(node.get("fill") == TARGET for node in picture.iter(f"{SVG}rect"))
+
+
+def test_a_solution_shows_as_its_strip_of_boards():
+    solution = rhasp.solve(card(1), engine="bfs")
+    picture = svg_tree(solution._repr_svg_())
+    captions = [node.text for node in picture.iter(f"{SVG}text") if "." in node.text or
+                node.text == "start"]  # fmt: skip
+    assert captions[0] == "start"
+    assert len(captions) == solution.moves + 1
+    assert captions[-1].endswith(" out")  # the last move drives the target out
