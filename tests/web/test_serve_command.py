@@ -1,0 +1,61 @@
+"""``rhasp serve`` as a person starts it: the line it prints, a taken port, a missing extra."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from typer.testing import CliRunner
+
+from rhasp.cli import app
+
+runner = CliRunner()
+
+
+def test_serve_prints_its_address_and_serves_the_page():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rhasp", "serve", "--port", "0"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        line = process.stderr.readline()
+        found = re.fullmatch(r"rhasp serve: (http://127\.0\.0\.1:(\d+)/) \(Ctrl-C stops\)\n", line)
+        assert found, line
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                page = urllib.request.urlopen(found[1], timeout=5).read().decode()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the page never answered"
+                time.sleep(0.2)
+        assert "<title>rhasp" in page and "/static/app.js" in page
+    finally:
+        process.terminate()
+        assert process.wait(timeout=10) == 143  # SIGTERM: stopped cleanly
+
+
+def test_a_taken_port_is_one_line_and_exit_2():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"rhasp: serve: cannot listen on 127.0.0.1 port {port}: Address already in use\n"
+    )
+
+
+def test_without_the_web_extra_serve_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    result = runner.invoke(app, ["serve"])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "rhasp: serve: FastAPI and uvicorn are not installed: pip install 'rhasp[web]'\n"
+    )
