@@ -106,8 +106,13 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     def bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
         first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"] if part != "body") or "request"
-        return JSONResponse({"error": f"{where}: {first['msg']}"}, status_code=400)
+        if first["type"] == "json_invalid":  # its place is a character offset, not a field
+            reason = first.get("ctx", {}).get("error", first["msg"])
+            line = f"request: not JSON ({reason} at character {first['loc'][-1]})"
+        else:
+            where = ".".join(str(part) for part in first["loc"] if part != "body") or "request"
+            line = f"{where}: {first['msg']}"
+        return JSONResponse({"error": line}, status_code=400)
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
