@@ -1,0 +1,508 @@
+"""The web server's JSON API (rhasp/web/server.py) through FastAPI's test client, and one
+live server on the loopback address where a test needs a response read as it streams.
+
+Expected figures come from the boards by hand (the examples' own comments, card 1's grid),
+from the naive reference solver of tests/reference.py, or from a forward BFS where the
+server answers from a backward cluster search (hints); never from the code under test.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import socket
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+import rhasp
+from rhasp.engines import get_engine
+from rhasp.errors import InputError
+from rhasp.model import Puzzle, State
+from rhasp.web.server import MAX_BODY, Limits, create_app
+from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card, card_backs, card_rows
+from tests.reference import cluster, database_rows, fewest
+
+with warnings.catch_warnings():  # starlette would rather have httpx2; httpx is what FastAPI uses
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+CARD1 = (ORIGINAL / "card01.txt").read_text()
+CARD1_BACK = "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5"  # printed on the card: 8 moves, minimal
+WALLED12 = (PUZZLES / "large" / "walled12.txt").read_text()
+ENDPOINTS = ["/api/puzzles", "/api/board", "/api/generate", "/api/solve", "/api/hint",
+             "/api/check", "/api/analyze"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+def post(client: TestClient, endpoint: str, **body) -> httpx.Response:
+    return client.post(f"/api/{endpoint}", json=body)
+
+
+def one_line_error(response: httpx.Response, status: int) -> str:
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert error and "\n" not in error and "Traceback" not in error
+    return error
+
+
+def bfs_moves(puzzle: Puzzle) -> int | None:
+    """Fewest moves by the forward breadth-first search (None: no plan)."""
+    return get_engine("bfs").solve(puzzle, "moves").moves
+
+
+def grid_text(puzzle: Puzzle, state: State) -> str:
+    return "\n".join("".join(row) for row in puzzle.board.grid(state))
+
+
+def events(text: str) -> list[tuple[str, dict]]:
+    """Server-sent events as (name, data), in order."""
+    found = []
+    for block in text.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines())
+        assert set(fields) == {"event", "data"}, block
+        found.append((fields["event"], json.loads(fields["data"])))
+    return found
+
+
+# --- /api/puzzles ------------------------------------------------------------------------------
+
+
+def test_puzzles_are_the_forty_cards_in_order(client):
+    response = client.get("/api/puzzles")
+    assert response.status_code == 200
+    cards = response.json()
+    assert [entry["name"] for entry in cards] == [f"card{n:02d}" for n in range(1, 41)]
+    for number, entry in enumerate(cards, 1):
+        # The one-line form is the grid's rows run together (the cards have no walls).
+        assert entry["board"] == "".join(card_rows(number))
+        assert rhasp.parse(entry["board"]) == rhasp.read(ORIGINAL / f"card{number:02d}.txt")
+
+
+# --- /api/board --------------------------------------------------------------------------------
+
+# Card 1's vehicles read off its grid by hand: orientation, line, length, position (0-based).
+CARD1_VEHICLES = {
+    "A": ("h", 0, 2, 0), "B": ("v", 0, 2, 4), "C": ("h", 4, 2, 4), "O": ("v", 5, 3, 0),
+    "P": ("v", 0, 3, 1), "Q": ("v", 3, 3, 1), "R": ("h", 5, 3, 2), "X": ("h", 2, 2, 1),
+}  # fmt: skip
+
+
+def vehicles_of(record: dict) -> dict[str, tuple]:
+    return {v["label"]: (v["orientation"], v["line"], v["length"], v["position"])
+            for v in record["vehicles"]}  # fmt: skip
+
+
+def test_board_describes_card1(client):
+    record = post(client, "board", board=CARD1).json()
+    assert (record["width"], record["height"], record["walls"]) == (6, 6, [])
+    assert record["exits"] == [{"label": "X", "side": "right"}]
+    assert vehicles_of(record) == CARD1_VEHICLES
+    assert [v["label"] for v in record["vehicles"] if v["target"]] == ["X"]
+    assert record["solved"] is False
+    assert record["picture"].lstrip().startswith("<svg")
+    assert rhasp.parse(record["link"]) == rhasp.read(ORIGINAL / "card01.txt")
+
+
+def test_board_with_moves_shows_the_position_they_reach(client):
+    record = post(client, "board", board=CARD1, moves="CL3 OD3").json()
+    moved = CARD1_VEHICLES | {"C": ("h", 4, 2, 1), "O": ("v", 5, 3, 3)}
+    assert vehicles_of(record) == moved
+    by_hand = """AA....
+                 P..Q..
+                 PXXQ..
+                 P..Q.O
+                 BCC..O
+                 B.RRRO"""
+    assert rhasp.parse(record["link"]) == rhasp.parse(re.sub(r"\n\s+", "\n", by_hand))
+    assert record["solved"] is False
+
+
+def test_board_after_the_whole_plan_is_solved_and_the_target_gone(client):
+    record = post(client, "board", board=CARD1, moves=CARD1_BACK).json()
+    assert record["solved"] is True
+    # The target has left the board (so ``link``, a board without a target, is not a puzzle
+    # to read back; the page links the start board and the moves instead).
+    assert "X" not in vehicles_of(record) and record["exits"] == []
+    assert len(record["vehicles"]) == len(CARD1_VEHICLES) - 1
+
+
+def test_board_walls_and_exits_of_other_sides(client):
+    walls = post(client, "board", board=(EXAMPLES / "walls.txt").read_text()).json()
+    assert walls["walls"] == [[4, 3]]  # row 5, column 4 of the file, 0-based
+    vertical = post(client, "board", board=(EXAMPLES / "vertical-target.txt").read_text()).json()
+    assert vertical["exits"] == [{"label": "X", "side": "bottom"}]
+    assert vehicles_of(vertical)["X"] == ("v", 2, 2, 0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "garbage\nxx",
+        "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR",  # 35 cells
+        '{"width": 6, ',
+        "BB....\n......\n......\n......\n......\n......",  # no target
+        "",
+    ],
+)
+def test_a_bad_board_is_400_with_the_line_the_cli_prints(client, text):
+    with pytest.raises(InputError) as raised:
+        rhasp.parse(text)
+    for endpoint in ("board", "hint", "solve", "analyze"):
+        assert one_line_error(post(client, endpoint, board=text), 400) == str(raised.value)
+
+
+def test_a_bad_move_is_400_naming_its_number(client):
+    assert one_line_error(post(client, "board", board=CARD1, moves="CL3 OD9"), 400).startswith(
+        "move 2: "
+    )
+    blocked = one_line_error(post(client, "hint", board=CARD1, moves="XR1"), 400)
+    assert blocked.startswith("move 1: ") and "blocked by Q" in blocked
+
+
+# --- /api/hint ---------------------------------------------------------------------------------
+
+
+def test_hint_on_card1_starts_an_optimal_plan(client):
+    record = post(client, "hint", board=CARD1).json()
+    assert record["moves_left"] == 8
+    assert record["move"] == f"{record['label']}{'LR'[record['delta'] > 0]}{abs(record['delta'])}"
+    after = rhasp.play(rhasp.parse(CARD1), record["move"])
+    assert bfs_moves(after) == 7
+
+
+def random_position(puzzle: Puzzle, steps: int, chance: random.Random) -> tuple[State, list]:
+    """A position ``steps`` random legal moves from the start, the target kept on the board."""
+    state, played = puzzle.start, []
+    for _ in range(steps):
+        choices = [(move, after) for move, after in puzzle.board.successors(state)
+                   if not puzzle.board.is_solved(after)]  # fmt: skip
+        move, state = chance.choice(choices)
+        played.append(move)
+    return state, played
+
+
+def card_notation(puzzle: Puzzle, moves: list) -> str:
+    """Moves as the cards write them, spelled out here rather than by rhasp's notation."""
+    words = []
+    for move in moves:
+        horizontal = puzzle.board.vehicles[puzzle.board.index(move.label)].horizontal
+        direction = ("R" if move.delta > 0 else "L") if horizontal else "DU"[move.delta < 0]
+        words.append(f"{move.label}{direction}{abs(move.delta)}")
+    return " ".join(words)
+
+
+@pytest.mark.parametrize("number", [1, 4, 12, 21, 35])
+def test_hints_from_random_positions_agree_with_a_forward_search(client, number):
+    puzzle, chance = card(number), random.Random(1400 + number)
+    for _ in range(4):
+        state, played = random_position(puzzle, chance.randint(1, 30), chance)
+        position = Puzzle(puzzle.board, state)
+        expected = bfs_moves(position)
+        # The position as a grid of its own, and as the card plus the moves played.
+        by_grid = post(client, "hint", board=grid_text(puzzle, state)).json()
+        by_moves = post(client, "hint", board=(ORIGINAL / f"card{number:02d}.txt").read_text(),
+                        moves=card_notation(puzzle, played)).json()  # fmt: skip
+        assert by_grid["moves_left"] == by_moves["moves_left"] == expected
+        for record in (by_grid, by_moves):
+            assert bfs_moves(rhasp.play(position, record["move"])) == expected - 1
+
+
+def test_hint_on_a_solved_position(client):
+    record = post(client, "hint", board=CARD1, moves=CARD1_BACK).json()
+    assert record == record | {"move": None, "label": None, "delta": None, "moves_left": 0}
+    at_the_exit = "......\n......\n....XX\n......\n......\n......"  # leaves at once
+    assert post(client, "hint", board=at_the_exit).json()["moves_left"] == 0
+
+
+@pytest.mark.parametrize(
+    "name, moves",  # the hand counts in the examples' comments
+    [("4x4", 3), ("walls", 3), ("two-targets", 3), ("limousine", 2), ("vertical-target", 3),
+     ("unsolvable", None)],
+)  # fmt: skip
+def test_hint_on_the_examples_hand_counts(client, name, moves):
+    record = post(client, "hint", board=(EXAMPLES / f"{name}.txt").read_text()).json()
+    assert record["moves_left"] == moves
+    assert (record["move"] is None) == (moves is None)
+
+
+def test_hint_on_a_target_walled_in_has_no_moves_left(client):
+    walled = "......\n......\n.XX#..\n......\n..A...\n..A..."
+    assert bfs_moves(rhasp.parse(walled)) is None
+    record = post(client, "hint", board=walled).json()
+    assert (record["move"], record["moves_left"]) == (None, None)
+
+
+# --- /api/solve --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ["bfs", "asp"])
+def test_solve_card1_in_8_moves(client, engine):
+    record = post(client, "solve", board=CARD1, engine=engine).json()
+    assert (record["length"], record["moves"], record["optimal"]) == (8, 8, True)
+    assert len(record["plan"]) == 8
+    assert rhasp.play(rhasp.parse(CARD1), " ".join(record["plan"])).solved
+    assert [step["label"] for step in record["steps"]] == [move[0] for move in record["plan"]]
+    assert sum(abs(step["delta"]) for step in record["steps"]) == record["slides"]
+    expected = {"asp", "bfs"} if engine == "asp" else {"bfs"}
+    assert set(record["proven_by"]) == expected
+
+
+def test_solve_for_slides_matches_the_naive_count(client):
+    record = post(client, "solve", board=CARD1, objective="slides").json()
+    assert record["length"] == fewest(card_rows(1), {"X": "right"}, "slides") == 16
+    assert sum(int(move[2:]) for move in record["plan"]) == 16
+    assert rhasp.play(rhasp.parse(CARD1), " ".join(record["plan"])).solved
+
+
+def test_solve_from_a_position_after_moves(client):
+    record = post(client, "solve", board=CARD1, moves="CL3 OD3").json()
+    assert record["moves"] == bfs_moves(rhasp.play(card(1), "CL3 OD3")) == 6
+    assert rhasp.play(rhasp.parse(CARD1), "CL3 OD3 " + " ".join(record["plan"])).solved
+
+
+def test_solve_streams_each_horizon_then_the_solution(client):
+    response = post(client, "solve", board=CARD1, engine="asp", stream=True)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    found = events(response.text)
+    assert [name for name, _ in found] == ["horizon"] * 9 + ["solution"]
+    assert [data["horizon"] for _, data in found[:-1]] == list(range(9))
+    solution = found[-1][1]
+    assert solution["length"] == 8 and set(solution["proven_by"]) == {"asp", "bfs"}
+    atoms = solution["asp"]["move_atoms"]
+    parsed = [re.fullmatch(r'move\((\d+),"([A-Z])",(-?\d+)\)', atom) for atom in atoms]
+    assert len(atoms) == 8 and all(parsed)
+    assert [int(m[1]) for m in parsed] == list(range(1, 9))
+    assert [(m[2], int(m[3])) for m in parsed] == [
+        (step["label"], step["delta"]) for step in solution["steps"]
+    ]
+
+
+# --- /api/check --------------------------------------------------------------------------------
+
+
+def test_check_the_card_back(client):
+    assert card_backs()[1] == CARD1_BACK
+    record = post(client, "check", board=CARD1, plan=CARD1_BACK).json()
+    assert (record["solves"], record["moves"], record["moves_minimal"]) == (True, 8, True)
+
+
+def test_check_a_longer_plan_and_an_illegal_one(client):
+    longer = post(client, "check", board=CARD1, plan="AR1 AL1 " + CARD1_BACK).json()
+    assert (record := longer)["solves"] is True
+    assert (record["moves"], record["minimal_moves"], record["moves_minimal"]) == (10, 8, False)
+    illegal = post(client, "check", board=CARD1, plan="CL3 OD9").json()
+    assert illegal["solves"] is False and illegal["failed_move"] == 2
+    short = post(client, "check", board=CARD1, plan="CL3").json()
+    assert short["solves"] is False and "failed_move" not in short
+
+
+# --- /api/analyze ------------------------------------------------------------------------------
+
+
+def test_analyze_card1_against_the_naive_cluster(client):
+    record = post(client, "analyze", board=CARD1).json()
+    states, edges = cluster(card_rows(1))  # targets stay on the board, as analyze counts
+    goals = sum(1 for cells in states if cells[2 * 6 + 4 : 2 * 6 + 6] == "XX")
+    assert record["cluster"] == {"states": len(states), "edges": len(edges)}
+    assert record["goal_states"] == record["distance_profile"]["0"] == goals
+    assert record["minimal_moves"] == 8
+    assert record["minimal_slides"] == fewest(card_rows(1), {"X": "right"}, "slides")
+    assert sum(record["distance_profile"].values()) == len(states)
+
+
+# --- /api/generate -----------------------------------------------------------------------------
+
+
+def test_generate_keeps_its_promise_and_its_seed(client):
+    first = post(client, "generate", min_moves=5, seed=3).json()
+    moves, cells, cluster_states = first["board"].split()  # MOVES BOARD CLUSTER, A the target
+    rows = database_rows(cells)
+    assert fewest(rows, {"A": "right"}, "moves") == first["moves"] == int(moves) >= 5
+    assert bfs_moves(rhasp.parse(first["board"])) == first["moves"]
+    if int(cluster_states) <= 10_000:  # seed 3: 2,882 states, about 1 s for the naive count
+        assert len(cluster(rows)[0]) == int(cluster_states)
+    assert post(client, "generate", min_moves=5, seed=3).json()["board"] == first["board"]
+
+
+# --- limits ------------------------------------------------------------------------------------
+
+
+def padded(body: dict, size: int) -> bytes:
+    """``body`` as JSON of exactly ``size`` bytes (trailing blanks are valid JSON)."""
+    text = json.dumps(body).encode()
+    return text + b" " * (size - len(text))
+
+
+def test_a_body_over_64_kb_is_413_and_one_at_it_is_read(client):
+    headers = {"content-type": "application/json"}
+    at = client.post("/api/board", content=padded({"board": CARD1}, MAX_BODY), headers=headers)
+    assert at.status_code == 200
+    over = padded({"board": CARD1}, MAX_BODY + 1)
+    response = client.post("/api/board", content=over, headers=headers)
+    assert response.request.headers["content-length"] == str(MAX_BODY + 1)
+    assert "65,536 bytes" in one_line_error(response, 413)
+
+
+def test_a_chunked_body_is_counted_as_it_arrives(client):
+    headers = {"content-type": "application/json"}
+
+    def chunks(body: bytes) -> Iterator[bytes]:
+        yield from (body[i : i + 1000] for i in range(0, len(body), 1000))
+
+    over = client.post("/api/board", content=chunks(padded({"board": CARD1}, 100_000)),
+                       headers=headers)  # fmt: skip
+    assert "content-length" not in over.request.headers
+    one_line_error(over, 413)
+    fits = client.post("/api/board", content=chunks(padded({"board": CARD1}, 5000)),
+                       headers=headers)  # fmt: skip
+    assert "content-length" not in fits.request.headers
+    assert fits.status_code == 200 and vehicles_of(fits.json()) == CARD1_VEHICLES
+
+
+@pytest.mark.parametrize(
+    "endpoint, extra",
+    [("solve", {}), ("solve", {"engine": "asp"}), ("hint", {}), ("analyze", {}),
+     ("check", {"plan": CARD1_BACK})],
+)  # fmt: skip
+def test_a_state_limit_is_422_and_never_no_solution(endpoint, extra):
+    # Hints keep each board's cluster for the whole process, and a kept cluster answers
+    # without a search under any limit: so a board no other test asks about (card 1, a wall
+    # where nothing passes).
+    small = TestClient(create_app(Limits(states=50)))
+    response = post(small, endpoint, board=CARD1.replace("P..Q.O", "P..Q#O"), **extra)
+    error = one_line_error(response, 422)
+    assert response.json()["limit"] is True
+    assert "state limit" in error and "no solution" not in error
+
+
+@pytest.mark.parametrize("endpoint", ["solve", "hint", "analyze"])
+def test_a_time_limit_is_422(endpoint):
+    quick = TestClient(create_app(Limits(seconds=0.2)))
+    began = time.perf_counter()
+    response = post(quick, endpoint, board=WALLED12)
+    assert time.perf_counter() - began < 10  # the 12x12 board takes far longer unbounded
+    assert "time limit of 0.2 s" in one_line_error(response, 422)
+    assert response.json()["limit"] is True
+
+
+def test_generate_past_its_time_is_422():
+    quick = TestClient(create_app(Limits(seconds=0.2)))
+    response = post(quick, "generate", min_moves=40, seed=1)
+    assert "ask for fewer" in one_line_error(response, 422)
+
+
+def test_an_asp_slot_is_given_back_after_each_proof():
+    one = TestClient(create_app(Limits(asp_proofs=1)))
+    for _ in range(2):
+        assert post(one, "solve", board=CARD1, engine="asp").json()["length"] == 8
+    limited = TestClient(create_app(Limits(asp_proofs=1, states=50)))
+    for _ in range(2):  # a proof stopped by a limit gives its slot back too
+        one_line_error(post(limited, "solve", board=CARD1, engine="asp"), 422)
+
+
+@pytest.fixture
+def live_server():
+    """Start the app under uvicorn in a thread, on a free port of the loopback address."""
+    running = []
+
+    def start(limits: Limits) -> str:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        server = uvicorn.Server(uvicorn.Config(create_app(limits), log_level="warning"))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        running.append((server, thread, sock))
+        deadline = time.monotonic() + 20
+        while not server.started:
+            assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+            time.sleep(0.02)
+        return f"http://127.0.0.1:{sock.getsockname()[1]}"
+
+    yield start
+    for server, thread, sock in running:
+        server.should_exit = True
+        thread.join(timeout=20)
+        sock.close()
+
+
+def test_a_second_asp_proof_is_told_busy_while_one_runs(live_server):
+    # Card 26 takes the ASP engine seconds; the 1 s limit ends it either way.
+    base = live_server(Limits(asp_proofs=1, seconds=1.0))
+    slow = (ORIGINAL / "card26.txt").read_text()
+    with httpx.Client(base_url=base, timeout=60, trust_env=False) as http:
+        asked = {"board": slow, "engine": "asp", "stream": True}
+        with http.stream("POST", "/api/solve", json=asked) as first:
+            lines = first.iter_lines()
+            assert next(lines) == "event: horizon"  # the proof is running: its slot is taken
+            second = http.post("/api/solve", json={"board": CARD1, "engine": "asp"})
+            assert second.status_code == 429
+            assert second.json()["busy"] is True and int(second.headers["retry-after"]) > 0
+            assert "\n" not in second.json()["error"]
+            bfs = http.post("/api/solve", json={"board": CARD1, "engine": "bfs"})
+            assert bfs.status_code == 200 and bfs.json()["length"] == 8  # BFS is never busy
+            rest = "event: horizon\n" + "\n".join(lines)  # to the end: the proof is over
+        found = events(rest)
+        assert {name for name, _ in found[:-1]} == {"horizon"}
+        name, last = found[-1]
+        assert name == "solution" or (name == "error" and last["limit"] is True)
+        third = http.post("/api/solve", json={"board": CARD1, "engine": "asp"})
+        assert third.status_code == 200 and third.json()["length"] == 8
+
+
+@pytest.mark.parametrize("named", ["/etc/passwd", "puzzles/original/card01.txt",
+                                   str(ORIGINAL / "card01.txt")])  # fmt: skip
+def test_a_file_name_is_read_as_board_text_never_opened(client, named):
+    try:
+        text = Path(named).read_text()
+        contents = [line for line in text.splitlines() if len(line) > 3]
+    except OSError:
+        contents = []
+    for endpoint in ("board", "hint", "solve"):
+        error = one_line_error(post(client, endpoint, board=named), 400)
+        assert error.startswith("board:")
+        assert not any(line in error for line in contents)
+
+
+# --- validation --------------------------------------------------------------------------------
+
+
+def test_missing_and_wrong_fields_are_400_in_one_line(client):
+    assert "board" in one_line_error(client.post("/api/hint", json={}), 400)
+    assert "engine" in one_line_error(post(client, "solve", board=CARD1, engine="dfs"), 400)
+    assert "objective" in one_line_error(post(client, "solve", board=CARD1, objective="x"), 400)
+    assert "plan" in one_line_error(post(client, "check", board=CARD1), 400)
+    assert "min_moves" in one_line_error(post(client, "generate", min_moves=0), 400)
+    assert "board" in one_line_error(post(client, "board", board=7), 400)
+
+
+def test_a_body_that_is_not_json_is_400_in_one_line(client):
+    response = client.post("/api/solve", content=b"board=card01",
+                           headers={"content-type": "application/json"})  # fmt: skip
+    # Not "0: JSON decode error", as if the body had a field named 0.
+    error = one_line_error(response, 400)
+    assert error == "request: not JSON (Expecting value at character 0)"
+
+
+# --- documentation -----------------------------------------------------------------------------
+
+
+def test_docs_and_openapi_list_the_endpoints(client):
+    schema = client.get("/openapi.json").json()
+    assert set(ENDPOINTS) <= set(schema["paths"])
+    assert "get" in schema["paths"]["/api/puzzles"]
+    assert all("post" in schema["paths"][path] for path in ENDPOINTS[1:])
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "/openapi.json" in docs.text
