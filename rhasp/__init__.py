@@ -14,7 +14,7 @@ __version__ = "0.1.0"
 
 # The functions are bound after their modules load, so ``rhasp.check`` is the function even
 # though a module of that name (rhasp/check.py) exists: it is imported first, by rhasp.api.
-from rhasp.api import analyze, check, generate, hint, parse, play, read, solve
+from rhasp.api import analyze, check, generate, hardest, hint, parse, play, read, solve
 from rhasp.engines import EngineDisagreement, Solution
 from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.model import Move, Puzzle
@@ -31,6 +31,7 @@ __all__ = [
     "analyze",
     "check",
     "generate",
+    "hardest",
     "hint",
     "parse",
     "play",

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rhasp.analysis import Analysis, cluster_graph
+from rhasp.analysis import Analysis, cluster_graph, hardest_puzzle
 from rhasp.analysis import analyze as analyze_cluster
 from rhasp.check import check_plan
 from rhasp.engines import Objective, Progress, Solution, confirmed, get_engine

@@ -36,7 +36,6 @@ from rich.console import Console
 
 import rhasp
 from rhasp import __version__
-from rhasp.analysis import hardest_puzzle
 from rhasp.api import bounded, moves_of
 from rhasp.deck import Settings as DeckSettings
 from rhasp.deck import Tally, run_deck
@@ -557,7 +556,7 @@ def hardest(
 
     def run() -> int:
         entry = read_one(puzzle, target)
-        hardest_found = hardest_puzzle(entry, search_budget(max_states))
+        hardest_found = rhasp.hardest(entry, budget=search_budget(max_states))
         if hardest_found is None:
             report(InputError("no goal state is reachable, so no state is hardest", entry.name))
             return EXIT_UNSOLVED
