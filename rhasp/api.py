@@ -160,6 +160,14 @@ def analyze(
     return analyze_cluster(puzzle, cluster_graph(puzzle, budget), budget)
 
 
+def hardest(
+    puzzle: Puzzle, *, max_states: int | None = None, budget: Budget | None = None
+) -> tuple[Puzzle, int] | None:
+    """The hardest position of the puzzle's cluster (``rhasp hardest``) and its minimum in
+    moves; None when no position of the cluster can be solved."""
+    return hardest_puzzle(puzzle, bounded(max_states, budget))
+
+
 def hint(puzzle: Puzzle, *, max_states: int | None = None, budget: Budget | None = None) -> Hint:
     """The next move of an optimal plan from the puzzle's position, and how many moves the
     exit still is (proven by breadth-first search)."""
