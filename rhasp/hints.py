@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from rhasp.analysis import ClusterGraph, cluster_graph
 from rhasp.engines.bfs import BfsEngine
@@ -39,28 +39,72 @@ class Hint:
 
 
 class ClusterBook:
-    """The clusters searched so far, by board; safe to share between a server's threads."""
+    """The clusters searched so far, by board; safe to share between a server's threads.
+
+    A board's cluster is searched by one thread at a time: hints asked meanwhile on the same
+    board wait for that search and share its outcome, rather than each searching the same
+    cluster (a server's first hints on a card come many at once)."""
 
     def __init__(self, boards: int = KEPT_BOARDS) -> None:
         self._boards = boards
         self._clusters: OrderedDict[Board, list[ClusterGraph]] = OrderedDict()
+        self._searches: dict[Board, _Search] = {}  # under way, with the hints waiting on them
         self._lock = threading.Lock()
 
     def graph(self, puzzle: Puzzle, budget: Budget) -> tuple[ClusterGraph, int]:
         """The cluster holding the puzzle's position, and the position's key in it."""
+        kept = self.kept(puzzle)
+        if kept is not None:
+            return kept
+        with self._lock:
+            search = self._searches.setdefault(puzzle.board, _Search())
+            search.users += 1
+        try:
+            with search.lock:
+                kept = self.kept(puzzle)  # found by the search this hint waited for
+                if kept is not None:
+                    return kept
+                if search.failed is not None:
+                    raise SearchLimit(search.failed.what, search.failed.where)
+                states = min(budget.states, CLUSTER_STATES)
+                try:
+                    graph = cluster_graph(puzzle, replace(budget, states=states))
+                except SearchLimit as limit:
+                    search.failed = limit
+                    raise
+                self._keep(puzzle.board, graph)
+                return graph, graph.start
+        finally:
+            with self._lock:
+                search.users -= 1
+                if not search.users:
+                    del self._searches[puzzle.board]
+
+    def kept(self, puzzle: Puzzle) -> tuple[ClusterGraph, int] | None:
+        """The kept cluster holding the puzzle's position and its key there, else None."""
         with self._lock:
             graphs = list(self._clusters.get(puzzle.board, ()))
         for graph in graphs:
             key = graph.geometry.key(puzzle.placement)
             if key in graph.neighbours:
                 return graph, key
-        graph = cluster_graph(puzzle, replace(budget, states=min(budget.states, CLUSTER_STATES)))
+        return None
+
+    def _keep(self, board: Board, graph: ClusterGraph) -> None:
         with self._lock:
-            self._clusters.setdefault(puzzle.board, []).append(graph)
-            self._clusters.move_to_end(puzzle.board)
+            self._clusters.setdefault(board, []).append(graph)
+            self._clusters.move_to_end(board)
             while len(self._clusters) > self._boards:
                 self._clusters.popitem(last=False)
-        return graph, graph.start
+
+
+@dataclass
+class _Search:
+    """One board's cluster search: one thread searches, the others wait on ``lock``."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    users: int = 0  # hints searching or waiting
+    failed: SearchLimit | None = None  # the search stopped at a limit: so do its waiters
 
 
 BOOK = ClusterBook()
@@ -84,6 +128,15 @@ def hint(puzzle: Puzzle, budget: Budget | None = None, book: ClusterBook = BOOK)
     if not found.plan:
         return Hint(None, None)
     return Hint(found.plan[0], len(found.plan))
+
+
+def kept_hint(puzzle: Puzzle, book: ClusterBook = BOOK) -> Hint | None:
+    """The hint when it takes no search (the position solved, or in a cluster kept), else
+    None: a look-up of microseconds, which a server may answer without a thread."""
+    if puzzle.board.is_solved(puzzle.start):
+        return Hint(None, 0)
+    found = book.kept(puzzle) if len(puzzle.board.targets) == 1 else None
+    return None if found is None else _from_cluster(*found)
 
 
 def _from_cluster(graph: ClusterGraph, key: int) -> Hint:

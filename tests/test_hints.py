@@ -1,0 +1,81 @@
+"""Hints as a server asks them: from many threads at once (one cluster search a board), and
+looked up without a search once the cluster is kept."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from rhasp import hints, play
+from rhasp.engines import get_engine
+from rhasp.engines.limits import Budget
+from rhasp.hints import ClusterBook, Hint, hint, kept_hint
+from tests.boards import card
+
+
+def counted_searches(monkeypatch, pause: float) -> list[str]:
+    """Every cluster search hints start, by puzzle name; each made slow enough that the other
+    threads ask while it runs."""
+    searched: list[str] = []
+    search = hints.cluster_graph
+
+    def slow(puzzle, budget):
+        searched.append(puzzle.name)
+        time.sleep(pause)
+        return search(puzzle, budget)
+
+    monkeypatch.setattr(hints, "cluster_graph", slow)
+    return searched
+
+
+def test_hints_asked_at_once_share_one_search_of_the_cluster(monkeypatch):
+    searched = counted_searches(monkeypatch, 0.3)
+    book, puzzles = ClusterBook(), [card(1), card(6)]
+    start = threading.Barrier(16)
+
+    def ask(n: int):
+        start.wait()
+        return hint(puzzles[n % 2], Budget(), book)
+
+    with ThreadPoolExecutor(16) as pool:
+        found = list(pool.map(ask, range(16)))
+    assert sorted(searched) == ["card01", "card06"]  # one search a board, not one a hint
+    for n, answer in enumerate(found):
+        expected = get_engine("bfs").solve(puzzles[n % 2], "moves").moves
+        assert answer.moves_left == expected and answer.move is not None
+
+
+def test_hints_waiting_on_a_search_that_stops_at_a_limit_search_from_their_position(
+    monkeypatch,
+):
+    searched = counted_searches(monkeypatch, 0.3)
+    book, start = ClusterBook(), threading.Barrier(6)
+    small = Budget(200)  # card 1's cluster has 1,247 states; a search from its start 1,058
+
+    def ask(_: int):
+        start.wait()
+        try:
+            return hint(card(1), small, book)
+        except Exception as error:  # the test looks at what came back
+            return error
+
+    with ThreadPoolExecutor(6) as pool:
+        found = list(pool.map(ask, range(6)))
+    # The waiters share the first search's limit rather than each repeating it; each then
+    # searches from its position (over the budget too): a limit, never a wrong answer.
+    assert len(searched) <= 2
+    assert all(type(outcome).__name__ == "SearchLimit" for outcome in found)
+
+
+def test_a_kept_hint_needs_the_cluster_searched_first():
+    book, puzzle = ClusterBook(), card(1)
+    assert kept_hint(puzzle, book) is None  # nothing kept yet: no search here
+    searched = hint(puzzle, Budget(), book)
+    assert kept_hint(puzzle, book) == searched and searched.moves_left == 8
+    later = play(puzzle, "CL3 OD3")  # in the same cluster
+    assert kept_hint(later, book) == hint(later, Budget(), book)
+    assert kept_hint(later, book).moves_left == get_engine("bfs").solve(later, "moves").moves
+    solved = play(puzzle, "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5")
+    assert kept_hint(solved, ClusterBook()) == Hint(None, 0)
+    assert kept_hint(card(2), book) is None  # another board
