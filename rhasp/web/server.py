@@ -20,11 +20,12 @@ import queue
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -35,6 +36,7 @@ from rhasp.engines import EngineDisagreement, Solution
 from rhasp.engines.limits import Budget
 from rhasp.errors import RhaspError, SearchLimit
 from rhasp.formats import read_path, write
+from rhasp.hints import kept_hint
 from rhasp.model import Puzzle
 from rhasp.notation import format_move
 from rhasp.output import solution_dict
@@ -43,6 +45,11 @@ from rhasp.pictures.scene import svg
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
+#: A hint on a board and moves of at most this many characters (a 6×6 board and 240 moves:
+#: about 5 ms to read and replay) is answered on the event loop when its cluster is kept, as
+#: a look-up, without the hand-over to a worker thread that costs more than the look-up;
+#: any other hint, and every search, runs in a worker thread.
+QUICK_TEXT = 1_000
 #: The pixels of a board cell on the page, as ``rhasp render`` draws at its default.
 CELL = 60
 
@@ -153,9 +160,13 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         return answer(lambda: solved(request, limits, None))
 
     @app.post("/api/hint")
-    def hint(request: Position) -> Any:
+    async def hint(request: Position) -> Any:
         """The next move of an optimal plan from the position, and the moves left."""
-        return answer(lambda: hint_record(position(request), limits))
+        if len(request.board) + len(request.moves) <= QUICK_TEXT:
+            quick = answer(lambda: hint_record(position(request)))
+            if quick is not None:
+                return quick
+        return await run_in_threadpool(answer, lambda: hint_record(position(request), limits))
 
     @app.post("/api/check")
     def check(request: CheckRequest) -> Any:
@@ -183,8 +194,15 @@ def cards() -> tuple[Puzzle, ...]:
 
 
 def position(request: Position) -> Puzzle:
-    puzzle = rhasp.parse(request.board)
+    puzzle = parsed(request.board)
     return rhasp.play(puzzle, request.moves) if request.moves.strip() else puzzle
+
+
+@lru_cache(maxsize=128)
+def parsed(text: str) -> Puzzle:
+    """The board read from its text, kept: the page sends its start board with every request
+    (a puzzle never changes; a board that cannot be read raises, and nothing is kept)."""
+    return rhasp.parse(text)
 
 
 def answer(work: Callable[[], Any]) -> Any:
@@ -257,8 +275,12 @@ def new_puzzle(request: GenerateRequest, limits: Limits) -> dict[str, Any]:
     return {"name": puzzle.name, "board": link_text(puzzle), "moves": puzzle.meta["moves"]}
 
 
-def hint_record(puzzle: Puzzle, limits: Limits) -> dict[str, Any]:
-    found = rhasp.hint(puzzle, budget=limits.budget())
+def hint_record(puzzle: Puzzle, limits: Limits | None = None) -> dict[str, Any] | None:
+    """The hint as the page reads it; without ``limits``, only one that takes no search (a
+    look-up in a kept cluster), else None."""
+    found = rhasp.hint(puzzle, budget=limits.budget()) if limits else kept_hint(puzzle)
+    if found is None:
+        return None
     move = found.move
     return {
         "move": None if move is None else format_move(move, puzzle.board),

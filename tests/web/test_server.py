@@ -26,7 +26,7 @@ import rhasp
 from rhasp.engines import get_engine
 from rhasp.errors import InputError
 from rhasp.model import Puzzle, State
-from rhasp.web.server import MAX_BODY, Limits, create_app
+from rhasp.web.server import MAX_BODY, QUICK_TEXT, Limits, create_app
 from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card, card_backs, card_rows
 from tests.reference import cluster, database_rows, fewest
 
@@ -217,6 +217,16 @@ def test_hints_from_random_positions_agree_with_a_forward_search(client, number)
         assert by_grid["moves_left"] == by_moves["moves_left"] == expected
         for record in (by_grid, by_moves):
             assert bfs_moves(rhasp.play(position, record["move"])) == expected - 1
+
+
+def test_hint_after_a_long_game(client):
+    # Moves that undo each other, past what the server answers on its event loop: the same
+    # hint from a worker thread.
+    wandering = " ".join(["AR1", "AL1"] * 300)
+    assert len(CARD1) + len(wandering) > QUICK_TEXT
+    record = post(client, "hint", board=CARD1, moves=wandering).json()
+    assert record["moves_left"] == 8
+    assert bfs_moves(rhasp.play(card(1), record["move"])) == 7
 
 
 def test_hint_on_a_solved_position(client):
