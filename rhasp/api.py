@@ -40,7 +40,7 @@ from rhasp.errors import InputError, SearchLimit
 from rhasp.formats import Entry, read_path, read_text
 from rhasp.generate import Generated
 from rhasp.generate import generate as generate_boards
-from rhasp.hints import Hint
+from rhasp.hints import Hint, kept_hint
 from rhasp.hints import hint as next_move
 from rhasp.model import Move, Puzzle, position_after
 from rhasp.notation import extract_plan, parse_plan
@@ -168,9 +168,19 @@ def hardest(
     return hardest_puzzle(puzzle, bounded(max_states, budget))
 
 
-def hint(puzzle: Puzzle, *, max_states: int | None = None, budget: Budget | None = None) -> Hint:
+def hint(
+    puzzle: Puzzle,
+    *,
+    max_states: int | None = None,
+    budget: Budget | None = None,
+    search: bool = True,
+) -> Hint | None:
     """The next move of an optimal plan from the puzzle's position, and how many moves the
-    exit still is (proven by breadth-first search)."""
+    exit still is (proven by breadth-first search). With ``search=False``, only a hint that
+    takes no search (the position solved, or in a cluster searched before), else None: a
+    look-up of microseconds that a server can answer at once."""
+    if not search:
+        return kept_hint(puzzle)
     return next_move(puzzle, bounded(max_states, budget))
 
 

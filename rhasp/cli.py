@@ -737,7 +737,9 @@ def serve(
 def listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host``:``port`` for the server, or one line saying why not."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listening = socket.socket(family, socket.SOCK_STREAM)
+    # Said to be TCP, so that asyncio turns Nagle's delay off on every connection (with 0 it
+    # does not, and each answer on a kept connection waits for a delayed acknowledgement).
+    listening = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listening.bind((host, port))

@@ -70,5 +70,9 @@ class SearchLimit(RhaspError):
     answer either way (exit code 4)."""
 
 
+class TimeLimit(SearchLimit):
+    """A search stopped at its time limit (a server's, per request)."""
+
+
 class MissingTool(RhaspError):
     """A picture library or program that is not installed (exit code 2, saying how to get it)."""

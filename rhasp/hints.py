@@ -5,8 +5,9 @@ reached by playing lies in the start's cluster. So a hint searches the whole clu
 backwards from its goals (:func:`rhasp.analysis.cluster_graph`: every state's distance to
 the nearest goal), and keeps it: each later hint in that cluster is a look-up among the
 position's neighbours. The kept clusters are few and small (the cards' largest has about
-25,000 states); a cluster over :data:`CLUSTER_STATES`, or a puzzle with several targets,
-gets a breadth-first search from the position instead.
+25,000 states), and :data:`KEPT_STATES` bounds them all together; a cluster over
+:data:`CLUSTER_STATES` (its board is remembered), or a puzzle with several targets, gets a
+breadth-first search from the position instead.
 """
 
 from __future__ import annotations
@@ -18,13 +19,16 @@ from dataclasses import dataclass, field, replace
 from rhasp.analysis import ClusterGraph, cluster_graph
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.limits import Budget
-from rhasp.errors import SearchLimit
+from rhasp.errors import SearchLimit, TimeLimit
 from rhasp.model import Board, Move, Puzzle
 
 #: The largest cluster kept for hints; beyond it each hint is a search of its own.
 CLUSTER_STATES = 200_000
-#: How many boards' clusters are kept (least recently used go first).
-KEPT_BOARDS = 256
+#: How many states the kept clusters hold at most, all together (least recently used boards
+#: go first): about 1.5 GB at the 1,500 bytes a state of a cluster graph costs.
+KEPT_STATES = 1_000_000
+#: How many boards are remembered as having clusters too large to keep.
+LARGE_BOARDS = 1_024
 
 
 @dataclass(frozen=True)
@@ -45,9 +49,11 @@ class ClusterBook:
     board wait for that search and share its outcome, rather than each searching the same
     cluster (a server's first hints on a card come many at once)."""
 
-    def __init__(self, boards: int = KEPT_BOARDS) -> None:
-        self._boards = boards
+    def __init__(self, states: int = KEPT_STATES) -> None:
+        self._states = states  # kept at most, all boards together
+        self._kept_states = 0
         self._clusters: OrderedDict[Board, list[ClusterGraph]] = OrderedDict()
+        self._large: OrderedDict[Board, SearchLimit] = OrderedDict()  # clusters over the cap
         self._searches: dict[Board, _Search] = {}  # under way, with the hints waiting on them
         self._lock = threading.Lock()
 
@@ -57,6 +63,8 @@ class ClusterBook:
         if kept is not None:
             return kept
         with self._lock:
+            if puzzle.board in self._large:  # a search would stop at the cap again
+                raise self._large[puzzle.board]
             search = self._searches.setdefault(puzzle.board, _Search())
             search.users += 1
         try:
@@ -71,6 +79,8 @@ class ClusterBook:
                     graph = cluster_graph(puzzle, replace(budget, states=states))
                 except SearchLimit as limit:
                     search.failed = limit
+                    if states == CLUSTER_STATES:
+                        self._remember_large(puzzle.board, limit)
                     raise
                 self._keep(puzzle.board, graph)
                 return graph, graph.start
@@ -94,8 +104,16 @@ class ClusterBook:
         with self._lock:
             self._clusters.setdefault(board, []).append(graph)
             self._clusters.move_to_end(board)
-            while len(self._clusters) > self._boards:
-                self._clusters.popitem(last=False)
+            self._kept_states += len(graph.neighbours)
+            while self._kept_states > self._states and len(self._clusters) > 1:
+                _, dropped = self._clusters.popitem(last=False)
+                self._kept_states -= sum(len(old.neighbours) for old in dropped)
+
+    def _remember_large(self, board: Board, limit: SearchLimit) -> None:
+        with self._lock:
+            self._large[board] = limit
+            while len(self._large) > LARGE_BOARDS:
+                self._large.popitem(last=False)
 
 
 @dataclass
@@ -118,6 +136,8 @@ def hint(puzzle: Puzzle, budget: Budget | None = None, book: ClusterBook = BOOK)
     if len(puzzle.board.targets) == 1:
         try:
             graph, key = book.graph(puzzle, budget)
+        except TimeLimit:
+            raise  # the time is spent: a search from the position would have none left
         except SearchLimit:
             pass  # a cluster too large to keep: search from the position alone
         else:

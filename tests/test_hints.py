@@ -79,3 +79,26 @@ def test_a_kept_hint_needs_the_cluster_searched_first():
     solved = play(puzzle, "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5")
     assert kept_hint(solved, ClusterBook()) == Hint(None, 0)
     assert kept_hint(card(2), book) is None  # another board
+
+
+def test_the_kept_clusters_stay_within_their_states(monkeypatch):
+    searched = counted_searches(monkeypatch, 0)
+    one, two = card(1), card(2)
+    book = ClusterBook(states=1_300)  # card 1's cluster has 1,247 states (tests/test_api.py)
+    hint(one, Budget(10**6), book)
+    assert book.kept(one) is not None
+    hint(two, Budget(10**6), book)  # kept too: the least recently used board goes
+    assert book.kept(one) is None and book.kept(two) is not None
+    assert searched == ["card01", "card02"]
+
+
+def test_a_board_too_large_to_keep_is_searched_from_the_position_and_remembered(monkeypatch):
+    searched = counted_searches(monkeypatch, 0)
+    monkeypatch.setattr(hints, "CLUSTER_STATES", 100)  # card 1's cluster is over it
+    book = ClusterBook()
+    bfs = get_engine("bfs").solve(card(1), "moves")
+    for _ in range(2):
+        found = hint(card(1), Budget(10**6), book)
+        assert found.moves_left == bfs.moves  # from a search of its own
+        assert play(card(1), (found.move,)) is not None
+    assert searched == ["card01"]  # the second hint did not try the cluster again

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from rhasp.errors import SearchLimit
+from rhasp.errors import SearchLimit, TimeLimit
 
 #: What one state costs a search at its peak: 108 bytes uncompiled, 84 compiled
 #: (bench/state_memory.py, 2026-11-23), rounded up for larger keys and the tables' growth.
@@ -68,9 +68,9 @@ def state_limit(states: int, reached: str) -> SearchLimit:
     )
 
 
-def time_limit(seconds: float, states: int, reached: str) -> SearchLimit:
+def time_limit(seconds: float, states: int, reached: str) -> TimeLimit:
     """The one-line limit of a search stopped after ``seconds`` (see :func:`state_limit`)."""
-    return SearchLimit(f"time limit of {seconds:g} s reached after {states:,} states {reached}")
+    return TimeLimit(f"time limit of {seconds:g} s reached after {states:,} states {reached}")
 
 
 class SearchProgress(Protocol):

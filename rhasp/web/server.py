@@ -29,14 +29,14 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
 
 import rhasp
 from rhasp.engines import EngineDisagreement, Solution
-from rhasp.engines.limits import Budget
+from rhasp.engines.limits import ANALYSIS_BYTES_PER_STATE, BYTES_PER_STATE, Budget
 from rhasp.errors import RhaspError, SearchLimit
 from rhasp.formats import read_path, write
-from rhasp.hints import kept_hint
 from rhasp.model import Puzzle
 from rhasp.notation import format_move
 from rhasp.output import solution_dict
@@ -56,15 +56,17 @@ CELL = 60
 
 @dataclass(frozen=True)
 class Limits:
-    """What one request may spend: states per search, seconds per search (BFS and ASP), and
-    how many ASP proofs may run at once (default: one per core)."""
+    """What one request may spend: states per search (of a BFS: a search that keeps more per
+    state, as analysis does, gets fewer, for the same memory), seconds per search (BFS and
+    ASP), and how many ASP proofs may run at once (default: one per core)."""
 
     states: int = 2_000_000
     seconds: float = 10.0
     asp_proofs: int = field(default_factory=lambda: os.cpu_count() or 1)
 
-    def budget(self) -> Budget:
-        return Budget(self.states, seconds=self.seconds)
+    def budget(self, bytes_each: int = BYTES_PER_STATE) -> Budget:
+        states = max(1, self.states * BYTES_PER_STATE // bytes_each)
+        return Budget(states, seconds=self.seconds)
 
 
 class Position(BaseModel):
@@ -102,7 +104,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     (documented at ``/docs``)."""
     limits = limits or Limits()
     asp_slots = threading.BoundedSemaphore(limits.asp_proofs)
-    app = FastAPI(
+    app = FastAPIOffline(  # /docs from the package's own copy of Swagger UI: no internet needed
         title="rhasp",
         version=rhasp.__version__,
         summary="Optimal Rush Hour plans, proven minimal: the API behind rhasp serve's page.",
@@ -177,7 +179,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @app.post("/api/analyze")
     def analyze(request: Position) -> Any:
         """Cluster, minimal moves and slides, distance profile (``rhasp analyze``)."""
-        return answer(lambda: rhasp.analyze(position(request), budget=limits.budget()).record())
+        budget = limits.budget(ANALYSIS_BYTES_PER_STATE)
+        return answer(lambda: rhasp.analyze(position(request), budget=budget).record())
 
     return app
 
@@ -278,7 +281,10 @@ def new_puzzle(request: GenerateRequest, limits: Limits) -> dict[str, Any]:
 def hint_record(puzzle: Puzzle, limits: Limits | None = None) -> dict[str, Any] | None:
     """The hint as the page reads it; without ``limits``, only one that takes no search (a
     look-up in a kept cluster), else None."""
-    found = rhasp.hint(puzzle, budget=limits.budget()) if limits else kept_hint(puzzle)
+    if limits is None:
+        found = rhasp.hint(puzzle, search=False)
+    else:
+        found = rhasp.hint(puzzle, budget=limits.budget())
     if found is None:
         return None
     move = found.move

@@ -212,7 +212,7 @@ def test_running_out_of_memory_is_exit_code_4_in_one_line(monkeypatch):
     def exhausted(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr("rhasp.cli.cluster_graph", exhausted)
+    monkeypatch.setattr("rhasp.api.cluster_graph", exhausted)
     result = runner.invoke(app, ["analyze", str(ORIGINAL / "card01.txt")])
     assert result.exit_code == 4
     assert result.stderr.count("\n") == 1 and "out of memory" in result.stderr

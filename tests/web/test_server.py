@@ -516,3 +516,6 @@ def test_docs_and_openapi_list_the_endpoints(client):
     assert all("post" in schema["paths"][path] for path in ENDPOINTS[1:])
     docs = client.get("/docs")
     assert docs.status_code == 200 and "/openapi.json" in docs.text
+    script = re.search(r"""src=["']([^"']*swagger-ui-bundle\.js)""", docs.text)[1]
+    assert script.startswith("/")  # served here, not from a CDN: /docs works offline
+    assert client.get(script).status_code == 200
