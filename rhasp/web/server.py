@@ -134,9 +134,9 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.post("/api/board")
     def board(request: Position) -> Any:
-        """The position drawn for the page: the board's picture without vehicles, each
-        vehicle's box, the text a link carries (one-line form, else JSON), and the cells a
-        vehicle may slide to are the page's own business."""
+        """The position as the page draws it: the board's picture without vehicles (frame,
+        walls, exits), each vehicle's line, position and box in the picture's units, and the
+        text a link carries (the one-line form, else JSON)."""
         return answer(lambda: view(position(request)))
 
     @app.post("/api/generate")
