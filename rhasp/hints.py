@@ -64,7 +64,7 @@ class ClusterBook:
             return kept
         with self._lock:
             if puzzle.board in self._large:  # a search would stop at the cap again
-                raise self._large[puzzle.board]
+                raise _again(self._large[puzzle.board])
             search = self._searches.setdefault(puzzle.board, _Search())
             search.users += 1
         try:
@@ -73,14 +73,14 @@ class ClusterBook:
                 if kept is not None:
                     return kept
                 if search.failed is not None:
-                    raise SearchLimit(search.failed.what, search.failed.where)
+                    raise _again(search.failed)
                 states = min(budget.states, CLUSTER_STATES)
                 try:
                     graph = cluster_graph(puzzle, replace(budget, states=states))
                 except SearchLimit as limit:
                     search.failed = limit
-                    if states == CLUSTER_STATES:
-                        self._remember_large(puzzle.board, limit)
+                    if states == CLUSTER_STATES and not isinstance(limit, TimeLimit):
+                        self._remember_large(puzzle.board, limit)  # out of time is not large
                     raise
                 self._keep(puzzle.board, graph)
                 return graph, graph.start
@@ -114,6 +114,12 @@ class ClusterBook:
             self._large[board] = limit
             while len(self._large) > LARGE_BOARDS:
                 self._large.popitem(last=False)
+
+
+def _again(limit: SearchLimit) -> SearchLimit:
+    """The same limit, of the same kind (a TimeLimit ends a hint), as an exception of its own
+    for another thread to raise."""
+    return type(limit)(limit.what, limit.where)
 
 
 @dataclass

@@ -7,9 +7,12 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from rhasp import hints, play
 from rhasp.engines import get_engine
-from rhasp.engines.limits import Budget
+from rhasp.engines.limits import Budget, time_limit
+from rhasp.errors import TimeLimit
 from rhasp.hints import ClusterBook, Hint, hint, kept_hint
 from tests.boards import card
 
@@ -102,3 +105,24 @@ def test_a_board_too_large_to_keep_is_searched_from_the_position_and_remembered(
         assert found.moves_left == bfs.moves  # from a search of its own
         assert play(card(1), (found.move,)) is not None
     assert searched == ["card01"]  # the second hint did not try the cluster again
+
+
+def test_a_cluster_search_out_of_time_ends_the_hint_and_is_not_taken_for_a_large_board(
+    monkeypatch,
+):
+    search = hints.cluster_graph
+    calls: list[str] = []
+
+    def out_of_time_once(puzzle, budget):
+        calls.append(puzzle.name)
+        if len(calls) == 1:
+            raise time_limit(0.2, 1_000, "at depth 3")
+        return search(puzzle, budget)
+
+    monkeypatch.setattr(hints, "cluster_graph", out_of_time_once)
+    book = ClusterBook()
+    with pytest.raises(TimeLimit, match=r"time limit of 0\.2 s"):
+        hint(card(1), Budget(10**6, seconds=0.2), book)  # no BFS with fresh time after it
+    found = hint(card(1), Budget(10**6), book)  # searched again: the board is not "large"
+    assert found.moves_left == get_engine("bfs").solve(card(1), "moves").moves
+    assert calls == ["card01", "card01"]
