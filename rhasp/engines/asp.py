@@ -30,6 +30,7 @@ from rhasp.engines.memo import StateMemo
 from rhasp.errors import InputError
 from rhasp.formats.facts import write_facts
 from rhasp.model import Move, Plan, Puzzle
+from rhasp.shipped import shipped
 
 ENCODING_FILES = {"moves": "moves.lp", "slides": "slides.lp"}
 DEFAULT_MAX_HORIZON = 500
@@ -51,9 +52,7 @@ def memo_options(clingo_args: Sequence[str]) -> list[str]:
 
 def encodings_dir() -> Path:
     """``encodings/``: inside the installed package, or beside it in a source checkout."""
-    package = Path(__file__).resolve().parent.parent
-    installed = package / "encodings"
-    return installed if installed.is_dir() else package.parent / "encodings"
+    return shipped("encodings")
 
 
 def encoding_path(objective: Objective) -> Path:

@@ -42,6 +42,7 @@ from rhasp.notation import format_move
 from rhasp.output import solution_dict
 from rhasp.pictures.boards import board_scene, vehicle_shapes
 from rhasp.pictures.scene import svg
+from rhasp.shipped import shipped
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
@@ -188,11 +189,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 @cache
 def cards() -> tuple[Puzzle, ...]:
     """The original deck, shipped in the package (or beside it in a source checkout)."""
-    package = Path(__file__).resolve().parent.parent
-    deck = package / "puzzles" / "original40.txt"
-    if not deck.is_file():
-        deck = package.parent / "puzzles" / "original40.txt"
-    entries = read_path(str(deck))
+    entries = read_path(str(shipped("puzzles/original40.txt")))
     return tuple(entry.renamed(f"card{n:02d}") for n, entry in enumerate(entries, 1))
 
 
