@@ -8,6 +8,7 @@ The public API (see :mod:`rhasp.api`)::
     rhasp.check(puzzle, solution.plan)                    # the record `rhasp check` prints
     rhasp.analyze(puzzle).profile                         # distance -> number of states
     rhasp.hint(puzzle).move                               # the next move of an optimal plan
+    lines = list(rhasp.enumerate(size=4))                 # the complete 4×4 puzzle database
 """
 
 __version__ = "0.1.0"
@@ -15,6 +16,7 @@ __version__ = "0.1.0"
 # The functions are bound after their modules load, so ``rhasp.check`` is the function even
 # though a module of that name (rhasp/check.py) exists: it is imported first, by rhasp.api.
 from rhasp.api import analyze, check, generate, hardest, hint, parse, play, read, solve
+from rhasp.api import enumerate_puzzles as enumerate
 from rhasp.engines import EngineDisagreement, Solution
 from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.model import Move, Puzzle
@@ -30,6 +32,7 @@ __all__ = [
     "__version__",
     "analyze",
     "check",
+    "enumerate",
     "generate",
     "hardest",
     "hint",

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rhasp.engines.bitboard import Geometry, distances, explore, fewest_slides, run
+from rhasp.engines.layouts import database_order
 from rhasp.engines.limits import Budget, state_limit
 from rhasp.errors import InputError, about
 from rhasp.generate import hardest_state, line_order
@@ -127,6 +128,7 @@ def analyze(
     game = {} if start in winning else _layers(neighbours, start, playing)
     profile = Counter(distance.values())
     farthest = max(profile, default=None)
+    hardest_keys = [key for key, d in distance.items() if d == farthest]
     with about(puzzle.name):
         slides, _ = fewest_slides(puzzle.board, puzzle.start, budget)
         tried, all_states, all_edges = all_moves_graph(puzzle, graph.geometry, budget.states)
@@ -145,9 +147,17 @@ def analyze(
         all_moves_edges=all_edges,
         profile=dict(profile),
         hardest_distance=farthest,
-        hardest=[graph.geometry.state(key) for key, d in distance.items() if d == farthest],
+        hardest=_in_database_order(graph.geometry, hardest_keys),
         graph=graph,
     )
+
+
+def _in_database_order(geometry: Geometry, keys: list[int]) -> list[State]:
+    """The states ``keys`` in the puzzle database's order, the first the one ``hardest`` and
+    ``rhasp enumerate`` choose (:func:`rhasp.engines.layouts.database_order`)."""
+    tables, horizontal = geometry.tables, geometry.horizontal
+    keys = sorted(keys, key=lambda key: database_order(tables, key, horizontal))
+    return [geometry.state(key) for key in keys]
 
 
 def all_moves_graph(puzzle: Puzzle, geometry: Geometry, max_states: int) -> tuple[int, int, int]:

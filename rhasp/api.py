@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from rhasp import enumeration
 from rhasp.analysis import Analysis, cluster_graph, hardest_puzzle
 from rhasp.analysis import analyze as analyze_cluster
 from rhasp.check import check_plan
@@ -205,6 +206,33 @@ def generate(
                 f"no board of at least {min_moves} moves found in {seconds:g} s; ask for fewer"
             )
     raise AssertionError("generate_boards is endless")
+
+
+def enumerate_puzzles(
+    size: int = 6,
+    *,
+    walls: int | tuple[int, int] = 0,
+    pieces: int | tuple[int, int] | None = None,
+    exit_row: int = 2,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    max_states: int | None = None,
+) -> Iterator[str]:
+    """Every interesting puzzle of a ``size`` board as a database line, ``MOVES BOARD
+    CLUSTER``, in the order ``rhasp enumerate`` writes them (``import rhasp`` calls this
+    ``rhasp.enumerate``). ``walls`` and ``pieces`` (vehicles, the target included) are a count
+    or a range ``(low, high)``; work is spread over ``jobs`` processes or the Dask cluster at
+    ``scheduler``. A cluster of more than ``max_states`` states is a SearchLimit."""
+    low_walls, high_walls = (walls, walls) if isinstance(walls, int) else walls
+    low_pieces, high_pieces = (
+        (1, size * size) if pieces is None else (pieces, pieces) if isinstance(pieces, int)
+        else pieces
+    )  # fmt: skip
+    options = enumeration.Options(size, exit_row, low_walls, high_walls, low_pieces, high_pieces)
+    budget = default_max_states(jobs) if max_states is None else max_states
+    numbers = range(enumeration.shard_count(enumeration.prepared(options)[0]))
+    for shard in enumeration.shard_results(options, numbers, budget, jobs, scheduler):
+        yield from shard.lines
 
 
 def bounded(

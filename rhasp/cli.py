@@ -35,7 +35,7 @@ except ImportError:  # pragma: no cover - older typer on the click package
 from rich.console import Console
 
 import rhasp
-from rhasp import __version__
+from rhasp import __version__, enumeration
 from rhasp.api import bounded, moves_of
 from rhasp.deck import Settings as DeckSettings
 from rhasp.deck import Tally, run_deck
@@ -56,12 +56,14 @@ from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
 from rhasp.notation import NOTATIONS
 from rhasp.output import (
     DeckProgress,
+    EnumerationProgress,
     ProofProgress,
     SearchProgress,
     analysis_text,
     check_lines,
     counted,
     destination,
+    enumeration_table,
     solution_dict,
     solution_text,
     tally_table,
@@ -69,7 +71,7 @@ from rhasp.output import (
 )
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS, picture_format, suffixes
 from rhasp.pictures.boards import render_board, render_solution
-from rhasp.pictures.charts import draw_cluster, draw_profile
+from rhasp.pictures.charts import draw_cluster, draw_database, draw_profile
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_LIMIT = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + the signal, as shells report it
@@ -157,6 +159,20 @@ MaxAtomsOpt = Annotated[
         f"(default: from this machine's memory, {default_max_atoms():,}).",
     ),
 ]
+def workers_max_states(what: str) -> Any:
+    """The ``--max-states`` option of a command whose workers share the memory: ``what``
+    happens at the limit."""
+    return Annotated[
+        int | None,
+        typer.Option(
+            "--max-states",
+            min=1,
+            help=f"{what} (default: from this machine's memory, shared by the workers: "
+            f"{default_max_states():,} for one).",
+        ),
+    ]
+
+
 ObjectiveOpt = Annotated[
     ObjectiveChoice, typer.Option(help="Minimise moves (any distance) or slides (cells).")
 ]
@@ -435,16 +451,9 @@ def deck(
         typer.Option(help="Run on a Dask cluster, e.g. tcp://10.0.0.1:8786, instead of locally."),
     ] = None,
     target: TargetOpt = None,
-    max_states: Annotated[
-        int | None,
-        typer.Option(
-            "--max-states",
-            min=1,
-            help="Stop a puzzle's search after this many states and record the limit (default: "
-            f"from this machine's memory, shared by the workers: {default_max_states():,} "
-            "for one).",
-        ),
-    ] = None,
+    max_states: workers_max_states(
+        "Stop a puzzle's search after this many states and record the limit"
+    ) = None,
     max_atoms: MaxAtomsOpt = None,
 ) -> None:
     """Solve every puzzle of a deck on all cores, streaming one record per puzzle.
@@ -593,15 +602,7 @@ def generate(
     dest: Annotated[
         Path | None, typer.Option("-o", "--out", help="Write the deck here (default: stdout).")
     ] = None,
-    max_states: Annotated[
-        int | None,
-        typer.Option(
-            "--max-states",
-            min=1,
-            help="Skip a board whose cluster has more states (default: from this machine's "
-            f"memory, shared by the workers: {default_max_states():,} for one).",
-        ),
-    ] = None,
+    max_states: workers_max_states("Skip a board whose cluster has more states") = None,
 ) -> None:
     """Make new puzzles, a deck line each: random boards at their hardest, one per cluster."""
 
@@ -635,6 +636,82 @@ def generate(
             report(InputError(f"gave up after {limit} boards with {kept} of {count} puzzles; "
                               "ask for fewer moves or more boards", "--max-boards"))  # fmt: skip
             return EXIT_LIMIT
+        return EXIT_OK
+
+    guarded(run)
+
+
+def count_range(text: str, option: str, lowest: int) -> tuple[int, int]:
+    """``N`` or ``LOW..HIGH``, whole numbers from ``lowest``: the range they name."""
+    match = re.fullmatch(r"\s*(\d{1,9})\s*(?:\.\.\s*(\d{1,9})\s*)?", text)
+    if match is None:
+        raise InputError(f"give a count or a range LOW..HIGH, not {text!r}", option)
+    low, high = int(match[1]), int(match[2] or match[1])
+    if low < lowest or high < low:
+        raise InputError(f"give a count or a range LOW..HIGH with {lowest} <= LOW <= HIGH", option)
+    return low, high
+
+
+@app.command("enumerate")
+def enumerate_command(
+    size: Annotated[
+        int,
+        typer.Option(min=enumeration.MIN_SIZE, max=enumeration.MAX_SIZE, help="Board side."),
+    ] = 6,
+    walls: Annotated[
+        str, typer.Option(help="Walls on every board: a count, or a range such as 0..1.")
+    ] = "0",
+    pieces: Annotated[
+        str | None,
+        typer.Option(help="Vehicles, the target included: a count, or a range such as 1..7."),
+    ] = None,
+    exit_row: Annotated[
+        int, typer.Option("--exit-row", min=0, help="The target's row, from 0 at the top.")
+    ] = 2,
+    dest: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write the lines here, resumably (default: stdout)."),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option("--resume", help="Keep the shards already in --out and do the rest."),
+    ] = False,
+    jobs: JobsOpt = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Run on a Dask cluster, e.g. tcp://10.0.0.1:8786, instead of locally."),
+    ] = None,
+    histogram: Annotated[
+        Path | None,
+        typer.Option(
+            help=f"Draw the puzzles by moves and by cluster size ({suffixes(CHART_FORMATS)})."
+        ),
+    ] = None,
+    max_states: workers_max_states("Stop with exit code 4 at a cluster of more states") = None,
+) -> None:
+    """List every interesting puzzle of a board, one MOVES BOARD CLUSTER line per cluster,
+    as the published puzzle database does; on all cores or a Dask cluster, resumable."""
+
+    def run() -> int:
+        if resume and dest is None:
+            raise InputError("--resume needs --out FILE", "--resume")
+        if histogram is not None:
+            picture_format(histogram, CHART_FORMATS)  # before the work, not after it
+        low_walls, high_walls = count_range(walls, "--walls", 0)
+        low_pieces, high_pieces = count_range(pieces or f"1..{size * size}", "--pieces", 1)
+        options = enumeration.Options(
+            size, exit_row, low_walls, high_walls, low_pieces, high_pieces
+        )
+        processes = jobs or os.cpu_count() or 1
+        budget = default_max_states(processes) if max_states is None else max_states
+        progress = EnumerationProgress(err)
+        tally = enumeration.run(options, budget=budget, jobs=processes, scheduler=scheduler,
+                                out=dest, resume=resume, progress=progress)  # fmt: skip
+        err.print(enumeration_table(tally, progress.seconds))
+        if histogram is not None:
+            with written_whole(histogram) as temporary:
+                draw_database(f"rhasp enumerate --size {size} --walls {walls}", tally.by_moves,
+                              tally.by_cluster, temporary)  # fmt: skip
         return EXIT_OK
 
     guarded(run)

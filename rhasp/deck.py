@@ -35,12 +35,8 @@ from rhasp.formats import DeckLine, stream_deck
 from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
 from rhasp.notation import format_plan
-from rhasp.parallel import worker_pool
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: no lock
-    fcntl = None  # type: ignore[assignment]
+from rhasp.output import lock_for_writing
+from rhasp.parallel import dask_client, worker_pool
 
 FIELDS = (
     "line", "puzzle", "board", "length", "moves", "slides", "plan", "explored", "seconds",
@@ -196,16 +192,8 @@ def solve_batch(jobs: Sequence[Job]) -> list[Result]:
 
 def _run_on_dask(jobs: Sequence[Job], scheduler: str) -> Iterator[dict[str, Any]]:
     """The same jobs as Dask tasks on a running cluster (``dask scheduler`` and workers)."""
-    try:
-        from dask.distributed import Client, as_completed
-    except ImportError:
-        raise InputError(
-            "Dask is not installed: pip install 'rhasp[cluster]'", "--scheduler"
-        ) from None
-    try:
-        client = Client(scheduler, timeout=10)
-    except (OSError, TimeoutError, ValueError) as error:  # ValueError: not an address
-        raise InputError(f"cannot reach the Dask scheduler: {error}", scheduler) from None
+    client = dask_client(scheduler)  # first: it says so if Dask is missing
+    from dask.distributed import as_completed
     with client:
         batch = max(1, min(256, len(jobs) // 64))
         batches = [jobs[i : i + batch] for i in range(0, len(jobs), batch)]
@@ -229,7 +217,7 @@ class ResultFile:
         if path.suffix.lower() not in (".csv", ".jsonl", ".json"):
             raise InputError("results go to a .jsonl or .csv file", str(path))
         self.handle = path.open("a", encoding="utf-8", newline="")  # no truncation before the lock
-        self._lock()
+        lock_for_writing(self.handle, path, "deck")
         if resume:
             self._cut_torn_line()
         else:
@@ -241,18 +229,6 @@ class ResultFile:
         )
         if self.writer and fresh:
             self.writer.writeheader()
-
-    def _lock(self) -> None:
-        if fcntl is None:
-            return
-        try:
-            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self.handle.close()
-            raise InputError(
-                "another rhasp deck run is writing this file; wait for it or choose another --out",
-                str(self.path),
-            ) from None
 
     def _lines_done(self) -> set[int]:
         return {record["line"] for record in read_results(self.path)}

@@ -3,8 +3,9 @@
 Every board is drawn from its own seeded random source (``seed`` and the board's number), so a
 run is reproducible and any board of it can be made again alone. A board's cluster is named by
 a *canonical state*, which does not depend on labels or on where in the cluster the board
-started: the hardest states are the same set for every state of a cluster, so the smallest of
-them, written as positions in an order fixed by the board's lines, names the cluster.
+started: the hardest states are the same set for every state of a cluster, so the least of
+them in the puzzle database's order of states (the one ``rhasp enumerate`` breaks ties by),
+written as positions in an order fixed by the board's lines, names the cluster.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from rhasp.engines.bitboard import fewest_moves, goal_layers, prefer_compiled
+from rhasp.engines.layouts import least_of
 from rhasp.engines.limits import Budget, default_max_states
 from rhasp.errors import SearchLimit
 from rhasp.formats.line import database_board
@@ -81,20 +83,18 @@ def _random_piece(rng: random.Random, label: str, size: int, exit_row: int) -> P
 
 
 def hardest_state(puzzle: Puzzle, budget: Budget | None = None) -> Generated | None:
-    """The canonical hardest state of the puzzle's cluster; None if no goal is reachable."""
+    """The canonical hardest state of the puzzle's cluster: of the states farthest from a
+    goal, the least in the database's order (:func:`rhasp.engines.layouts.database_order`),
+    as ``rhasp enumerate`` chooses. None if no goal is reachable."""
     geometry, distance_order, ends = goal_layers(puzzle.board, puzzle.placement, budget)
     if not ends:
         return None
     far = len(ends) - 1
+    begin = ends[-2] if far else 0
+    key = least_of(geometry.tables, distance_order, begin, ends[-1], geometry.horizontal)
+    found = Puzzle(puzzle.board, geometry.state(key), puzzle.name)
     order = line_order(puzzle)
-    keys = distance_order[ends[-2] if far else 0 : ends[-1]]
-    positions = min(
-        tuple(geometry.position(key, i) for i in order) for key in keys
-    )  # smallest in the board's own line order: the same for any label or starting state
-    state = [0] * len(order)
-    for i, p in zip(order, positions, strict=True):
-        state[i] = p
-    found = Puzzle(puzzle.board, tuple(state), puzzle.name)
+    positions = tuple(found.placement[i] for i in order)  # labels do not enter it
     return Generated(found, far, len(distance_order), (_shape(puzzle.board, order), positions))
 
 

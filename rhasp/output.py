@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rich.console import Console
 from rich.progress import (
@@ -26,6 +26,11 @@ from rhasp.engines import Solution
 from rhasp.errors import InputError, RhaspError
 from rhasp.model import EMPTY, WALL, Board, State, replay
 from rhasp.notation import Notation, format_plan
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock
+    fcntl = None  # type: ignore[assignment]
 
 TARGET_STYLE = "bold white on red3"
 WALL_STYLE = "white on grey23"
@@ -62,6 +67,22 @@ def written_whole(dest: Path, keep_partial: bool = False) -> Iterator[Path]:
             error.filename = str(dest)
         raise
     temporary.replace(dest)
+
+
+def lock_for_writing(handle: IO[Any], path: Path, command: str) -> None:
+    """Lock the open file ``handle`` for this run alone: while one ``rhasp COMMAND`` run
+    writes ``path``, a second refuses in one line rather than interleave its output."""
+    if fcntl is None:  # pragma: no cover - Windows: no lock
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise InputError(
+            f"another rhasp {command} run is writing this file; wait for it or choose "
+            "another --out",
+            str(path),
+        ) from None
 
 
 def destination(dest: Path) -> Path:
@@ -258,6 +279,8 @@ class SearchProgress(LiveLine):
 class DeckProgress:
     """A progress bar with rate and ETA on a terminal, else a plain line every few seconds."""
 
+    doing, unit = "solving", "puzzles"  # the bar's description, and what it counts
+
     def __init__(self, console: Console, every: float = 5.0) -> None:
         self.console = console
         self.every = every
@@ -270,29 +293,34 @@ class DeckProgress:
         self.total = total
         self.began = self.last = time.perf_counter()
         if skipped:
-            self.console.print(
-                f"resuming: {counted(skipped, 'puzzle')} already done, {total:,} to go"
-            )
+            self.console.print(f"resuming: {skipped:,} {self.unit} already done, {total:,} to go")
         if self.console.is_terminal:
             self.bar = Progress(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                 TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=self.console,
             )  # fmt: skip
-            self.task = self.bar.add_task("solving", total=total, rate="")
+            self.task = self.bar.add_task(self.doing, total=total, rate="")
             self.bar.start()
 
     def advance(self, tally: Any) -> None:
         now = time.perf_counter()
-        done = tally.puzzles
+        done = self.done(tally)
         rate = done / max(now - self.began, 1e-9)
         if self.bar is not None and self.task is not None:
-            self.bar.update(self.task, completed=done, rate=f"{rate:,.0f}/s")
+            self.bar.update(self.task, completed=done, rate=self.detail(tally, now - self.began))
         elif now - self.last >= self.every:
             self.last = now
             left = (self.total - done) / rate if rate else 0
-            self.console.print(
-                f"{done:,}/{self.total:,} puzzles · {rate:,.0f}/s · {left:,.0f} s left"
-            )
+            self.console.print(f"{done:,}/{self.total:,} {self.unit} · "
+                               f"{self.detail(tally, now - self.began)} · {left:,.0f} s left")
+
+    def done(self, tally: Any) -> int:
+        """How much of the total is done."""
+        return tally.puzzles
+
+    def detail(self, tally: Any, seconds: float) -> str:
+        """What the line says besides the count: the rate."""
+        return f"{self.done(tally) / max(seconds, 1e-9):,.0f}/s"
 
     def stop(self) -> None:
         if self.bar is not None:
@@ -301,6 +329,50 @@ class DeckProgress:
     @property
     def seconds(self) -> float:
         return time.perf_counter() - self.began
+
+
+class EnumerationProgress(DeckProgress):
+    """The progress of ``rhasp enumerate``: shards done, layouts a second, puzzles found, ETA.
+    On a resumed run, what was done before is counted in neither the bar nor the rate."""
+
+    doing, unit = "enumerating", "shards"
+
+    def __init__(self, console: Console, every: float = 30.0) -> None:
+        super().__init__(console, every)
+        self.before = (0, 0)  # shards and layouts done before this run
+
+    def resume(self, shards: int, layouts: int) -> None:
+        self.before = (shards, layouts)
+
+    def done(self, tally: Any) -> int:
+        return tally.shards - self.before[0]
+
+    def detail(self, tally: Any, seconds: float) -> str:
+        rate = (tally.layouts - self.before[1]) / max(seconds, 1e-9)
+        return f"{rate:,.0f} layouts/s · {counted(tally.puzzles, 'puzzle')}"
+
+
+def enumeration_table(tally: Any, seconds: float) -> Table:
+    """The summary of ``rhasp enumerate``: what was enumerated and found, and the puzzles by
+    moves."""
+    table = Table(title="enumeration summary", show_header=False)
+    rows = [("layouts", f"{tally.layouts:,}"), ("clusters (least layouts)", f"{tally.least:,}"),
+            ("solvable clusters", f"{tally.solvable:,}"), ("puzzles", f"{tally.puzzles:,}"),
+            ("hardest", tally.hardest or "-"), ("seconds", f"{seconds:,.1f}")]  # fmt: skip
+    for name, value in rows:
+        table.add_row(name, value)
+    if tally.by_moves:
+        table.add_row("by moves", _bars(tally.by_moves))
+    return table
+
+
+def _bars(counts: Mapping[int, int]) -> str:
+    """A text histogram, a line per value: the value, a bar, the count."""
+    peak = max(counts.values())
+    return "\n".join(
+        f"{value:3d} {'█' * max(1, round(30 * n / peak))} {n:,}"
+        for value, n in sorted(counts.items())
+    )
 
 
 def tally_table(tally: Any, seconds: float, verify: bool) -> Table:
@@ -314,12 +386,7 @@ def tally_table(tally: Any, seconds: float, verify: bool) -> Table:
     for name, value in rows:
         table.add_row(name, f"{value:,}" if isinstance(value, int) else value)
     if tally.lengths:
-        peak = max(tally.lengths.values())
-        bars = "\n".join(
-            f"{length:3d} {'█' * max(1, round(30 * n / peak))} {n:,}"
-            for length, n in sorted(tally.lengths.items())
-        )
-        table.add_row("lengths", bars)
+        table.add_row("lengths", _bars(tally.lengths))
     for record in tally.mismatches:
         table.add_row(
             f"mismatch line {record['line']}",

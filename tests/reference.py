@@ -202,3 +202,180 @@ def database_deck(text: str) -> list[tuple[int, list[str], int]]:
         moves, board, cluster_states = line.split()
         found.append((int(moves), database_rows(board), int(cluster_states)))
     return found
+
+
+# The puzzle database, by brute force: every layout, every cluster, the definitions applied
+# word for word (README, "rhasp enumerate"). Small boards only.
+
+TARGET = "A"
+OTHER_LABELS = "BCDEFGHIJKLMNOPQRSTUVWYZbcdefghijklmnpqrstuvwyz"
+
+
+def database(
+    size: int, exit_row: int = 2, walls: tuple[int, int] = (0, 0), pieces: tuple[int, int] = (1, 99)
+) -> tuple[list[str], int, int]:
+    """(the database's lines ``MM BOARD CLUSTER``, sorted; the clusters; the solvable ones)."""
+    seen: set[str] = set()
+    lines, clusters, solvable = [], 0, 0
+    for layout in _layouts(size, exit_row, walls, pieces):
+        if _unlabelled(layout, size) in seen or not _interesting_layout(layout, size, exit_row):
+            continue
+        states, _ = cluster(_rows(layout, size))
+        seen.update(_unlabelled(state, size) for state in states)
+        clusters += 1
+        goals = [state for state in states if _at_exit(state, size)]
+        if not goals:
+            continue
+        solvable += 1
+        distance = _distances(goals, size)
+        far = max(distance.values())
+        hardest = min((s for s, d in distance.items() if d == far), key=lambda s: _order(s, size))
+        if _minimal(hardest, size, far):
+            lines.append(f"{far:02d} {_lettered(hardest, size, exit_row)} {len(states)}")
+    return sorted(lines), clusters, solvable
+
+
+def _layouts(size: int, exit_row: int, walls: tuple[int, int], pieces: tuple[int, int]):
+    """Every board with the target on the exit row and any other vehicles (2 or 3 long, either
+    way) and walls within the counts, each piece named by its first cell."""
+    for column in range(size - 1):
+        cells = ["."] * (size * size)
+        cells[exit_row * size + column] = cells[exit_row * size + column + 1] = TARGET
+        yield from _fill(cells, size, 0, 1, 0, walls, pieces)
+
+
+def _fill(cells, size, at, vehicles, built, walls, pieces):
+    if at == len(cells):
+        if pieces[0] <= vehicles <= pieces[1] and walls[0] <= built <= walls[1]:
+            yield "".join(cells)
+        return
+    yield from _fill(cells, size, at + 1, vehicles, built, walls, pieces)
+    if cells[at] != ".":
+        return
+    if built < walls[1]:
+        cells[at] = "#"
+        yield from _fill(cells, size, at + 1, vehicles, built + 1, walls, pieces)
+        cells[at] = "."
+    if vehicles >= pieces[1]:
+        return
+    row, col = divmod(at, size)
+    for length in (2, 3):
+        for step, fits in ((1, col + length <= size), (size, row + length <= size)):
+            spots = [at + k * step for k in range(length)]
+            if fits and all(cells[i] == "." for i in spots):
+                for i in spots:
+                    cells[i] = OTHER_LABELS[vehicles]
+                yield from _fill(cells, size, at + 1, vehicles + 1, built, walls, pieces)
+                for i in spots:
+                    cells[i] = "."
+
+
+def _rows(cells: str, size: int) -> list[str]:
+    return [cells[i : i + size] for i in range(0, len(cells), size)]
+
+
+def _pieces(cells: str, size: int) -> dict[str, tuple[bool, list[int]]]:
+    """Each vehicle's label: (horizontal, its cells)."""
+    return {
+        label: (spots[1] - spots[0] == 1, spots)
+        for label, spots in _vehicles(cells, size).items()
+    }
+
+
+def _unlabelled(cells: str, size: int) -> str:
+    """The board with its vehicles named by the order of their first cells: equal boards
+    named apart read alike."""
+    names: dict[str, str] = {TARGET: TARGET}
+    pool = iter(OTHER_LABELS)
+    return "".join(ch if ch in ".#" else names.setdefault(ch, next(pool)) for ch in cells)
+
+
+def _interesting_layout(cells: str, size: int, exit_row: int) -> bool:
+    """No row full of horizontal vehicles and walls, no column full of vertical vehicles; on
+    the exit row no other horizontal vehicle, and walls only left of the target."""
+    pieces = _pieces(cells, size)
+    horizontal = {i for across, spots in pieces.values() if across for i in spots}
+    vertical = {i for across, spots in pieces.values() if not across for i in spots}
+    for k in range(size):
+        if all(k * size + c in horizontal or cells[k * size + c] == "#" for c in range(size)):
+            return False
+        if all(r * size + k in vertical for r in range(size)):
+            return False
+    target_col = pieces[TARGET][1][0] % size
+    for c in range(size):
+        i = exit_row * size + c
+        if cells[i] == "#" and c > target_col:
+            return False
+        if i in horizontal and cells[i] != TARGET:
+            return False
+    return True
+
+
+def _at_exit(cells: str, size: int) -> bool:
+    return cells.index(TARGET) % size == size - 2
+
+
+def _distances(goals: list[str], size: int) -> dict[str, int]:
+    distance = dict.fromkeys(goals, 0)
+    queue = deque(goals)
+    while queue:
+        cells = queue.popleft()
+        for after in _moves(cells, size):
+            if after not in distance:
+                distance[after] = distance[cells] + 1
+                queue.append(after)
+    return distance
+
+
+def _order(cells: str, size: int) -> tuple[int, int]:
+    """(horizontal vehicles' cells, vertical vehicles' cells) as binary numbers, the top-left
+    cell the lowest bit, counting along rows."""
+    pieces = _pieces(cells, size)
+    across = sum(1 << i for h, spots in pieces.values() if h for i in spots)
+    down = sum(1 << i for h, spots in pieces.values() if not h for i in spots)
+    return across, down
+
+
+def _minimal(cells: str, size: int, moves: int) -> bool:
+    """Removing any vehicle but the target, or any wall, changes the fewest moves."""
+    removable = [label for label in _vehicles(cells, size) if label != TARGET] + [
+        i for i, ch in enumerate(cells) if ch == "#"
+    ]
+    for piece in removable:
+        if isinstance(piece, int):
+            smaller = cells[:piece] + "." + cells[piece + 1 :]
+        else:
+            smaller = cells.replace(piece, ".")
+        if fewest(_rows(smaller, size), {TARGET: "right"}, "moves") == moves:
+            return False
+    return True
+
+
+def _lettered(cells: str, size: int, exit_row: int) -> str:
+    """The database's lettering: the target A; walls on its row; the other rows top to
+    bottom, left to right, horizontal vehicles and walls; the columns left to right, top to
+    bottom, vertical vehicles. Walls use up a letter and print as x; empty cells are o."""
+    order: list[object] = [TARGET]
+    order += [exit_row * size + c for c in range(size) if cells[exit_row * size + c] == "#"]
+    pieces = _pieces(cells, size)
+    for r in [r for r in range(size) if r != exit_row]:
+        for c in range(size):
+            i = r * size + c
+            if cells[i] == "#":
+                order.append(i)
+            elif cells[i] != "." and pieces[cells[i]][0] and pieces[cells[i]][1][0] == i:
+                order.append(cells[i])
+    for c in range(size):
+        for r in range(size):
+            i = r * size + c
+            if cells[i] not in ".#" and not pieces[cells[i]][0] and pieces[cells[i]][1][0] == i:
+                order.append(cells[i])
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWYZ"
+    out = ["o"] * len(cells)
+    for letter, piece in zip(letters, order, strict=False):
+        if isinstance(piece, int):
+            out[piece] = "x"
+        else:
+            for i in pieces[piece][1]:
+                out[i] = letter
+    return "".join(out)

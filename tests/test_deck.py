@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
-import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -128,38 +125,6 @@ def test_bad_lines_are_reported_and_skipped(tmp_path):
     records = {r["line"]: r for r in read_results(out)}
     assert records[1]["length"] == 3 and records[3]["length"] == 3
     assert "error" in records[2]
-
-
-@pytest.fixture
-def dask_cluster():
-    """A scheduler and two single-threaded workers on the loopback address, stopped after."""
-    distributed = pytest.importorskip("distributed")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    address = f"tcp://127.0.0.1:{port}"
-    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
-    scheduler = subprocess.Popen(
-        [*dask, "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "2",
-         "--nthreads", "1", "--no-dashboard"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        with distributed.Client(address, timeout=30) as client:
-            client.wait_for_workers(2, timeout=60)
-        yield address
-    finally:
-        for process in (worker, scheduler):
-            process.terminate()
-        for process in (worker, scheduler):
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
 
 
 def test_a_dask_cluster_gives_the_same_records_as_the_local_run(tmp_path, dask_cluster):

@@ -22,11 +22,6 @@ def test_the_same_seed_gives_the_same_board():
     assert first.board.targets == ("A",)
 
 
-def test_database_style_line_of_card_1_relabelled_by_hand():
-    # X becomes A; the others B, C, ... in reading order: A->B, O->C, P->D, Q->E, B->F, ...
-    assert database_board(card(1)) == "BBoooCDooEoCDAAEoCDooEooFoooGGFoHHHo"
-
-
 def test_a_database_line_reads_back_as_the_same_puzzle_up_to_labels():
     for seed in range(10):
         puzzle = random_board(random.Random(seed), vehicles=9, walls=seed % 2)

@@ -96,6 +96,11 @@ class Geometry:
         return len(self.board.vehicles)
 
     @cached_property
+    def horizontal(self) -> tuple[int, ...]:
+        """Per vehicle, 1 if it is horizontal (the database's order of states needs it)."""
+        return tuple(int(vehicle.horizontal) for vehicle in self.board.vehicles)
+
+    @cached_property
     def compiled(self) -> core.Tables:
         """The tables as the compiled core takes them (asked for only once it is loaded)."""
         jit = _jit()

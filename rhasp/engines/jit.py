@@ -10,11 +10,13 @@ few seconds; later runs load the cache.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 from numba import njit
 from numba.extending import overload, register_jitable
 
-from rhasp.engines import core
+from rhasp.engines import core, layouts
 
 EMPTY = -1  # no key is negative: keys fit 63 bits
 SPREAD = -7046029254386353131  # 2**64 / golden ratio, as int64: multiplicative hashing
@@ -99,10 +101,24 @@ layers = njit(cache=True, nogil=True)(core.layers)
 goal_layers = njit(cache=True, nogil=True)(core.goal_layers)
 cheapest = njit(cache=True, nogil=True)(core.cheapest)
 
+# The enumeration's every helper, found rather than listed, and the search it runs on.
+register_jitable(core.breadth_first)
+for _name, _helper in vars(layouts).items():
+    if inspect.isfunction(_helper) and _helper.__module__ == layouts.__name__:
+        register_jitable(_helper)
+enumerate_shard = njit(cache=True, nogil=True)(layouts.enumerate_shard)
+
 
 def tables(values: core.Tables) -> core.Tables:
     """The same geometry with every sequence as an int64 array, as the compiled core takes it."""
     return core.Tables(*(
+        np.asarray(v, dtype=np.int64) if isinstance(v, tuple) else v for v in values
+    ))  # fmt: skip
+
+
+def lines(values: layouts.Lines) -> layouts.Lines:
+    """A board's lines with every sequence as an int64 array, as the compiled core takes them."""
+    return layouts.Lines(*(
         np.asarray(v, dtype=np.int64) if isinstance(v, tuple) else v for v in values
     ))  # fmt: skip
 

@@ -9,7 +9,7 @@ as ``moves`` and ``cluster`` (the number of states reachable from the board) and
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from math import isqrt
 
 from rhasp.errors import InputError, location
@@ -20,7 +20,7 @@ from rhasp.formats.grid import (
     needs_target_lines,
     puzzle_from_rows,
 )
-from rhasp.model import EMPTY, MAX_SIDE, MIN_SIDE, WALL, Cell, Puzzle, TargetSpec
+from rhasp.model import MAX_SIDE, MIN_SIDE, Cell, Puzzle, TargetSpec
 
 #: A number is at most 18 digits: a count past that is a mistake, and Python will not turn
 #: one of thousands of digits into an integer.
@@ -126,23 +126,48 @@ def write_line(puzzle: Puzzle) -> str:
     return " ".join(fields) + "\n"
 
 
+#: The letters of a database board's pieces, in lettering order (:func:`database_text`). The
+#: published boards use A, B, C, ...; X is skipped, since a reader takes X for the target (no
+#: published board has 24 pieces), and lowercase letters but ``o`` and ``x`` follow Z.
+DATABASE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnpqrstuvwyz"
+
+#: A vehicle as :func:`database_text` takes it: label, horizontal or not, its cells.
+Placed = tuple[str, bool, list[Cell]]
+
+
 def database_board(puzzle: Puzzle) -> str:
-    """The board as puzzle databases write it: ``o`` empty, ``x`` walls, ``A`` the target,
-    the other vehicles ``B``, ``C``, ... in reading order (so equal boards read alike)."""
+    """The board as the puzzle database writes it (:func:`database_text`)."""
     board = puzzle.board
     if len(board.targets) != 1 or board.width != board.height:
         raise InputError("database lines hold square boards with one target", puzzle.name)
-    (target,) = board.targets
-    names = {target: "A"}
-    spare = iter("BCDEFGHIJKLMNOPQRSTUVWYZ")
-    text = []
-    for cell in "".join(board_rows(puzzle)):
-        if cell == EMPTY:
-            text.append(DATABASE_EMPTY)
-        elif cell == WALL:
-            text.append(DATABASE_WALL)
-        else:
-            if cell not in names:
-                names[cell] = next(spare)
-            text.append(names[cell])
-    return "".join(text)
+    vehicles = [
+        (v.label, v.horizontal, v.cells(p))
+        for v, p in zip(board.vehicles, puzzle.placement, strict=True)
+        if p is not None
+    ]
+    return database_text(board.width, vehicles, board.walls, board.targets[0])
+
+
+def database_text(size: int, vehicles: Sequence[Placed], walls: Iterable[Cell], target: str) -> str:
+    """A square board as one database line: ``o`` empty, ``x`` walls, the pieces lettered in
+    the database's order. That order is the target (``A``); each wall on the target's row;
+    the other rows from top to bottom, each from left to right, horizontal vehicles and walls
+    alike; then the columns from left to right, each from top to bottom, vertical vehicles. A
+    wall uses up a letter, though it prints as ``x``. Moves never change this order (vehicles
+    on one line cannot pass each other), so every state of a cluster letters alike."""
+    cells = [DATABASE_EMPTY] * (size * size)
+    (target_row, _), *_ = next(v[2] for v in vehicles if v[0] == target)
+    pieces: list[tuple[tuple[int, ...], bool, list[Cell]]] = []  # (rank, is a wall, cells)
+    for label, horizontal, placed in vehicles:
+        (row, col), *_ = placed
+        rank = (0,) if label == target else (2, row, col) if horizontal else (3, col, row)
+        pieces.append((rank, False, placed))
+    for row, col in walls:
+        pieces.append(((1, col) if row == target_row else (2, row, col), True, [(row, col)]))
+    pieces.sort(key=lambda piece: piece[0])
+    if len(pieces) > len(DATABASE_LETTERS):
+        raise InputError(f"a database line names at most {len(DATABASE_LETTERS)} pieces")
+    for letter, (_, wall, placed) in zip(DATABASE_LETTERS, pieces, strict=False):
+        for row, col in placed:
+            cells[row * size + col] = DATABASE_WALL if wall else letter
+    return "".join(cells)

@@ -144,3 +144,39 @@ def draw_profile(
     figure.tight_layout()
     figure.savefig(path)
     pyplot.close(figure)
+
+
+def draw_database(title: str, by_moves: Counter[int], by_cluster: Counter[int], path: Path) -> None:
+    """Two histograms of an enumerated database: its puzzles by moves, and by the size of
+    their cluster on a log scale (sizes span five orders of magnitude). The format is the
+    file's suffix."""
+    picture_format(path, CHART_FORMATS)
+    matplotlib = need("matplotlib", "--histogram")
+    matplotlib.use("Agg")  # files only, no window
+    pyplot = need("matplotlib.pyplot", "--histogram")
+    figure, (moves_axes, size_axes) = pyplot.subplots(1, 2, figsize=(11, 4.5), dpi=100)
+    moves = sorted(by_moves)
+    moves_axes.bar(moves, [by_moves[m] for m in moves], color=PATH, width=0.8)
+    moves_axes.xaxis.set_major_locator(need("matplotlib.ticker", "--histogram").MaxNLocator(
+        integer=True))  # fmt: skip
+    moves_axes.set_xlabel("minimal moves")
+    moves_axes.set_ylabel("puzzles")
+    moves_axes.set_yscale("log")
+    moves_axes.set_title("puzzles by minimal moves (log scale)")
+    sizes = list(by_cluster.elements())
+    if sizes:
+        top = max(sizes)
+        edges = [1.0]
+        while edges[-1] <= top:
+            edges.append(edges[-1] * 10 ** 0.1)  # ten bins a decade
+        size_axes.hist(sizes, bins=edges, color=NEUTRAL, edgecolor=PATH, linewidth=0.3)
+    size_axes.set_xscale("log")
+    size_axes.set_xlabel("states in the puzzle's cluster (log scale)")
+    size_axes.set_ylabel("puzzles")
+    size_axes.set_title("puzzles by cluster size")
+    for axes in (moves_axes, size_axes):
+        axes.spines[["top", "right"]].set_visible(False)
+    figure.suptitle(f"{title}: {by_moves.total():,} puzzles")
+    figure.tight_layout()
+    figure.savefig(path)
+    pyplot.close(figure)

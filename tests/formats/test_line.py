@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rhasp.errors import InputError
 from rhasp.formats import read_path, read_text, write
-from rhasp.formats.line import read_line
+from rhasp.formats.line import database_board, read_line
 from tests.boards import PUZZLES, card
 
 CARD1 = "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR."
@@ -68,3 +70,29 @@ def test_a_move_count_of_thousands_of_digits_is_an_error_not_a_traceback():
     entries = read_text(f"{'7' * 5000} {CARD1} 1\n{CARD1}\n", "deck.txt", name="d")
     assert str(entries[0]).startswith("deck.txt:1:1: not a deck line")
     assert entries[1] == card(1)
+
+
+def test_database_lettering_of_card_1_by_hand():
+    # The target X is A; no walls; the rows but the target's, top to bottom: A (row 1) is B,
+    # C (row 5) C, R (row 6) D; then the columns left to right: P E, B F, Q G, O H.
+    assert database_board(card(1)) == "BBoooHEooGoHEAAGoHEooGooFoooCCFoDDDo"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "51 xCCoLMooJoLMAAJoLNHIDDDNHIoKEExooKGG 9360",  # two walls: they take B and F
+        "51 GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo 4780",  # the hardest 6×6 puzzle
+    ],
+)
+def test_published_database_lines_letter_back_as_published(line):
+    # Lines of the published database, their pieces renamed at random: written back, the
+    # lettering is the database's own.
+    board = line.split()[1]
+    letters = sorted(set(board) - {"o", "x"} - {"A"})
+    shuffled = letters[:]
+    random.Random(line).shuffle(shuffled)
+    renamed = board.translate(str.maketrans(dict(zip(letters, shuffled, strict=True))))
+    assert renamed != board
+    (puzzle,) = read_text(renamed, "db", name="db")
+    assert database_board(puzzle) == board

@@ -1,0 +1,497 @@
+"""The complete puzzle database of a board: every interesting puzzle, once per cluster.
+
+``rhasp enumerate`` lists, line for line, what the best-known Rush Hour database lists: each
+*interesting* puzzle as ``MOVES BOARD CLUSTER``. The definitions (layouts, interesting,
+hardest, minimal, lettering, ties) are the README's ("rhasp enumerate"); the search that
+applies them is :mod:`rhasp.engines.layouts`, compiled. This module builds what it reads (each
+line's entries), cuts the work into *shards*, runs them in order or on workers, and turns what
+they find into deck lines.
+
+A shard is the layouts that begin with given entries on the first few lines. It is a pure
+function of its number and the options, so shards may run anywhere (worker processes, a Dask
+cluster) and in any order; their lines are written in shard order, so the output is the same
+bytes however many workers made it.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import functools
+import itertools
+import json
+import math
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from rhasp.engines import core, layouts
+from rhasp.engines.bitboard import _jit, prefer_compiled
+from rhasp.engines.limits import state_limit
+from rhasp.errors import InputError
+from rhasp.formats.line import database_text
+from rhasp.output import destination, lock_for_writing
+from rhasp.parallel import dask_client, worker_pool
+
+MIN_SIZE, MAX_SIZE = 4, 7
+TARGET_LENGTH = 2
+LENGTHS = (2, 3)
+#: Shards enough to spread the work and show progress: the fewest first lines whose entries
+#: make at least this many prefixes.
+SHARDS_AT_LEAST = 256
+
+
+@dataclass(frozen=True)
+class Options:
+    """What to enumerate: the board, and the filters that prune the enumeration itself."""
+
+    size: int = 6
+    exit_row: int = 2
+    min_walls: int = 0
+    max_walls: int = 0
+    min_pieces: int = 1  # vehicles, the target included
+    max_pieces: int = 36
+    from_goals: bool = False
+
+    def __post_init__(self) -> None:
+        if not MIN_SIZE <= self.size <= MAX_SIZE:
+            raise InputError(f"the size must be {MIN_SIZE} to {MAX_SIZE}", "--size")
+        if not 0 <= self.exit_row < self.size:
+            raise InputError(f"the exit row must be 0 to {self.size - 1}", "--exit-row")
+        if not 0 <= self.min_walls <= self.max_walls:
+            raise InputError("walls: give a count or a range LOW..HIGH with LOW <= HIGH", "--walls")
+        if not 1 <= self.min_pieces <= self.max_pieces:
+            raise InputError("pieces: give a count or a range LOW..HIGH from 1", "--pieces")
+
+
+@dataclass
+class Tally:
+    """What a run has met so far: the summary's figures and the histogram's."""
+
+    shards: int = 0
+    layouts: int = 0
+    least: int = 0  # layouts that are their cluster's least state: one per cluster
+    solvable: int = 0
+    by_moves: collections.Counter[int] = field(default_factory=collections.Counter)
+    by_cluster: collections.Counter[int] = field(default_factory=collections.Counter)
+    hardest: str | None = None  # the first line of the most moves
+
+    @property
+    def puzzles(self) -> int:
+        return self.by_moves.total()
+
+    def add(self, shard: Shard) -> None:
+        self.shards += 1
+        self.layouts += shard.layouts
+        self.least += shard.least
+        self.solvable += shard.solvable
+        for line in shard.lines:
+            self.add_line(line)
+
+    def add_line(self, line: str) -> None:
+        moves, _, cluster = line.split()
+        self.by_moves[int(moves)] += 1
+        self.by_cluster[int(cluster)] += 1
+        if self.hardest is None or int(moves) > int(self.hardest.split()[0]):
+            self.hardest = line
+
+
+@dataclass(frozen=True)
+class Shard:
+    """What one shard found: its tallies and its deck lines, in enumeration order."""
+
+    number: int
+    layouts: int
+    least: int
+    solvable: int
+    lines: list[str]
+
+
+# The lines and their entries.
+
+Piece = tuple[int, int, int]  # first cell, length, kind (layouts.HORIZONTAL, VERTICAL, WALL)
+
+
+def line_order(options: Options) -> list[tuple[str, int]]:
+    """The board's lines in the order the enumeration fills them (the lettering's order)."""
+    rows = [("row", r) for r in range(options.size) if r != options.exit_row]
+    return [("row", options.exit_row), *rows, *(("column", c) for c in range(options.size))]
+
+
+def entries(options: Options, kind: str, index: int) -> list[list[Piece]]:
+    """Every way a line's own pieces can stand in it: in a row, horizontal vehicles and walls
+    filling fewer than all its cells; in a column, vertical vehicles likewise; in the exit
+    row, the target alone among vehicles, walls only to its left."""
+    size = options.size
+    across = kind == "row"
+    cell_of = (lambda x: index * size + x) if across else (lambda y: y * size + index)
+    sizes = [(n, layouts.HORIZONTAL if across else layouts.VERTICAL) for n in LENGTHS]
+    if across and options.max_walls:
+        sizes.append((1, layouts.WALL))
+    found: list[list[Piece]] = []
+
+    def place(x: int, used: int, pieces: list[Piece]) -> None:
+        if x >= size:
+            if used < size:
+                found.append(list(pieces))
+            return
+        place(x + 1, used, pieces)
+        for length, piece_kind in sizes:
+            if x + length <= size:
+                pieces.append((cell_of(x), length, piece_kind))
+                place(x + length, used + length, pieces)
+                pieces.pop()
+
+    place(0, 0, [])
+    kept = [pieces for pieces in found if _walls(pieces) <= options.max_walls]
+    if across and index == options.exit_row:
+        return [exit_row for pieces in kept if (exit_row := _exit_row(options, pieces))]
+    return kept
+
+
+def _walls(pieces: list[Piece]) -> int:
+    return sum(kind == layouts.WALL for _, _, kind in pieces)
+
+
+def _exit_row(options: Options, pieces: list[Piece]) -> list[Piece] | None:
+    """The pieces of an exit row, the target first, if they make one (see :func:`entries`)."""
+    vehicles = [p for p in pieces if p[2] != layouts.WALL]
+    if len(vehicles) != 1 or vehicles[0][1] != TARGET_LENGTH:
+        return None
+    target = vehicles[0]
+    at_exit = target[0] % options.size == options.size - TARGET_LENGTH
+    if options.from_goals and not at_exit:
+        return None
+    if any(p[0] > target[0] for p in pieces if p[2] == layouts.WALL):
+        return None
+    return [target, *(p for p in pieces if p is not target)]
+
+
+def _require(options: Options, pieces: list[Piece], is_exit_row: bool) -> int:
+    """The cells that must be covered by other lines' pieces for every vehicle of this entry
+    to be packed (blocked on its left, or above): the cell just before each, if on the board
+    and not the entry's own."""
+    size = options.size
+    own = _mask(options, pieces)
+    needs = 0
+    for k, (cell, _, kind) in enumerate(pieces):
+        if kind == layouts.WALL or (is_exit_row and k == 0 and options.from_goals):
+            continue
+        step = 1 if kind == layouts.HORIZONTAL else size
+        along = cell % size if kind == layouts.HORIZONTAL else cell // size
+        if along > 0 and not (own >> (cell - step)) & 1:
+            needs |= 1 << (cell - step)
+    return needs
+
+
+def _mask(options: Options, pieces: list[Piece]) -> int:
+    size = options.size
+    mask = 0
+    for cell, length, kind in pieces:
+        step = size if kind == layouts.VERTICAL else 1
+        for c in range(length):
+            mask |= 1 << (cell + c * step)
+    return mask
+
+
+def line_tables(options: Options) -> layouts.Lines:
+    """The lines and entries as :func:`rhasp.engines.layouts.enumerate_shard` reads them."""
+    size = options.size
+    line_first, column = [0], []
+    masks, requires, vehicles, walls = [], [], [], []
+    piece_first, cells, lengths, kinds = [0], [], [], []
+    for kind, index in line_order(options):
+        is_exit_row = kind == "row" and index == options.exit_row
+        for pieces in entries(options, kind, index):
+            masks.append(_mask(options, pieces))
+            requires.append(_require(options, pieces, is_exit_row))
+            walls.append(_walls(pieces))
+            vehicles.append(len(pieces) - walls[-1])
+            for cell, length, piece_kind in pieces:
+                cells.append(cell)
+                lengths.append(length)
+                kinds.append(piece_kind)
+            piece_first.append(len(cells))
+        line_first.append(len(masks))
+        column.append(_mask(options, [(index, size, layouts.VERTICAL)]) if kind == "column" else 0)
+    return layouts.Lines(
+        size, options.exit_row, tuple(line_first), tuple(column), tuple(masks),
+        tuple(requires), tuple(vehicles), tuple(walls), tuple(piece_first), tuple(cells),
+        tuple(lengths), tuple(kinds),
+    )  # fmt: skip
+
+
+# Shards.
+
+
+def shard_lines(lines: layouts.Lines) -> int:
+    """How many first lines a shard fixes: the fewest whose entries make
+    :data:`SHARDS_AT_LEAST` prefixes, but never the last line."""
+    counts = [b - a for a, b in zip(lines.line_first, lines.line_first[1:], strict=False)]
+    depth = 1
+    while depth < len(counts) - 1 and math.prod(counts[:depth]) < SHARDS_AT_LEAST:
+        depth += 1
+    return depth
+
+
+def shard_count(lines: layouts.Lines) -> int:
+    counts = [b - a for a, b in zip(lines.line_first, lines.line_first[1:], strict=False)]
+    return math.prod(counts[: shard_lines(lines)])
+
+
+def shard_prefix(lines: layouts.Lines, number: int) -> list[int]:
+    """The entries shard ``number`` fixes, one per first line (the last line varies fastest)."""
+    depth = shard_lines(lines)
+    prefix = []
+    for level in reversed(range(depth)):
+        first, end = lines.line_first[level], lines.line_first[level + 1]
+        number, offset = divmod(number, end - first)
+        prefix.append(first + offset)
+    return prefix[::-1]
+
+
+@functools.cache
+def prepared(options: Options) -> tuple[layouts.Lines, Any]:
+    """The lines of ``options``' board, as the core takes them uncompiled and compiled (None
+    where the core cannot be compiled here)."""
+    lines = line_tables(options)
+    jit = _jit() if prefer_compiled() else None
+    return lines, (None if jit is None else jit.lines(lines))
+
+
+def run_shard(options: Options, budget: int, number: int) -> Shard:
+    """Shard ``number``: its tallies and deck lines. A cluster of more than ``budget`` states
+    is a :class:`rhasp.errors.SearchLimit`."""
+    lines, compiled = prepared(options)
+    limits = layouts.Limits(
+        options.min_pieces, options.max_pieces, options.min_walls, options.max_walls,
+        int(options.from_goals), budget,
+    )  # fmt: skip
+    prefix = shard_prefix(lines, number)
+    jit = _jit()
+    if compiled is None or jit is None:
+        watch = core.new_buffer(core.WATCH_FIELDS)
+        outcome, tallies, found = layouts.enumerate_shard(lines, prefix, limits, watch)
+    else:
+        watch = jit.watch()
+        outcome, tallies, found = jit.enumerate_shard(compiled, jit.keys(prefix), limits, watch)
+    if outcome == core.BUDGET:
+        raise state_limit(int(watch[core.STATES]), f"in one cluster of shard {number}")
+    return Shard(
+        number,
+        tallies[layouts.LAYOUTS],
+        tallies[layouts.LEAST],
+        tallies[layouts.SOLVABLE],
+        _deck_lines(options.size, list(found)),
+    )
+
+
+def _deck_lines(size: int, found: list[int]) -> list[str]:
+    """The puzzles of :func:`rhasp.engines.layouts.enumerate_shard` as ``MOVES BOARD CLUSTER``,
+    lettered by the one definition (:func:`rhasp.formats.line.database_text`)."""
+    width = 2 + size * size
+    return [
+        f"{found[k]:02d} {_lettered(size, found[k + 2 : k + width])} {found[k + 1]}"
+        for k in range(0, len(found), width)
+    ]
+
+
+def _lettered(size: int, board: list[int]) -> str:
+    """A board written by the core (a character per piece, ``x`` walls) lettered anew."""
+    cells_of: dict[int, list[tuple[int, int]]] = {}
+    for index, char in enumerate(board):
+        if char != layouts.EMPTY_CELL:
+            cells_of.setdefault(char, []).append(divmod(index, size))
+    walls = cells_of.pop(layouts.WALL_CELL, [])
+    vehicles = [
+        (chr(char), cells[0][0] == cells[1][0], cells) for char, cells in cells_of.items()
+    ]
+    return database_text(size, vehicles, walls, chr(layouts.FIRST_LETTER))
+
+
+# Running shards: here, on worker processes, or on a Dask cluster; always yielded in order.
+
+#: Shards in flight per worker: the workers never wait, and finished shards waiting for an
+#: earlier one to be written stay few.
+IN_FLIGHT = 4
+
+
+def shard_results(
+    options: Options, numbers: Sequence[int], budget: int, jobs: int, scheduler: str | None
+) -> Iterator[Shard]:
+    """The shards ``numbers``, in that order, worked out on ``jobs`` local processes or on the
+    Dask cluster at ``scheduler``."""
+    work = functools.partial(run_shard, options, budget)
+    if scheduler:
+        yield from _on_dask(work, numbers, scheduler)
+        return
+    if jobs <= 1 or len(numbers) <= 1:
+        yield from map(work, numbers)
+        return
+    prepared(options)  # load the compiled core before the workers fork, so they inherit it
+    with worker_pool(jobs) as pool:
+        yield from _in_order(lambda n: pool.apply_async(work, (n,)), numbers, jobs)
+
+
+def _in_order(
+    submit: Callable[[int], Any], numbers: Sequence[int], workers: int
+) -> Iterator[Shard]:
+    """Results of ``submit(n)`` (anything with ``get`` or ``result``) in the order of
+    ``numbers``, with at most :data:`IN_FLIGHT` per worker submitted ahead."""
+    pending: collections.deque[Any] = collections.deque()
+    ahead = iter(numbers)
+    for number in itertools.islice(ahead, workers * IN_FLIGHT):
+        pending.append(submit(number))
+    while pending:
+        task = pending.popleft()
+        yield task.get() if hasattr(task, "get") else task.result()
+        for number in itertools.islice(ahead, 1):
+            pending.append(submit(number))
+
+
+def _on_dask(
+    work: Callable[[int], Shard], numbers: Sequence[int], scheduler: str
+) -> Iterator[Shard]:
+    """The same shards as Dask tasks on a running cluster (``dask scheduler`` and workers)."""
+    client = dask_client(scheduler)
+    with client:
+        workers = max(1, sum(client.nthreads().values()))
+        yield from _in_order(lambda n: client.submit(work, n, pure=False), numbers, workers)
+
+
+# The output: deck lines in shard order, and a journal of the shards written, for --resume.
+
+
+class DatabaseFile:
+    """The deck lines of a run, written a shard at a time in shard order, and beside them a
+    journal (``FILE.shards``): the run's options, then a JSON line per shard written with its
+    tallies and where the output ended after it.
+
+    Appending only, both flushed after each shard, the output first: a run killed at any
+    moment leaves a journal whose last whole line says how much of the output is whole, and
+    ``--resume`` cuts the output there and goes on with the next shard. The journal is locked
+    while a run writes it, so a second run on the same files refuses.
+    """
+
+    def __init__(self, path: Path, options: Options, resume: bool) -> None:
+        self.path = destination(path)
+        self.journal_path = path.with_name(path.name + ".shards")
+        self.tally = Tally()
+        header = {"rhasp enumerate": JOURNAL_VERSION, "options": dataclasses.asdict(options)}
+        self.journal = self.journal_path.open("a", encoding="utf-8")  # truncated after the lock
+        lock_for_writing(self.journal, path, "enumerate")
+        end = self._resume(header) if resume else 0
+        self.journal.truncate(self.journal.tell() if resume else 0)
+        if not resume or end is None:
+            self.journal.truncate(0)
+            self.journal.write(json.dumps(header) + "\n")
+            end = 0
+        self.output = path.open("ab")
+        self.output.truncate(end)
+        self.output.seek(end)
+        self.journal.flush()
+
+    def _resume(self, header: dict[str, Any]) -> int | None:
+        """Read the journal of an earlier run: the byte where its whole output ends (None if
+        there was no journal), with :attr:`tally` holding what it found. The journal is left
+        positioned after its last whole line."""
+        try:
+            text = self.journal_path.read_bytes()
+        except FileNotFoundError:
+            return None
+        whole = text[: text.rfind(b"\n") + 1]
+        entries = [json.loads(line) for line in whole.splitlines()]
+        if not entries:
+            return None
+        if entries[0] != header:
+            raise InputError(
+                "this file was begun with other options "
+                f"({_flags(entries[0].get('options', {}))}); give the same ones to resume",
+                str(self.path),
+            )
+        self.journal.truncate(len(whole))
+        self.journal.seek(len(whole))
+        end = entries[-1]["end"] if len(entries) > 1 else 0
+        self.tally.layouts = sum(entry["layouts"] for entry in entries[1:])
+        self.tally.least = sum(entry["least"] for entry in entries[1:])
+        self.tally.solvable = sum(entry["solvable"] for entry in entries[1:])
+        self.tally.shards = len(entries) - 1
+        with self.path.open("rb") as output:
+            for line in output.read(end).decode().splitlines():
+                self.tally.add_line(line)
+        return end
+
+    @property
+    def shards_done(self) -> int:
+        return self.tally.shards
+
+    def write(self, shard: Shard) -> None:
+        self.output.write("".join(line + "\n" for line in shard.lines).encode())
+        self.output.flush()
+        os.fsync(self.output.fileno())
+        self.tally.add(shard)
+        entry = {"shard": shard.number, "layouts": shard.layouts, "least": shard.least,
+                 "solvable": shard.solvable, "lines": len(shard.lines),
+                 "end": self.output.tell()}  # fmt: skip
+        self.journal.write(json.dumps(entry) + "\n")
+        self.journal.flush()
+
+    def close(self) -> None:
+        self.output.close()
+        self.journal.close()
+
+
+JOURNAL_VERSION = 1
+
+
+def _flags(options: dict[str, Any]) -> str:
+    return ", ".join(f"{name} {value}" for name, value in options.items())
+
+
+class Progress(Protocol):
+    def resume(self, shards: int, layouts: int) -> None: ...
+    def start(self, total: int, skipped: int) -> None: ...
+    def advance(self, tally: Tally) -> None: ...
+    def stop(self) -> None: ...
+
+
+def run(
+    options: Options,
+    *,
+    budget: int,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    out: Path | None = None,
+    resume: bool = False,
+    progress: Progress | None = None,
+) -> Tally:
+    """Enumerate: each shard's lines to ``out`` (or standard output) in shard order as soon as
+    it and every shard before it are done. With ``resume``, the shards already in ``out`` are
+    kept and the rest appended."""
+    lines, _ = prepared(options)
+    total = shard_count(lines)
+    database = DatabaseFile(out, options, resume) if out else None
+    tally = database.tally if database else Tally()
+    first = database.shards_done if database else 0
+    if progress:
+        progress.resume(first, tally.layouts)
+        progress.start(total - first, first)
+    try:
+        for shard in shard_results(options, range(first, total), budget, jobs, scheduler):
+            if database:
+                database.write(shard)
+            else:
+                tally.add(shard)
+                sys.stdout.write("".join(line + "\n" for line in shard.lines))
+                sys.stdout.flush()
+            if progress:
+                progress.advance(tally)
+    finally:
+        if progress:
+            progress.stop()
+        if database:
+            database.close()
+    return tally

@@ -1,0 +1,240 @@
+"""`rhasp enumerate`: the puzzle database, against the published figures and a brute-force
+reference, the same bytes however it runs, resumable, filtered in the enumeration itself."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+import rhasp
+from rhasp import enumeration
+from rhasp.cli import app
+from rhasp.engines import core, layouts
+from rhasp.engines.bitboard import _jit
+from tests import reference
+
+runner = CliRunner()
+BUDGET = 1_000_000
+
+
+def enumerate_cli(*args: str):
+    return runner.invoke(app, ["enumerate", *args])
+
+
+def lines_of(result) -> list[str]:
+    return result.stdout.splitlines()
+
+
+def vehicles(line: str) -> int:
+    return len(set(line.split()[1]) - {"o", "x"})
+
+
+@pytest.fixture(scope="module")
+def five():
+    """The complete 5×5 database, and the run's tally, from two worker processes."""
+    tally = enumeration.Tally()
+    lines = []
+    options = enumeration.Options(size=5)
+    numbers = range(enumeration.shard_count(enumeration.prepared(options)[0]))
+    for shard in enumeration.shard_results(options, numbers, BUDGET, jobs=2, scheduler=None):
+        tally.add(shard)
+        lines += shard.lines
+    return lines, tally
+
+
+def test_the_5x5_database_has_the_published_figures(five):
+    # The published figures: 62,106 solvable clusters, 1,730 puzzles, the hardest 20 moves.
+    lines, tally = five
+    assert tally.solvable == 62_106
+    assert len(lines) == tally.puzzles == 1_730
+    assert max(tally.by_moves) == 20
+    assert len(set(lines)) == len(lines)
+
+
+@pytest.mark.parametrize(
+    ("size", "walls", "pieces"),
+    [(4, (0, 0), (1, 16)), (4, (0, 1), (1, 16)), (5, (0, 0), (1, 4)), (5, (1, 1), (1, 3))],
+)
+def test_the_database_is_the_brute_force_one(size, walls, pieces):
+    expected, clusters, solvable = reference.database(size, walls=walls, pieces=pieces)
+    options = enumeration.Options(size, 2, *walls, *pieces)
+    tally = enumeration.Tally()
+    found = []
+    for shard in enumeration.shard_results(
+        options, range(enumeration.shard_count(enumeration.prepared(options)[0])), BUDGET, 1, None
+    ):
+        tally.add(shard)
+        found += shard.lines
+    assert sorted(found) == expected
+    assert (tally.least, tally.solvable) == (clusters, solvable)
+
+
+def test_the_core_finds_the_same_uncompiled_and_compiled():
+    jit = _jit()
+    if jit is None:
+        pytest.skip("numba is not installed")
+    options = enumeration.Options(size=4, max_walls=1)
+    lines = enumeration.line_tables(options)
+    limits = layouts.Limits(1, 16, 0, 1, 0, BUDGET)
+    for number in range(0, enumeration.shard_count(lines), 7):
+        prefix = enumeration.shard_prefix(lines, number)
+        plain = layouts.enumerate_shard(lines, prefix, limits, core.new_buffer(3))
+        fast = jit.enumerate_shard(jit.lines(lines), jit.keys(prefix), limits, jit.watch())
+        assert (plain[0], list(plain[1]), list(plain[2])) == (fast[0], list(fast[1]), list(fast[2]))
+
+
+def test_starting_from_goal_layouts_finds_the_same_puzzles(five):
+    lines, _ = five
+    options = enumeration.Options(size=5, from_goals=True)
+    numbers = range(enumeration.shard_count(enumeration.prepared(options)[0]))
+    found = [line for shard in enumeration.shard_results(options, numbers, BUDGET, 2, None)
+             for line in shard.lines]  # fmt: skip
+    assert sorted(found) == sorted(lines)
+
+
+def test_the_api_streams_the_lines_of_the_command():
+    result = enumerate_cli("--size", "4", "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    assert list(rhasp.enumerate(size=4)) == lines_of(result)
+
+
+def test_the_same_bytes_on_one_process_and_on_two(tmp_path, five):
+    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
+    for path, jobs in ((one, "1"), (two, "2")):
+        result = enumerate_cli("--size", "5", "--jobs", jobs, "--out", str(path))
+        assert result.exit_code == 0, result.stderr
+    assert one.read_bytes() == two.read_bytes()
+    assert one.read_text().splitlines() == five[0]
+    assert "1,730" in result.stderr and "62,106" in result.stderr  # the summary
+
+
+def test_the_same_bytes_on_a_dask_cluster(tmp_path, dask_cluster):
+    local, remote = tmp_path / "local.txt", tmp_path / "remote.txt"
+    assert enumerate_cli("--size", "5", "--pieces", "1..5", "--out", str(local)).exit_code == 0
+    result = enumerate_cli("--size", "5", "--pieces", "1..5", "--scheduler", dask_cluster,
+                           "--out", str(remote))  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert remote.read_bytes() == local.read_bytes()
+
+
+def test_filters_give_the_lines_of_the_full_run_that_match_them(five):
+    fewer = lines_of(enumerate_cli("--size", "5", "--pieces", "1..5"))
+    assert sorted(fewer) == sorted(line for line in five[0] if vehicles(line) <= 5)
+    both = lines_of(enumerate_cli("--size", "4", "--walls", "0..1"))
+    walled = lines_of(enumerate_cli("--size", "4", "--walls", "1"))
+    assert sorted(walled) == sorted(line for line in both if "x" in line.split()[1])
+
+
+def test_a_killed_run_resumes_to_the_uninterrupted_output(tmp_path, five):
+    out = tmp_path / "db.txt"
+    journal = tmp_path / "db.txt.shards"
+    command = [sys.executable, "-m", "rhasp", "enumerate", "--size", "5", "--jobs", "2",
+               "--out", str(out)]  # fmt: skip
+    process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and _shards_in(journal) < 100:
+        time.sleep(0.005)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    written = _shards_in(journal)
+    assert 0 < written < enumeration.shard_count(enumeration.prepared(enumeration.Options(5))[0])
+    result = enumerate_cli("--size", "5", "--jobs", "2", "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.stderr
+    assert out.read_text().splitlines() == five[0]
+    assert f"resuming: {written:,} shards already done" in result.stderr
+    assert "1,730" in result.stderr  # the summary counts the shards done before
+
+
+def _shards_in(journal) -> int:
+    try:
+        return max(0, journal.read_bytes().count(b"\n") - 1)
+    except FileNotFoundError:
+        return 0
+
+
+def test_a_torn_journal_and_output_resume_whole(tmp_path, five):
+    out = tmp_path / "db.txt"
+    assert enumerate_cli("--size", "5", "--jobs", "1", "--out", str(out)).exit_code == 0
+    journal = out.with_name("db.txt.shards")
+    entries = journal.read_text().splitlines(keepends=True)
+    kept = json.loads(entries[200])
+    journal.write_text("".join(entries[:201]) + entries[201][:10])  # torn mid-line
+    with out.open("r+b") as handle:  # more output than the journal vouches for, torn too
+        handle.truncate(kept["end"] + 17)
+    result = enumerate_cli("--size", "5", "--jobs", "2", "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.stderr
+    assert out.read_text().splitlines() == five[0]
+
+
+def test_resuming_with_other_options_refuses(tmp_path):
+    out = tmp_path / "db.txt"
+    assert enumerate_cli("--size", "4", "--out", str(out)).exit_code == 0
+    before = out.read_bytes()
+    result = enumerate_cli("--size", "4", "--walls", "1", "--out", str(out), "--resume")
+    assert result.exit_code == 2
+    assert "begun with other options" in result.stderr
+    assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--walls", "1..0"), "--walls: give a count or a range"),
+        (("--walls", "many"), "--walls: give a count or a range"),
+        (("--pieces", "0"), "--pieces: give a count or a range"),
+        (("--exit-row", "6"), "--exit-row"),
+        (("--resume",), "--resume needs --out"),
+        (("--histogram", "h.txt"), "this picture can be a"),
+    ],
+)
+def test_bad_options_are_one_line_and_exit_2(args, words):
+    result = enumerate_cli("--size", "4", *args)
+    assert result.exit_code == 2
+    assert words in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("size", ["3", "8"])
+def test_a_size_out_of_range_is_a_usage_error(size):
+    run = subprocess.run([sys.executable, "-m", "rhasp", "enumerate", "--size", size],
+                         capture_output=True, text=True)  # fmt: skip
+    assert run.returncode == 2
+    assert run.stderr.startswith("rhasp enumerate: Invalid value for '--size'")
+    assert run.stderr.count("\n") == 1 and run.stdout == ""
+
+
+def test_the_output_is_a_deck_that_verifies(tmp_path):
+    out = tmp_path / "db.txt"
+    assert enumerate_cli("--size", "5", "--pieces", "1..6", "--out", str(out)).exit_code == 0
+    result = runner.invoke(app, ["deck", str(out), "--cluster", "--verify", "--jobs", "2"])
+    assert result.exit_code == 0, result.stderr
+    assert "mismatches" in result.stderr
+    lengths = Counter(json.loads(line)["length"] for line in result.stdout.splitlines())
+    assert lengths == Counter(int(line.split()[0]) for line in out.read_text().splitlines())
+
+
+def test_the_histogram_is_drawn(tmp_path):
+    picture = tmp_path / "moves.png"
+    result = enumerate_cli("--size", "4", "--histogram", str(picture))
+    assert result.exit_code == 0, result.stderr
+    assert picture.read_bytes().startswith(b"\x89PNG")
+
+
+def test_analyze_and_hardest_choose_the_hardest_state_enumerate_keeps(five):
+    # One choice of hardest state everywhere: each database line, read back, is its own
+    # cluster's hardest state for rhasp.hardest and the first one rhasp.analyze lists.
+    lines, _ = five
+    chosen = [line for line in lines if int(line.split()[0]) >= 14] + lines[::97]
+    for line in chosen:
+        puzzle = rhasp.parse(line)
+        found, moves = rhasp.hardest(puzzle)
+        assert (moves, found.placement) == (int(line.split()[0]), puzzle.placement), line
+        assert rhasp.analyze(puzzle).hardest[0] == puzzle.placement, line
