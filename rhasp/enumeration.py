@@ -21,7 +21,6 @@ import functools
 import itertools
 import json
 import math
-import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rhasp.engines import core, layouts
-from rhasp.engines.bitboard import _jit, prefer_compiled
+from rhasp.engines.bitboard import _jit, use_compiled
 from rhasp.engines.limits import state_limit
 from rhasp.errors import InputError
 from rhasp.formats.line import database_text
@@ -39,9 +38,9 @@ from rhasp.parallel import dask_client, worker_pool
 MIN_SIZE, MAX_SIZE = 4, 7
 TARGET_LENGTH = 2
 LENGTHS = (2, 3)
-#: Shards enough to spread the work and show progress: the fewest first lines whose entries
-#: make at least this many prefixes.
-SHARDS_AT_LEAST = 256
+#: Shards enough to spread the work and show progress, by board side: the fewest first lines
+#: whose entries make at least this many prefixes. A 6×6 shard takes a few seconds.
+SHARDS_AT_LEAST = {4: 16, 5: 100, 6: 2000, 7: 20000}
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,7 @@ class Options:
     max_walls: int = 0
     min_pieces: int = 1  # vehicles, the target included
     max_pieces: int = 36
-    from_goals: bool = False
+    from_goals: bool = True  # start from goal layouts (rhasp.engines.layouts): half the work
 
     def __post_init__(self) -> None:
         if not MIN_SIZE <= self.size <= MAX_SIZE:
@@ -229,10 +228,10 @@ def line_tables(options: Options) -> layouts.Lines:
 
 def shard_lines(lines: layouts.Lines) -> int:
     """How many first lines a shard fixes: the fewest whose entries make
-    :data:`SHARDS_AT_LEAST` prefixes, but never the last line."""
+    :data:`SHARDS_AT_LEAST` prefixes for the board's side, but never the last line."""
     counts = [b - a for a, b in zip(lines.line_first, lines.line_first[1:], strict=False)]
     depth = 1
-    while depth < len(counts) - 1 and math.prod(counts[:depth]) < SHARDS_AT_LEAST:
+    while depth < len(counts) - 1 and math.prod(counts[:depth]) < SHARDS_AT_LEAST[lines.size]:
         depth += 1
     return depth
 
@@ -258,8 +257,13 @@ def prepared(options: Options) -> tuple[layouts.Lines, Any]:
     """The lines of ``options``' board, as the core takes them uncompiled and compiled (None
     where the core cannot be compiled here)."""
     lines = line_tables(options)
-    jit = _jit() if prefer_compiled() else None
-    return lines, (None if jit is None else jit.lines(lines))
+    jit = use_compiled()
+    if jit is None:
+        return lines, None
+    compiled = jit.lines(lines)
+    nothing = layouts.Limits(1, 0, 0, 0, 1, 1)  # no layout fits: only the code is loaded
+    jit.enumerate_shard(compiled, jit.keys([lines.line_first[0]]), nothing, jit.watch())
+    return lines, compiled
 
 
 def run_shard(options: Options, budget: int, number: int) -> Shard:
@@ -380,7 +384,8 @@ class DatabaseFile:
         self.path = destination(path)
         self.journal_path = path.with_name(path.name + ".shards")
         self.tally = Tally()
-        header = {"rhasp enumerate": JOURNAL_VERSION, "options": dataclasses.asdict(options)}
+        header = {"rhasp enumerate": JOURNAL_VERSION, "options": dataclasses.asdict(options),
+                  "shards": shard_count(prepared(options)[0])}  # fmt: skip
         self.journal = self.journal_path.open("a", encoding="utf-8")  # truncated after the lock
         lock_for_writing(self.journal, path, "enumerate")
         end = self._resume(header) if resume else 0
@@ -408,7 +413,7 @@ class DatabaseFile:
             return None
         if entries[0] != header:
             raise InputError(
-                "this file was begun with other options "
+                "this file was begun with other options or another version of rhasp "
                 f"({_flags(entries[0].get('options', {}))}); give the same ones to resume",
                 str(self.path),
             )
@@ -430,8 +435,7 @@ class DatabaseFile:
 
     def write(self, shard: Shard) -> None:
         self.output.write("".join(line + "\n" for line in shard.lines).encode())
-        self.output.flush()
-        os.fsync(self.output.fileno())
+        self.output.flush()  # before the journal vouches for it (a kill loses neither)
         self.tally.add(shard)
         entry = {"shard": shard.number, "layouts": shard.layouts, "least": shard.least,
                  "solvable": shard.solvable, "lines": len(shard.lines),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import copy
 import functools
 import json
 import os
@@ -331,8 +332,8 @@ def mutate_json(rng: random.Random, text: str) -> str:
             del node[key]
         elif action < 0.3:
             node[key] = [node[key]]
-        else:
-            node[key] = rng.choice(JSON_VALUES)
+        else:  # a copy: a later mutation of this document must not change JSON_VALUES
+            node[key] = copy.deepcopy(rng.choice(JSON_VALUES))
     written = json.dumps(doc, ensure_ascii=rng.random() < 0.5, indent=rng.choice((None, 2)))
     if rng.random() < 0.05:  # nested too deep for a recursive parser
         depth = rng.choice((50, 5000, 100_000))

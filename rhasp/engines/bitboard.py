@@ -195,10 +195,8 @@ def prefer_compiled() -> bool:
     """Switch this process to the compiled core now, for work known to be large (a deck, a
     generation run), and load its code, so that worker processes forked afterwards start
     with it. False if the core cannot or must not be compiled."""
-    global _uncompiled_states
-    if os.environ.get("RHASP_JIT") == "never" or not _numba_installed() or _jit() is None:
+    if use_compiled() is None:
         return False
-    _uncompiled_states = max(_uncompiled_states, SWITCH_STATES)
     puzzle = _tiny_puzzle()
     for targets_leave in (True, False):  # numba loads each function's code at its first call
         geometry = Geometry.of(puzzle.board, targets_leave=targets_leave)
@@ -206,6 +204,16 @@ def prefer_compiled() -> bool:
         for search, args in WARM_UP:
             _compiled(geometry, search, [key] if search == "layers" else key, Budget(), *args)
     return True
+
+
+def use_compiled() -> ModuleType | None:
+    """The compiled core, this process switched to it for good, without loading the code of
+    any search yet; None if it cannot or must not be compiled (``RHASP_JIT=never``)."""
+    global _uncompiled_states
+    if os.environ.get("RHASP_JIT") == "never" or not _numba_installed() or _jit() is None:
+        return None
+    _uncompiled_states = max(_uncompiled_states, SWITCH_STATES)
+    return _jit()
 
 
 WARM_UP = (("breadth_first", (True, True)), ("layers", ()), ("goal_layers", ()), ("cheapest", ()))

@@ -20,10 +20,16 @@ another vehicle. Each entry carries the cells its vehicles need occupied on that
 (``require``); the columns, placed last, must cover what the rows require and find what they
 require already covered. So only packed layouts are visited, the least state of every cluster
 among them, and a cluster is kept only from its least state: its exploration stops at once
-when a smaller state turns up (:func:`explore_if_least`). With ``from_goals``, the exit row
-holds the target at its exit only and the target need not be packed: every solvable cluster's
-least *goal* state is such a layout, and only goal states are compared, so unsolvable clusters
-are never visited.
+when a smaller state turns up (:func:`explore_if_least`). With ``from_goals`` (the default of
+``rhasp enumerate``), the exit row holds the target at its exit only and the target need not
+be packed: every solvable cluster's least *goal* state is such a layout (moving any other
+vehicle up or left keeps the target at the exit and makes a smaller goal state), and only
+goal states are compared, so unsolvable clusters are never visited, and half the work is.
+
+**Distances without a second search.** The exploration keeps every state's moves (as lists
+of neighbour indices), so the moves from each state to the nearest goal come from one
+breadth-first search over those lists from all goal states at once, and one optimal way down
+from the hardest state is a walk down the distances.
 
 **What is kept.** A cluster whose least state is the layout, with a goal (the target at its
 exit edge, targets staying on the board), gives its hardest state: the farthest in moves from
@@ -226,30 +232,36 @@ def _layout(
     pieces = _gather(lines, chosen, room)
     g = _geometry(lines.size, pieces, -1, room)
     start = _start_key(lines.size, g, room)
-    reached, order = explore_if_least(g, start, room.horizontal, limits, watch)
+    reached, order, first_edge, edges = explore_if_least(
+        g, start, room.horizontal, limits, watch
+    )
     if reached == NOT_LEAST:
         return 0
     if reached == core.BUDGET:
         return core.BUDGET
     tallies[LEAST] += 1
-    goals = order[:0]
-    for key in order:
-        if core.solved(g, key):
-            goals.append(key)
-    if len(goals) == 0:
+    distance, by_distance = goal_distances(g, order, first_edge, edges)
+    if len(by_distance) == 0:
         return 0
     tallies[SOLVABLE] += 1
-    _, by_distance, ends = core.layers(g, goals, limits.budget, watch)
-    far = len(ends) - 1
-    hardest = least_of(g, by_distance, ends[far - 1] if far > 0 else 0, ends[far], room.horizontal)
-    minimal = is_minimal(lines.size, g, hardest, far, pieces, room, limits, watch)
+    far = distance[by_distance[-1]]
+    last = len(by_distance)
+    while last > 0 and distance[by_distance[last - 1]] == far:
+        last -= 1
+    hardest = by_distance[last]
+    for k in range(last + 1, len(by_distance)):
+        if precedes(g, order[by_distance[k]], order[hardest], room.horizontal):
+            hardest = by_distance[k]
+    moved = core.new_buffer(g.count)
+    moved_on_the_way(g, hardest, order, distance, first_edge, edges, moved)
+    minimal = is_minimal(lines.size, g, order[hardest], far, pieces, moved, room, limits, watch)
     if minimal == core.BUDGET:
         return core.BUDGET
     if minimal:
         tallies[PUZZLES] += 1
         found.append(far)
         found.append(len(order))
-        _write_board(lines.size, g, hardest, pieces, room, found)
+        _write_board(lines.size, g, order[hardest], pieces, room, found)
     return 0
 
 
@@ -389,37 +401,137 @@ def least_of(
 
 def explore_if_least(
     g: core.Tables, first: int, horizontal: core.Buffer, limits: Limits, watch: core.Buffer
-) -> tuple[int, list[int]]:
-    """``first``'s cluster in breadth-first order, unless a state before it turns up (a goal
-    state, with ``limits.from_goals``): then NOT_LEAST at once. BUDGET beyond the budget."""
+) -> tuple[int, list[int], list[int], list[int]]:
+    """``first``'s cluster in breadth-first order, with its moves, unless a state before it
+    turns up (a goal state, with ``limits.from_goals``): then NOT_LEAST at once. BUDGET
+    beyond the budget.
+
+    Returns (the count, or NOT_LEAST or BUDGET; the states; and the moves as lists of
+    neighbours, ``edges[first_edge[i]:first_edge[i + 1]]`` being the indices of state
+    ``i``'s). Keeping the moves costs a look-up per move, which finding the states pays
+    anyway; the distances then need no second search (:func:`goal_distances`).
+    """
     split = horizontal_shift(g, horizontal)
     least = first >> split
     least_down = -1  # the vertical cells of ``first``, once needed
     order = [first]
-    moved = [core.NO_SKIP]
-    seen = core.key_set(first)
+    first_edge = [0]
+    edges = [0]
+    edges.pop()
+    index = _index_table(128)
+    _index_of(index, first, 0)
     keys, slides, movers = core.buffers(g)
     done = 0
     while done < len(order):
         if core.watched(watch, len(order), 0, limits.budget):
-            return core.BUDGET, order
-        seen = core.with_room(seen, len(keys))
-        n = core.successors(g, order[done], moved[done], keys, slides, movers)
+            return core.BUDGET, order, first_edge, edges
+        if 4 * (len(order) + len(keys)) > len(index):  # at most half of the slots taken
+            index = _grown(index)
+        n = core.successors(g, order[done], core.NO_SKIP, keys, slides, movers)
         for j in range(n):
             after = keys[j]
-            if not core.added(seen, after):
-                continue
-            if after >> split <= least and (limits.from_goals == 0 or core.solved(g, after)):
-                if after >> split < least:
-                    return NOT_LEAST, order
-                if least_down < 0:
-                    least_down = vertical_cells(g, first, horizontal)
-                if vertical_cells(g, after, horizontal) < least_down:
-                    return NOT_LEAST, order
-            order.append(after)
-            moved.append(movers[j])
+            at = _index_of(index, after, len(order))
+            if at < 0:  # a new state
+                if after >> split <= least and (limits.from_goals == 0 or core.solved(g, after)):
+                    if after >> split < least:
+                        return NOT_LEAST, order, first_edge, edges
+                    if least_down < 0:
+                        least_down = vertical_cells(g, first, horizontal)
+                    if vertical_cells(g, after, horizontal) < least_down:
+                        return NOT_LEAST, order, first_edge, edges
+                at = len(order)
+                order.append(after)
+            edges.append(at)
+        first_edge.append(len(edges))
         done += 1
-    return len(order), order
+    return len(order), order, first_edge, edges
+
+
+# The states' indices while a cluster is explored: open addressing with linear probing in one
+# buffer, each slot a key (EMPTY_SLOT where free) and its index side by side, one memory
+# access for both; kept at most half full. Keys are well-mixed integers already: one
+# multiplication spreads them.
+
+EMPTY_SLOT = -1  # no key is negative
+SPREAD = -7046029254386353131  # 2**64 / golden ratio, as int64
+
+
+def _index_table(slots: int) -> core.Buffer:
+    table = core.new_buffer(2 * slots)
+    for slot in range(slots):
+        table[2 * slot] = EMPTY_SLOT
+    return table
+
+
+def _index_of(table: core.Buffer, key: int, index: int) -> int:
+    """``key``'s index in ``table``; if it is not there, it is put there with ``index``, and
+    the answer is -1."""
+    mask = len(table) // 2 - 1
+    slot = ((key * SPREAD) >> 32) & mask
+    while table[2 * slot] != EMPTY_SLOT:
+        if table[2 * slot] == key:
+            return table[2 * slot + 1]
+        slot = (slot + 1) & mask
+    table[2 * slot] = key
+    table[2 * slot + 1] = index
+    return -1
+
+
+def _grown(table: core.Buffer) -> core.Buffer:
+    """The same keys and indices in four times the slots."""
+    grown = _index_table(2 * len(table))
+    for slot in range(len(table) // 2):
+        if table[2 * slot] != EMPTY_SLOT:
+            _index_of(grown, table[2 * slot], table[2 * slot + 1])
+    return grown
+
+
+def goal_distances(
+    g: core.Tables, order: list[int], first_edge: list[int], edges: list[int]
+) -> tuple[list[int], list[int]]:
+    """Each state's moves to the nearest goal state (the target at its exit edge), by one
+    breadth-first search from all of them over the moves :func:`explore_if_least` kept; and
+    the states' indices in the order reached, nearest first. Nothing reached: no goal."""
+    distance = [-1] * len(order)
+    reached = [0]
+    reached.pop()
+    for i in range(len(order)):
+        if core.solved(g, order[i]):
+            distance[i] = 0
+            reached.append(i)
+    head = 0
+    while head < len(reached):
+        i = reached[head]
+        head += 1
+        for e in range(first_edge[i], first_edge[i + 1]):
+            j = edges[e]
+            if distance[j] < 0:
+                distance[j] = distance[i] + 1
+                reached.append(j)
+    return distance, reached
+
+
+def moved_on_the_way(
+    g: core.Tables,
+    start: int,
+    order: list[int],
+    distance: list[int],
+    first_edge: list[int],
+    edges: list[int],
+    moved: core.Buffer,
+) -> None:
+    """Mark in ``moved`` (per vehicle) every vehicle that moves on one shortest way from state
+    ``start`` (an index) to a goal: downhill in ``distance``, a move at a time."""
+    i = start
+    while distance[i] > 0:
+        for e in range(first_edge[i], first_edge[i + 1]):
+            j = edges[e]
+            if distance[j] == distance[i] - 1:
+                for v in range(g.count):
+                    if (order[i] >> g.shift[v]) & g.gone != (order[j] >> g.shift[v]) & g.gone:
+                        moved[v] = 1
+                i = j
+                break
 
 
 def is_minimal(
@@ -428,28 +540,26 @@ def is_minimal(
     hardest: int,
     moves: int,
     pieces: int,
+    moved: core.Buffer,
     room: Scratch,
     limits: Limits,
     watch: core.Buffer,
 ) -> int:
     """1 if removing any piece but the target from state ``hardest`` (``moves`` from a goal)
     shortens its solution, else 0; BUDGET if a search outgrew the budget. The vehicles that
-    move in one optimal plan are needed (module docstring): only the others are tried.
+    move on one optimal way (``moved``, per vehicle) are needed (module docstring): only the
+    others are tried.
 
     The tables of ``g`` live in ``room`` and are rebuilt without each piece in turn, then
     restored."""
-    goal, _, path = core.breadth_first(g, hardest, limits.budget, watch, True, True)
-    if goal == core.BUDGET:
-        return core.BUDGET
     count = g.count
     needed = [0] * pieces
     needed[0] = 1
     position = [0] * pieces  # each vehicle's position in the hardest state, by piece
     for i in range(count):
         position[room.vehicle[i]] = (hardest >> g.shift[i]) & g.gone
-        for step in range(1, len(path)):
-            if (path[step] >> g.shift[i]) & g.gone != (path[step - 1] >> g.shift[i]) & g.gone:
-                needed[room.vehicle[i]] = 1
+        if moved[i]:
+            needed[room.vehicle[i]] = 1
     outcome = 1
     for k in range(1, pieces):
         if needed[k]:
