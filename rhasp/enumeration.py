@@ -18,7 +18,6 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
-import itertools
 import json
 import math
 import sys
@@ -318,16 +317,16 @@ def _lettered(size: int, board: list[int]) -> str:
 
 # Running shards: here, on worker processes, or on a Dask cluster; always yielded in order.
 
-#: Shards in flight per worker: the workers never wait, and finished shards waiting for an
-#: earlier one to be written stay few.
-IN_FLIGHT = 4
+#: Shards sent to a worker at once: enough to pay for the round trip of an empty shard.
+CHUNK = 4
 
 
 def shard_results(
     options: Options, numbers: Sequence[int], budget: int, jobs: int, scheduler: str | None
 ) -> Iterator[Shard]:
     """The shards ``numbers``, in that order, worked out on ``jobs`` local processes or on the
-    Dask cluster at ``scheduler``."""
+    Dask cluster at ``scheduler``. Every worker takes the next shard as soon as it is free;
+    shards done before an earlier, slower one wait in memory for it (a few lines each)."""
     work = functools.partial(run_shard, options, budget)
     if scheduler:
         yield from _on_dask(work, numbers, scheduler)
@@ -337,33 +336,18 @@ def shard_results(
         return
     prepared(options)  # load the compiled core before the workers fork, so they inherit it
     with worker_pool(jobs) as pool:
-        yield from _in_order(lambda n: pool.apply_async(work, (n,)), numbers, jobs)
-
-
-def _in_order(
-    submit: Callable[[int], Any], numbers: Sequence[int], workers: int
-) -> Iterator[Shard]:
-    """Results of ``submit(n)`` (anything with ``get`` or ``result``) in the order of
-    ``numbers``, with at most :data:`IN_FLIGHT` per worker submitted ahead."""
-    pending: collections.deque[Any] = collections.deque()
-    ahead = iter(numbers)
-    for number in itertools.islice(ahead, workers * IN_FLIGHT):
-        pending.append(submit(number))
-    while pending:
-        task = pending.popleft()
-        yield task.get() if hasattr(task, "get") else task.result()
-        for number in itertools.islice(ahead, 1):
-            pending.append(submit(number))
+        yield from pool.imap(work, numbers, chunksize=CHUNK)
 
 
 def _on_dask(
     work: Callable[[int], Shard], numbers: Sequence[int], scheduler: str
 ) -> Iterator[Shard]:
-    """The same shards as Dask tasks on a running cluster (``dask scheduler`` and workers)."""
-    client = dask_client(scheduler)
-    with client:
-        workers = max(1, sum(client.nthreads().values()))
-        yield from _in_order(lambda n: client.submit(work, n, pure=False), numbers, workers)
+    """The same shards as Dask tasks on a running cluster (``dask scheduler`` and workers),
+    all submitted at once and gathered in order, each released once taken."""
+    with dask_client(scheduler) as client:
+        futures = collections.deque(client.map(work, numbers, pure=False))
+        while futures:
+            yield futures.popleft().result()
 
 
 # The output: deck lines in shard order, and a journal of the shards written, for --resume.
