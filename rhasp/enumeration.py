@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rhasp.engines import core, layouts
-from rhasp.engines.bitboard import _jit, use_compiled
+from rhasp.engines.bitboard import _jit, interruptible, use_compiled
 from rhasp.engines.limits import state_limit
 from rhasp.errors import InputError
 from rhasp.formats.line import database_text
@@ -277,10 +277,14 @@ def run_shard(options: Options, budget: int, number: int) -> Shard:
     jit = _jit()
     if compiled is None or jit is None:
         watch = core.new_buffer(core.WATCH_FIELDS)
-        outcome, tallies, found = layouts.enumerate_shard(lines, prefix, limits, watch)
+        outcome, tallies, found = interruptible(
+            watch, lambda: layouts.enumerate_shard(lines, prefix, limits, watch)
+        )
     else:
         watch = jit.watch()
-        outcome, tallies, found = jit.enumerate_shard(compiled, jit.keys(prefix), limits, watch)
+        outcome, tallies, found = interruptible(
+            watch, lambda: jit.enumerate_shard(compiled, jit.keys(prefix), limits, watch)
+        )
     if outcome == core.BUDGET:
         raise state_limit(int(watch[core.STATES]), f"in one cluster of shard {number}")
     return Shard(

@@ -251,3 +251,23 @@ def test_analyze_and_hardest_choose_the_hardest_state_enumerate_keeps(five):
         found, moves = rhasp.hardest(puzzle)
         assert (moves, found.placement) == (int(line.split()[0]), puzzle.placement), line
         assert rhasp.analyze(puzzle).hardest[0] == puzzle.placement, line
+
+
+def test_a_7x7_run_stops_at_once_on_ctrl_c_or_sigterm_and_resumes(tmp_path):
+    # A 7×7 shard can run for minutes: the signal stops it mid-shard, the journal stays whole.
+    out = tmp_path / "db7.txt"
+    command = [sys.executable, "-m", "rhasp", "enumerate", "--size", "7", "--jobs", "1",
+               "--out", str(out)]  # fmt: skip
+    stops = ((signal.SIGINT, 130, "interrupted", []),
+             (signal.SIGTERM, 143, "terminated", ["--resume"]))  # fmt: skip
+    for signum, code, words, resume in stops:
+        process = subprocess.Popen(command + resume, stderr=subprocess.PIPE, text=True)
+        time.sleep(4)
+        process.send_signal(signum)
+        began = time.monotonic()
+        _, stderr = process.communicate(timeout=60)
+        assert process.returncode == code
+        assert time.monotonic() - began < 10
+        assert stderr.splitlines()[-1] == f"rhasp: {words}"
+        header = json.loads(out.with_name("db7.txt.shards").read_text().splitlines()[0])
+        assert header["options"]["size"] == 7 and header["shards"] > 0

@@ -276,12 +276,20 @@ def _limit(watch: Sequence[int]) -> SearchLimit:
     return state_limit(int(watch[core.STATES]), f"at depth {int(watch[core.DEPTH])}")
 
 
-def _watched(budget: Budget, watch: Any, search: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
-    """``search()``, which writes ``watch``. With a progress display or a time limit, the
-    search runs in a thread of its own (the compiled core releases the GIL) while this one
-    shows its progress, stops it when its time is up, and on Ctrl-C or SIGTERM asks it to
-    stop before passing the interrupt on."""
-    if budget.progress is None and budget.seconds is None:
+def interruptible(watch: Any, search: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
+    """``search()``, a long core search that writes ``watch``, in a thread of its own, so that
+    Ctrl-C or SIGTERM stops it at once rather than when it ends (see :func:`_watched`)."""
+    return _watched(Budget(UNLIMITED), watch, search, threaded=True)
+
+
+def _watched(
+    budget: Budget, watch: Any, search: Callable[[], tuple[Any, ...]], threaded: bool = False
+) -> tuple[Any, ...]:
+    """``search()``, which writes ``watch``. With a progress display or a time limit (or when
+    ``threaded``), the search runs in a thread of its own (the compiled core releases the
+    GIL) while this one shows its progress, stops it when its time is up, and on Ctrl-C or
+    SIGTERM asks it to stop before passing the interrupt on."""
+    if budget.progress is None and budget.seconds is None and not threaded:
         return search()
     outcome: list[Any] = []
 
