@@ -785,6 +785,10 @@ def serve(
     time_limit: Annotated[
         float, typer.Option("--time-limit", min=0.1, help="Seconds one request's search may take.")
     ] = 10.0,
+    database: Annotated[
+        Path | None,
+        typer.Option(help="A puzzle database (rhasp enumerate's lines) to pick puzzles from."),
+    ] = None,
 ) -> None:
     """Serve the web page: play a card, get a hint, watch an optimal plan and its proof."""
 
@@ -792,14 +796,15 @@ def serve(
         try:
             import uvicorn
 
-            from rhasp.web.server import Limits, create_app
+            from rhasp.web.server import Database, Limits, create_app
         except ImportError:
             raise MissingTool(
                 "FastAPI and uvicorn are not installed: pip install 'rhasp[web]'", "serve"
             ) from None
+        puzzles = None if database is None else Database(database)  # a bad file: one line
         listening = listen(host, port)  # first, so that a taken port is one line
         limits = Limits(states=max_states, seconds=time_limit)
-        config = uvicorn.Config(create_app(limits), log_level="warning")
+        config = uvicorn.Config(create_app(limits, puzzles), log_level="warning")
         bound = listening.getsockname()[1]
         address = f"http://{'[' + host + ']' if ':' in host else host}:{bound}/"
         err.print(f"rhasp serve: {address} (Ctrl-C stops)", markup=False)

@@ -17,7 +17,9 @@ from __future__ import annotations
 import json
 import os
 import queue
+import random
 import threading
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -35,8 +37,9 @@ from pydantic import BaseModel, Field
 import rhasp
 from rhasp.engines import EngineDisagreement, Solution
 from rhasp.engines.limits import ANALYSIS_BYTES_PER_STATE, BYTES_PER_STATE, Budget
-from rhasp.errors import RhaspError, SearchLimit
+from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.formats import read_path, write
+from rhasp.formats.line import DECK_LINE
 from rhasp.model import Puzzle
 from rhasp.notation import format_move
 from rhasp.output import solution_dict
@@ -95,14 +98,69 @@ class CheckRequest(Position):
     plan: str = Field(description="The plan to check, in any notation.")
 
 
+class DatabaseRequest(BaseModel):
+    moves: int = Field(ge=0, le=999, description="The number of moves of the puzzle to pick.")
+    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="For the same pick again.")
+
+
+class Database:
+    """A puzzle database file (``MOVES BOARD CLUSTER`` lines, as ``rhasp enumerate`` writes
+    them), indexed by moves: each line's place in the file, so that a pick reads one line
+    and millions of lines take little memory. Its lines' boards are read when picked."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.places: dict[int, tuple[array[int], array[int]]] = {}  # moves: offsets, lines
+        offset = 0
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, 1):
+                text = raw.decode("utf-8", "replace").strip()
+                if text and not text.startswith(";"):
+                    moves = self._moves(text, number)
+                    offsets, lines = self.places.setdefault(moves, (array("q"), array("q")))
+                    offsets.append(offset)
+                    lines.append(number)
+                offset += len(raw)
+        if not self.places:
+            raise InputError("holds no database lines (MOVES BOARD CLUSTER)", str(path))
+
+    def _moves(self, text: str, number: int) -> int:
+        match = DECK_LINE.fullmatch(text)
+        if match is None or match["moves"] is None:
+            raise InputError("not a database line (expected MOVES BOARD CLUSTER)",
+                             f"{self.path}:{number}")  # fmt: skip
+        return int(match["moves"])
+
+    def counts(self) -> dict[int, int]:
+        return {moves: len(places[0]) for moves, places in sorted(self.places.items())}
+
+    def pick(self, moves: int, seed: int | None) -> dict[str, Any]:
+        """A puzzle of ``moves`` moves, at random (from ``seed``, if given)."""
+        if moves not in self.places:
+            raise InputError(f"no puzzle of {moves} moves in the database", "moves")
+        offsets, lines = self.places[moves]
+        k = random.Random(seed).randrange(len(offsets))
+        with self.path.open("rb") as handle:
+            handle.seek(offsets[k])
+            text = handle.readline().decode("utf-8", "replace").strip()
+        match = DECK_LINE.fullmatch(text)
+        where = f"{self.path}:{lines[k]}"
+        if match is None:  # the file changed since it was read
+            raise InputError("not a database line (expected MOVES BOARD CLUSTER)", where)
+        rhasp.parse(match["board"], where=where)  # a bad board: one line naming it
+        cluster = None if match["cluster"] is None else int(match["cluster"])
+        return {"board": match["board"], "moves": moves, "cluster": cluster,
+                "line": lines[k], "number": k + 1, "of": len(offsets)}  # fmt: skip
+
+
 class GenerateRequest(BaseModel):
     min_moves: int = Field(10, ge=1, le=40, description="The fewest moves the puzzle takes.")
     seed: int | None = Field(None, ge=0, le=2**63 - 1, description="For the same puzzle again.")
 
 
-def create_app(limits: Limits | None = None) -> FastAPI:
+def create_app(limits: Limits | None = None, database: Database | None = None) -> FastAPI:
     """The ASGI app: the page at ``/``, its files under ``/static``, the API under ``/api``
-    (documented at ``/docs``)."""
+    (documented at ``/docs``); with a ``database``, picks from it."""
     limits = limits or Limits()
     asp_slots = threading.BoundedSemaphore(limits.asp_proofs)
     app = FastAPIOffline(  # /docs from the package's own copy of Swagger UI: no internet needed
@@ -132,6 +190,24 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     def puzzles() -> list[dict[str, Any]]:
         """The 40 cards of the original deck: name and board (one-line form)."""
         return [{"name": card.name, "board": write(card, "line").strip()} for card in cards()]
+
+    @app.get("/api/database")
+    def database_counts() -> Any:
+        """The puzzle database the server was started with (``--database``): its file name
+        and how many puzzles it holds of each number of moves; 404 without one."""
+        if database is None:
+            return JSONResponse({"error": "no database: start rhasp serve --database FILE"},
+                                status_code=404)  # fmt: skip
+        return {"name": database.path.name, "counts": database.counts()}
+
+    @app.post("/api/database")
+    def database_pick(request: DatabaseRequest) -> Any:
+        """A puzzle of the database with the number of moves asked for, picked at random (the
+        same ``seed``, the same puzzle): its board, moves, cluster and line in the file."""
+        if database is None:
+            return JSONResponse({"error": "no database: start rhasp serve --database FILE"},
+                                status_code=404)  # fmt: skip
+        return answer(lambda: database.pick(request.moves, request.seed))
 
     @app.post("/api/board")
     def board(request: Position) -> Any:

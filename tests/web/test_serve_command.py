@@ -59,3 +59,12 @@ def test_without_the_web_extra_serve_says_what_to_install(monkeypatch):
     assert result.stderr == (
         "rhasp: serve: FastAPI and uvicorn are not installed: pip install 'rhasp[web]'\n"
     )
+
+
+def test_a_bad_database_is_one_line_before_serving(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a database\n")
+    result = runner.invoke(app, ["serve", "--port", "0", "--database", str(bad)])
+    assert result.exit_code == 2
+    expected = f"rhasp: {bad}:1: not a database line (expected MOVES BOARD CLUSTER)"
+    assert result.stderr.strip() == expected

@@ -15,6 +15,7 @@ import socket
 import threading
 import time
 import warnings
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,7 +27,7 @@ import rhasp
 from rhasp.engines import get_engine
 from rhasp.errors import InputError
 from rhasp.model import Puzzle, State
-from rhasp.web.server import MAX_BODY, QUICK_TEXT, Limits, create_app
+from rhasp.web.server import MAX_BODY, QUICK_TEXT, Database, Limits, create_app
 from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card, card_backs, card_rows
 from tests.reference import cluster, database_rows, fewest
 
@@ -519,3 +520,52 @@ def test_docs_and_openapi_list_the_endpoints(client):
     script = re.search(r"""src=["']([^"']*swagger-ui-bundle\.js)""", docs.text)[1]
     assert script.startswith("/")  # served here, not from a CDN: /docs works offline
     assert client.get(script).status_code == 200
+
+
+# --- /api/database (rhasp serve --database FILE) ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def database_file(tmp_path_factory):
+    """The complete 4×4 database as rhasp enumerate writes it, with a comment line."""
+    path = tmp_path_factory.mktemp("db") / "rush4.txt"
+    path.write_text("; the 4x4 database\n" + "".join(f"{line}\n" for line in rhasp.enumerate(4)))
+    return path
+
+
+def test_the_database_counts_its_puzzles_by_moves(database_file):
+    picker = TestClient(create_app(database=Database(database_file)))
+    lines = database_file.read_text().splitlines()[1:]
+    expected = Counter(str(int(line.split()[0])) for line in lines)
+    answer = picker.get("/api/database").json()
+    assert answer == {"name": "rush4.txt", "counts": dict(expected)}
+
+
+def test_a_pick_is_a_line_of_the_database_with_those_moves(database_file):
+    picker = TestClient(create_app(database=Database(database_file)))
+    lines = database_file.read_text().splitlines()
+    for seed in range(10):
+        picked = post(picker, "database", moves=6, seed=seed).json()
+        moves, board, cluster = lines[picked["line"] - 1].split()
+        assert (int(moves), board, int(cluster)) == (6, picked["board"], picked["cluster"])
+        assert picked["of"] == sum(int(line.split()[0]) == 6 for line in lines[1:])
+        assert bfs_moves(rhasp.parse(board)) == 6
+    again = [post(picker, "database", moves=6, seed=3).json()["line"] for _ in range(2)]
+    assert again[0] == again[1]
+
+
+def test_a_pick_of_moves_the_database_lacks_is_one_line(database_file):
+    picker = TestClient(create_app(database=Database(database_file)))
+    assert "no puzzle of 30 moves" in one_line_error(post(picker, "database", moves=30), 400)
+
+
+def test_without_a_database_both_answer_404(client):
+    assert "--database" in one_line_error(client.get("/api/database"), 404)
+    assert "--database" in one_line_error(post(client, "database", moves=5), 404)
+
+
+def test_a_bad_database_line_names_its_place(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("05 DBBBDooEDAAECCoo 15\nDBBBDooEDAAECCoo\n")
+    with pytest.raises(InputError, match=r"bad.txt:2: not a database line"):
+        Database(bad)

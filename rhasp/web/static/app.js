@@ -663,8 +663,37 @@ async function generate() {
   }
 }
 
+async function offerDatabase() {
+  let database;
+  try {
+    database = await api("/api/database");
+  } catch {
+    return;  // the server has none (404): the control stays hidden
+  }
+  $("database-name").textContent = database.name;
+  $("database-moves").replaceChildren(...Object.entries(database.counts).map(([moves, count]) =>
+    new Option(`${moves} moves (${Number(count).toLocaleString("en")})`, moves)));
+  $("database-moves").value = Object.keys(database.counts).at(-1);  // the hardest
+  $("database").hidden = false;
+  $("pick-database").addEventListener("click", pickFromDatabase);
+}
+
+async function pickFromDatabase() {
+  $("input-error").textContent = "";
+  try {
+    const picked = await api("/api/database", {moves: Number($("database-moves").value)});
+    await load(picked.board);
+    status(`Puzzle ${picked.number.toLocaleString("en")} of ${picked.of.toLocaleString("en")} ` +
+           `with ${picked.moves} moves (line ${picked.line.toLocaleString("en")} of ` +
+           `${$("database-name").textContent}; its cluster has ${picked.cluster} states).`);
+  } catch (error) {
+    $("input-error").textContent = error.message;
+  }
+}
+
 async function main() {
   const cards = await pickCards();
+  offerDatabase();
   const query = new URLSearchParams(location.search);
   const loaded = query.has("board") && await load(query.get("board"), query.get("moves") || "");
   if (!loaded) await load(cards[0].board);
