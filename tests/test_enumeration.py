@@ -262,7 +262,11 @@ def test_a_7x7_run_stops_at_once_on_ctrl_c_or_sigterm_and_resumes(tmp_path):
              (signal.SIGTERM, 143, "terminated", ["--resume"]))  # fmt: skip
     for signum, code, words, resume in stops:
         process = subprocess.Popen(command + resume, stderr=subprocess.PIPE, text=True)
-        time.sleep(4)
+        journal = out.with_name("db7.txt.shards")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (journal.exists() and journal.stat().st_size):
+            time.sleep(0.05)  # until the run has begun (its journal's first line)
+        time.sleep(2)  # and is in its first shard
         process.send_signal(signum)
         began = time.monotonic()
         _, stderr = process.communicate(timeout=60)

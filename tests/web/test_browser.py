@@ -11,6 +11,7 @@ Set RHASP_SCREENSHOT=FILE to keep a screenshot of the page (the README's picture
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -43,11 +44,19 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[str]:
-    """``rhasp serve`` as a person starts it, on a free loopback port."""
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The complete 4×4 puzzle database, for the page's picks by moves."""
+    path = tmp_path_factory.mktemp("db") / "rush4.txt"
+    path.write_text("".join(f"{line}\n" for line in rhasp.enumerate(4)))
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(database: Path) -> Iterator[str]:
+    """``rhasp serve`` as a person starts it, on a free loopback port, with a database."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "rhasp", "serve", "--port", str(port)],
+        [sys.executable, "-m", "rhasp", "serve", "--port", str(port), "--database", str(database)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -120,6 +129,23 @@ def test_playing_card_1_by_dragging_wins_in_8_moves(page: object) -> None:
     message = page.text_content("#status")
     assert message.startswith("Solved in 8 moves; the minimum is 8 (proven by BFS)")
     assert "moves=" in page.url  # the link carries the position
+
+
+def test_a_puzzle_of_the_database_is_picked_by_its_moves(page: object, database: Path) -> None:
+    lines = database.read_text().splitlines()
+    page.wait_for_selector("#database:not([hidden])")
+    hardest = max(int(line.split()[0]) for line in lines)
+    assert page.input_value("#database-moves") == str(hardest)  # the hardest offered first
+    page.select_option("#database-moves", "6")
+    page.click("#pick-database")
+    page.wait_for_function("document.getElementById('status').textContent.includes('line')")
+    found = re.search(r"with 6 moves \(line (\d+) of rush4.txt", page.text_content("#status"))
+    assert found, page.text_content("#status")
+    moves, board, _ = lines[int(found[1]) - 1].split()
+    assert moves == "06"
+    cells = {vehicle.get_attribute("data-label") for vehicle in page.query_selector_all(
+        "#board .vehicle")}  # fmt: skip
+    assert cells == set(board) - {"o", "x"}
 
 
 def test_the_keyboard_plays_and_undo_redo_reset_follow(page: object) -> None:
