@@ -356,7 +356,8 @@ def enumeration_table(tally: Any, seconds: float) -> Table:
     """The summary of ``rhasp enumerate``: what was enumerated and found, and the puzzles by
     moves."""
     table = Table(title="enumeration summary", show_header=False)
-    rows = [("layouts", f"{tally.layouts:,}"), ("clusters (least layouts)", f"{tally.least:,}"),
+    rows = [("layouts", f"{tally.layouts:,}"),
+            ("least layouts (one a cluster)", f"{tally.least:,}"),
             ("solvable clusters", f"{tally.solvable:,}"), ("puzzles", f"{tally.puzzles:,}"),
             ("hardest", tally.hardest or "-"), ("seconds", f"{seconds:,.1f}")]  # fmt: skip
     for name, value in rows:
