@@ -275,3 +275,22 @@ def test_a_7x7_run_stops_at_once_on_ctrl_c_or_sigterm_and_resumes(tmp_path):
         assert stderr.splitlines()[-1] == f"rhasp: {words}"
         header = json.loads(out.with_name("db7.txt.shards").read_text().splitlines()[0])
         assert header["options"]["size"] == 7 and header["shards"] > 0
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["51 GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo 4780",
+     "51 xCCoLMooJoLMAAJoLNHIDDDNHIoKEExooKGG 9360"],
+)
+def test_published_lines_are_their_clusters_hardest_by_the_shared_tie_break(line):
+    # Lines of the published 6×6 database: the tie-break enumerate shares with hardest picks
+    # the published state, the cluster has the published size, every vehicle is needed.
+    puzzle = rhasp.parse(line)
+    moves, cluster = int(line.split()[0]), int(line.split()[2])
+    found, length = rhasp.hardest(puzzle)
+    assert (length, found.placement) == (moves, puzzle.placement)
+    assert rhasp.analyze(puzzle).cluster_states == cluster
+    for vehicle in puzzle.board.vehicles:
+        if vehicle.label != "A":
+            smaller = puzzle.without({vehicle.label})
+            assert rhasp.solve(smaller, engine="bfs").moves < moves
