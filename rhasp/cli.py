@@ -641,15 +641,13 @@ def generate(
     guarded(run)
 
 
-def count_range(text: str, option: str, lowest: int) -> tuple[int, int]:
-    """``N`` or ``LOW..HIGH``, whole numbers from ``lowest``: the range they name."""
+def count_range(text: str, option: str) -> tuple[int, int]:
+    """``N`` or ``LOW..HIGH``: the range they name (whether it is one the option allows, the
+    enumeration's options say)."""
     match = re.fullmatch(r"\s*(\d{1,9})\s*(?:\.\.\s*(\d{1,9})\s*)?", text)
     if match is None:
         raise InputError(f"give a count or a range LOW..HIGH, not {text!r}", option)
-    low, high = int(match[1]), int(match[2] or match[1])
-    if low < lowest or high < low:
-        raise InputError(f"give a count or a range LOW..HIGH with {lowest} <= LOW <= HIGH", option)
-    return low, high
+    return int(match[1]), int(match[2] or match[1])
 
 
 @app.command("enumerate")
@@ -697,8 +695,8 @@ def enumerate_command(
             raise InputError("--resume needs --out FILE", "--resume")
         if histogram is not None:
             picture_format(histogram, CHART_FORMATS)  # before the work, not after it
-        low_walls, high_walls = count_range(walls, "--walls", 0)
-        low_pieces, high_pieces = count_range(pieces or f"1..{size * size}", "--pieces", 1)
+        low_walls, high_walls = count_range(walls, "--walls")
+        low_pieces, high_pieces = count_range(pieces or f"1..{size * size}", "--pieces")
         options = enumeration.Options(
             size, exit_row, low_walls, high_walls, low_pieces, high_pieces
         )

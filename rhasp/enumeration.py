@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
+import itertools
 import json
 import math
 import sys
@@ -60,9 +61,9 @@ class Options:
         if not 0 <= self.exit_row < self.size:
             raise InputError(f"the exit row must be 0 to {self.size - 1}", "--exit-row")
         if not 0 <= self.min_walls <= self.max_walls:
-            raise InputError("walls: give a count or a range LOW..HIGH with LOW <= HIGH", "--walls")
+            raise InputError("give a count or a range LOW..HIGH with 0 <= LOW <= HIGH", "--walls")
         if not 1 <= self.min_pieces <= self.max_pieces:
-            raise InputError("pieces: give a count or a range LOW..HIGH from 1", "--pieces")
+            raise InputError("give a count or a range LOW..HIGH with 1 <= LOW <= HIGH", "--pieces")
 
 
 @dataclass
@@ -106,6 +107,10 @@ class Shard:
     least: int
     solvable: int
     lines: list[str]
+
+    def text(self) -> str:
+        """The lines as the output holds them."""
+        return "".join(line + "\n" for line in self.lines)
 
 
 # The lines and their entries.
@@ -216,7 +221,7 @@ def line_tables(options: Options) -> layouts.Lines:
         line_first.append(len(masks))
         column.append(_mask(options, [(index, size, layouts.VERTICAL)]) if kind == "column" else 0)
     return layouts.Lines(
-        size, options.exit_row, tuple(line_first), tuple(column), tuple(masks),
+        size, tuple(line_first), tuple(column), tuple(masks),
         tuple(requires), tuple(vehicles), tuple(walls), tuple(piece_first), tuple(cells),
         tuple(lengths), tuple(kinds),
     )  # fmt: skip
@@ -225,10 +230,15 @@ def line_tables(options: Options) -> layouts.Lines:
 # Shards.
 
 
+def _entry_counts(lines: layouts.Lines) -> list[int]:
+    """How many entries each line has."""
+    return [end - first for first, end in itertools.pairwise(lines.line_first)]
+
+
 def shard_lines(lines: layouts.Lines) -> int:
     """How many first lines a shard fixes: the fewest whose entries make
     :data:`SHARDS_AT_LEAST` prefixes for the board's side, but never the last line."""
-    counts = [b - a for a, b in zip(lines.line_first, lines.line_first[1:], strict=False)]
+    counts = _entry_counts(lines)
     depth = 1
     while depth < len(counts) - 1 and math.prod(counts[:depth]) < SHARDS_AT_LEAST[lines.size]:
         depth += 1
@@ -236,8 +246,7 @@ def shard_lines(lines: layouts.Lines) -> int:
 
 
 def shard_count(lines: layouts.Lines) -> int:
-    counts = [b - a for a, b in zip(lines.line_first, lines.line_first[1:], strict=False)]
-    return math.prod(counts[: shard_lines(lines)])
+    return math.prod(_entry_counts(lines)[: shard_lines(lines)])
 
 
 def shard_prefix(lines: layouts.Lines, number: int) -> list[int]:
@@ -259,7 +268,7 @@ def prepared(options: Options) -> tuple[layouts.Lines, Any]:
     jit = use_compiled()
     if jit is None:
         return lines, None
-    compiled = jit.lines(lines)
+    compiled = jit.tables(lines)
     nothing = layouts.Limits(1, 0, 0, 0, 1, 1)  # no layout fits: only the code is loaded
     jit.enumerate_shard(compiled, jit.keys([lines.line_first[0]]), nothing, jit.watch())
     return lines, compiled
@@ -275,16 +284,11 @@ def run_shard(options: Options, budget: int, number: int) -> Shard:
     )  # fmt: skip
     prefix = shard_prefix(lines, number)
     jit = _jit()
-    if compiled is None or jit is None:
-        watch = core.new_buffer(core.WATCH_FIELDS)
-        outcome, tallies, found = interruptible(
-            watch, lambda: layouts.enumerate_shard(lines, prefix, limits, watch)
-        )
+    if compiled is None or jit is None:  # the same source, uncompiled
+        search, tables, watch = layouts.enumerate_shard, lines, core.new_buffer(core.WATCH_FIELDS)
     else:
-        watch = jit.watch()
-        outcome, tallies, found = interruptible(
-            watch, lambda: jit.enumerate_shard(compiled, jit.keys(prefix), limits, watch)
-        )
+        search, tables, watch, prefix = jit.enumerate_shard, compiled, jit.watch(), jit.keys(prefix)
+    outcome, tallies, found = interruptible(watch, lambda: search(tables, prefix, limits, watch))
     if outcome == core.BUDGET:
         raise state_limit(int(watch[core.STATES]), f"in one cluster of shard {number}")
     return Shard(
@@ -376,9 +380,8 @@ class DatabaseFile:
                   "shards": shard_count(prepared(options)[0])}  # fmt: skip
         self.journal = self.journal_path.open("a", encoding="utf-8")  # truncated after the lock
         lock_for_writing(self.journal, path, "enumerate")
-        end = self._resume(header) if resume else 0
-        self.journal.truncate(self.journal.tell() if resume else 0)
-        if not resume or end is None:
+        end = self._resume(header) if resume else None
+        if end is None:  # a fresh run
             self.journal.truncate(0)
             self.journal.write(json.dumps(header) + "\n")
             end = 0
@@ -389,12 +392,9 @@ class DatabaseFile:
 
     def _resume(self, header: dict[str, Any]) -> int | None:
         """Read the journal of an earlier run: the byte where its whole output ends (None if
-        there was no journal), with :attr:`tally` holding what it found. The journal is left
-        positioned after its last whole line."""
-        try:
-            text = self.journal_path.read_bytes()
-        except FileNotFoundError:
-            return None
+        it holds nothing), with :attr:`tally` holding what it found. The journal is cut after
+        its last whole line."""
+        text = self.journal_path.read_bytes()  # there: it is open
         whole = text[: text.rfind(b"\n") + 1]
         entries = [json.loads(line) for line in whole.splitlines()]
         if not entries:
@@ -422,7 +422,7 @@ class DatabaseFile:
         return self.tally.shards
 
     def write(self, shard: Shard) -> None:
-        self.output.write("".join(line + "\n" for line in shard.lines).encode())
+        self.output.write(shard.text().encode())
         self.output.flush()  # before the journal vouches for it (a kill loses neither)
         self.tally.add(shard)
         entry = {"shard": shard.number, "layouts": shard.layouts, "least": shard.least,
@@ -477,7 +477,7 @@ def run(
                 database.write(shard)
             else:
                 tally.add(shard)
-                sys.stdout.write("".join(line + "\n" for line in shard.lines))
+                sys.stdout.write(shard.text())
                 sys.stdout.flush()
             if progress:
                 progress.advance(tally)

@@ -87,7 +87,7 @@ def test_the_core_finds_the_same_uncompiled_and_compiled():
     for number in range(0, enumeration.shard_count(lines), 7):
         prefix = enumeration.shard_prefix(lines, number)
         plain = layouts.enumerate_shard(lines, prefix, limits, core.new_buffer(3))
-        fast = jit.enumerate_shard(jit.lines(lines), jit.keys(prefix), limits, jit.watch())
+        fast = jit.enumerate_shard(jit.tables(lines), jit.keys(prefix), limits, jit.watch())
         assert (plain[0], list(plain[1]), list(plain[2])) == (fast[0], list(fast[1]), list(fast[2]))
 
 

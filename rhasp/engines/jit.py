@@ -11,12 +11,15 @@ few seconds; later runs load the cache.
 from __future__ import annotations
 
 import inspect
+from typing import TypeVar
 
 import numpy as np
 from numba import njit
 from numba.extending import overload, register_jitable
 
 from rhasp.engines import core, layouts
+
+TablesT = TypeVar("TablesT", core.Tables, layouts.Lines)
 
 EMPTY = -1  # no key is negative: keys fit 63 bits
 SPREAD = -7046029254386353131  # 2**64 / golden ratio, as int64: multiplicative hashing
@@ -109,16 +112,10 @@ for _name, _helper in vars(layouts).items():
 enumerate_shard = njit(cache=True, nogil=True)(layouts.enumerate_shard)
 
 
-def tables(values: core.Tables) -> core.Tables:
-    """The same geometry with every sequence as an int64 array, as the compiled core takes it."""
-    return core.Tables(*(
-        np.asarray(v, dtype=np.int64) if isinstance(v, tuple) else v for v in values
-    ))  # fmt: skip
-
-
-def lines(values: layouts.Lines) -> layouts.Lines:
-    """A board's lines with every sequence as an int64 array, as the compiled core takes them."""
-    return layouts.Lines(*(
+def tables(values: TablesT) -> TablesT:
+    """The same tables (a board's geometry, ``core.Tables``, or its lines, ``layouts.Lines``)
+    with every sequence as an int64 array, as the compiled core takes them."""
+    return type(values)(*(
         np.asarray(v, dtype=np.int64) if isinstance(v, tuple) else v for v in values
     ))  # fmt: skip
 

@@ -72,7 +72,6 @@ class Lines(NamedTuple):
     """
 
     size: int
-    exit_row: int
     line_first: object  # each: a tuple of Python ints, or an int64 numpy array
     column: object
     mask: object
@@ -327,7 +326,7 @@ def _order_fields(count: int, bits: int, room: Scratch) -> None:
     cells do: vertical vehicles in the low fields, then the horizontal ones by first cell.
     Within a row, the union of its vehicles' cells compares as their positions do from the
     rightmost vehicle on, and a lower row is more significant, so the key's horizontal part
-    (:func:`horizontal_part`) orders states as their horizontal cells do."""
+    (:func:`horizontal_shift`) orders states as their horizontal cells do."""
     shift = room.tables.shift
     vertical = 0
     for i in range(count):
