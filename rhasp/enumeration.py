@@ -16,6 +16,7 @@ bytes however many workers made it.
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import functools
 import itertools
@@ -24,6 +25,7 @@ import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -330,17 +332,26 @@ CHUNK = 4
 
 
 def shard_results(
-    options: Options, numbers: Sequence[int], budget: int, jobs: int, scheduler: str | None
+    options: Options,
+    numbers: Sequence[int],
+    budget: int,
+    jobs: int,
+    scheduler: str | None,
+    pool: Pool | None = None,
 ) -> Iterator[Shard]:
     """The shards ``numbers``, in that order, worked out on ``jobs`` local processes or on the
     Dask cluster at ``scheduler``. Every worker takes the next shard as soon as it is free;
-    shards done before an earlier, slower one wait in memory for it (a few lines each)."""
+    shards done before an earlier, slower one wait in memory for it (a few lines each). A
+    ``pool`` of workers already started is used rather than a new one."""
     work = functools.partial(run_shard, options, budget)
     if scheduler:
         yield from _on_dask(work, numbers, scheduler)
         return
     if jobs <= 1 or len(numbers) <= 1:
         yield from map(work, numbers)
+        return
+    if pool is not None:
+        yield from pool.imap(work, numbers, chunksize=CHUNK)
         return
     prepared(options)  # load the compiled core before the workers fork, so they inherit it
     with worker_pool(jobs) as pool:
@@ -465,14 +476,33 @@ def run(
     kept and the rest appended."""
     lines, _ = prepared(options)
     total = shard_count(lines)
+    with contextlib.ExitStack() as started:
+        # Workers first: forked after the output was opened, they would hold its lock, and
+        # one still busy after the run was killed would make --resume refuse.
+        pool = started.enter_context(worker_pool(jobs)) if jobs > 1 and not scheduler else None
+        return _run(options, budget, jobs, scheduler, out, resume, progress, total, pool)
+
+
+def _run(
+    options: Options,
+    budget: int,
+    jobs: int,
+    scheduler: str | None,
+    out: Path | None,
+    resume: bool,
+    progress: Progress | None,
+    total: int,
+    pool: Pool | None,
+) -> Tally:
     database = DatabaseFile(out, options, resume) if out else None
     tally = database.tally if database else Tally()
     first = database.shards_done if database else 0
     if progress:
         progress.resume(first, tally.layouts)
         progress.start(total - first, first)
+    numbers = range(first, total)
     try:
-        for shard in shard_results(options, range(first, total), budget, jobs, scheduler):
+        for shard in shard_results(options, numbers, budget, jobs, scheduler, pool):
             if database:
                 database.write(shard)
             else:
