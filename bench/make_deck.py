@@ -18,9 +18,10 @@ import random
 from collections import Counter
 from pathlib import Path
 
+from rhasp.cluster import deck_line, hardest_state
 from rhasp.engines.bitboard import goal_distances
 from rhasp.formats import read_path
-from rhasp.generate import deck_line, hardest_state, random_board
+from rhasp.generate import random_board
 from rhasp.model import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent

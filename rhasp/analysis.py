@@ -1,8 +1,7 @@
 """Why a puzzle is hard: its cluster, its game graph and how far its states are from a goal.
 
-Every figure is defined in the README ("rhasp analyze") and computed on the fast search core:
-the cluster is explored once (targets stay on the board, as puzzle databases count), and the
-distances to the nearest goal come from one breadth-first search backwards from all goals.
+Every figure is defined in the README ("rhasp analyze") and computed from the cluster graph
+of :mod:`rhasp.cluster` (explored once, with every state's distance to the nearest goal).
 Single-target puzzles only: "one move from winning" is defined for one target.
 
 The all-moves graph is enumerated line by line (a *line* is a row or column with its vehicles):
@@ -19,11 +18,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rhasp.engines.bitboard import Geometry, distances, explore, fewest_slides, run
+from rhasp.cluster import ClusterGraph, cluster_graph, hardest_state, line_order, one_target
+from rhasp.engines.bitboard import Geometry, fewest_slides
 from rhasp.engines.layouts import database_order
 from rhasp.engines.limits import Budget, state_limit
-from rhasp.errors import InputError, about
-from rhasp.generate import hardest_state, line_order
+from rhasp.errors import about
 from rhasp.model import Board, Puzzle, State
 
 #: One line's vehicles placed: (occupancy bits, their part of the state key).
@@ -75,44 +74,6 @@ class Analysis:
                 "states": [list(state) for state in self.hardest],
             },
         }
-
-
-@dataclass(frozen=True)
-class ClusterGraph:
-    """The cluster as a graph: each state's neighbours (every state expanded once) and its
-    distance in moves to the nearest goal (goal states: the target at its exit edge)."""
-
-    geometry: Geometry
-    start: int
-    neighbours: dict[int, list[int]]  # in breadth-first order from the start
-    goals: list[int]
-    distance: dict[int, int]  # only states from which a goal is reachable
-
-    def optimal_path(self) -> list[int]:
-        """The states of one shortest way from the start to a goal (the first found)."""
-        if self.start not in self.distance:
-            return []
-        path = [self.start]
-        while self.distance[path[-1]]:
-            d = self.distance[path[-1]]
-            path.append(next(b for b in self.neighbours[path[-1]] if self.distance[b] == d - 1))
-        return path
-
-
-def _one_target(puzzle: Puzzle) -> None:
-    """Winning, goals and distances are defined here for one target."""
-    if len(puzzle.board.targets) != 1:
-        raise InputError("analysis needs exactly one target", puzzle.name)
-
-
-def cluster_graph(puzzle: Puzzle, budget: Budget | None = None) -> ClusterGraph:
-    _one_target(puzzle)
-    with about(puzzle.name):
-        geometry, order = explore(puzzle.board, puzzle.placement, budget)
-        neighbours = {key: geometry.neighbours(key) for key in order}
-        goals = [key for key in order if geometry.solved(key)]
-        distance = distances(*run(geometry, "layers", goals, budget=budget)[1:]) if goals else {}
-    return ClusterGraph(geometry, order[0], neighbours, goals, distance)
 
 
 def analyze(
@@ -233,9 +194,9 @@ def _layers(
 
 def hardest_puzzle(puzzle: Puzzle, budget: Budget | None = None) -> tuple[Puzzle, int] | None:
     """The cluster's canonical hardest state (farthest from any goal; see
-    :func:`rhasp.generate.hardest_state`) as a puzzle of its own, with its length; None when
+    :func:`rhasp.cluster.hardest_state`) as a puzzle of its own, with its length; None when
     no goal is reachable."""
-    _one_target(puzzle)
+    one_target(puzzle)
     with about(puzzle.name):
         found = hardest_state(puzzle, budget)
     if found is None:

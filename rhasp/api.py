@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from rhasp import enumeration
-from rhasp.analysis import Analysis, cluster_graph, hardest_puzzle
+from rhasp.analysis import Analysis, hardest_puzzle
 from rhasp.analysis import analyze as analyze_cluster
 from rhasp.check import check_plan
+from rhasp.cluster import Hardest, cluster_graph
 from rhasp.engines import Objective, Progress, Solution, confirmed, get_engine
 from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
@@ -39,7 +40,6 @@ from rhasp.engines.limits import (
 )
 from rhasp.errors import InputError, SearchLimit
 from rhasp.formats import Entry, read_path, read_text
-from rhasp.generate import Generated
 from rhasp.generate import generate as generate_boards
 from rhasp.hints import Hint, kept_hint
 from rhasp.hints import hint as next_move
@@ -198,7 +198,7 @@ def generate(
     chosen = time.time_ns() if seed is None else seed
     began = time.perf_counter()
     for found in generate_boards(chosen, min_moves=min_moves, max_states=max_states):
-        if isinstance(found, Generated):
+        if isinstance(found, Hardest):
             meta = {"moves": found.moves, "cluster": found.cluster}
             return Puzzle(found.puzzle.board, found.puzzle.placement, found.puzzle.name, meta)
         if seconds is not None and time.perf_counter() - began > seconds:

@@ -1,11 +1,8 @@
 """New puzzles: random valid boards, moved to the hardest state of their cluster.
 
 Every board is drawn from its own seeded random source (``seed`` and the board's number), so a
-run is reproducible and any board of it can be made again alone. A board's cluster is named by
-a *canonical state*, which does not depend on labels or on where in the cluster the board
-started: the hardest states are the same set for every state of a cluster, so the least of
-them in the puzzle database's order of states (the one ``rhasp enumerate`` breaks ties by),
-written as positions in an order fixed by the board's lines, names the cluster.
+run is reproducible and any board of it can be made again alone. A cluster met twice is kept
+once: clusters are told apart by their canonical state (:mod:`rhasp.cluster`).
 """
 
 from __future__ import annotations
@@ -14,42 +11,18 @@ import functools
 import itertools
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
-from rhasp.engines.bitboard import fewest_moves, goal_layers, prefer_compiled
-from rhasp.engines.layouts import least_of
+from rhasp.cluster import Canonical, Hardest, hardest_state
+from rhasp.engines.bitboard import fewest_moves, prefer_compiled
 from rhasp.engines.limits import Budget, default_max_states
 from rhasp.errors import SearchLimit
-from rhasp.formats.line import database_board
-from rhasp.model import Board, Piece, Puzzle, TargetSpec, build_puzzle
+from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle
 from rhasp.parallel import worker_pool
 
 LABELS = "BCDEFGHIJKLMNOPQRSTUVWYZ"
 
-#: A cluster's name: the board's walls and vehicle lines, and the smallest hardest state.
-Canonical = tuple[object, ...]
-
-
-@dataclass(frozen=True)
-class Generated:
-    """A hardest state, as a puzzle, with what the deck line reports about it."""
-
-    puzzle: Puzzle
-    moves: int
-    cluster: int
-    canonical: Canonical
-
-    def deck_line(self) -> str:
-        return deck_line(self.puzzle, self.moves, self.cluster)
-
-
 #: What one random board gave (see :func:`generate`).
-Outcome = Generated | SearchLimit | None
-
-
-def deck_line(puzzle: Puzzle, moves: int, cluster: int) -> str:
-    """``MOVES BOARD CLUSTER``, database style, as ``rhasp deck`` reads (and verifies)."""
-    return f"{moves:2d} {database_board(puzzle)} {cluster}"
+Outcome = Hardest | SearchLimit | None
 
 
 def random_board(
@@ -82,43 +55,7 @@ def _random_piece(rng: random.Random, label: str, size: int, exit_row: int) -> P
     return Piece(label, "v", rng.randrange(size - length + 1), rng.randrange(size), length)
 
 
-def hardest_state(puzzle: Puzzle, budget: Budget | None = None) -> Generated | None:
-    """The canonical hardest state of the puzzle's cluster: of the states farthest from a
-    goal, the least in the database's order (:func:`rhasp.engines.layouts.database_order`),
-    as ``rhasp enumerate`` chooses. None if no goal is reachable."""
-    geometry, distance_order, ends = goal_layers(puzzle.board, puzzle.placement, budget)
-    if not ends:
-        return None
-    far = len(ends) - 1
-    begin = ends[-2] if far else 0
-    key = least_of(geometry.tables, distance_order, begin, ends[-1], geometry.horizontal)
-    found = Puzzle(puzzle.board, geometry.state(key), puzzle.name)
-    order = line_order(puzzle)
-    positions = tuple(found.placement[i] for i in order)  # labels do not enter it
-    return Generated(found, far, len(distance_order), (_shape(puzzle.board, order), positions))
-
-
-def line_order(puzzle: Puzzle) -> list[int]:
-    """Vehicle indices by orientation, line, and place along the line: moves never change it
-    (vehicles on one line cannot pass each other), and labels do not enter it."""
-    board = puzzle.board
-    return sorted(
-        range(len(board.vehicles)),
-        key=lambda i: (board.vehicles[i].orientation, board.vehicles[i].line, puzzle.placement[i]),
-    )
-
-
-def _shape(board: Board, order: list[int]) -> tuple[object, ...]:
-    """The fixed part of the board, without labels: size, walls, and each vehicle's line,
-    length and whether it is the target, in line order."""
-    vehicles = tuple(
-        (v.orientation, v.line, v.length, v.label in board.targets)
-        for v in (board.vehicles[i] for i in order)
-    )
-    return board.width, board.height, tuple(sorted(board.walls)), vehicles
-
-
-def without_needless_vehicles(found: Generated, budget: Budget | None = None) -> Generated:
+def without_needless_vehicles(found: Hardest, budget: Budget | None = None) -> Hardest:
     """Remove, one at a time, every vehicle whose removal leaves the minimal length as it is,
     moving to the new cluster's hardest state after each removal (it is never shorter: the
     state before lies in the new cluster at the same distance). What remains has no vehicle

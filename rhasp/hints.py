@@ -2,7 +2,7 @@
 
 A player asks for hints again and again from positions of one puzzle, and every position
 reached by playing lies in the start's cluster. So a hint searches the whole cluster once,
-backwards from its goals (:func:`rhasp.analysis.cluster_graph`: every state's distance to
+backwards from its goals (:func:`rhasp.cluster.cluster_graph`: every state's distance to
 the nearest goal), and keeps it: each later hint in that cluster is a look-up among the
 position's neighbours. The kept clusters are few and small (the cards' largest has about
 25,000 states), and :data:`KEPT_STATES` bounds them all together; a cluster over
@@ -16,7 +16,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
-from rhasp.analysis import ClusterGraph, cluster_graph
+from rhasp.cluster import ClusterGraph, cluster_graph
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.limits import Budget
 from rhasp.errors import SearchLimit, TimeLimit

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from rhasp.analysis import ClusterGraph
+from rhasp.cluster import ClusterGraph
 from rhasp.errors import InputError, MissingTool
 from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
@@ -168,7 +168,7 @@ def draw_database(title: str, by_moves: Counter[int], by_cluster: Counter[int], 
         top = max(sizes)
         edges = [1.0]
         while edges[-1] <= top:
-            edges.append(edges[-1] * 10 ** 0.1)  # ten bins a decade
+            edges.append(edges[-1] * 10**0.1)  # ten bins a decade
         size_axes.hist(sizes, bins=edges, color=NEUTRAL, edgecolor=PATH, linewidth=0.3)
     size_axes.set_xscale("log")
     size_axes.set_xlabel("states in the puzzle's cluster (log scale)")

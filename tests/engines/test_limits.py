@@ -12,8 +12,9 @@ import clingo
 import pytest
 from typer.testing import CliRunner
 
-from rhasp.analysis import analyze, cluster_graph
+from rhasp.analysis import analyze
 from rhasp.cli import app
+from rhasp.cluster import cluster_graph
 from rhasp.deck import REPORTED
 from rhasp.engines import bitboard, get_engine
 from rhasp.engines.asp import AspEngine, encoding_path, ground_horizon
