@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rhasp.cluster import ClusterGraph, cluster_graph, hardest_state, line_order, one_target
-from rhasp.engines.bitboard import Geometry, fewest_slides
+from rhasp.engines.bitboard import fewest_slides
+from rhasp.engines.geometry import Geometry
 from rhasp.engines.layouts import database_order
 from rhasp.engines.limits import Budget, state_limit
 from rhasp.errors import about

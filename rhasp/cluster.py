@@ -18,9 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rhasp.engines.bitboard import Geometry, distances, explore, goal_layers, run
+from rhasp.engines import core
+from rhasp.engines.bitboard import distances, explore, goal_layers
+from rhasp.engines.geometry import Geometry
 from rhasp.engines.layouts import least_of
 from rhasp.engines.limits import Budget
+from rhasp.engines.runner import run
 from rhasp.errors import InputError, about
 from rhasp.formats.line import database_board
 from rhasp.model import Board, Puzzle
@@ -64,7 +67,7 @@ def cluster_graph(puzzle: Puzzle, budget: Budget | None = None) -> ClusterGraph:
         geometry, order = explore(puzzle.board, puzzle.placement, budget)
         neighbours = {key: geometry.neighbours(key) for key in order}
         goals = [key for key in order if geometry.solved(key)]
-        distance = distances(*run(geometry, "layers", goals, budget=budget)[1:]) if goals else {}
+        distance = distances(*run(geometry, core.layers, goals, budget=budget)[1:]) if goals else {}
     return ClusterGraph(geometry, order[0], neighbours, goals, distance)
 
 

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rhasp.engines import core, layouts
-from rhasp.engines.bitboard import _jit, interruptible, use_compiled
 from rhasp.engines.limits import state_limit
+from rhasp.engines.runner import compiled_core, interruptible, use_compiled
 from rhasp.errors import InputError
 from rhasp.formats.line import database_text
 from rhasp.output import destination, lock_for_writing
@@ -285,7 +285,7 @@ def run_shard(options: Options, budget: int, number: int) -> Shard:
         int(options.from_goals), budget,
     )  # fmt: skip
     prefix = shard_prefix(lines, number)
-    jit = _jit()
+    jit = compiled_core()
     if compiled is None or jit is None:  # the same source, uncompiled
         search, tables, watch = layouts.enumerate_shard, lines, core.new_buffer(core.WATCH_FIELDS)
     else:

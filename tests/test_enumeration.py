@@ -17,7 +17,7 @@ import rhasp
 from rhasp import enumeration
 from rhasp.cli import app
 from rhasp.engines import core, layouts
-from rhasp.engines.bitboard import _jit
+from rhasp.engines.runner import compiled_core
 from tests import reference
 
 runner = CliRunner()
@@ -78,7 +78,7 @@ def test_the_database_is_the_brute_force_one(size, walls, pieces):
 
 
 def test_the_core_finds_the_same_uncompiled_and_compiled():
-    jit = _jit()
+    jit = compiled_core()
     if jit is None:
         pytest.skip("numba is not installed")
     options = enumeration.Options(size=4, max_walls=1)

@@ -4,7 +4,7 @@ These functions are plain Python over integers, tuples, lists and dicts, in the 
 Python that numba compiles. :mod:`rhasp.engines.jit` compiles them (``njit(cache=True)``) for
 boards whose states and cells fit 63-bit machine words, where they run at compiled speed on
 numpy arrays; any other board runs this same source, uncompiled, on Python integers of any
-size. So there is one core, and :mod:`rhasp.engines.bitboard` decides which way it runs. The
+size. So there is one core, and :mod:`rhasp.engines.runner` decides which way it runs. The
 two ways differ in two small places only, each a function here with a compiled twin in
 ``jit`` (a numba ``overload``): scratch buffers (:func:`new_buffer`) and the set of states
 seen (:func:`key_set`, :func:`added`, :func:`with_room`), a Python set here and an
@@ -47,7 +47,7 @@ Buffer = MutableSequence[int]
 
 
 class Tables(NamedTuple):
-    """A board's geometry as the core reads it (built by :class:`rhasp.engines.bitboard.Geometry`).
+    """A board's geometry as the core reads it (built by :class:`rhasp.engines.geometry.Geometry`).
 
     Per vehicle ``i``: ``shift[i]`` is where its field starts in a key, ``last[i]`` its last
     position, ``exit_behind[i]``/``exit_ahead[i]`` whether it leaves through the edge at

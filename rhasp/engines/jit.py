@@ -1,7 +1,7 @@
 """The search core compiled: :mod:`rhasp.engines.core` under numba, loaded only when needed.
 
 Importing numba costs about half a second, more than a small search takes, so nothing imports
-this module until :mod:`rhasp.engines.bitboard` decides the compiled speed will pay for it.
+this module until :mod:`rhasp.engines.runner` decides the compiled speed will pay for it.
 Compiled code is cached on disk (``cache=True``): numba writes it to the ``__pycache__``
 folder beside ``core.py`` when that is writable, else to its user cache folder; the
 ``NUMBA_CACHE_DIR`` environment variable moves it. The first run on a machine compiles, in a

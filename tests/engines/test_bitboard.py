@@ -10,8 +10,8 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from rhasp.engines import bitboard, reference
-from rhasp.engines.bitboard import Geometry
+from rhasp.engines import bitboard, reference, runner
+from rhasp.engines.geometry import Geometry
 from rhasp.model import plan_slides, replay
 from tests.boards import card, example, grid, puzzles
 
@@ -122,12 +122,12 @@ def test_a_process_switches_to_the_compiled_core_midway(monkeypatch):
     puzzle = card(40)
     with core_mode("never"):
         expected = bitboard.fewest_moves(puzzle.board, puzzle.start)
-    monkeypatch.setattr(bitboard, "SWITCH_STATES", 1_000)
-    monkeypatch.setattr(bitboard, "_uncompiled_states", 0)
+    monkeypatch.setattr(runner, "SWITCH_STATES", 1_000)
+    monkeypatch.setattr(runner, "_uncompiled_states", 0)
     with core_mode("auto"):
         # Card 40 needs far more than 1,000 states: the search restarts compiled.
         assert bitboard.fewest_moves(puzzle.board, puzzle.start) == expected
-        assert bitboard._uncompiled_states == 1_000
+        assert runner._uncompiled_states == 1_000
 
 
 def test_keys_and_occupancy_round_trip():
@@ -186,7 +186,7 @@ def test_without_a_loadable_compiled_core_every_search_runs_uncompiled(monkeypat
     puzzle = card(26)
     with core_mode("never"):
         expected = every_result(puzzle)
-    monkeypatch.setattr(bitboard, "_jit", lambda: None)
+    monkeypatch.setattr(runner, "compiled_core", lambda: None)
     with core_mode("always"):
         assert every_result(puzzle) == expected
         assert not bitboard.prefer_compiled()

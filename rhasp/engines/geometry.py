@@ -1,0 +1,144 @@
+"""A board as the search core sees it: integer tables (:class:`rhasp.engines.core.Tables`),
+and the ways back from keys to states and from paths to plans.
+
+A *key* packs a state into one integer: each vehicle's position in a field of ``bits`` bits,
+vehicle 0 lowest. A target that has left holds ``gone`` (all ones) in its field.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from rhasp.engines import core
+from rhasp.engines.runner import compiled_core
+from rhasp.model import Board, Move, Plan, State
+
+WORD_BITS = 63  # what an int64 holds without its sign bit
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """A board as the core sees it, with the ways back from keys to states and moves."""
+
+    board: Board
+    tables: core.Tables  # Python integers and tuples: the uncompiled core's form
+    bits: int
+    targets: tuple[int, ...]  # vehicle indices of the targets
+    exits: tuple[int, ...]  # per vehicle: the position it leaves from (-1: it does not)
+
+    @property
+    def compiles(self) -> bool:
+        """Whether the cells and a whole state each fit a 63-bit word."""
+        cells = self.board.width * self.board.height
+        return cells <= WORD_BITS and self.count * self.bits <= WORD_BITS
+
+    @classmethod
+    def of(cls, board: Board, *, targets_leave: bool = True) -> Geometry:
+        """The board's geometry. With ``targets_leave``, a target that reaches its exit edge
+        leaves (its field becomes ``gone``) and the goal is every target gone; without, as
+        puzzle databases count clusters, targets stay and the goal is every target at its
+        exit edge."""
+        lasts = [board.line_length(v) - v.length for v in board.vehicles]
+        bits = (max(lasts) + 1).bit_length()  # room for every position and for gone
+        gone, stride = (1 << bits) - 1, 1 << bits
+        rows = [_vehicle_rows(board, i, stride) for i in range(len(board.vehicles))]
+        exit_at = [_exit_position(board, i, last) for i, last in enumerate(lasts)]
+        leaving = [p if targets_leave else -1 for p in exit_at]
+        targets = tuple(board.index(label) for label in board.targets)
+        tables = core.Tables(
+            count=len(board.vehicles),
+            gone=gone,
+            stride=stride,
+            walls=sum(1 << (r * board.width + c) for r, c in board.walls),
+            shift=tuple(bits * i for i in range(len(board.vehicles))),
+            last=tuple(lasts),
+            exit_behind=tuple(int(p == 0) for p in leaving),
+            exit_ahead=tuple(int(p > 0) for p in leaving),
+            masks=sum((row[0] for row in rows), ()),
+            behind=sum((row[1] for row in rows), ()),
+            ahead=sum((row[2] for row in rows), ()),
+            near=sum((row[3] for row in rows), ()),
+            goal_shift=tuple(bits * i for i in targets),
+            goal_pos=tuple(gone if targets_leave else exit_at[i] for i in targets),
+        )
+        return cls(board, tables, bits, targets, tuple(leaving))
+
+    @property
+    def count(self) -> int:
+        return len(self.board.vehicles)
+
+    @cached_property
+    def horizontal(self) -> tuple[int, ...]:
+        """Per vehicle, 1 if it is horizontal (the database's order of states needs it)."""
+        return tuple(int(vehicle.horizontal) for vehicle in self.board.vehicles)
+
+    @cached_property
+    def compiled(self) -> core.Tables:
+        """The tables as the compiled core takes them (asked for only once it is loaded)."""
+        jit = compiled_core()
+        if jit is None:
+            raise RuntimeError("the compiled core is not loaded")
+        return jit.tables(self.tables)
+
+    def key(self, state: State) -> int:
+        gone = self.tables.gone
+        return sum((gone if p is None else p) << (self.bits * i) for i, p in enumerate(state))
+
+    def position(self, key: int, i: int) -> int:
+        """Vehicle ``i``'s field in ``key`` (``tables.gone`` for a target that has left)."""
+        return (key >> (self.bits * i)) & self.tables.gone
+
+    def state(self, key: int) -> State:
+        gone = self.tables.gone
+        positions = (self.position(key, i) for i in range(self.count))
+        return tuple(None if p == gone else p for p in positions)
+
+    def occupancy(self, key: int) -> int:
+        return core.occupancy(self.tables, key)
+
+    def solved(self, key: int) -> bool:
+        """Every target gone (or, when targets stay, at its exit edge)."""
+        return core.solved(self.tables, key)
+
+    def neighbours(self, key: int) -> list[int]:
+        """The states one move away from ``key``, in the readable model's order."""
+        keys, slides, movers = core.buffers(self.tables)
+        return keys[: core.successors(self.tables, key, core.NO_SKIP, keys, slides, movers)]
+
+    def move(self, before: int, after: int) -> Move:
+        """The move that turns ``before`` into ``after`` (one vehicle's field differs)."""
+        for i in range(self.count):
+            p, q = self.position(before, i), self.position(after, i)
+            if p != q:
+                if q == self.tables.gone:
+                    q = self.exits[i]
+                return Move(self.board.vehicles[i].label, q - p)
+        raise ValueError("the two states are the same")
+
+    def plan(self, path: Sequence[int]) -> Plan:
+        return tuple(self.move(a, b) for a, b in itertools.pairwise(path))
+
+
+def _vehicle_rows(board: Board, i: int, stride: int) -> tuple[tuple[int, ...], ...]:
+    """Vehicle ``i``'s masks, behind, ahead and near cells per position, ``stride`` long."""
+    width, vehicle = board.width, board.vehicles[i]
+    last = board.line_length(vehicle) - vehicle.length
+    cells = vehicle.cells(0)
+    step = 1 if vehicle.horizontal else width  # bit distance between neighbour cells
+    first = sum(1 << (r * width + c) for r, c in cells)
+    masks = [first << (step * p) for p in range(last + 1)]
+    head = 1 << (cells[-1][0] * width + cells[-1][1])
+    tail = 1 << (cells[0][0] * width + cells[0][1])
+    ahead = [head << (step * (p + 1)) for p in range(last)] + [0]  # entered going p -> p+1
+    behind = [0] + [tail << (step * (p - 1)) for p in range(1, last + 1)]  # p -> p-1
+    near = [b | a for b, a in zip(behind, ahead, strict=True)]
+    return tuple((*row, *[0] * (stride - len(row))) for row in (masks, behind, ahead, near))
+
+
+def _exit_position(board: Board, i: int, last: int) -> int:
+    """Where vehicle ``i`` touches its exit edge: 0 or ``last``, or -1 for no exit."""
+    side = board.exit_side(board.vehicles[i].label)
+    return -1 if side is None else 0 if side in ("left", "top") else last
