@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import multiprocessing
 import os
 import signal
+import sys
 from multiprocessing.pool import Pool
 from typing import Any
 
@@ -16,12 +19,30 @@ def worker_pool(processes: int) -> Pool:
     which stops the pool (so an interrupt prints no worker tracebacks). Use it as a context
     manager."""
     context = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
-    return context.Pool(processes, initializer=_leave_signals_to_the_main_process)
+    return context.Pool(
+        processes, initializer=_leave_signals_to_the_main_process, initargs=(os.getpid(),)
+    )
 
 
-def _leave_signals_to_the_main_process() -> None:
+def _leave_signals_to_the_main_process(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool stops its workers with SIGTERM
+    _end_with(parent)
+
+
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def _end_with(parent: int) -> None:
+    """On Linux, ask for SIGTERM when the main process dies, however it dies: a main process
+    killed with SIGKILL cannot stop its pool, and its workers would go on computing shards
+    nobody reads (holding two cores for minutes). Elsewhere the pool's own shutdown must do."""
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # it died before the request was made
+        os._exit(1)
 
 
 def dask_client(scheduler: str) -> Any:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -159,10 +160,42 @@ def test_a_killed_run_resumes_to_the_uninterrupted_output(tmp_path):
     )  # the summary counts the shards done before the kill
 
 
+def test_the_workers_of_a_killed_run_stop_with_it(tmp_path):
+    # The first shards of the complete 6x6 run take many seconds each: a worker that outlived
+    # its main process would go on computing one nobody reads.
+    out = tmp_path / "db.txt"
+    command = [sys.executable, "-m", "rhasp", "enumerate", "--size", "6", "--jobs", "2"]
+    process = subprocess.Popen([*command, "--out", str(out)], stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(workers := _children(process.pid)) < 2:
+        time.sleep(0.01)
+    time.sleep(1)  # into their first shards
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(map(_running, workers)):
+        time.sleep(0.05)
+    assert len(workers) == 2 and not any(map(_running, workers))
+    assert _shards_in(out.with_name("db.txt.shards")) == 0
+
+
 def summary(stderr: str, name: str) -> str:
     """A figure of the summary table."""
     (row,) = [line for line in stderr.splitlines() if f"│ {name} " in line]
     return row.split("│")[2].strip()
+
+
+def _children(pid: int) -> list[int]:
+    tasks = Path(f"/proc/{pid}/task").iterdir()
+    return [int(child) for task in tasks for child in (task / "children").read_text().split()]
+
+
+def _running(pid: int) -> bool:
+    """Whether the process exists and is not a zombie (an orphan waits for init to reap it)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
 
 
 def _shards_in(journal) -> int:
