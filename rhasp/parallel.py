@@ -36,7 +36,9 @@ PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 def _end_with(parent: int) -> None:
     """On Linux, ask for SIGTERM when the main process dies, however it dies: a main process
     killed with SIGKILL cannot stop its pool, and its workers would go on computing shards
-    nobody reads (holding two cores for minutes). Elsewhere the pool's own shutdown must do."""
+    nobody reads (holding two cores for minutes). Linux sends it when the *thread* that
+    started the pool ends, which is never before the pool's work: every pool here lives
+    inside the call that starts it. Elsewhere the pool's own shutdown must do."""
     if not sys.platform.startswith("linux"):
         return
     libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
