@@ -122,6 +122,8 @@ def solve(
     its length (a difference raises :class:`~rhasp.engines.EngineDisagreement`: a bug).
     ``progress(horizon, seconds, memo_states)`` is called while an ASP horizon is solved.
     A solution with no plan is proven unsolvable (``.proofs``) or stopped at ``.limit``.
+    A limit one engine meets never hides what the other proved: the answer is the proven one,
+    and ``.stopped`` names the engine that stopped short (``{"asp": "timed out at horizon 35"}``).
     """
     budget = bounded(max_states, budget)
     solver = get_engine(

@@ -27,7 +27,7 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any, Protocol
 
-from rhasp.engines import Objective, Solution, get_engine
+from rhasp.engines import Objective, Solution, confirmed, get_engine
 from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_count
 from rhasp.engines.limits import OUT_OF_MEMORY, Budget, default_max_atoms, default_max_states
 from rhasp.errors import InputError, RhaspError, SearchLimit
@@ -96,7 +96,11 @@ def _record(job: Job, puzzle: Puzzle) -> dict[str, Any]:
         # one solver thread rather than the memo's default of one per core.
         engine = get_engine(settings.engine, clingo_args=ONE_THREAD, budget=budget,
                             max_atoms=settings.max_atoms)  # fmt: skip
-        solution = engine.solve(puzzle, settings.objective)
+        if engine.name == "bfs":
+            solution = engine.solve(puzzle, settings.objective)
+        else:  # confirmed as solve confirms: BFS proves unsolvable, and answers past a limit
+            oracle = get_engine("bfs", budget=budget)
+            solution = confirmed(engine, oracle, puzzle, settings.objective)
     plan = solution.plan
     record: dict[str, Any] = {
         "line": job.line,
@@ -108,7 +112,10 @@ def _record(job: Job, puzzle: Puzzle) -> dict[str, Any]:
         "plan": None if plan is None else " ".join(format_plan(plan, puzzle.board)),
         "explored": solution.explored,
         "seconds": round(solution.seconds, 6),
+        "proven_by": list(solution.proofs),
     }
+    if solution.stopped:
+        record["stopped"] = dict(solution.stopped)
     if solution.limit:
         return {"line": job.line, "puzzle": puzzle.name, "limit": solution.limit}
     if settings.cluster:

@@ -130,6 +130,14 @@ def proof_text(proofs: tuple[str, ...]) -> str:
     return ", ".join([text, *(f"{other} agrees" for other in others)])
 
 
+def stopped_text(solution: Solution) -> str:
+    """`` (asp stopped: timed out at horizon 76)``: the searches that stopped short of the
+    answer another proved, so that no one reads the answer as theirs."""
+    if not solution.stopped:
+        return ""
+    return f" ({'; '.join(f'{name} stopped: {why}' for name, why in solution.stopped.items())})"
+
+
 def summary(solution: Solution) -> str:
     """One line: puzzle, objective and length, proof, engine, states explored, time."""
     parts = [solution.puzzle.name]
@@ -144,7 +152,7 @@ def summary(solution: Solution) -> str:
         length = f"{solution.objective} {solution.length}"
         if solution.objective == "slides":
             length += f" (in {counted(solution.moves, 'move')})"
-        parts += [length, f"optimal: {proof_text(solution.proofs)}"]
+        parts += [length, f"optimal: {proof_text(solution.proofs)}{stopped_text(solution)}"]
     parts.append(f"engine {solution.engine}")
     asp = solution.stats.get("asp")
     if asp:
@@ -196,6 +204,8 @@ def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
     }
     if solution.limit:
         record["limit"] = solution.limit
+    if solution.stopped:
+        record["stopped"] = dict(solution.stopped)
     if notation != "card" and solution.plan is not None:
         record["plan_" + notation] = format_plan(solution.plan, board, notation)
     return record | dict(solution.stats)

@@ -184,3 +184,16 @@ def test_a_solution_shows_as_its_strip_of_boards():
     assert captions[0] == "start"
     assert len(captions) == solution.moves + 1
     assert captions[-1].endswith(" out")  # the last move drives the target out
+
+
+def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
+    card1 = card(1)
+    fewest = rhasp.solve(card1, engine="bfs")
+    past_asp = rhasp.solve(card1, max_horizon=5)
+    assert past_asp.plan == fewest.plan and past_asp.proofs == ("bfs",)
+    assert past_asp.stopped == {"asp": "no plan up to horizon 5"} and past_asp.limit is None
+    past_bfs = rhasp.solve(card1, max_states=100)
+    assert past_bfs.moves == fewest.moves and past_bfs.proofs == ("asp",)
+    assert past_bfs.stopped["bfs"].startswith("state limit reached")
+    neither = rhasp.solve(card1, max_horizon=5, max_states=100)
+    assert neither.plan is None and neither.limit.startswith("no plan up to horizon 5; bfs:")

@@ -69,13 +69,39 @@ def test_no_confirm_skips_the_bfs():
 
 
 def test_search_limits_exit_4_and_never_say_no_solution():
-    short = rhasp("solve", str(ORIGINAL / "card01.txt"), "--max-horizon", "5")
+    card01 = str(ORIGINAL / "card01.txt")
+    short = rhasp("solve", card01, "--max-horizon", "5", "--no-confirm")
     assert short.exit_code == 4
     assert "moves: no plan up to horizon 5" in short.stdout
     assert "no solution" not in short.stdout
-    slow = rhasp("solve", str(ORIGINAL / "card26.txt"), "--timeout", "0")
+    slow = rhasp("solve", str(ORIGINAL / "card26.txt"), "--timeout", "0", "--no-confirm")
     assert slow.exit_code == 4
     assert "moves: timed out at horizon 0" in slow.stdout
+    both = rhasp("solve", card01, "--max-horizon", "5", "--max-states", "100")
+    assert both.exit_code == 4
+    assert "no plan up to horizon 5; bfs: state limit reached" in both.stdout
+
+
+@pytest.mark.parametrize("limit", [("--max-horizon", "5"), ("--timeout", "0")])
+def test_a_limit_asp_meets_never_hides_the_optimum_bfs_proved(limit):
+    card = str(ORIGINAL / "card01.txt")
+    expected = rhasp("solve", card, "--engine", "bfs", "--format", "json")
+    result = rhasp("solve", card, *limit)
+    assert result.exit_code == 0
+    summary = result.stdout.splitlines()[0]
+    proof = r"moves 8 · optimal: proven by bfs \(asp stopped: [^)]* horizon \d+\)"
+    assert re.search(proof, summary)
+    record = json.loads(rhasp("solve", card, *limit, "--format", "json").stdout)
+    assert record["plan"] == json.loads(expected.stdout)["plan"] and record["proven_by"] == ["bfs"]
+    assert record["engine"] == "asp" and " horizon " in record["stopped"]["asp"]
+    assert record["asp"]["horizon"] == (5 if limit[0] == "--max-horizon" else 0)
+
+
+def test_a_limit_bfs_meets_never_hides_the_optimum_asp_proved():
+    card = str(ORIGINAL / "card01.txt")
+    record = json.loads(rhasp("solve", card, "--max-states", "100", "--format", "json").stdout)
+    assert record["length"] == 8 and record["proven_by"] == ["asp"]
+    assert record["stopped"]["bfs"].startswith("state limit reached")
 
 
 def test_a_disagreement_exits_3(monkeypatch):

@@ -209,3 +209,17 @@ def test_deck_lengths_by_either_engine_and_objective_match_the_naive_reference(
     expected = [fewest(database_rows(line), {"X": "right"}, objective) for line in SMALL_DECK]
     assert [found[line]["length"] for line in (1, 2, 3, 4)] == expected
     assert all(found[line][objective] == found[line]["length"] for line in found)
+
+
+def test_an_asp_deck_proves_unsolvable_by_bfs_and_answers_past_an_asp_limit(tmp_path):
+    # Line 1: the target's way out is a wall (unsolvable, by hand). Line 2: card 1, whose ASP
+    # proof meets a small bound on its ground program; BFS has proven its 8 moves.
+    small = tmp_path / "small.txt"
+    small.write_text("ooooooooooooAAxooooooooooooooooooooo\n" + DECK.read_text().splitlines()[0])
+    result = deck(str(small), "--engine", "asp", "--jobs", "1", "--max-atoms", "1400")
+    assert result.exit_code == 1, result.stderr  # the most serious outcome: unsolvable
+    unsolvable, card1 = map(json.loads, result.stdout.splitlines())
+    assert unsolvable["length"] is None and unsolvable["proven_by"] == ["bfs"]
+    assert "limit" not in unsolvable
+    assert card1["length"] == CARD_MOVES[0] and card1["proven_by"] == ["bfs"]
+    assert card1["stopped"]["asp"].startswith("ground program limit reached")

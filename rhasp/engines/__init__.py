@@ -37,6 +37,8 @@ class Solution:
     seconds: float
     stats: Mapping[str, Any] = field(default_factory=dict)
     limit: str | None = None  # e.g. "timed out at horizon 12": no answer either way
+    #: Engines that stopped at a limit while another proved the answer: name -> the limit.
+    stopped: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def solved(self) -> bool:
@@ -104,17 +106,24 @@ def confirmed(engine: Engine, oracle: Engine, puzzle: Puzzle, objective: Objecti
 
     A puzzle the oracle proves unsolvable is reported so before ``engine`` starts. The engine
     never sees the oracle's answer: the two are compared only afterwards, and a difference
-    raises EngineDisagreement.
+    raises EngineDisagreement. A limit met by one of the two never hides what the other
+    proved: the answer is the one proven, and ``stopped`` names the search that stopped short.
     """
     check = oracle.solve(puzzle, objective)
     oracle_record = {"length": check.length, "explored": check.explored, "seconds": check.seconds}
-    if not check.solved:
+    if not check.solved and not check.limit:
         return replace(check, engine=engine.name, stats={oracle.name: oracle_record})
     found = engine.solve(puzzle, objective)
     stats = dict(found.stats) | {oracle.name: oracle_record}
+    if found.limit and check.limit:
+        return replace(found, stats=stats, limit=f"{found.limit}; {oracle.name}: {check.limit}")
     if found.limit:
-        return replace(found, stats=stats, explored=check.explored)
+        seconds = found.seconds + check.seconds
+        stopped = {engine.name: found.limit}
+        return replace(check, engine=engine.name, stats=stats, stopped=stopped, seconds=seconds)
     verify_plan(found)
+    if check.limit:
+        return replace(found, stats=stats, stopped={oracle.name: check.limit})
     if found.length != check.length:
         raise EngineDisagreement(
             f"{engine.name} found {objective} {found.length} but {oracle.name} found "

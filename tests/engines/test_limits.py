@@ -180,7 +180,7 @@ def test_the_asp_engine_stops_before_the_ground_program_outgrows_its_bound():
 
 
 LIMITED = [
-    ["solve", str(ORIGINAL / "card01.txt"), "--max-states", "20"],
+    ["solve", str(ORIGINAL / "card01.txt"), "--max-horizon", "3", "--max-states", "20"],
     ["solve", str(ORIGINAL / "card01.txt"), "--engine", "bfs", "--max-states", "20"],
     ["solve", str(ORIGINAL / "card01.txt"), "--no-confirm", "--max-atoms", "1400"],
     [

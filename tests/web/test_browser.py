@@ -54,9 +54,19 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def server(database: Path) -> Iterator[str]:
     """``rhasp serve`` as a person starts it, on a free loopback port, with a database."""
+    yield from serve("--database", str(database))
+
+
+@pytest.fixture(scope="module")
+def hurried_server() -> Iterator[str]:
+    """``rhasp serve`` with a request time limit that an ASP proof by slides soon meets."""
+    yield from serve("--time-limit", "1")
+
+
+def serve(*options: str) -> Iterator[str]:
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "rhasp", "serve", "--port", str(port), "--database", str(database)],
+        [sys.executable, "-m", "rhasp", "serve", "--port", str(port), *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -87,11 +97,15 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def page(browser: object, server: str) -> Iterator[object]:
+    yield from opened_page(browser, server)
+
+
+def opened_page(browser: object, address: str) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
-    opened.goto(server)
+    opened.goto(address)
     opened.wait_for_selector("body[data-ready=true]")
     yield opened
     context.close()
@@ -244,3 +258,30 @@ def test_the_asp_proof_streams_and_the_plan_animates_by_moves_and_slides(page: o
         page.click("#hint")
         page.wait_for_selector("#board .vehicle.hinted")
         page.screenshot(path=shot, full_page=True)
+
+
+HARDEST = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"  # the hardest 6x6 puzzle: 51 moves, 81 slides
+
+
+def test_a_stopped_asp_proof_keeps_its_horizons_and_offers_the_bfs_answer(
+    browser: object, hurried_server: str
+) -> None:
+    expected = rhasp.solve(rhasp.read(HARDEST), "slides", engine="bfs")  # the independent answer
+    for page in opened_page(browser, f"{hurried_server}?board={HARDEST}"):
+        page.select_option("#engine", "asp")
+        page.select_option("#objective", "slides")
+        page.click("#solve-button")
+        page.wait_for_selector("#show-bfs-plan", timeout=60_000)
+        horizons = page.locator("#proof li").all_text_contents()
+        assert horizons and all("no plan (proven unsatisfiable)" in h for h in horizons[:-1])
+        assert re.fullmatch(r"horizon \d+: stopped \(timed out at horizon \d+\)", horizons[-1])
+        summary = page.text_content("#solve-summary")
+        assert f"BFS has proven the optimum: {expected.slides} slides" in summary
+        assert page.locator("#plan li").count() == 0  # nothing shown before the click
+        page.click("#show-bfs-plan")
+        shown = [text.split(". ")[1] for text in page.locator("#plan li").all_text_contents()]
+        played = rhasp.play(rhasp.read(HARDEST), " ".join(shown))
+        slides = sum(abs(Move(text[0], int(text[2:])).delta) for text in shown)
+        assert played.solved and slides == expected.slides
+        summary = page.text_content("#solve-summary")
+        assert "optimal (proven by BFS; ASP stopped: timed out" in summary

@@ -383,10 +383,12 @@ def test_a_chunked_body_is_counted_as_it_arrives(client):
     assert fits.status_code == 200 and vehicles_of(fits.json()) == CARD1_VEHICLES
 
 
+HARDEST = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"  # the hardest 6x6 puzzle: 51 moves, 81 slides
+
+
 @pytest.mark.parametrize(
     "endpoint, extra",
-    [("solve", {}), ("solve", {"engine": "asp"}), ("hint", {}), ("analyze", {}),
-     ("check", {"plan": CARD1_BACK})],
+    [("solve", {}), ("hint", {}), ("analyze", {}), ("check", {"plan": CARD1_BACK})],
 )  # fmt: skip
 def test_a_state_limit_is_422_and_never_no_solution(endpoint, extra):
     # Hints keep each board's cluster for the whole process, and a kept cluster answers
@@ -397,6 +399,24 @@ def test_a_state_limit_is_422_and_never_no_solution(endpoint, extra):
     error = one_line_error(response, 422)
     assert response.json()["limit"] is True
     assert "state limit" in error and "no solution" not in error
+
+
+def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
+    # Card 1, a wall where nothing passes: 8 moves, by hand (the card-back plan needs no P).
+    board = CARD1.replace("P..Q.O", "P..Q#O")
+    fewest = post(TestClient(create_app()), "solve", board=board).json()
+    past_bfs = post(TestClient(create_app(Limits(states=50))), "solve", board=board, engine="asp")
+    assert past_bfs.status_code == 200
+    record = past_bfs.json()
+    assert record["length"] == fewest["length"] and record["proven_by"] == ["asp"]
+    assert record["stopped"]["bfs"].startswith("state limit reached")
+    hurried = TestClient(create_app(Limits(seconds=0.5)))
+    past_asp = post(hurried, "solve", board=HARDEST, engine="asp", objective="slides").json()
+    assert past_asp["proven_by"] == ["bfs"] and past_asp["stopped"]["asp"].startswith("timed out")
+    assert (
+        past_asp["length"]
+        == post(hurried, "solve", board=HARDEST, objective="slides").json()["length"]
+    )
 
 
 @pytest.mark.parametrize("endpoint", ["solve", "hint", "analyze"])
@@ -419,9 +439,9 @@ def test_an_asp_slot_is_given_back_after_each_proof():
     one = TestClient(create_app(Limits(asp_proofs=1)))
     for _ in range(2):
         assert post(one, "solve", board=CARD1, engine="asp").json()["length"] == 8
-    limited = TestClient(create_app(Limits(asp_proofs=1, states=50)))
-    for _ in range(2):  # a proof stopped by a limit gives its slot back too
-        one_line_error(post(limited, "solve", board=CARD1, engine="asp"), 422)
+    limited = TestClient(create_app(Limits(asp_proofs=1, states=50, seconds=0.5)))
+    for _ in range(2):  # a proof stopped by a limit (and its BFS by another) gives it back too
+        one_line_error(post(limited, "solve", board=HARDEST, engine="asp"), 422)
 
 
 @pytest.fixture

@@ -438,23 +438,45 @@ function provingHorizon(step) {
 function showSolution(solution) {
   const summary = $("solve-summary");
   summary.className = "";
+  summary.replaceChildren();
+  const stopped = solution.stopped || {};
   const last = $("proof").lastElementChild;
   if (last && solution.asp) {
-    last.className = "sat";
-    last.textContent = `horizon ${solution.asp.horizon}: plan found`;
+    last.className = stopped.asp ? "stopped" : "sat";
+    last.textContent = `horizon ${solution.asp.horizon}: ` + (stopped.asp ? `stopped (${stopped.asp})` : "plan found");
   }
   if (!solution.solved) {
     summary.textContent = `No plan: proven by ${solution.proven_by.join(" and ").toUpperCase()}.`;
     return;
   }
   const proofs = solution.proven_by.map((p) => (p === "asp" ? "ASP horizon proof" : p.toUpperCase()));
-  summary.textContent = `${solution.moves} moves, ${solution.slides} slides: fewest ` +
-    `${solution.objective}, optimal (proven by ${proofs.join(", confirmed by ")}) · ` +
+  const others = Object.entries(stopped).map(([name, why]) => `; ${name.toUpperCase()} stopped: ${why}`);
+  const found = `${solution.moves} moves, ${solution.slides} slides: fewest ` +
+    `${solution.objective}, optimal (proven by ${proofs.join(", confirmed by ")}${others.join("")}) · ` +
     `${solution.seconds.toFixed(2)} s`;
-  const atoms = solution.asp ? solution.asp.move_atoms : null;
+  const atoms = solution.asp && !stopped.asp ? solution.asp.move_atoms : null;
   $("atoms-box").hidden = !atoms;
   $("atoms").textContent = atoms ? atoms.join("\n") : "";
-  showPlan(solution.steps);
+  if (!stopped.asp) {
+    summary.textContent = found;
+    showPlan(solution.steps);
+    return;
+  }
+  // The ASP proof stopped short; the horizons it proved stay listed above. BFS has proven
+  // the optimum: one click shows its plan.
+  summary.textContent = `The ASP proof stopped: ${stopped.asp}. BFS has proven the optimum: ` +
+    `${solution.length} ${solution.objective}. `;
+  const token = game.token, played = game.played.length;
+  const show = document.createElement("button");
+  show.type = "button";
+  show.id = "show-bfs-plan";
+  show.textContent = "Show the BFS plan";
+  show.addEventListener("click", () => {
+    if (token !== game.token || played !== game.played.length) return;  // another position now
+    summary.textContent = found;
+    showPlan(solution.steps);
+  });
+  summary.append(show);
 }
 
 function showPlan(steps) {
