@@ -1,13 +1,17 @@
 """Time the ASP engine on the original cards, with the state memo and without, side by side.
 
-    python bench/asp.py [--objective moves|slides|both] [--cards 1-40] [--memo on|off|both]
-                        [--runs 1] [--seeds 1,2,3] [--timeout SECONDS] [--clingo-arg=...]
+    python bench/asp.py [--objective moves|slides|both] [--cards 1-40]
+                        [--memo on|off|both|bound|all] [--runs 1] [--seeds 1,2,3]
+                        [--timeout SECONDS] [--clingo-arg=...]
 
-For every card and objective the variants run back to back (memo, then plain), so that a
-change in the machine's load hits both alike. Each row shows the minimal length (the first
-satisfiable horizon) and, per variant, seconds (median of the runs), choices summed over all
-horizons, and for the memo the boards it holds and the nogoods it added; the last column says
-whether BFS agrees with every variant that finished. Then the small boards (puzzles/examples
+Variants: ``memo`` (the default engine: the state memo with its horizon bound), ``nobound``
+(the memo without the bound: what the bound gains) and ``plain`` (no memo, the encodings
+alone). For every card and objective the variants run back to back, so that a change in the
+machine's load hits all alike. Each row shows the minimal length (the first satisfiable
+horizon) and, per variant, seconds (median of the runs), choices summed over all horizons,
+for the memo the boards it holds and the nogoods it added, and the share of the time spent on
+the last quarter of the horizons ("late"); the last column says whether BFS agrees with every
+variant that finished. Then the small boards (puzzles/examples
 4x4 and 5x5, median of 7 runs each, target under 0.1 s). The last line is a JSON summary.
 Not a test: timings on shared machines are noisy; name the machine. With the memo, clingo
 runs two solver threads (one per core), so the machine should be otherwise idle.
@@ -21,6 +25,7 @@ much a card's time depends on the search's luck rather than on the variant.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import platform
 import statistics
@@ -32,7 +37,14 @@ from rhasp.formats import read_path
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 DECK = PUZZLES / "original40.txt"
 SMALL = ("4x4", "5x5")
-VARIANTS = {"on": ("memo",), "off": ("plain",), "both": ("memo", "plain")}
+VARIANTS = {
+    "on": ("memo",),
+    "off": ("plain",),
+    "both": ("memo", "plain"),
+    "bound": ("memo", "nobound"),
+    "all": ("memo", "nobound", "plain"),
+}
+MEMO_VARIANTS = ("memo", "nobound")
 
 
 def card_range(text: str) -> list[int]:
@@ -55,21 +67,29 @@ def seeded(seeds: list[int]) -> list[list[str]]:
     return [[f"--seed={seed}", "--rand-freq=0.005"] for seed in seeds]
 
 
+def late_share(solution: Solution) -> float:
+    """The share of the solve's time spent on the last quarter of its horizons."""
+    seconds = solution.stats["asp"]["horizon_seconds"]
+    late = seconds[len(seconds) - max(1, len(seconds) // 4) :]
+    return sum(late) / max(sum(seconds), 1e-9)
+
+
 def cell(solution: Solution, seconds: float, choices: int, variant: str) -> str:
     asp = solution.stats["asp"]
     time = f"{seconds:8.2f}" if not solution.limit else f"{'>' + str(round(seconds)):>8}"
     text = f"{time} {choices:9d}"
-    if variant == "memo":
+    if variant in MEMO_VARIANTS:
         text += f" {asp['memo']['states']:7d} {asp['memo']['nogoods']:8d}"
-    return text
+    return text + f" {late_share(solution):5.0%}"
 
 
 def header(variants: tuple[str, ...]) -> str:
     columns = f"{'card':>4} {'objective':>9} {'length':>6}"
     for variant in variants:
         columns += f" {variant + ' s':>8} {'choices':>9}"
-        if variant == "memo":
+        if variant in MEMO_VARIANTS:
             columns += f" {'states':>7} {'nogoods':>8}"
+        columns += f" {'late':>5}"
     return columns + f" {'bfs':>5}"
 
 
@@ -88,11 +108,14 @@ def main() -> None:
     variants = VARIANTS[args.memo]
     engines = {
         variant: [
-            get_engine(
-                "asp",
-                timeout=args.timeout,
-                clingo_args=[*options, *args.clingo_arg],
-                memo=variant == "memo",
+            dataclasses.replace(
+                get_engine(
+                    "asp",
+                    timeout=args.timeout,
+                    clingo_args=[*options, *args.clingo_arg],
+                    memo=variant in MEMO_VARIANTS,
+                ),
+                memo_bound=variant != "nobound",
             )
             for options in seeded(args.seeds)
         ]
@@ -118,6 +141,7 @@ def main() -> None:
                     "conflicts": asp["conflicts"],
                     "memo": asp["memo"],
                     "limit": solution.limit,
+                    "horizon_seconds": asp["horizon_seconds"],
                 }
                 agrees = agrees and (solution.limit is not None or solution.length == expected)
                 line += " " + cell(solution, seconds, choices, variant)

@@ -70,6 +70,8 @@ class HorizonStats:
     atoms: int = 0  # of the whole ground program, after the last horizon
     seconds: float = 0.0
     memo: StateMemo | None = None
+    per_horizon: list[float] = field(default_factory=list)  # seconds: grounding and solving
+
 
     def add(self, statistics: Any) -> None:
         solvers = statistics["solving"]["solvers"]
@@ -89,6 +91,7 @@ class HorizonStats:
             "encoding": ENCODING_FILES[objective],
             "clingo_args": list(clingo_args),
             "memo": None if self.memo is None else self.memo.figures(),
+            "horizon_seconds": [round(seconds, 4) for seconds in self.per_horizon],
         }
 
 
@@ -101,6 +104,7 @@ class AspEngine:
     memo: bool = True  # the state memo propagator, with its heuristic and threads
     progress: Progress | None = None
     max_atoms: int = field(default_factory=default_max_atoms)  # the ground program's bound
+    memo_bound: bool = True  # the memo's horizon bound (off only to measure it: bench/asp.py)
 
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
         atoms, stats, limit = self.search(puzzle, objective)
@@ -120,7 +124,7 @@ class AspEngine:
         """The shown atoms of the first satisfiable horizon, the solver's work, and the limit
         that stopped the search first, if one did."""
         began = time.perf_counter()
-        memo = StateMemo() if self.memo else None
+        memo = StateMemo(bound=self.memo_bound) if self.memo else None
         control = self._control(puzzle, objective, self.arguments())
         if memo is not None:
             control.register_propagator(memo)
@@ -143,8 +147,10 @@ class AspEngine:
                 limit = f"ground program limit reached after {ground:,} atoms"
                 return atoms, f"{limit} at horizon {horizon - 1} (raise --max-atoms)"
             stats.horizon = horizon
+            started = time.perf_counter()
             ground_horizon(control, horizon)
             satisfiable = self._solve_horizon(control, began, atoms, stats)
+            stats.per_horizon.append(time.perf_counter() - started)
             if satisfiable is None:
                 return atoms, f"timed out at horizon {horizon}"
             stats.add(control.statistics)

@@ -28,6 +28,26 @@ Why this loses nothing (the soundness argument, also in ``encodings/README.md``)
   clause "not (the other vehicles where they are at step t, and go(t+1,V,P))". The solver
   then skips those moves by propagation instead of trying each and meeting a conflict.
 
+A second rule looks ahead to the horizon h being solved, rather than back at the memo:
+
+    a board at step t whose lower bound on the steps left exceeds h - t is on no plan of h steps.
+
+* The bound (:meth:`_Board.bound`) counts what each target still needs for itself and, for
+  every vehicle standing across a target's way out, what it needs to clear that way. By
+  moves (a step may take a vehicle any distance): one move for a target still on the board,
+  and one for each vehicle across its way. By slides (a step moves one cell): the cells the
+  target must still cover to reach its exit edge, and for each vehicle across its way the
+  fewest cells it must slide, up or down, to leave the target's line (a direction is counted
+  only if the vehicle's own line has room for it). Every step moves one vehicle, so steps of
+  different vehicles are different steps and the parts add up; a vehicle across the ways of
+  two targets counts once, with the larger of its two needs. Walls and other vehicles only
+  make the true number larger. So no plan finishes in fewer steps than the bound.
+* The nogood "not (this board at step t)" is true only for this horizon: at the next one the
+  board may be on a plan. It is added *tagged* (clingo drops it when the solve call ends),
+  and the board is still recorded in the memo if its prefix is complete, since being reached
+  at step t is a fact about the puzzle.
+* The look-ahead applies the same test to the boards one step further.
+
 The propagator never reads the BFS or anything else outside the ASP search: everything it
 knows comes from the ground program and the solver's assignments.
 
@@ -113,6 +133,7 @@ class StateMemo:
 
     memo: dict[int, int] = field(default_factory=dict)
     nogoods: int = 0  # added over all horizons and threads
+    bound: bool = True  # the second rule (off only to measure what it gains: bench/asp.py)
     _board: _Board | None = None
     _watches: dict[int, list[Entry]] = field(default_factory=dict)
     _threads: list[_Thread] = field(default_factory=list)
@@ -207,6 +228,8 @@ class StateMemo:
             return True
         if self.memo.get(thread.key[step], step) < step:
             return self._forbid(control, thread, step)
+        if self.bound and self._board.bound(thread.key[step]) > self._left(step):  # type: ignore[union-attr]
+            return self._forbid(control, thread, step, horizon_only=True)
         if step + 1 < self._steps and not self._look_ahead(control, thread, step):
             return False
         while thread.prefix + 1 < self._steps and thread.complete(thread.prefix + 1):
@@ -220,27 +243,51 @@ class StateMemo:
             thread.prefix = step
         return True
 
+    def _left(self, step: int) -> int:
+        """Steps left after ``step`` at the horizon being solved (steps 0..horizon are known)."""
+        return self._steps - 1 - step
+
     def _look_ahead(self, control: Any, thread: _Thread, step: int) -> bool:
-        """Rule out the next step's moves that lead to a board seen at this step or earlier."""
+        """Rule out the next step's moves that lead to a board seen at this step or earlier,
+        or to one farther from the goal (by its bound) than the steps left after it."""
         key, literals, assignment = thread.key[step], thread.literal[step], control.assignment
-        memo = self.memo
+        memo, left = self.memo, self._left(step + 1)
+        bound = self._board.bound if self.bound else _no_bound  # type: ignore[union-attr]
         for literal, vehicle, shift, code in self._moves[step + 1]:
             now = (key >> shift) & MASK
-            if now == 0 or memo.get(key + ((code - now) << shift), step + 1) > step:
+            if now == 0:
+                continue
+            after = key + ((code - now) << shift)
+            seen = memo.get(after, step + 1) <= step
+            if not seen and bound(after) <= left:
                 continue
             if assignment.is_false(literal):
                 continue
             clause = [-other for i, other in enumerate(literals) if i != vehicle]
             clause.append(-literal)
             self.nogoods += 1
-            if not control.add_clause(clause):
+            if not control.add_clause(clause, tag=not seen):
                 return False
         return True
 
-    def _forbid(self, control: Any, thread: _Thread, step: int) -> bool:
-        """Add the nogood: not every vehicle where it is now at this step."""
+    def _forbid(self, control: Any, thread: _Thread, step: int, horizon_only: bool = False) -> bool:
+        """Add the nogood: not every vehicle where it is now at this step (for this horizon
+        only, when the reason is the bound)."""
         self.nogoods += 1
-        return bool(control.add_clause([-literal for literal in thread.literal[step]]))
+        clause = [-literal for literal in thread.literal[step]]
+        return bool(control.add_clause(clause, tag=horizon_only))
+
+
+def _no_bound(key: int) -> int:
+    return 0
+
+
+#: A bound past any horizon: a vehicle across a target's way that can never leave it.
+NEVER = 1 << 20
+
+#: Per target and its position: (what the target needs itself, per vehicle across its way:
+#: (vehicle index, its need per position code)).
+Needs = dict[int, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]]
 
 
 @dataclass(frozen=True)
@@ -251,6 +298,7 @@ class _Board:
     positions: tuple[tuple[int, ...], ...]  # per vehicle, the positions on its line
     exits: frozenset[tuple[int, int]]  # (vehicle, position): a target there has left
     targets: tuple[int, ...]
+    needs: tuple[Needs, ...] = ()  # per target: see :data:`Needs` and :meth:`bound`
 
     @classmethod
     def read(cls, atoms: Any) -> _Board:
@@ -269,7 +317,41 @@ class _Board:
         targets = tuple(
             sorted(index[atom.symbol.arguments[0]] for atom in atoms.by_signature("target", 2))
         )
-        return cls(labels, tuple(tuple(sorted(p)) for p in positions), exits, targets)
+        shapes = [(0, "", 0)] * len(labels)  # (length, orientation, line) per vehicle
+        for atom in atoms.by_signature("vehicle", 4):
+            label, length, orientation, line = atom.symbol.arguments
+            shapes[index[label]] = (length.number, orientation.name, line.number)
+        ((width, height),) = (
+            (a.symbol.arguments[0].number, a.symbol.arguments[1].number)
+            for a in atoms.by_signature("size", 2)
+        )
+        by_cells = all(abs(a.symbol.arguments[1].number - a.symbol.arguments[2].number) == 1
+                       for a in atoms.by_signature("reach", 3))  # fmt: skip
+        exit_of = {vehicle: position for vehicle, position in exits}
+        needs = tuple(
+            _target_needs(t, exit_of[t], shapes, (width, height), targets, by_cells)
+            if t in exit_of
+            else {}
+            for t in targets
+        )
+        sorted_positions = tuple(tuple(sorted(p)) for p in positions)
+        return cls(labels, sorted_positions, exits, targets, needs)
+
+    def bound(self, key: int) -> int:
+        """A lower bound on the steps from the board ``key`` to the goal (module docstring)."""
+        total = 0
+        across: dict[int, int] = {}
+        for t, by_position in zip(self.targets, self.needs, strict=True):
+            here = by_position.get((key >> (BITS * t)) & MASK)
+            if here is None:  # gone
+                continue
+            own, others = here
+            total += own
+            for vehicle, need in others:
+                cost = need[(key >> (BITS * vehicle)) & MASK]
+                if cost > across.get(vehicle, 0):
+                    across[vehicle] = cost
+        return total + sum(across.values())
 
     def state_symbols(self, step: int) -> Iterator[tuple[int, int, Any]]:
         """Every possible ``at(V,P,step)`` and ``gone(V,step)``: (vehicle, code, symbol)."""
@@ -287,3 +369,48 @@ class _Board:
             for position in self.positions[vehicle]:
                 code = 0 if (vehicle, position) in self.exits else position
                 yield vehicle, code, Function("go", [t, label, Number(position)])
+
+
+def _target_needs(
+    target: int,
+    exit_at: int,
+    shapes: list[tuple[int, str, int]],
+    size: tuple[int, int],
+    targets: tuple[int, ...],
+    by_cells: bool,
+) -> Needs:
+    """For each position of ``target`` (1-based; its exit position excluded, where it has
+    left): its own need, and the need of every vehicle across its line between it and the
+    exit, by the position code of that vehicle. Steps are slides when ``by_cells``, else
+    moves. Targets are not counted as blockers of each other."""
+    length, orientation, line = shapes[target]
+    span = size[0] if orientation == "h" else size[1]
+    needs: Needs = {}
+    for position in range(1, span - length + 2):
+        if position == exit_at:
+            continue
+        ahead = range(position + length, span + 1) if exit_at > position else range(1, position)
+        own = abs(exit_at - position) if by_cells else 1
+        others = []
+        for vehicle, (v_length, v_orientation, v_line) in enumerate(shapes):
+            if v_orientation == orientation or v_line not in ahead or vehicle in targets:
+                continue
+            v_span = size[1] if v_orientation == "v" else size[0]
+            need = [0] * (MASK + 1)
+            for q in range(1, v_span - v_length + 2):
+                if q <= line <= q + v_length - 1:  # across the target's line
+                    need[q] = _clearing(q, v_length, v_span, line) if by_cells else 1
+            others.append((vehicle, tuple(need)))
+        needs[position] = (own, tuple(others))
+    return needs
+
+
+def _clearing(position: int, length: int, span: int, line: int) -> int:
+    """The fewest cells a vehicle at ``position`` (covering ``line``) must slide to uncover
+    ``line``: back to end before it, or on to start after it, where its own line has room."""
+    back = position + length - line  # to end at line - 1
+    on = line + 1 - position  # to start at line + 1
+    fits_back = line - length >= 1
+    fits_on = line + length <= span
+    options = [cells for cells, fits in ((back, fits_back), (on, fits_on)) if fits]
+    return min(options, default=NEVER)
