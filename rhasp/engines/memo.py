@@ -1,32 +1,36 @@
 """The state memo: a clingo propagator that remembers which boards the search has reached.
 
 The encodings search over *sequences* of steps and cannot see that two sequences reach the
-same board. This propagator can. It watches the state atoms ``at(V,P,T)`` and ``gone(V,T)``
-and keeps, for every board it has seen on a legal prefix of steps, the least step at which
-it was seen. It prunes with one rule:
+same board. This propagator can. It follows the ``go(T,V,P)`` atoms, one true per step, and
+from them the board at every step: the start, with the moves of steps 1..t applied. It keeps,
+for every board it has seen on a legal prefix of steps, the least step at which it was seen,
+and prunes with one rule:
 
     a board reached at step s is never on a minimal plan at a step t > s.
 
 Why this loses nothing (the soundness argument, also in ``encodings/README.md``):
 
-* A board B is *recorded* at step t only when the states of steps 0..t are all assigned and
-  the solver has propagated them without conflict. At that point every step u <= t either
-  changes one vehicle's position along a path the encoding checked (the step's ``go`` atom
-  is forced by the frame axioms, and with it the move's constraints), or changes nothing;
-  so B is reachable from the start in at most t moves. That is a fact about the puzzle, not
-  about this branch of the search: it stays true after backtracking, at every later horizon
-  and in every solver thread, which is why the memo persists and is shared.
+* A board B is *known* at step t only when the ``go`` atoms of steps 1..t are all true and
+  the solver has propagated them without conflict. At that point every step u <= t moves
+  one vehicle along a path the encoding checked (the move's constraints hold), and the frame
+  axioms keep every other vehicle where it was, so the state atoms of step t say B, and B is
+  reachable from the start in at most t moves. That is a fact about the puzzle, not about
+  this branch of the search: it stays true after backtracking, at every later horizon and in
+  every solver thread, which is why the memo persists and is shared.
 * If a plan of h steps had board B at step t, and B is reachable in s < t steps, replacing
   the plan's first t steps by those s would give a plan of h - (t - s) < h steps. So no plan
-  of the minimal length h* has B at a step t > s. Adding the nogood "not (state at step t is
-  B)" therefore removes no plan of length h*: the first satisfiable horizon stays h*, and
-  the horizons below it were unsatisfiable anyway. Any plan found still satisfies the whole
-  encoding, so it is still legal and still minimal.
-* The prune needs only the state at step t to be complete; the record needs the prefix.
-* Look-ahead, the same rule one step early: once the state at step t is complete, every
+  of the minimal length h* has B at a step t > s. Adding the nogood "not (the state atoms of
+  step t say B)" therefore removes no plan of length h*: the first satisfiable horizon stays
+  h*, and the horizons below it were unsatisfiable anyway. Any plan found still satisfies
+  the whole encoding, so it is still legal and still minimal. The nogood is phrased with the
+  state atoms, not with the ``go`` atoms that led to B, so it cuts every way to B at step t.
+* Look-ahead, the same rule one step early: once the board at step t is known, every
   ``go(t+1,V,P)`` that would lead to a board held at step t or earlier is ruled out by the
   clause "not (the other vehicles where they are at step t, and go(t+1,V,P))". The solver
   then skips those moves by propagation instead of trying each and meeting a conflict.
+* Following the ``go`` atoms rather than the state atoms costs one callback per step rather
+  than one per vehicle and step. Boards are known only along the decided prefix, which the
+  domain heuristic (steps in time order) makes the common case.
 
 A second rule looks ahead to the horizon h being solved, rather than back at the memo:
 
@@ -44,8 +48,8 @@ A second rule looks ahead to the horizon h being solved, rather than back at the
   make the true number larger. So no plan finishes in fewer steps than the bound.
 * The nogood "not (this board at step t)" is true only for this horizon: at the next one the
   board may be on a plan. It is added *tagged* (clingo drops it when the solve call ends),
-  and the board is still recorded in the memo if its prefix is complete, since being reached
-  at step t is a fact about the puzzle.
+  and the board is not recorded (it could be, being reached at step t is a fact about the
+  puzzle, but the search leaves it at once).
 * The look-ahead applies the same test to the boards one step further.
 
 The propagator never reads the BFS or anything else outside the ASP search: everything it
@@ -68,59 +72,46 @@ from clingo import Function, Number
 BITS = 4
 MASK = (1 << BITS) - 1
 
-Entry = tuple[int, int, int]  # a state atom: (step, vehicle index, its part of the state key)
+GoEntry = tuple[int, int, int]  # go(T,V,P): (step, vehicle index, position code after it)
 GoAtom = tuple[int, int, int, int]  # go(T,V,P): (literal, vehicle index, key shift, code after)
 
 
 class _Thread:
     """One solver thread's view of the current partial assignment, kept incrementally.
 
-    For every step: how many state atoms are true, for how many vehicles, the sum of their
-    keys, and the true literal of each vehicle (to phrase a nogood).
+    It follows the ``go`` atoms only: one is true per step, so a step costs one callback,
+    where following the state atoms cost one per vehicle. The state at step t is the state
+    at step t-1 with the moved vehicle's field changed, so the keys of steps 0..prefix form
+    a chain from the start, extended as the steps are decided (in time order, by the domain
+    heuristic) and cut back when a step's ``go`` is undone.
     """
 
-    def __init__(self, vehicles: int) -> None:
-        self.vehicles = vehicles
-        self.key: list[int] = []
-        self.true: list[int] = []  # true state atoms at the step
-        self.filled: list[int] = []  # vehicles with at least one true state atom at the step
-        self.count: list[list[int]] = []
-        self.literal: list[list[int]] = []
-        self.prefix = -1  # steps 0..prefix are complete (and so recorded)
+    def __init__(self, start: int) -> None:
+        self.key = [start]  # the states of steps 0..prefix, prefix = len(key) - 1
+        self.went: list[GoEntry | None] = [None]  # per step, its true go atom (none at 0)
 
     def grow(self, steps: int) -> None:
-        while len(self.key) < steps:
-            self.key.append(0)
-            self.true.append(0)
-            self.filled.append(0)
-            self.count.append([0] * self.vehicles)
-            self.literal.append([0] * self.vehicles)
+        self.went.extend([None] * (steps - len(self.went)))
 
-    def complete(self, step: int) -> bool:
-        return self.filled[step] == self.vehicles == self.true[step]
+    def assign(self, entry: GoEntry) -> None:
+        self.went[entry[0]] = entry
 
-    def assign(self, entry: Entry, literal: int) -> bool:
-        """Make one state atom true; whether its step became complete."""
-        step, vehicle, delta = entry
-        self.key[step] += delta
-        self.true[step] += 1
-        count = self.count[step]
-        if count[vehicle] == 0:
-            self.filled[step] += 1
-        count[vehicle] += 1
-        self.literal[step][vehicle] = literal
-        return self.complete(step)
+    def unassign(self, entry: GoEntry) -> None:
+        step = entry[0]
+        if self.went[step] == entry:
+            self.went[step] = None
+            del self.key[step:]
 
-    def unassign(self, entry: Entry) -> None:
-        step, vehicle, delta = entry
-        self.key[step] -= delta
-        self.true[step] -= 1
-        count = self.count[step]
-        count[vehicle] -= 1
-        if count[vehicle] == 0:
-            self.filled[step] -= 1
-        if step <= self.prefix:
-            self.prefix = step - 1
+    def extend(self) -> int | None:
+        """The next step whose state just became known, or None."""
+        step = len(self.key)
+        if step >= len(self.went) or self.went[step] is None:
+            return None
+        _, vehicle, code = self.went[step]  # type: ignore[misc]
+        shift = BITS * vehicle
+        before = self.key[-1]
+        self.key.append(before + ((code - ((before >> shift) & MASK)) << shift))
+        return step
 
 
 @dataclass
@@ -135,10 +126,13 @@ class StateMemo:
     nogoods: int = 0  # added over all horizons and threads
     bound: bool = True  # the second rule (off only to measure what it gains: bench/asp.py)
     _board: _Board | None = None
-    _watches: dict[int, list[Entry]] = field(default_factory=dict)
+    _watches: dict[int, list[GoEntry]] = field(default_factory=dict)
     _threads: list[_Thread] = field(default_factory=list)
     _steps: int = 0  # steps 0.._steps-1 are known
     _moves: list[list[GoAtom]] = field(default_factory=list)  # per step
+    #: Per step and vehicle, the solver literal of its state atom by position code (to phrase
+    #: a nogood about a board); 0 where the encoding never derives that atom.
+    _state_literals: list[list[list[int]]] = field(default_factory=list)
 
     def figures(self) -> dict[str, int]:
         """For the solution's record: boards in the memo, nogoods added."""
@@ -147,110 +141,124 @@ class StateMemo:
     # --- clingo's propagator interface ---------------------------------------------------
 
     def init(self, init: Any) -> None:
-        """Watch the state atoms of the steps grounded since the last solve.
+        """Watch the ``go`` atoms of the steps grounded since the last solve.
 
         Called before every solve. Only the new steps are looked up (by symbol, not by a scan
         of the whole program), so a horizon costs the same however many came before it. The
         threads' views carry over from the last solve, which ended with every assignment
-        above the top level undone; a new literal that is already true (a fact, such as the
-        start state) is applied here, since the solver reports only literals that become true
-        during the search.
+        above the top level undone; a new ``go`` literal that is already true (a step forced
+        at the top level) is applied here, since the solver reports only literals that become
+        true during the search.
         """
         if self._board is None:
             self._board = _Board.read(init.symbolic_atoms)
-            self._threads = [
-                _Thread(len(self._board.labels)) for _ in range(init.number_of_threads)
-            ]
-        if len(self._threads) != init.number_of_threads:
-            raise RuntimeError("the state memo needs the same number of threads every solve")
         while self._add_step(init, self._steps):
             self._steps += 1
+        if not self._threads:
+            start = self._start_key(init)
+            self.memo.setdefault(start, 0)
+            self._threads = [_Thread(start) for _ in range(init.number_of_threads)]
+        if len(self._threads) != init.number_of_threads:
+            raise RuntimeError("the state memo needs the same number of threads every solve")
+        for thread in self._threads:
+            thread.grow(self._steps)
+        for literal, entries in self._watches.items():
+            if init.assignment.is_true(literal):
+                for thread in self._threads:
+                    for entry in entries:
+                        thread.assign(entry)
+
+    def _start_key(self, init: Any) -> int:
+        """The board at step 0, from its state atoms (facts: true before any search)."""
+        key = 0
+        for vehicle, literals in enumerate(self._state_literals[0]):
+            for code, literal in enumerate(literals):
+                if literal and init.assignment.is_true(literal):
+                    key += code << (BITS * vehicle)
+        return key
 
     def _add_step(self, init: Any, step: int) -> bool:
-        """Watch one step's state and go atoms; False if the step is not grounded yet (the
-        encodings' ``#external query(t)`` marks a grounded step)."""
+        """Look up one step's state and go atoms, and watch the go atoms; False if the step
+        is not grounded yet (the encodings' ``#external query(t)`` marks a grounded step)."""
         board = self._board
         assert board is not None
         atoms = init.symbolic_atoms
         if Function("query", [Number(step)]) not in atoms:  # check(step) is not grounded
             return False
-        for thread in self._threads:
-            thread.grow(step + 1)
+        states = [[0] * (MASK + 1) for _ in board.labels]
         for vehicle, code, symbol in board.state_symbols(step):
             atom = atoms[symbol]  # None: the encoding never derives it
+            if atom is not None:
+                states[vehicle][code] = init.solver_literal(atom.literal)
+        self._state_literals.append(states)
+        moves: list[GoAtom] = []
+        for vehicle, code, symbol in board.go_symbols(step):
+            atom = atoms[symbol]
             if atom is None:
                 continue
-            entry = (step, vehicle, code << (BITS * vehicle))
             literal = init.solver_literal(atom.literal)
+            moves.append((literal, vehicle, BITS * vehicle, code))
             if init.assignment.is_false(literal):
-                continue
-            if init.assignment.is_true(literal):
-                for thread in self._threads:
-                    thread.assign(entry, literal)
                 continue
             if literal not in self._watches:
                 self._watches[literal] = []
                 init.add_watch(literal)
-            self._watches[literal].append(entry)
-        moves: list[GoAtom] = []
-        for vehicle, code, symbol in board.go_symbols(step):
-            atom = atoms[symbol]
-            if atom is not None:
-                moves.append((init.solver_literal(atom.literal), vehicle, BITS * vehicle, code))
+            self._watches[literal].append((step, vehicle, code))
         self._moves.append(moves)
         return True
 
     def propagate(self, control: Any, changes: Iterable[int]) -> None:
         thread = self._threads[control.thread_id]
-        completed = []
+        watches = self._watches
         for literal in changes:
-            for entry in self._watches.get(literal, ()):
-                if thread.assign(entry, literal):
-                    completed.append(entry[0])
-        for step in sorted(completed):
-            if not self._complete(control, thread, step):
+            for entry in watches.get(literal, ()):
+                thread.assign(entry)
+        while (step := thread.extend()) is not None:
+            if not self._known(control, thread, step):
                 return
 
     def undo(self, thread_id: int, assignment: Any, changes: Iterable[int]) -> None:
         thread = self._threads[thread_id]
+        watches = self._watches
         for literal in changes:
-            for entry in self._watches.get(literal, ()):
+            for entry in watches.get(literal, ()):
                 thread.unassign(entry)
 
     # --- the rule ------------------------------------------------------------------------
 
-    def _complete(self, control: Any, thread: _Thread, step: int) -> bool:
-        """A step's state just became complete: prune it, or extend the recorded prefix.
+    def _known(self, control: Any, thread: _Thread, step: int) -> bool:
+        """The board at ``step`` just became known (every step up to it is decided and
+        propagated): prune it, or record it and look one step ahead.
 
         Returns False when the solver must stop propagating (a nogood caused a conflict).
         """
-        if not thread.complete(step):  # undone again within the same change set
-            return True
-        if self.memo.get(thread.key[step], step) < step:
-            return self._forbid(control, thread, step)
-        if self.bound and self._board.bound(thread.key[step]) > self._left(step):  # type: ignore[union-attr]
-            return self._forbid(control, thread, step, horizon_only=True)
-        if step + 1 < self._steps and not self._look_ahead(control, thread, step):
-            return False
-        while thread.prefix + 1 < self._steps and thread.complete(thread.prefix + 1):
-            step = thread.prefix + 1
-            key = thread.key[step]
-            seen = self.memo.get(key)
-            if seen is not None and seen < step:
-                return self._forbid(control, thread, step)
-            if seen is None or step < seen:
-                self.memo[key] = step
-            thread.prefix = step
-        return True
+        key = thread.key[step]
+        seen = self.memo.get(key)
+        if seen is not None and seen < step:
+            return self._forbid(control, key, step)
+        if self.bound and self._board.bound(key) > self._left(step):  # type: ignore[union-attr]
+            return self._forbid(control, key, step, horizon_only=True)
+        if seen is None or step < seen:
+            self.memo[key] = step
+        return step + 1 >= self._steps or self._look_ahead(control, key, step)
+
+    def _board_literals(self, key: int, step: int) -> list[int]:
+        """The state atoms, as solver literals, that say "the board ``key`` at ``step``"
+        (each exists: a known board is reached by legal moves, so the encoding derives it)."""
+        states = self._state_literals[step]
+        literals = [states[v][(key >> (BITS * v)) & MASK] for v in range(len(states))]
+        if not all(literals):
+            raise RuntimeError(f"the state memo met a board the encoding cannot derive: {key:x}")
+        return literals
 
     def _left(self, step: int) -> int:
         """Steps left after ``step`` at the horizon being solved (steps 0..horizon are known)."""
         return self._steps - 1 - step
 
-    def _look_ahead(self, control: Any, thread: _Thread, step: int) -> bool:
+    def _look_ahead(self, control: Any, key: int, step: int) -> bool:
         """Rule out the next step's moves that lead to a board seen at this step or earlier,
         or to one farther from the goal (by its bound) than the steps left after it."""
-        key, literals, assignment = thread.key[step], thread.literal[step], control.assignment
+        literals, assignment = self._board_literals(key, step), control.assignment
         memo, left = self.memo, self._left(step + 1)
         bound = self._board.bound if self.bound else _no_bound  # type: ignore[union-attr]
         for literal, vehicle, shift, code in self._moves[step + 1]:
@@ -270,11 +278,11 @@ class StateMemo:
                 return False
         return True
 
-    def _forbid(self, control: Any, thread: _Thread, step: int, horizon_only: bool = False) -> bool:
-        """Add the nogood: not every vehicle where it is now at this step (for this horizon
-        only, when the reason is the bound)."""
+    def _forbid(self, control: Any, key: int, step: int, horizon_only: bool = False) -> bool:
+        """Add the nogood: not the board ``key`` at this step (for this horizon only, when
+        the reason is the bound)."""
         self.nogoods += 1
-        clause = [-literal for literal in thread.literal[step]]
+        clause = [-literal for literal in self._board_literals(key, step)]
         return bool(control.add_clause(clause, tag=horizon_only))
 
 

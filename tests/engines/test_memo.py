@@ -22,9 +22,9 @@ BFS = BfsEngine()
 class RescannedMemo(StateMemo):
     """The memo, checked against a full rescan of the assignment at every total assignment.
 
-    The memo keeps its state keys incrementally (adding and subtracting one atom at a time);
-    here every step's key and atom count is recomputed from scratch from the solver's
-    assignment and compared, and every recorded board is checked to be one the model can
+    The memo keeps its boards incrementally (each step's from the one before and the step's
+    ``go`` atom); here every step's board is recomputed from scratch from the solver's state
+    atoms and compared, and every recorded board is checked to be one the model can
     reach in at most its recorded number of moves.
     """
 
@@ -48,14 +48,15 @@ class RescannedMemo(StateMemo):
     def check(self, control) -> None:
         assignment = control.assignment
         thread = self._threads[control.thread_id]
-        for step in range(self._steps):
+        assert len(thread.key) == self._steps  # a total assignment: every board is known
+        for step, key in enumerate(thread.key):
             true = [
                 (vehicle, code)
                 for (at, vehicle, code), literal in self.state_literals
                 if at == step and assignment.is_true(literal)
             ]
-            assert thread.true[step] == len(true), step
-            assert thread.key[step] == sum(code << (BITS * vehicle) for vehicle, code in true)
+            assert len(true) == len(self._board.labels), step  # one state atom per vehicle
+            assert key == sum(code << (BITS * vehicle) for vehicle, code in true)
         self.checks += 1
 
 
