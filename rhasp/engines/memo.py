@@ -236,7 +236,7 @@ class StateMemo:
         seen = self.memo.get(key)
         if seen is not None and seen < step:
             return self._forbid(control, key, step)
-        if self.bound and self._board.bound(key) > self._left(step):  # type: ignore[union-attr]
+        if self._bounding(step) and self._board.bound(key) > self._left(step):  # type: ignore[union-attr]
             return self._forbid(control, key, step, horizon_only=True)
         if seen is None or step < seen:
             self.memo[key] = step
@@ -255,19 +255,24 @@ class StateMemo:
         """Steps left after ``step`` at the horizon being solved (steps 0..horizon are known)."""
         return self._steps - 1 - step
 
+    def _bounding(self, step: int) -> bool:
+        """Whether the bound can prune at ``step``: only where fewer steps are left than the
+        largest bound any board has (for most steps of a long plan it cannot)."""
+        return self.bound and self._left(step) < self._board.most  # type: ignore[union-attr]
+
     def _look_ahead(self, control: Any, key: int, step: int) -> bool:
         """Rule out the next step's moves that lead to a board seen at this step or earlier,
         or to one farther from the goal (by its bound) than the steps left after it."""
         literals, assignment = self._board_literals(key, step), control.assignment
-        memo, left = self.memo, self._left(step + 1)
-        bound = self._board.bound if self.bound else _no_bound  # type: ignore[union-attr]
+        memo, left, bound = self.memo, self._left(step + 1), self._board.bound  # type: ignore[union-attr]
+        bounding = self._bounding(step + 1)
         for literal, vehicle, shift, code in self._moves[step + 1]:
             now = (key >> shift) & MASK
             if now == 0:
                 continue
             after = key + ((code - now) << shift)
             seen = memo.get(after, step + 1) <= step
-            if not seen and bound(after) <= left:
+            if not seen and not (bounding and bound(after) > left):
                 continue
             if assignment.is_false(literal):
                 continue
@@ -284,10 +289,6 @@ class StateMemo:
         self.nogoods += 1
         clause = [-literal for literal in self._board_literals(key, step)]
         return bool(control.add_clause(clause, tag=horizon_only))
-
-
-def _no_bound(key: int) -> int:
-    return 0
 
 
 #: A bound past any horizon: a vehicle across a target's way that can never leave it.
@@ -307,6 +308,7 @@ class _Board:
     exits: frozenset[tuple[int, int]]  # (vehicle, position): a target there has left
     targets: tuple[int, ...]
     needs: tuple[Needs, ...] = ()  # per target: see :data:`Needs` and :meth:`bound`
+    most: int = 0  # no board's bound is larger
 
     @classmethod
     def read(cls, atoms: Any) -> _Board:
@@ -342,8 +344,15 @@ class _Board:
             else {}
             for t in targets
         )
+        most = sum(
+            max(
+                (own + sum(max(need) for _, need in others) for own, others in by.values()),
+                default=0,
+            )
+            for by in needs
+        )
         sorted_positions = tuple(tuple(sorted(p)) for p in positions)
-        return cls(labels, sorted_positions, exits, targets, needs)
+        return cls(labels, sorted_positions, exits, targets, needs, most)
 
     def bound(self, key: int) -> int:
         """A lower bound on the steps from the board ``key`` to the goal (module docstring)."""
