@@ -133,6 +133,7 @@ class StateMemo:
     #: Per step and vehicle, the solver literal of its state atom by position code (to phrase
     #: a nogood about a board); 0 where the encoding never derives that atom.
     _state_literals: list[list[list[int]]] = field(default_factory=list)
+    _forced: list[GoEntry] = field(default_factory=list)  # go atoms of new steps true at once
 
     def figures(self) -> dict[str, int]:
         """For the solution's record: boards in the memo, nogoods added."""
@@ -162,11 +163,10 @@ class StateMemo:
             raise RuntimeError("the state memo needs the same number of threads every solve")
         for thread in self._threads:
             thread.grow(self._steps)
-        for literal, entries in self._watches.items():
-            if init.assignment.is_true(literal):
-                for thread in self._threads:
-                    for entry in entries:
-                        thread.assign(entry)
+        for thread in self._threads:
+            for entry in self._forced:
+                thread.assign(entry)
+        self._forced.clear()
 
     def _start_key(self, init: Any) -> int:
         """The board at step 0, from its state atoms (facts: true before any search)."""
@@ -200,6 +200,8 @@ class StateMemo:
             moves.append((literal, vehicle, BITS * vehicle, code))
             if init.assignment.is_false(literal):
                 continue
+            if init.assignment.is_true(literal):
+                self._forced.append((step, vehicle, code))
             if literal not in self._watches:
                 self._watches[literal] = []
                 init.add_watch(literal)
