@@ -58,9 +58,20 @@ def read(
     exists, else it is read as the puzzle itself; a path object is always a file."""
     if isinstance(source, os.PathLike) or source == "-" or _is_file(source):
         return single(read_path(os.fspath(source), targets=targets), os.fspath(source))
-    if "\n" not in source and source.strip().endswith(FILE_SUFFIXES):
+    one_line = "\n" not in source.strip()
+    if one_line and _names_a_file(source.strip()):
         raise InputError("no such file or directory", source)
-    return parse(source, targets=targets, name=name or "puzzle")
+    try:
+        return parse(source, targets=targets, name=name or "puzzle")
+    except InputError as error:
+        if not one_line:
+            raise
+        # One word that is neither a file nor a board: most likely a mistyped file name.
+        raise InputError(f"no such file, nor a one-line board ({error.what})", source) from None
+
+
+def _names_a_file(text: str) -> bool:
+    return text.endswith(FILE_SUFFIXES) or "/" in text or os.sep in text
 
 
 def parse(

@@ -130,10 +130,18 @@ FormatChoice = choices("FormatChoice", FORMATS)
 
 
 PuzzleArg = Annotated[
-    str, typer.Argument(help="Puzzle file, deck file, directory of puzzles, or - for stdin.")
+    str,
+    typer.Argument(
+        help="Puzzle file, deck file, directory of puzzles, a one-line board written inline "
+        "(GBBoLoGHIoLM...), or - for stdin."
+    ),
 ]
 OnePuzzleArg = Annotated[
-    str, typer.Argument(help="One puzzle: a board file in any format rhasp reads, or - for stdin.")
+    str,
+    typer.Argument(
+        help="One puzzle: a board file in any format rhasp reads, a one-line board written "
+        "inline, or - for stdin."
+    ),
 ]
 TargetOpt = Annotated[
     list[str] | None,
@@ -235,11 +243,22 @@ def open_output(dest: Path | None, keep_partial: bool = False) -> Iterator[TextI
 
 
 def read_entries(path: str, targets: Sequence[str] | None) -> list[Entry]:
-    return read_path(path, targets=tuple(targets or ()))
+    """Every puzzle of a file, a directory or stdin; or the one board written inline."""
+    if path == "-" or _exists(path):
+        return read_path(path, targets=tuple(targets or ()))
+    return [read_one(path, targets)]
 
 
 def read_one(path: str, targets: Sequence[str] | None) -> Puzzle:
-    return rhasp.read(Path(path) if path != "-" else path, targets=tuple(targets or ()))
+    """One puzzle from a file or stdin, or written inline (a path that exists wins)."""
+    return rhasp.read(path, targets=tuple(targets or ()))
+
+
+def _exists(path: str) -> bool:
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):  # too long for a file name, or a NUL
+        return False
 
 
 @app.command()

@@ -265,6 +265,36 @@ def test_missing_file_is_bad_input():
     assert result.stderr == "rhasp: no/such/card.txt: no such file or directory\n"
 
 
+CARD1_LINE = "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR."  # line 1 of the original deck, by hand
+
+
+@pytest.mark.parametrize("command", ["solve", "analyze", "facts"])
+def test_a_board_written_inline_reads_as_its_file_does(command):
+    engine = ["--engine", "bfs"] if command == "solve" else []
+    inline = rhasp(command, CARD1_LINE, *engine)
+    from_file = rhasp(command, str(ORIGINAL / "card01.txt"), *engine)
+    assert inline.exit_code == from_file.exit_code == 0, inline.stderr
+    unnamed = re.sub(r"\d+\.\d+ s", "", from_file.stdout.replace("card01", "puzzle"))
+    assert re.sub(r"\d+\.\d+ s", "", inline.stdout) == unnamed
+    if command == "solve":
+        assert "moves 8" in inline.stdout  # card 1 takes 8 moves
+
+
+def test_a_path_that_exists_wins_over_an_inline_board(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / CARD1_LINE).write_text("AA.\n...\n...\n")  # a file named like card 1's line
+    result = rhasp("solve", "--engine", "bfs", CARD1_LINE)
+    assert result.exit_code == 0, result.stderr
+    assert "moves 1" in result.stdout
+
+
+def test_a_word_that_is_neither_file_nor_board_says_both(tmp_path):
+    result = rhasp("solve", "card1")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("rhasp: card1: no such file, nor a one-line board (")
+    assert result.stderr.count("\n") == 1
+
+
 def test_the_installed_command_runs_without_traceback(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("XX?\n...\n...\n")
