@@ -286,6 +286,7 @@ class Tally:
     errors: int = 0  # bad lines
     lengths: Counter[int] = field(default_factory=Counter)
     mismatches: list[dict[str, Any]] = field(default_factory=list)
+    verified: int = 0  # records compared with a figure their deck line gives
 
     @property
     def puzzles(self) -> int:
@@ -301,6 +302,8 @@ class Tally:
         else:
             self.solved += 1
             self.lengths[record["length"]] += 1
+        if any(name.startswith("expected_") for name in record):
+            self.verified += 1
         if record.get("mismatch"):
             self.mismatches.append(record)
 

@@ -392,7 +392,7 @@ def tally_table(tally: Any, seconds: float, verify: bool) -> Table:
     rate = tally.puzzles / seconds if seconds > 0 else 0.0
     rows = [("puzzles", tally.puzzles), ("solved", tally.solved), ("unsolvable", tally.unsolvable),
             ("limits reached", tally.limited), ("bad lines", tally.errors),
-            ("mismatches", len(tally.mismatches) if verify else "-"),
+            ("mismatches", _mismatches(tally) if verify else "-"),
             ("puzzles/s", f"{rate:,.1f}")]  # fmt: skip
     for name, value in rows:
         table.add_row(name, f"{value:,}" if isinstance(value, int) else value)
@@ -407,6 +407,14 @@ def tally_table(tally: Any, seconds: float, verify: bool) -> Table:
             ),
         )
     return table
+
+
+def _mismatches(tally: Any) -> str:
+    """Mismatches of a --verify run, and how many puzzles were compared at all: a deck whose
+    lines give no figures is not a pass."""
+    if not tally.verified:
+        return "nothing verified: no line gives MOVES or CLUSTER figures"
+    return f"{len(tally.mismatches):,} of {tally.verified:,} verified"
 
 
 def analysis_text(analysis: Analysis, board: Board) -> Text:

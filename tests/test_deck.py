@@ -83,6 +83,16 @@ def test_verify_compares_with_the_deck_numbers(tmp_path):
     assert wrong.exit_code == 3
     assert "mismatch line 1" in wrong.stderr and "cluster: found 9, deck says 10" in wrong.stderr
     assert "mismatch line 2" in wrong.stderr and "length: found 8, deck says 7" in wrong.stderr
+    assert "1 of 2 verified" not in wrong.stderr and "2 of 2 verified" in wrong.stderr
+
+
+def test_verify_on_a_deck_without_figures_says_nothing_was_verified(tmp_path):
+    bare = tmp_path / "bare.txt"
+    bare.write_text(f"{FOUR}\n{FOUR}\n")  # no MOVES or CLUSTER on either line
+    result = deck(str(bare), "--verify", "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    assert "nothing verified: no line gives MOVES or CLUSTER figures" in result.stderr
+    assert "0 of" not in result.stderr
 
 
 def only_record(tmp_path, line: str, *options: str) -> dict:
