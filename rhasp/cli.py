@@ -48,7 +48,7 @@ from rhasp.engines.limits import (
     default_max_atoms,
     default_max_states,
 )
-from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit
+from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, install_command
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.generate import generate as generate_boards
@@ -79,23 +79,41 @@ EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + the signal, as shells repo
 SEVERITY = (EXIT_OK, EXIT_UNSOLVED, EXIT_LIMIT, EXIT_BAD_INPUT, EXIT_DISAGREE)
 
 
-class FlagsTakeNoValue:
-    """Help without a type after a flag: typer's rich help writes ``<bool>`` after every
-    flag (``--boards``, ``--confirm/--no-confirm``, ``--help``), as if it took a value."""
+#: Plain words for the types typer's help would show as Python (``<list[str]>``, ``<str>``).
+PLAIN_TYPES = {"<str>": "<text>", "<list[str]>": "<text>", "<int range>": "<integer>",
+               "<float range>": "<number>", "<int>": "<integer>", "<float>": "<number>",
+               "<path>": "<file>"}  # fmt: skip
+
+
+class PlainHelp:
+    """Help in words, not Python: typer's rich help writes ``<bool>`` after every flag
+    (``--boards``, ``--help``), as if it took a value, ``<list[str]>`` for a repeatable
+    option, and ``{puzzle}`` for a required argument. Flags show no type, other options their
+    type in words, arguments their name in capitals."""
 
     def get_params(self, ctx: Any) -> list[Any]:
         params = super().get_params(ctx)  # type: ignore[misc]
         for param in params:
             if getattr(param, "is_bool_flag", False):
                 param.metavar = ""  # shown in place of the type
+            elif param.param_type_name == "argument" and param.metavar is None:
+                param.metavar = param.name.upper()
+                param.display_type_rich = lambda ctx: None  # the name says it
+            elif param.metavar is None and hasattr(param, "display_type"):
+                shown = param.display_type(ctx)
+                param.metavar = PLAIN_TYPES.get(shown, shown)
         return params
 
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = super().collect_usage_pieces(ctx)  # type: ignore[misc]
+        return [piece.strip("{}") for piece in pieces]
 
-class Command(FlagsTakeNoValue, TyperCommand):
+
+class Command(PlainHelp, TyperCommand):
     pass
 
 
-class Group(FlagsTakeNoValue, TyperGroup):
+class Group(PlainHelp, TyperGroup):
     pass
 
 
@@ -787,6 +805,10 @@ def facts(puzzle: OnePuzzleArg, target: TargetOpt = None) -> None:
     guarded(run)
 
 
+#: What one request to the page's server may search, unless ``serve --max-states`` says.
+SERVE_MAX_STATES = 2_000_000
+
+
 @app.command()
 def serve(
     host: Annotated[
@@ -797,8 +819,10 @@ def serve(
         bool, typer.Option("--open", help="Open the page in the web browser.")
     ] = False,
     max_states: Annotated[
-        int, typer.Option("--max-states", min=1, help="States one request's search may reach.")
-    ] = 2_000_000,
+        int,
+        typer.Option("--max-states", min=1, show_default=False,
+                     help=f"States one request's search may reach (default: {SERVE_MAX_STATES:,})."),
+    ] = SERVE_MAX_STATES,
     time_limit: Annotated[
         float, typer.Option("--time-limit", min=0.1, help="Seconds one request's search may take.")
     ] = 10.0,
@@ -816,7 +840,7 @@ def serve(
             from rhasp.web.server import Database, Limits, create_app
         except ImportError:
             raise MissingTool(
-                "FastAPI and uvicorn are not installed: pip install 'rhasp[web]'", "serve"
+                "FastAPI and uvicorn are not installed: " + install_command("web"), "serve"
             ) from None
         puzzles = None if database is None else Database(database)  # a bad file: one line
         listening = listen(host, port)  # first, so that a taken port is one line
@@ -881,6 +905,12 @@ def _terminate(signum: int, frame: object) -> None:
     raise Terminated
 
 
+def plain_usage_error(message: str) -> str:
+    """A usage error on one line, without the validator's ``Value error, `` prefix (typer's
+    check of a choice reads ``Value error, 'foo' is not one of 'moves', 'slides'``)."""
+    return " ".join(message.replace("Value error, ", "").split())  # click: a choice a line
+
+
 def main() -> None:
     """The ``rhasp`` command. Usage errors (a bad option value, an extra argument) are one line
     naming the command, exit code 2, like every other error; bare ``rhasp`` prints its help.
@@ -897,7 +927,7 @@ def main() -> None:
         sys.exit(EXIT_OK)  # the help is printed already, as with --help
     except click_errors.UsageError as error:
         command = error.ctx.command_path if error.ctx else "rhasp"
-        message = " ".join(error.format_message().split())  # click lists choices a line each
+        message = plain_usage_error(error.format_message())
         err.print(f"{command}: {message} (see {command} --help)", markup=False)
         sys.exit(EXIT_BAD_INPUT)
     except click_errors.ClickException as error:

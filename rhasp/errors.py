@@ -6,8 +6,13 @@ print it as ``where: what`` and exit with a documented code.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib import metadata
+from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 
 class RhaspError(Exception):
@@ -76,3 +81,33 @@ class TimeLimit(SearchLimit):
 
 class MissingTool(RhaspError):
     """A picture library or program that is not installed (exit code 2, saying how to get it)."""
+
+
+def install_command(extra: str) -> str:
+    """The pip command that installs an extra the way rhasp itself was installed. Installed
+    from a source tree (a checkout, as the README sets it up), ``pip install 'rhasp[web]'``
+    would look for rhasp on PyPI: name the tree instead (``.`` when it is the current
+    directory), as pip recorded it."""
+    source = installed_from()
+    if source is None:
+        return f"pip install 'rhasp[{extra}]'"
+    tree, editable = source
+    try:
+        here = Path.cwd().resolve() == tree.resolve()
+    except OSError:  # the current directory is gone
+        here = False
+    return f"pip install {'-e ' if editable else ''}'{'.' if here else tree}[{extra}]'"
+
+
+def installed_from() -> tuple[Path, bool] | None:
+    """The source tree rhasp was installed from, and whether editable (PEP 610's
+    ``direct_url.json``); None when it came from a package index or is not installed."""
+    try:
+        record = json.loads(metadata.distribution("rhasp").read_text("direct_url.json") or "")
+    except (metadata.PackageNotFoundError, ValueError):
+        return None
+    url = record.get("url", "")
+    if not url.startswith("file://") or "dir_info" not in record:
+        return None
+    editable = bool(record["dir_info"].get("editable"))
+    return Path(url2pathname(urlparse(url).path)), editable

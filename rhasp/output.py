@@ -157,7 +157,8 @@ def summary(solution: Solution) -> str:
     asp = solution.stats.get("asp")
     if asp:
         parts.append(
-            f"horizon {asp['horizon']}, {asp['choices']:,} choices, {asp['conflicts']:,} conflicts"
+            f"horizon {asp['horizon']}, {counted(asp['choices'], 'choice')}, "
+            f"{counted(asp['conflicts'], 'conflict')}"
             + memo_text(asp.get("memo"))
         )
     if solution.explored is not None:

@@ -11,7 +11,7 @@ import sys
 from multiprocessing.pool import Pool
 from typing import Any
 
-from rhasp.errors import InputError
+from rhasp.errors import InputError, install_command
 
 
 def worker_pool(processes: int) -> Pool:
@@ -54,7 +54,7 @@ def dask_client(scheduler: str) -> Any:
         from dask.distributed import Client
     except ImportError:
         raise InputError(
-            "Dask is not installed: pip install 'rhasp[cluster]'", "--scheduler"
+            "Dask is not installed: " + install_command("cluster"), "--scheduler"
         ) from None
     try:
         return Client(scheduler, timeout=10)

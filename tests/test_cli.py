@@ -488,8 +488,25 @@ def test_no_help_shows_a_type_after_a_flag():
         assert "<bool>" not in text and "BOOLEAN" not in text, name
     # The flags are still there, and options that take a value still show what it is.
     assert "--no-confirm" in helps["solve"] and "--boards" in helps["solve"]
-    assert "<moves|slides>" in helps["solve"] and "<path>" in helps["analyze"]
+    assert "<moves|slides>" in helps["solve"] and "<file>" in helps["analyze"]
     assert "--version" in helps[""] and "--help" in helps[""]
+
+
+def test_help_speaks_words_not_python():
+    for name, text in every_help().items():
+        for python in ("list[", "<str>", "<int>", "<int range", "<float", "{puzzle", "{plan", "<path>"):
+            assert python not in text, (name, python)
+    assert "check [OPTIONS] PUZZLE PLAN" in help_text("check")
+    assert "--target" in help_text("solve") and "<text>" in help_text("solve")
+    assert "(default: 2,000,000)" in help_text("serve") and "2000000" not in help_text("serve")
+
+
+def test_a_bad_choice_is_one_plain_line():
+    result = subprocess.run([sys.executable, "-m", "rhasp", "solve", "--objective", "foo",
+                             str(ORIGINAL / "card01.txt")], capture_output=True, text=True)  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr == ("rhasp solve: Invalid value for '--objective': 'foo' is not one of "
+                             "'moves', 'slides'. (see rhasp solve --help)\n")  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Pictures: boards and solutions (:mod:`.boards`), the cluster and its profile (:mod:`.charts`).
 
-The drawing libraries are an extra (``pip install 'rhasp[pictures]'``) that the solver itself
+The drawing libraries are an extra (``pip install -e '.[pictures]'`` in a checkout) that the solver itself
 does not need, so each is imported only when a picture is asked for, and a missing one is a
 one-line error saying how to install it.
 """
@@ -11,7 +11,7 @@ import importlib
 from pathlib import Path
 from types import ModuleType
 
-from rhasp.errors import InputError, MissingTool
+from rhasp.errors import InputError, MissingTool, install_command
 
 #: What to install for each library, in the words of the one-line error.
 INSTALL = {
@@ -28,7 +28,7 @@ def need(module: str, purpose: str) -> ModuleType:
     except ImportError:
         package = INSTALL[module.split(".")[0]]
         raise MissingTool(
-            f"{package} is not installed: pip install 'rhasp[pictures]'", purpose
+            f"{package} is not installed: " + install_command("pictures"), purpose
         ) from None
 
 

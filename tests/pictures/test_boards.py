@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from rhasp.errors import install_command
 from rhasp.pictures.boards import TARGET, TRUCKS, WALL
 from tests.boards import EXAMPLES, ORIGINAL
 from tests.reference import fewest
@@ -112,5 +113,7 @@ def test_a_missing_pillow_is_named_once(tmp_path, monkeypatch):
     result = rhasp("render", CARD1, "-o", str(out))
     assert result.exit_code == 2 and not out.exists()
     assert result.stderr == (
-        "rhasp: drawing a PNG or GIF: Pillow is not installed: pip install 'rhasp[pictures]'\n"
+        "rhasp: drawing a PNG or GIF: Pillow is not installed: "
+        + install_command("pictures")
+        + "\n"
     )

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from rhasp.errors import install_command
 from rhasp.pictures import charts
 from rhasp.pictures.charts import GOAL, HARDEST, PATH
 from tests.boards import EXAMPLES
@@ -74,7 +75,7 @@ def test_a_missing_picture_library_says_what_to_install(tmp_path, monkeypatch):
     assert result.exit_code == 2
     assert result.stderr.strip() == (
         "rhasp: --graph: the graphviz Python package is not installed: "
-        "pip install 'rhasp[pictures]'"
+        + install_command("pictures")
     )
 
 

@@ -12,6 +12,7 @@ import urllib.request
 from typer.testing import CliRunner
 
 from rhasp.cli import app
+from rhasp.errors import install_command
 
 runner = CliRunner()
 
@@ -57,7 +58,7 @@ def test_without_the_web_extra_serve_says_what_to_install(monkeypatch):
     result = runner.invoke(app, ["serve"])
     assert result.exit_code == 2
     assert result.stderr == (
-        "rhasp: serve: FastAPI and uvicorn are not installed: pip install 'rhasp[web]'\n"
+        "rhasp: serve: FastAPI and uvicorn are not installed: " + install_command("web") + "\n"
     )
 
 

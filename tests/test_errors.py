@@ -1,0 +1,31 @@
+"""Errors: the install hint of a missing extra fits how rhasp was installed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rhasp import errors
+from rhasp.errors import install_command, installed_from
+
+CHECKOUT = Path(__file__).resolve().parents[1]  # the tests run from an installed checkout
+
+
+def test_rhasp_here_was_installed_from_this_checkout():
+    tree, _ = installed_from()
+    assert tree.resolve() == CHECKOUT
+
+
+@pytest.mark.parametrize(
+    ("source", "in_tree", "expected"),
+    [(None, True, "pip install 'rhasp[web]'"),
+     ((CHECKOUT, True), True, "pip install -e '.[web]'"),
+     ((CHECKOUT, False), True, "pip install '.[web]'"),
+     ((CHECKOUT, False), False, f"pip install '{CHECKOUT}[web]'")],
+)  # fmt: skip
+def test_the_hint_installs_the_extra_as_rhasp_was(monkeypatch, tmp_path, source, in_tree,
+                                                   expected):  # fmt: skip
+    monkeypatch.setattr(errors, "installed_from", lambda: source)
+    monkeypatch.chdir(CHECKOUT if in_tree else tmp_path)
+    assert install_command("web") == expected
