@@ -820,8 +820,12 @@ def serve(
     ] = False,
     max_states: Annotated[
         int,
-        typer.Option("--max-states", min=1, show_default=False,
-                     help=f"States one request's search may reach (default: {SERVE_MAX_STATES:,})."),
+        typer.Option(
+            "--max-states",
+            min=1,
+            show_default=False,
+            help=f"States one request's search may reach (default: {SERVE_MAX_STATES:,}).",
+        ),
     ] = SERVE_MAX_STATES,
     time_limit: Annotated[
         float, typer.Option("--time-limit", min=0.1, help="Seconds one request's search may take.")

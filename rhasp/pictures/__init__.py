@@ -1,8 +1,8 @@
 """Pictures: boards and solutions (:mod:`.boards`), the cluster and its profile (:mod:`.charts`).
 
-The drawing libraries are an extra (``pip install -e '.[pictures]'`` in a checkout) that the solver itself
-does not need, so each is imported only when a picture is asked for, and a missing one is a
-one-line error saying how to install it.
+The drawing libraries are an extra (``pip install '.[pictures]'`` in a checkout) that the
+solver itself does not need, so each is imported only when a picture is asked for, and a
+missing one is a one-line error saying how to install it.
 """
 
 from __future__ import annotations

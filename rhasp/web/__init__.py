@@ -3,5 +3,5 @@ its proof, and see why a puzzle is hard.
 
 The server (:mod:`.server`) is a thin FastAPI layer over :mod:`rhasp.api`; the page
 (``static/``) is plain HTML, CSS and JavaScript with the board drawn in SVG, no build step.
-FastAPI and uvicorn are the ``web`` extra: ``pip install -e '.[web]'`` in a checkout.
+FastAPI and uvicorn are the ``web`` extra: ``pip install '.[web]'`` in a checkout.
 """
