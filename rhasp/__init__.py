@@ -18,13 +18,14 @@ __version__ = "0.1.0"
 from rhasp.api import analyze, check, generate, hardest, hint, parse, play, read, solve
 from rhasp.api import enumerate_puzzles as enumerate
 from rhasp.engines import EngineDisagreement, Solution
-from rhasp.errors import InputError, RhaspError, SearchLimit
+from rhasp.errors import InputError, PlanError, RhaspError, SearchLimit
 from rhasp.model import Move, Puzzle
 
 __all__ = [
     "EngineDisagreement",
     "InputError",
     "Move",
+    "PlanError",
     "Puzzle",
     "RhaspError",
     "SearchLimit",

@@ -39,8 +39,9 @@ class IllegalMove(RhaspError):
     """A move that the rules forbid in the state it is played in."""
 
 
-class PlanError(RhaspError):
-    """A plan whose replay fails; names the first bad move (1-based)."""
+class PlanError(InputError):
+    """A plan whose replay fails; names the first bad move (1-based). Bad input, like a bad
+    board: the CLI exits 2 and ``except InputError`` catches both."""
 
     def __init__(self, what: str, index: int, where: str = "") -> None:
         super().__init__(what, where)

@@ -243,6 +243,13 @@ class Puzzle:
                         board.walls, exits)  # fmt: skip
         return Puzzle(smaller, tuple(self.placement[i] for i in keep), self.name)
 
+    def __str__(self) -> str:
+        """The board as a grid, as ``rhasp convert --to grid`` writes it: ``print(puzzle)``
+        outside Jupyter shows the board, not a dataclass's fields."""
+        from rhasp.formats.grid import write_grid  # formats build on the model
+
+        return write_grid(self).rstrip("\n")
+
     def _repr_svg_(self) -> str:
         """The board, as Jupyter shows a puzzle (drawn as ``rhasp render`` draws it)."""
         from rhasp.pictures.boards import board_svg  # pictures build on the model

@@ -148,8 +148,25 @@ def test_play_takes_departed_targets_off_the_board():
     plan = rhasp.solve(example("two-targets"), engine="bfs").plan
     before_last = rhasp.play(example("two-targets"), plan[:-1])
     assert len(before_last.board.targets) == 1  # one target has left already
-    with pytest.raises(rhasp.RhaspError, match="move 1: "):
-        rhasp.play(card(1), "XR1")  # X is blocked by Q
+    with pytest.raises(rhasp.InputError, match="move 1: "):
+        rhasp.play(card(1), "XR1")  # X is blocked by Q: bad input, as the README promises
+
+
+def test_an_illegal_move_is_a_plan_error_naming_it():
+    with pytest.raises(rhasp.PlanError) as raised:
+        rhasp.play(card(1), "AR1 XR1")
+    assert raised.value.index == 2 and str(raised.value).startswith("move 2: X is blocked")
+
+
+def test_print_shows_the_board_and_the_plan_not_the_fields():
+    assert str(card(1)).splitlines()[1:] == [  # card 1 as printed on it
+        "AA...O", "P..Q.O", "PXXQ.O", "P..Q..", "B...CC", "B.RRR."]  # fmt: skip
+    solution = rhasp.solve(card(1), engine="bfs")
+    heading, plan = str(solution).split("\n")
+    assert heading.startswith("card01: 8 moves, ") and heading.endswith("proven by bfs")
+    assert rhasp.check(card(1), plan)["moves_minimal"]
+    unsolvable = rhasp.solve(rhasp.parse("AAB\n..B\n..B"), engine="bfs")  # B fills column 3
+    assert str(unsolvable) == "puzzle: unsolvable, proven by bfs"
 
 
 def test_generate_makes_a_puzzle_of_at_least_the_moves_asked():

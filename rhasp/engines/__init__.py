@@ -57,6 +57,22 @@ class Solution:
         """The plan's length in the unit of the objective."""
         return self.moves if self.objective == "moves" else self.slides
 
+    def __str__(self) -> str:
+        """What was found and what proves it, then the plan in card notation: what
+        ``print(solution)`` shows outside Jupyter."""
+        from rhasp.notation import format_plan  # notation writes the model's moves
+
+        name = self.puzzle.name
+        if self.limit:
+            return f"{name}: no answer, the search stopped ({self.limit})"
+        proof = f"proven by {' and '.join(self.proofs)}" if self.proofs else "not proven"
+        if self.plan is None:
+            return f"{name}: unsolvable, {proof}"
+        moves, slides = self.moves, self.slides
+        plan = " ".join(format_plan(self.plan, self.puzzle.board))
+        return (f"{name}: {moves} move{'s' * (moves != 1)}, {slides} slide{'s' * (slides != 1)}"
+                f"; fewest {self.objective}, {proof}\n{plan}")  # fmt: skip
+
     def _repr_svg_(self) -> str:
         """The plan as a strip of boards, as Jupyter shows a solution; the board alone when
         there is no plan."""
