@@ -33,8 +33,10 @@ from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
 
 import rhasp
+from rhasp.api import moves_of
 from rhasp.engines import EngineDisagreement, Solution
 from rhasp.engines.limits import ANALYSIS_BYTES_PER_STATE, BYTES_PER_STATE, Budget
 from rhasp.errors import InputError, RhaspError, SearchLimit
@@ -86,7 +88,11 @@ class Position(BaseModel):
 
 class SolveRequest(Position):
     objective: Literal["moves", "slides"] = "moves"
-    engine: Literal["bfs", "asp"] = "bfs"
+    engine: Literal["bfs", "asp"] = Field(
+        "bfs",
+        description="bfs (the default for a server, as for `rhasp deck`: many answers, each "
+        "fast) or asp (the horizon proof, confirmed by BFS: the default of `rhasp solve`).",
+    )
     stream: bool = Field(
         False,
         description="ASP: answer with server-sent events, one `horizon` event as each horizon "
@@ -182,14 +188,22 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
             line = f"{where}: {first['msg']}"
         return JSONResponse({"error": line}, status_code=400)
 
+    @app.exception_handler(HTTPException)
+    def http_error(request: Request, error: HTTPException) -> JSONResponse:
+        """404, 405 and the like in the shape of every other error: one line in ``error``."""
+        line = f"{request.method} {request.url.path}: {str(error.detail).lower()}"
+        return JSONResponse({"error": line}, status_code=error.status_code,
+                            headers=error.headers)  # fmt: skip
+
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     @app.get("/api/puzzles")
     def puzzles() -> list[dict[str, Any]]:
-        """The 40 cards of the original deck: name and board (one-line form)."""
-        return [{"name": card.name, "board": write(card, "line").strip()} for card in cards()]
+        """The 40 cards of the original deck: name, board (one-line form), the level printed
+        on the card and the fewest moves (proven by BFS)."""
+        return card_list()
 
     @app.get("/api/database")
     def database_counts() -> Any:
@@ -212,9 +226,10 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
     @app.post("/api/board")
     def board(request: Position) -> Any:
         """The position as the page draws it: the board's picture without vehicles (frame,
-        walls, exits), each vehicle's line, position and box in the picture's units, and the
-        text a link carries (the one-line form, else JSON)."""
-        return answer(lambda: view(position(request)))
+        walls, exits), each vehicle's line, position and box in the picture's units, the
+        text a link carries (the one-line form, else JSON), and the moves played to reach it,
+        checked (``played``: label and cells, + right or down)."""
+        return answer(lambda: view(position(request)) | {"played": played(request)})
 
     @app.post("/api/generate")
     def generated(request: GenerateRequest) -> Any:
@@ -262,6 +277,21 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
     return app
 
 
+#: The levels the original deck prints on its cards, ten cards each, card 1 first.
+LEVELS = ("beginner", "intermediate", "advanced", "expert")
+
+
+@cache
+def card_list() -> list[dict[str, Any]]:
+    """The cards as ``/api/puzzles`` lists them; their minima are searched once (about 0.05 s
+    a card), then kept."""
+    return [
+        {"name": card.name, "board": write(card, "line").strip(), "level": LEVELS[n // 10],
+         "moves": rhasp.solve(card, engine="bfs").moves}
+        for n, card in enumerate(cards())
+    ]  # fmt: skip
+
+
 @cache
 def cards() -> tuple[Puzzle, ...]:
     """The original deck, shipped in the package (or beside it in a source checkout)."""
@@ -272,6 +302,14 @@ def cards() -> tuple[Puzzle, ...]:
 def position(request: Position) -> Puzzle:
     puzzle = parsed(request.board)
     return rhasp.play(puzzle, request.moves) if request.moves.strip() else puzzle
+
+
+def played(request: Position) -> list[dict[str, Any]]:
+    """The request's moves as the page replays them; each checked when ``position`` played
+    them (an illegal one is a 400 naming it)."""
+    puzzle = parsed(request.board)
+    return [{"label": move.label, "delta": move.delta, "move": format_move(move, puzzle.board)}
+            for move in moves_of(puzzle, request.moves)]  # fmt: skip
 
 
 @lru_cache(maxsize=128)
@@ -366,6 +404,8 @@ def hint_record(puzzle: Puzzle, limits: Limits | None = None) -> dict[str, Any] 
         "label": None if move is None else move.label,
         "delta": None if move is None else move.delta,
         "moves_left": found.moves_left,
+        # Moves are reversible: a position with no way out means a puzzle with none.
+        "unsolvable": found.moves_left is None,
         "proven_by": found.proven_by,
     }
 

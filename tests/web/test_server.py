@@ -29,6 +29,7 @@ from rhasp.errors import InputError
 from rhasp.model import Puzzle, State
 from rhasp.web.server import MAX_BODY, QUICK_TEXT, Database, Limits, create_app
 from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card, card_backs, card_rows
+from tests.engines.test_bfs import CARD_MOVES
 from tests.reference import cluster, database_rows, fewest
 
 with warnings.catch_warnings():  # starlette would rather have httpx2; httpx is what FastAPI uses
@@ -89,6 +90,11 @@ def test_puzzles_are_the_forty_cards_in_order(client):
         # The one-line form is the grid's rows run together (the cards have no walls).
         assert entry["board"] == "".join(card_rows(number))
         assert rhasp.parse(entry["board"]) == rhasp.read(ORIGINAL / f"card{number:02d}.txt")
+    # Each card's level as printed on it (ten a level) and its minimum from the card backs.
+    assert [entry["level"] for entry in cards[::10]] == ["beginner", "intermediate",
+                                                          "advanced", "expert"]  # fmt: skip
+    assert all(len({entry["level"] for entry in cards[n : n + 10]}) == 1 for n in range(0, 40, 10))
+    assert [entry["moves"] for entry in cards] == CARD_MOVES
 
 
 # --- /api/board --------------------------------------------------------------------------------
@@ -120,6 +126,9 @@ def test_board_with_moves_shows_the_position_they_reach(client):
     record = post(client, "board", board=CARD1, moves="CL3 OD3").json()
     moved = CARD1_VEHICLES | {"C": ("h", 4, 2, 1), "O": ("v", 5, 3, 3)}
     assert vehicles_of(record) == moved
+    assert record["played"] == [{"label": "C", "delta": -3, "move": "CL3"},
+                                {"label": "O", "delta": 3, "move": "OD3"}]  # fmt: skip
+    assert post(client, "board", board=CARD1).json()["played"] == []
     by_hand = """AA....
                  P..Q..
                  PXXQ..
@@ -252,7 +261,8 @@ def test_hint_on_a_target_walled_in_has_no_moves_left(client):
     walled = "......\n......\n.XX#..\n......\n..A...\n..A..."
     assert bfs_moves(rhasp.parse(walled)) is None
     record = post(client, "hint", board=walled).json()
-    assert (record["move"], record["moves_left"]) == (None, None)
+    assert (record["move"], record["moves_left"], record["unsolvable"]) == (None, None, True)
+    assert post(client, "hint", board=CARD1).json()["unsolvable"] is False
 
 
 # --- /api/solve --------------------------------------------------------------------------------
@@ -525,6 +535,17 @@ def test_a_body_that_is_not_json_is_400_in_one_line(client):
     # Not "0: JSON decode error", as if the body had a field named 0.
     error = one_line_error(response, 400)
     assert error == "request: not JSON (Expecting value at character 0)"
+
+
+@pytest.mark.parametrize(("method", "path", "status"),
+                         [("GET", "/api/nothing", 404), ("GET", "/api/solve", 405),
+                          ("DELETE", "/api/hint", 405)])  # fmt: skip
+def test_unknown_paths_and_methods_answer_in_the_one_error_shape(client, method, path, status):
+    response = client.request(method, path)
+    assert response.json() == {
+        "error": f"{method} {path}: " + ("not found" if status == 404 else "method not allowed")
+    }
+    assert response.status_code == status
 
 
 # --- documentation -----------------------------------------------------------------------------
