@@ -30,12 +30,18 @@ TRUCKS = ("#3a0ca3", "#1d3557", "#6a4c93", "#2d6a4f", "#7f5539")
 WALL = "#212529"
 FRAME, FLOOR, SQUARE = "#6c584c", "#f5f0e6", "#e6dccb"
 INK, LIGHT_INK = "#1b1b1b", "#ffffff"
+#: The halo of the vehicle that has just moved, in a plan's boards (the page's colour too).
+MOVED = "#fb5607"
 
 #: Vehicles across this many cells count as trucks (the cards' trucks and limousines).
 TRUCK_LENGTH = 3
 
 
-def board_scene(board: Board, state: State, *, cell: int = 60, caption: str = "") -> Scene:
+def board_scene(
+    board: Board, state: State, *, cell: int = 60, caption: str = "", moved: int | None = None
+) -> Scene:
+    """The board with the vehicles at ``state``; vehicle ``moved`` (an index) ringed in the
+    :data:`MOVED` colour, as a plan's boards show the move just played."""
     margin = cell // 2
     width, height = board.width * cell + 2 * margin, board.height * cell + 2 * margin
     shapes: list[Shape] = [*_frame(board, cell, margin)]
@@ -44,7 +50,12 @@ def board_scene(board: Board, state: State, *, cell: int = 60, caption: str = ""
                           WALL, round(cell * 0.08, 1)))  # fmt: skip
     for i, position in enumerate(state):
         if position is not None:
-            shapes.extend(vehicle_shapes(board, i, position, cell))
+            body, label = vehicle_shapes(board, i, position, cell)
+            if i == moved:
+                ring = max(3, cell // 12)
+                shapes.append(Box(body.x - ring, body.y - ring, body.width + 2 * ring,
+                                  body.height + 2 * ring, MOVED, body.radius + ring))  # fmt: skip
+            shapes.extend((body, label))
     if caption:
         band = round(cell * 0.6)
         shapes.append(Caption(width / 2, height + band / 2 - margin / 3, caption, cell * 0.34,
@@ -118,7 +129,8 @@ def _exit(
 
 
 def solution_scenes(puzzle: Puzzle, plan: tuple[Move, ...], *, cell: int) -> list[Scene]:
-    """The start and the board after every move, each captioned with the move just played."""
+    """The start and the board after every move, each captioned with the move just played
+    and its vehicle ringed."""
     played = replay(puzzle, plan)
     captions = ["start"] + [
         f"{n}. {format_move(move, puzzle.board)}"
@@ -127,9 +139,10 @@ def solution_scenes(puzzle: Puzzle, plan: tuple[Move, ...], *, cell: int) -> lis
             zip(played.moves, played.states, played.states[1:], strict=False), 1
         )
     ]
+    movers = [None] + [puzzle.board.index(move.label) for move in played.moves]
     return [
-        board_scene(puzzle.board, state, cell=cell, caption=caption)
-        for state, caption in zip(played.states, captions, strict=True)
+        board_scene(puzzle.board, state, cell=cell, caption=caption, moved=mover)
+        for state, caption, mover in zip(played.states, captions, movers, strict=True)
     ]
 
 

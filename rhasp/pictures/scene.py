@@ -99,13 +99,15 @@ def image(scene: Scene) -> Any:
     return picture
 
 
-def svg(scene: Scene) -> str:
-    """The scene as SVG text: a white background, then rectangles, polygons and text."""
+def svg(scene: Scene, background: str | None = BACKGROUND) -> str:
+    """The scene as SVG text: a white background (none with ``background=None``, for a page
+    of its own colour), then rectangles, polygons and text."""
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{scene.width}" height="{scene.height}" '
         f'viewBox="0 0 {scene.width} {scene.height}">',
-        f'<rect width="{scene.width}" height="{scene.height}" fill="{BACKGROUND}"/>',
     ]
+    if background:
+        parts.append(f'<rect width="{scene.width}" height="{scene.height}" fill="{background}"/>')
     parts.extend(_svg_element(shape) for shape in scene.shapes)
     parts.append("</svg>")
     return "\n".join(parts)

@@ -368,7 +368,7 @@ def view(puzzle: Puzzle) -> dict[str, Any]:
         "walls": sorted(board.walls),
         "exits": [{"label": label, "side": side} for label, side in board.exits],
         "vehicles": vehicles,
-        "picture": svg(empty),
+        "picture": svg(empty, background=None),  # the page's own colour around the frame
         "link": link_text(puzzle),
         "solved": puzzle.solved,
         "meta": dict(puzzle.meta),

@@ -7,8 +7,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from rhasp.api import moves_of, read
 from rhasp.errors import install_command
-from rhasp.pictures.boards import TARGET, TRUCKS, WALL
+from rhasp.pictures.boards import MOVED, TARGET, TRUCKS, WALL, solution_scenes
+from rhasp.pictures.scene import Box
 from tests.boards import EXAMPLES, ORIGINAL
 from tests.reference import fewest
 from tests.test_cli import rhasp
@@ -84,6 +86,24 @@ def test_the_solution_strip_wraps_into_even_rows(tmp_path):
     # 9 boards (start + 8 moves) at most 8 a row: 2 rows of 5; a board is 6 * 36 + 36 = 252
     # wide and 252 + round(0.6 * 36) = 274 high with its caption.
     assert Image.open(out).size == (5 * 252, 2 * 274)
+
+
+def test_each_board_of_a_plan_rings_the_vehicle_just_moved():
+    # The card back's first moves, by hand: C left 3 to (4, 1)-(4, 2); O down 3 to (3..5, 5).
+    puzzle = read(CARD1)
+    plan = moves_of(puzzle, "CL3 OD3 AR1")
+    scenes = solution_scenes(puzzle, plan, cell=60)
+    rings = [
+        [s for s in scene.shapes if isinstance(s, Box) and s.fill == MOVED] for scene in scenes
+    ]
+    assert [len(found) for found in rings] == [0, 1, 1, 1]  # none at the start
+
+    def inside(ring: Box, cell: tuple[int, int]) -> bool:
+        x, y = centre(*cell)
+        return ring.x < x < ring.x + ring.width and ring.y < y < ring.y + ring.height
+
+    assert [inside(rings[1][0], (4, col)) for col in range(4)] == [False, True, True, False]
+    assert [inside(rings[2][0], (row, 5)) for row in range(6)] == [False] * 3 + [True] * 3
 
 
 @pytest.mark.parametrize(
