@@ -11,6 +11,7 @@ Set RHASP_SCREENSHOT=FILE to keep a screenshot of the page (the README's picture
 from __future__ import annotations
 
 import os
+import random
 import re
 import shutil
 import socket
@@ -19,15 +20,21 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
 import rhasp
 from rhasp.errors import InputError
 from rhasp.model import Move
+from tests.fuzzing import random_puzzle
+
+web_server = pytest.importorskip("rhasp.web.server", reason="the web extra is not installed")
+link_text = web_server.link_text
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD01 = ROOT / "puzzles" / "original" / "card01.txt"
+CARD1_LINE = "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR."  # the deck's line 1
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
@@ -130,9 +137,9 @@ def drag(page: object, move: Move) -> None:
 
 def test_playing_card_1_by_dragging_wins_in_8_moves(page: object) -> None:
     page.select_option("#card", "card02")  # pick another card, then card 1 again
-    page.wait_for_function("document.getElementById('title').textContent === 'Card 2'")
+    page.wait_for_function("document.getElementById('title').textContent === 'Card 2 · beginner'")
     page.select_option("#card", "card01")
-    page.wait_for_function("document.getElementById('title').textContent === 'Card 1'")
+    page.wait_for_function("document.getElementById('title').textContent === 'Card 1 · beginner'")
     plan = rhasp.solve(rhasp.read(CARD01), engine="bfs").plan
     assert len(plan) == 8  # card 1 takes 8 moves (the card's back, counted by hand)
     for number, move in enumerate(plan, 1):
@@ -216,7 +223,7 @@ def test_a_bad_board_shows_the_clis_one_line_error(page: object) -> None:
     )
     assert cli.returncode == 2
     assert cli.stderr.strip().split(": ", 2)[2] == shown.split(": ", 1)[1]  # same words
-    assert page.text_content("#title") == "Card 1"  # the board in play is kept
+    assert page.text_content("#title") == "Card 1 · beginner"  # the board in play is kept
 
 
 def test_the_asp_proof_streams_and_the_plan_animates_by_moves_and_slides(page: object) -> None:
@@ -250,7 +257,7 @@ def test_the_asp_proof_streams_and_the_plan_animates_by_moves_and_slides(page: o
     page.wait_for_selector("#profile:not([hidden])")
     figures = page.text_content("#figures")
     assert f"fewest moves{fewest.moves} (proven by BFS)" in figures
-    bars = page.locator("#profile rect").count()
+    bars = page.locator("#profile rect.bar").count()
     assert bars == len(rhasp.analyze(here).profile)
     shot = os.environ.get("RHASP_SCREENSHOT")
     if shot:  # the README's picture: a hint, the proof, the plan and the chart
@@ -285,3 +292,121 @@ def test_a_stopped_asp_proof_keeps_its_horizons_and_offers_the_bfs_answer(
         assert played.solved and slides == expected.slides
         summary = page.text_content("#solve-summary")
         assert "optimal (proven by BFS; ASP stopped: timed out" in summary
+
+
+# --- results tied to their position, and the rough edges a newcomer met ------------------------
+
+
+def wait_text(page: object, selector: str, words: str) -> str:
+    """The text of ``selector`` once it holds ``words``."""
+    page.wait_for_function(
+        "([s, w]) => document.querySelector(s).textContent.includes(w)", arg=[selector, words]
+    )
+    return page.text_content(selector)
+
+
+def test_results_say_which_position_they_describe(page: object) -> None:
+    page.click("#analyse-button")
+    wait_text(page, "#figures", "fewest moves")
+    page.click("#solve-button")
+    wait_text(page, "#solve-summary", "optimal")
+    page.click("#leave")
+    assert not page.is_visible("#analyse .for-position")  # asked from this position
+    drag(page, Move("C", -3))
+    note = page.text_content("#analyse .for-position")
+    assert page.is_visible("#analyse .for-position") and "For the start position" in note
+    assert "For the start position" in page.text_content("#solve .for-position")
+    page.click("#undo")  # back where they were asked: they describe the board again
+    assert not page.is_visible("#analyse .for-position")
+    assert not page.is_visible("#solve .for-position")
+
+
+def test_a_hint_leaves_with_its_outline_when_a_plan_is_shown(page: object) -> None:
+    page.click("#hint")
+    page.wait_for_selector("#board .vehicle.hinted")
+    assert page.text_content("#status").startswith("Hint: ")
+    page.click("#solve-button")
+    page.wait_for_selector("#animation:not([hidden])")
+    assert page.locator("#board .hinted, #board .ghost").count() == 0
+    assert "Hint" not in page.text_content("#status")
+    page.click("#forward")  # the first move's vehicle is ringed, as in rhasp render
+    first = page.text_content("#plan li.current").split(". ")[1]
+    assert page.get_attribute("#board .vehicle.moving", "data-label") == first[0]
+    assert page.locator("#board .vehicle.moving").count() == 1
+
+
+def test_an_unsolvable_puzzle_says_so_and_a_broken_link_falls_back_in_words(
+    browser: object, server: str
+) -> None:
+    walled = "......\n......\n.XX#..\n......\n..A...\n..A..."  # X walled in: no plan
+    for page in opened_page(browser, f"{server}?{urlencode({'board': walled})}"):
+        page.click("#hint")
+        message = wait_text(page, "#status", "no solution")
+        assert message.startswith("This puzzle has no solution") and "undo" not in message
+    for page in opened_page(browser, f"{server}?board=garbage"):
+        error = page.text_content("#input-error")
+        with pytest.raises(InputError) as expected:
+            rhasp.parse("garbage")
+        assert error == f"The link's board: {expected.value}; card 1 is shown instead."
+        assert page.text_content("#title") == "Card 1 · beginner"
+    card1 = urlencode({"board": CARD1_LINE, "moves": "CL3 XR1"})
+    for page in opened_page(browser, f"{server}?{card1}"):
+        error = page.text_content("#input-error")  # X is blocked by Q: the server says so
+        assert error.startswith("The link's moves: move 2: X is blocked by Q")
+        assert page.text_content("#counter") == "0 moves · 0 slides"
+
+
+def test_cards_generated_puzzles_and_the_field_say_what_they_are(page: object) -> None:
+    options = page.locator("#card option").all_text_contents()[1:]
+    assert options[0] == "1 · beginner · 8 moves" and options[39] == "40 · expert · 51 moves"
+    page.fill("#min-moves", "60")
+    page.click("#generate")
+    assert page.text_content("#input-error").startswith(
+        "A new puzzle takes a whole number of moves from 1 to 40"
+    )
+    page.fill("#min-moves", "5")
+    page.click("#generate")
+    title = wait_text(page, "#title", "New puzzle")
+    moves = int(re.fullmatch(r"New puzzle · (\d+) moves", title)[1])
+    board = page.evaluate("game.start")
+    assert moves >= 5 and rhasp.solve(rhasp.parse(board), engine="bfs").moves == moves
+
+
+def test_the_profile_names_its_axes_and_its_red_bar(page: object) -> None:
+    page.click("#analyse-button")
+    page.wait_for_selector("#profile:not([hidden])")
+    texts = page.locator("#profile text").all_text_contents()
+    assert "states" in texts and "moves from the exit" in texts
+    assert "this position (8 moves)" in texts  # card 1's start: 8 moves, by hand
+
+
+def test_the_pages_move_rules_agree_with_the_model_on_random_boards(page: object) -> None:
+    # The only rules the page keeps are a drag's: how far a vehicle slides, and whether a
+    # target leaves. Compared with the Python model's moves on boards of 4×4 to 8×8 with walls,
+    # targets leaving by any side, and two or three targets.
+    rng, checked = random.Random(22), 0
+    while checked < 40:
+        puzzle = random_puzzle(rng)
+        board = puzzle.board
+        if not (4 <= board.width <= 8 and 4 <= board.height <= 8) or puzzle.solved:
+            continue
+        text = link_text(puzzle)
+        assert page.evaluate("(text) => load(text)", text)
+        start = puzzle.start
+        for i, vehicle in enumerate(board.vehicles):
+            if start[i] is None:
+                continue
+            ends = {
+                start[i] + move.delta: after[i] is None
+                for move, after in board.successors(start)
+                if move.label == vehicle.label
+            }
+            ends.setdefault(start[i], False)
+            low, high = min(ends), max(ends)
+            found = page.evaluate(
+                "(label) => { const v = vehicle(label); const [lo, hi] = reach(v, game.at);"
+                " return [lo, hi, leaves(v, lo), leaves(v, hi), game.at[label]]; }",
+                vehicle.label,
+            )
+            assert found == [low, high, ends[low], ends[high], start[i]], (text, vehicle)
+        checked += 1

@@ -610,3 +610,12 @@ def test_a_bad_database_line_names_its_place(tmp_path):
     bad.write_text("05 DBBBDooEDAAECCoo 15\nDBBBDooEDAAECCoo\n")
     with pytest.raises(InputError, match=r"bad.txt:2: not a database line"):
         Database(bad)
+
+
+def test_the_pages_minimum_moves_field_has_the_servers_limits(client):
+    page = client.get("/").text
+    field = re.search(r'<input id="min-moves"[^>]*>', page)[0]
+    limits = client.get("/openapi.json").json()["components"]["schemas"]["GenerateRequest"]
+    bounds = limits["properties"]["min_moves"]
+    assert int(re.search(r'min="(\d+)"', field)[1]) == bounds["minimum"]
+    assert int(re.search(r'max="(\d+)"', field)[1]) == bounds["maximum"]

@@ -55,18 +55,11 @@ function notation(moves) {
   return moves.map(cardMove).join(" ");
 }
 
-function parseMoves(text) {
-  const moves = [];
-  for (const token of text.split(/[\s,]+/).filter(Boolean)) {
-    const found = /^([A-Za-z0-9])([UDLR])(\d+)$/.exec(token);
-    if (!found || !vehicle(found[1])) throw new Error(`moves: cannot read ${token}`);
-    const sign = found[2] === "U" || found[2] === "L" ? -1 : 1;
-    moves.push({label: found[1], delta: sign * Number(found[3])});
-  }
-  return moves;
-}
-
 // --- the board's cells ---------------------------------------------------------------------
+//
+// The rules a drag needs (how far a vehicle may slide, when a target leaves) are the only ones
+// the page keeps; a browser test checks them against the Python model on random boards. A
+// link's moves are checked by the server (/api/board), never replayed unchecked.
 
 function cells(v, at) {
   const list = [];
@@ -121,7 +114,7 @@ function after(at, move) {
 
 function startPositions() {
   const at = {};
-  for (const v of game.view.vehicles) at[v.label] = v.position;
+  for (const v of game.view.vehicles) at[v.label] = leaves(v, v.position) ? null : v.position;
   return at;
 }
 
@@ -195,6 +188,38 @@ function update() {
   const query = new URLSearchParams({board: game.start});
   if (moves) query.set("moves", notation(game.played));
   history.replaceState(null, "", `?${query}`);
+  markStale();
+}
+
+// --- results belong to the position they describe --------------------------------------------
+
+function describePosition(moves) {
+  return moves === 0 ? "the start position" : `the position after ${moves} move${moves === 1 ? "" : "s"}`;
+}
+
+// A panel's result is for the position it was asked from; once the player moves on, it says so.
+function tieToPosition(panel) {
+  panel.dataset.at = notation(game.played);
+  panel.dataset.moves = game.played.length;
+  panel.classList.add("used");
+  markStale();
+}
+
+function markStale() {
+  for (const panel of [$("solve"), $("analyse")]) {
+    const note = panel.querySelector(".for-position");
+    const stale = panel.dataset.at !== undefined && panel.dataset.at !== notation(game.played);
+    panel.classList.toggle("stale", stale);
+    note.hidden = !stale;
+    note.textContent = stale ? `For ${describePosition(Number(panel.dataset.moves))}, ` +
+      `not the one on the board: ask again for this one.` : "";
+  }
+}
+
+function untie(panel) {
+  delete panel.dataset.at;
+  delete panel.dataset.moves;
+  panel.classList.remove("used");
 }
 
 // --- playing ---------------------------------------------------------------------------------
@@ -326,9 +351,11 @@ async function hint() {
   const token = game.token, played = game.played.length;
   try {
     const found = await api("/api/hint", position());
-    if (token !== game.token || played !== game.played.length) return;
-    if (found.moves_left === null) {
-      status("No plan leads out from here: undo a move or two.");
+    if (token !== game.token || played !== game.played.length || game.showing) return;
+    if (found.unsolvable) {
+      // Moves are reversible: no way out from here means none from the start either.
+      status("This puzzle has no solution: no sequence of moves gets the target out " +
+        `(proven by ${found.proven_by.toUpperCase()}).`);
       return;
     }
     const v = vehicle(found.label);
@@ -359,6 +386,7 @@ function clearHint() {
     delete group.dataset.hint;
   }
   for (const ghost of $("board").querySelectorAll(".ghost")) ghost.remove();
+  if ($("status").dataset.hint) status("");  // the hint's words go with its outline
   delete $("status").dataset.hint;
 }
 
@@ -369,6 +397,7 @@ async function solve() {
   const request = {...position(), engine: $("engine").value, objective: $("objective").value};
   const proof = $("proof");
   proof.replaceChildren();
+  tieToPosition($("solve"));
   $("solve-summary").textContent = "Solving…";
   $("solve-button").disabled = true;
   const token = game.token;
@@ -522,6 +551,10 @@ function showFrame(index) {
   $("frame").textContent = `${unit} ${show.index} of ${show.frames.length - 1}` +
     (solved(frame.at) ? " · the target is out" : "");
   [...$("plan").children].forEach((item, n) => item.classList.toggle("current", n + 1 === frame.move));
+  const mover = frame.move ? show.steps[frame.move - 1].label : null;
+  for (const group of $("board").querySelectorAll(".vehicle")) {
+    group.classList.toggle("moving", group.dataset.label === mover);
+  }
   $("back").disabled = $("first").disabled = show.index === 0;
   $("forward").disabled = show.index === show.frames.length - 1;
 }
@@ -550,6 +583,7 @@ function pausePlaying() {
 function stopShowing() {
   pausePlaying();
   game.showing = null;
+  for (const group of $("board").querySelectorAll(".moving")) group.classList.remove("moving");
   $("animation").hidden = true;
   $("board").classList.remove("showing");
   if (game.view) update();
@@ -560,6 +594,7 @@ function stopShowing() {
 async function analyse() {
   const figures = $("figures");
   figures.replaceChildren(entry("analysing", "…"));
+  tieToPosition($("analyse"));
   $("profile").toggleAttribute("hidden", true);  // an svg element has no .hidden
   const token = game.token;
   try {
@@ -598,7 +633,7 @@ function drawProfile(profile, here) {
     chart.toggleAttribute("hidden", true);
     return;
   }
-  const width = 460, height = 200, left = 46, bottom = 28, top = 12;
+  const width = 460, height = 210, left = 52, bottom = 28, top = 24;
   const most = Math.max(...Object.values(profile));
   const slot = (width - left - 8) / (distances[distances.length - 1] + 1);
   const parts = [
@@ -606,12 +641,17 @@ function drawProfile(profile, here) {
     `<text x="${left - 6}" y="${height - bottom}" text-anchor="end" font-size="11">0</text>`,
     `<line x1="${left}" y1="${height - bottom}" x2="${width - 4}" y2="${height - bottom}" stroke="#6c584c"/>`,
     `<text x="${(width + left) / 2}" y="${height - 4}" text-anchor="middle" font-size="11">moves from the exit</text>`,
+    `<text transform="translate(12 ${(height - bottom + top) / 2}) rotate(-90)" text-anchor="middle" font-size="11">states</text>`,
   ];
+  if (here !== null && here !== undefined && profile[here]) {
+    parts.push(`<g class="legend"><rect x="${width - 170}" y="2" width="10" height="10" fill="#d62828"/>` +
+      `<text x="${width - 155}" y="11" font-size="11">this position (${here} moves)</text></g>`);
+  }
   for (const d of distances) {
     const h = (profile[d] / most) * (height - bottom - top);
     const x = left + d * slot + 1;
     const fill = d === here ? "#d62828" : "#8ecae6";
-    parts.push(`<rect x="${x}" y="${height - bottom - h}" width="${Math.max(1, slot - 2)}" height="${h}" fill="${fill}"><title>${d} moves: ${profile[d].toLocaleString("en")} states</title></rect>`);
+    parts.push(`<rect class="bar" x="${x}" y="${height - bottom - h}" width="${Math.max(1, slot - 2)}" height="${h}" fill="${fill}"><title>${d} moves: ${profile[d].toLocaleString("en")} states</title></rect>`);
     if (d % 5 === 0) parts.push(`<text x="${x + slot / 2}" y="${height - bottom + 12}" text-anchor="middle" font-size="10">${d}</text>`);
   }
   chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -621,14 +661,23 @@ function drawProfile(profile, here) {
 
 // --- picking a puzzle ------------------------------------------------------------------------
 
-async function load(text, moves = "", errorAt = $("input-error")) {
+// Load a board (and the moves a link played from it, checked by the server); false, with the
+// error shown at errorAt, when the board cannot be read.
+async function load(text, {moves = "", title = null, errorAt = $("input-error")} = {}) {
   errorAt.textContent = "";
-  let view;
+  let view, played = [];
   try {
     view = await api("/api/board", {board: text});
   } catch (error) {
     errorAt.textContent = error.message;
     return false;
+  }
+  if (moves.trim()) {
+    try {
+      played = (await api("/api/board", {board: text, moves})).played;
+    } catch (error) {
+      errorAt.textContent = `The link's moves: ${error.message}; the start is shown instead.`;
+    }
   }
   stopShowing();
   game.token++;
@@ -636,21 +685,19 @@ async function load(text, moves = "", errorAt = $("input-error")) {
   game.start = view.link;
   game.undone = [];
   game.keyed = null;
-  try {
-    game.played = parseMoves(moves);
-  } catch (error) {
-    errorAt.textContent = error.message;
-    game.played = [];
-  }
+  game.played = played.map(({label, delta}) => ({label, delta}));
   $("proof").replaceChildren();
   $("solve-summary").textContent = "";
   $("figures").replaceChildren();
   $("profile").toggleAttribute("hidden", true);  // an svg element has no .hidden
+  untie($("solve"));
+  untie($("analyse"));
   drawBoard();
   replayAll();
   const card = [...$("card").options].find((option) => option.dataset.board === game.start);
   $("card").value = card ? card.value : "";
-  $("title").textContent = card ? `Card ${card.textContent}` : view.name === "puzzle" ? "Your board" : view.name;
+  $("title").textContent = card ? `Card ${card.value.replace(/^card0?/, "")} · ${card.dataset.level}`
+    : title || (view.name === "puzzle" ? "Your board" : view.name);
   if (solved(game.at)) announceWin();
   return true;
 }
@@ -661,21 +708,28 @@ async function pickCards() {
   const none = new Option("(another board)", "");
   none.disabled = true;
   select.append(none, ...cards.map((card, n) => {
-    const option = new Option(`${n + 1}`, card.name);
+    const option = new Option(`${n + 1} · ${card.level} · ${card.moves} moves`, card.name);
     option.dataset.board = card.board;
+    option.dataset.level = card.level;
     return option;
   }));
   return cards;
 }
 
 async function generate() {
-  const button = $("generate");
+  const field = $("min-moves"), button = $("generate");
+  if (!field.checkValidity() || field.value === "") {
+    // The field's limits are the server's (a test holds them equal): say them in words.
+    $("input-error").textContent = `A new puzzle takes a whole number of moves from ${field.min} ` +
+      `to ${field.max}: random boards seldom need more (the puzzle database holds harder ones).`;
+    return;
+  }
   button.disabled = true;
   $("input-error").textContent = "";
   status("Generating a puzzle…");
   try {
-    const made = await api("/api/generate", {min_moves: Number($("min-moves").value)});
-    await load(made.board);
+    const made = await api("/api/generate", {min_moves: Number(field.value)});
+    await load(made.board, {title: `New puzzle · ${made.moves} moves`});
     status(`A new puzzle: its minimum is ${made.moves} moves (proven by BFS).`);
   } catch (error) {
     $("input-error").textContent = error.message;
@@ -704,7 +758,8 @@ async function pickFromDatabase() {
   $("input-error").textContent = "";
   try {
     const picked = await api("/api/database", {moves: Number($("database-moves").value)});
-    await load(picked.board);
+    await load(picked.board, {title: `${$("database-name").textContent}, line ` +
+      `${picked.line.toLocaleString("en")} · ${picked.moves} moves`});
     status(`Puzzle ${picked.number.toLocaleString("en")} of ${picked.of.toLocaleString("en")} ` +
            `with ${picked.moves} moves (line ${picked.line.toLocaleString("en")} of ` +
            `${$("database-name").textContent}; its cluster has ${picked.cluster} states).`);
@@ -717,8 +772,12 @@ async function main() {
   const cards = await pickCards();
   offerDatabase();
   const query = new URLSearchParams(location.search);
-  const loaded = query.has("board") && await load(query.get("board"), query.get("moves") || "");
-  if (!loaded) await load(cards[0].board);
+  const loaded = query.has("board") && await load(query.get("board"), {moves: query.get("moves") || ""});
+  if (!loaded) {
+    const broken = $("input-error").textContent;
+    await load(cards[0].board);
+    if (broken) $("input-error").textContent = `The link's board: ${broken}; card 1 is shown instead.`;
+  }
   $("card").addEventListener("change", () => {
     const option = $("card").selectedOptions[0];
     if (option && option.dataset.board) load(option.dataset.board);
