@@ -21,7 +21,7 @@ from pathlib import Path
 from rhasp.cluster import deck_line, hardest_state
 from rhasp.engines.bitboard import goal_distances
 from rhasp.formats import read_path
-from rhasp.generate import random_board
+from rhasp.generation import random_board
 from rhasp.model import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,8 +13,6 @@ The public API (see :mod:`rhasp.api`)::
 
 __version__ = "0.1.0"
 
-# The functions are bound after their modules load, so ``rhasp.check`` is the function even
-# though a module of that name (rhasp/check.py) exists: it is imported first, by rhasp.api.
 from rhasp.api import analyze, check, generate, hardest, hint, parse, play, read, solve
 from rhasp.api import enumerate_puzzles as enumerate
 from rhasp.engines import EngineDisagreement, Solution

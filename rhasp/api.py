@@ -1,7 +1,8 @@
 """The public Python API: read a puzzle, solve it, check a plan, analyse it, ask for a hint.
 
-These are the entry points that ``import rhasp`` offers, and the only ones the command line
-and the web page use, so a notebook gets exactly what they print::
+These are the entry points that ``import rhasp`` offers. The command line and the web page
+answer one puzzle through them (decks, the enumeration and pictures have modules of their
+own), so a notebook gets exactly what they print::
 
     import rhasp
     puzzle = rhasp.read("puzzles/original/card01.txt")
@@ -29,7 +30,6 @@ from typing import Any
 from rhasp import enumeration
 from rhasp.analysis import Analysis, hardest_puzzle
 from rhasp.analysis import analyze as analyze_cluster
-from rhasp.check import check_plan
 from rhasp.cluster import Hardest, cluster_graph
 from rhasp.engines import Objective, Progress, Solution, confirmed, get_engine
 from rhasp.engines.limits import (
@@ -40,11 +40,12 @@ from rhasp.engines.limits import (
 )
 from rhasp.errors import InputError, SearchLimit
 from rhasp.formats import Entry, read_path, read_text
-from rhasp.generate import generate as generate_boards
+from rhasp.generation import generate as generate_boards
 from rhasp.hints import Hint, kept_hint
 from rhasp.hints import hint as next_move
 from rhasp.model import Move, Puzzle, position_after
 from rhasp.notation import extract_plan, parse_plan
+from rhasp.plan_check import check_plan
 
 #: Suffixes that make a string that is not an existing file read as a file name, not text.
 FILE_SUFFIXES = (".txt", ".json", ".pl", ".lp")

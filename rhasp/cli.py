@@ -1,4 +1,5 @@
-"""The command line: a thin layer over formats, engines and output.
+"""The command line: parsing arguments and printing. One puzzle's work goes through the API
+(:mod:`rhasp.api`); decks, the enumeration and pictures through their own modules.
 
 Exit codes: 0 done (solved, or the plan solves the puzzle); 1 no solution (or the plan does not
 solve the puzzle); 2 bad input or usage; 3 the engines disagree (a bug); 4 a search limit
@@ -51,7 +52,7 @@ from rhasp.engines.limits import (
 from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, install_command
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
-from rhasp.generate import generate as generate_boards
+from rhasp.generation import generate as generate_boards
 from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
 from rhasp.notation import NOTATIONS
 from rhasp.output import (

@@ -220,7 +220,7 @@ def memo_text(memo: Mapping[str, int] | None) -> str:
 
 
 def check_lines(result: dict[str, Any]) -> list[str]:
-    """The text report of :func:`rhasp.check.check_plan`."""
+    """The text report of :func:`rhasp.plan_check.check_plan`."""
     name = result["puzzle"]
     if "error" in result:
         return [f"{name} · the plan fails at {result['error']}"]

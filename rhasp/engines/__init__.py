@@ -2,8 +2,9 @@
 
 An engine's ``solve`` returns a :class:`Solution`: an optimal plan with the proofs behind it
 (``proofs``), a proof that no plan exists, or, for a search that stopped at a limit, what the
-limit was. :func:`confirmed` runs an engine with the BFS oracle beside it. The CLI and the deck
-tools only ever talk to this interface.
+limit was. :func:`confirmed` runs an engine with the BFS oracle beside it. The API and the
+deck's solving talk only to this interface; what is not a plan (a deck's cluster counts, the
+enumeration's layouts) calls the search core's own functions in :mod:`.bitboard`.
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rhasp.check import check_plan
 from rhasp.model import Move
 from rhasp.notation import format_plan, parse_plan
+from rhasp.plan_check import check_plan
 from tests.boards import card, example
 
 

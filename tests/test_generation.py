@@ -7,7 +7,7 @@ import random
 from rhasp.engines.bitboard import cluster_size, fewest_moves
 from rhasp.formats import read_text
 from rhasp.formats.line import database_board
-from rhasp.generate import random_board
+from rhasp.generation import random_board
 from tests.reference import cluster, database_deck, fewest
 from tests.test_cli import rhasp
 

@@ -1,0 +1,56 @@
+"""The package's layers, checked rather than claimed: the model, formats and engines never
+import what draws or prints (pictures, output, the CLI, the web page), and nothing imports the
+CLI. Notebooks' pictures are the one exception: ``_repr_svg_`` imports pictures when Jupyter
+asks, so a board or a plan shows as a picture without the model depending on drawing."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "rhasp"
+LOWER = ("rhasp.model", "rhasp.errors", "rhasp.notation", "rhasp.formats", "rhasp.engines")
+UPPER = ("rhasp.pictures", "rhasp.output", "rhasp.cli", "rhasp.web")
+#: (module, function) pairs whose imports of an upper layer are allowed: Jupyter's pictures.
+LAZY_PICTURES = {("rhasp.model", "_repr_svg_"), ("rhasp.engines", "_repr_svg_")}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(tree: ast.AST) -> list[tuple[str, str]]:
+    """(imported module, enclosing function or "") for every import in ``tree``."""
+    found: list[tuple[str, str]] = []
+
+    def visit(node: ast.AST, function: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                visit(child, child.name)
+                continue
+            if isinstance(child, ast.Import):
+                found.extend((alias.name, function) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom) and child.module and not child.level:
+                found.extend((f"{child.module}.{alias.name}", function) for alias in child.names)
+            visit(child, function)
+
+    visit(tree, "")
+    return found
+
+
+def within(name: str, layers: tuple[str, ...]) -> bool:
+    return any(name == layer or name.startswith(layer + ".") for layer in layers)
+
+
+def test_lower_layers_never_import_what_draws_or_prints_and_nothing_imports_the_cli():
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        for imported, function in imports(ast.parse(path.read_text(encoding="utf-8"))):
+            upward = within(module, LOWER) and within(imported, UPPER)
+            if upward and (module, function) not in LAZY_PICTURES:
+                wrong.append(f"{module} imports {imported}")
+            if within(imported, ("rhasp.cli",)) and module != "rhasp.__main__":
+                wrong.append(f"{module} imports the CLI ({imported})")
+    assert not wrong, wrong
