@@ -31,7 +31,7 @@ import platform
 import statistics
 from pathlib import Path
 
-from rhasp.engines import Solution, get_engine
+from rhasp.engines import AspOptions, Solution, get_engine
 from rhasp.formats import read_path
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
@@ -111,9 +111,11 @@ def main() -> None:
             dataclasses.replace(
                 get_engine(
                     "asp",
-                    timeout=args.timeout,
-                    clingo_args=[*options, *args.clingo_arg],
-                    memo=variant in MEMO_VARIANTS,
+                    asp=AspOptions(
+                        timeout=args.timeout,
+                        clingo_args=(*options, *args.clingo_arg),
+                        memo=variant in MEMO_VARIANTS,
+                    ),
                 ),
                 memo_bound=variant != "nobound",
             )

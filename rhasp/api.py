@@ -24,6 +24,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from rhasp import enumeration
 from rhasp.analysis import Analysis, hardest_puzzle
 from rhasp.analysis import analyze as analyze_cluster
 from rhasp.cluster import Hardest, cluster_graph
-from rhasp.engines import Objective, Progress, Solution, confirmed, get_engine
+from rhasp.engines import AspOptions, Objective, Solution, confirmed, get_engine
 from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
@@ -121,33 +122,26 @@ def solve(
     *,
     max_states: int | None = None,
     budget: Budget | None = None,
-    max_atoms: int | None = None,
-    max_horizon: int | None = None,
-    timeout: float | None = None,
-    clingo_args: Sequence[str] = (),
-    memo: bool = True,
-    progress: Progress | None = None,
+    asp: AspOptions | None = None,
+    **asp_options: Any,
 ) -> Solution:
     """An optimal plan (``.plan``, a tuple of moves) and what proves it optimal (``.proofs``).
 
     ``engine="asp"`` grows the horizon until a plan exists, and with ``confirm`` a BFS checks
     its length (a difference raises :class:`~rhasp.engines.EngineDisagreement`: a bug).
-    ``progress(horizon, seconds, memo_states)`` is called while an ASP horizon is solved.
+    ``asp`` (an :class:`~rhasp.engines.AspOptions`), or its fields as keywords
+    (``timeout=5``, ``max_horizon``, ``max_atoms``, ``clingo_args``, ``memo``, ``progress``),
+    say how the ASP search runs; ``progress(horizon, seconds, memo_states)`` is called while
+    an ASP horizon is solved.
     A solution with no plan is proven unsolvable (``.proofs``) or stopped at ``.limit``.
     A limit one engine meets never hides what the other proved: the answer is the proven one,
     and ``.stopped`` names the engine that stopped short (``{"asp": "timed out at horizon 35"}``).
     """
     budget = bounded(max_states, budget)
-    solver = get_engine(
-        engine,
-        max_horizon=max_horizon,
-        timeout=timeout,
-        clingo_args=clingo_args,
-        memo=memo,
-        progress=progress,
-        budget=budget,
-        max_atoms=max_atoms,
-    )
+    options = replace(asp or AspOptions(), **asp_options)
+    if not isinstance(options.clingo_args, tuple):
+        options = replace(options, clingo_args=tuple(options.clingo_args))
+    solver = get_engine(engine, asp=options, budget=budget)
     if confirm and solver.name != "bfs":
         return confirmed(solver, get_engine("bfs", budget=budget), puzzle, objective)
     return solver.solve(puzzle, objective)

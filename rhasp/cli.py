@@ -40,7 +40,7 @@ from rhasp import __version__, enumeration
 from rhasp.api import bounded, moves_of
 from rhasp.deck import Settings as DeckSettings
 from rhasp.deck import Tally, run_deck
-from rhasp.engines import ENGINES, OBJECTIVES, EngineDisagreement, Solution
+from rhasp.engines import ENGINES, OBJECTIVES, AspOptions, EngineDisagreement, Solution
 from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
@@ -323,6 +323,8 @@ def solve(
     """Find an optimal plan for a puzzle (or for every puzzle of a deck)."""
     live = ProofProgress(err) if output == OutputChoice.text else None
 
+    asp = AspOptions(max_horizon, timeout, tuple(clingo_arg or ()), memo, live, max_atoms)
+
     def run() -> int:
         budget = search_budget(max_states, output.value)
         entries = read_entries(puzzle, target)
@@ -334,10 +336,8 @@ def solve(
                 continue
             try:
                 solution = rhasp.solve(
-                    entry, objective.value, engine.value, confirm, budget=budget,
-                    max_atoms=max_atoms, max_horizon=max_horizon, timeout=timeout,
-                    clingo_args=clingo_arg or (), memo=memo, progress=live,
-                )  # fmt: skip
+                    entry, objective.value, engine.value, confirm, budget=budget, asp=asp
+                )
             except EngineDisagreement as error:
                 report(error)
                 codes.append(EXIT_DISAGREE)

@@ -27,7 +27,7 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any, Protocol
 
-from rhasp.engines import Objective, Solution, confirmed, get_engine
+from rhasp.engines import AspOptions, Objective, Solution, confirmed, get_engine
 from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_count
 from rhasp.engines.limits import OUT_OF_MEMORY, Budget, default_max_atoms, default_max_states
 from rhasp.errors import InputError, RhaspError, SearchLimit
@@ -94,8 +94,8 @@ def _record(job: Job, puzzle: Puzzle) -> dict[str, Any]:
     else:
         # The deck's parallelism is one puzzle per worker process, so an ASP solve here runs
         # one solver thread rather than the memo's default of one per core.
-        engine = get_engine(settings.engine, clingo_args=ONE_THREAD, budget=budget,
-                            max_atoms=settings.max_atoms)  # fmt: skip
+        options = AspOptions(clingo_args=ONE_THREAD, max_atoms=settings.max_atoms)
+        engine = get_engine(settings.engine, asp=options, budget=budget)
         if engine.name == "bfs":
             solution = engine.solve(puzzle, settings.objective)
         else:  # confirmed as solve confirms: BFS proves unsolvable, and answers past a limit

@@ -9,7 +9,7 @@ enumeration's layouts) calls the search core's own functions in :mod:`.bitboard`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -25,6 +25,22 @@ ENGINES = ("asp", "bfs")
 
 #: Called while an ASP horizon is being solved: horizon, seconds so far, boards in the memo.
 Progress = Callable[[int, float, int], None]
+#: The steps an ASP search tries before it says "no plan up to horizon N".
+DEFAULT_MAX_HORIZON = 500
+
+
+@dataclass(frozen=True)
+class AspOptions:
+    """How an ASP search runs: the one list of the ASP options, passed whole from the CLI and
+    the API down to the engine. None means the default: :data:`DEFAULT_MAX_HORIZON` steps, no
+    time limit, ground atoms bounded by the machine's memory."""
+
+    max_horizon: int | None = None
+    timeout: float | None = None  # seconds for the whole search
+    clingo_args: tuple[str, ...] = ()
+    memo: bool = True  # the state memo propagator, with its heuristic and threads
+    progress: Progress | None = None
+    max_atoms: int | None = None  # the ground program's bound
 
 
 @dataclass(frozen=True)
@@ -93,28 +109,18 @@ class EngineDisagreement(RhaspError):
 
 
 def get_engine(
-    name: str,
-    *,
-    max_horizon: int | None = None,
-    timeout: float | None = None,
-    clingo_args: Sequence[str] = (),
-    memo: bool = True,
-    progress: Progress | None = None,
-    budget: Budget | None = None,
-    max_atoms: int | None = None,
+    name: str, *, asp: AspOptions | None = None, budget: Budget | None = None
 ) -> Engine:
-    """The engine called ``name``. ``budget`` bounds the BFS (default: by the machine's
-    memory); the other options concern the ASP engine only."""
-    from rhasp.engines.asp import DEFAULT_MAX_HORIZON, AspEngine
+    """The engine called ``name``: ``budget`` bounds the BFS (default: by the machine's
+    memory), ``asp`` says how the ASP engine runs."""
+    from rhasp.engines.asp import AspEngine
     from rhasp.engines.bfs import BfsEngine
-    from rhasp.engines.limits import Budget, default_max_atoms
+    from rhasp.engines.limits import Budget
 
     if name == "bfs":
         return BfsEngine(budget=budget or Budget())
     if name == "asp":
-        horizon = DEFAULT_MAX_HORIZON if max_horizon is None else max_horizon
-        atoms = default_max_atoms() if max_atoms is None else max_atoms
-        return AspEngine(horizon, timeout, tuple(clingo_args), memo, progress, atoms)
+        return AspEngine(asp or AspOptions())
     raise InputError(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})", "--engine")
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import clingo
 
-from rhasp.engines import Objective, Progress, Solution
+from rhasp.engines import DEFAULT_MAX_HORIZON, AspOptions, Objective, Solution
 from rhasp.engines.limits import default_max_atoms
 from rhasp.engines.memo import StateMemo
 from rhasp.errors import InputError
@@ -33,7 +33,6 @@ from rhasp.model import Move, Plan, Puzzle
 from rhasp.shipped import shipped
 
 ENCODING_FILES = {"moves": "moves.lp", "slides": "slides.lp"}
-DEFAULT_MAX_HORIZON = 500
 #: How often a running solve reports progress (seconds).
 PROGRESS_EVERY = 0.25
 
@@ -98,13 +97,18 @@ class HorizonStats:
 @dataclass
 class AspEngine:
     name = "asp"
-    max_horizon: int = DEFAULT_MAX_HORIZON
-    timeout: float | None = None  # seconds for the whole search
-    clingo_args: Sequence[str] = field(default_factory=tuple)
-    memo: bool = True  # the state memo propagator, with its heuristic and threads
-    progress: Progress | None = None
-    max_atoms: int = field(default_factory=default_max_atoms)  # the ground program's bound
+    options: AspOptions = field(default_factory=AspOptions)
     memo_bound: bool = True  # the memo's horizon bound (off only to measure it: bench/asp.py)
+
+    @property
+    def max_horizon(self) -> int:
+        given = self.options.max_horizon
+        return DEFAULT_MAX_HORIZON if given is None else given
+
+    @property
+    def max_atoms(self) -> int:
+        given = self.options.max_atoms
+        return default_max_atoms() if given is None else given
 
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
         atoms, stats, limit = self.search(puzzle, objective)
@@ -124,7 +128,7 @@ class AspEngine:
         """The shown atoms of the first satisfiable horizon, the solver's work, and the limit
         that stopped the search first, if one did."""
         began = time.perf_counter()
-        memo = StateMemo(bound=self.memo_bound) if self.memo else None
+        memo = StateMemo(bound=self.memo_bound) if self.options.memo else None
         control = self._control(puzzle, objective, self.arguments())
         if memo is not None:
             control.register_propagator(memo)
@@ -139,11 +143,12 @@ class AspEngine:
         """Solve horizons 0, 1, 2, ... until one has a plan (its atoms) or a limit is hit."""
         atoms: list[clingo.Symbol] = []
         ground = 0  # atoms in the ground program so far
+        max_atoms = self.max_atoms
         for horizon in range(self.max_horizon + 1):
             now = len(control.symbolic_atoms)
             growth = now - ground if horizon > 1 else 0  # what the last step added
             ground = now
-            if ground + growth > self.max_atoms:  # the next horizon would go beyond
+            if ground + growth > max_atoms:  # the next horizon would go beyond
                 limit = f"ground program limit reached after {ground:,} atoms"
                 return atoms, f"{limit} at horizon {horizon - 1} (raise --max-atoms)"
             stats.horizon = horizon
@@ -170,7 +175,8 @@ class AspEngine:
         The solve runs in the background while this thread waits in short slices, reporting
         progress between them.
         """
-        deadline = None if self.timeout is None else began + self.timeout
+        timeout, progress = self.options.timeout, self.options.progress
+        deadline = None if timeout is None else began + timeout
         on_model = lambda model: atoms.extend(model.symbols(shown=True))  # noqa: E731
         with control.solve(on_model=on_model, async_=True) as handle:
             while True:
@@ -178,17 +184,18 @@ class AspEngine:
                 if deadline is not None and now >= deadline:
                     handle.cancel()
                     return None
-                if self.progress is not None:
+                if progress is not None:
                     states = 0 if stats.memo is None else len(stats.memo.memo)
-                    self.progress(stats.horizon, now - began, states)
+                    progress(stats.horizon, now - began, states)
                 wait = PROGRESS_EVERY if deadline is None else min(PROGRESS_EVERY, deadline - now)
                 if handle.wait(wait):
                     return handle.get().satisfiable
 
     def arguments(self) -> list[str]:
         """clingo's options: the memo's, then the user's."""
-        memo = memo_options(self.clingo_args) if self.memo else []
-        return [*memo, *self.clingo_args]
+        given = self.options.clingo_args
+        memo = memo_options(given) if self.options.memo else []
+        return [*memo, *given]
 
     def _control(
         self, puzzle: Puzzle, objective: Objective, arguments: Sequence[str]

@@ -15,7 +15,7 @@ import clingo
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from rhasp.engines import EngineDisagreement, Solution, confirmed, get_engine
+from rhasp.engines import AspOptions, EngineDisagreement, Solution, confirmed, get_engine
 from rhasp.engines.asp import AspEngine, encoding_path, plan_from_atoms
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.bitboard import fewest_moves
@@ -27,7 +27,7 @@ from tests.boards import EXAMPLES, ORIGINAL, card, example, puzzles
 
 BFS = BfsEngine()
 ASP = AspEngine()  # with the state memo, as rhasp solve runs it
-PLAIN = AspEngine(memo=False)  # exactly the encodings, as the clingo executable runs them
+PLAIN = AspEngine(AspOptions(memo=False))  # exactly the encodings, as the clingo executable does
 ENGINES = {"memo": ASP, "plain": PLAIN}
 # Cards each variant proves within a few seconds on the development machine (see
 # bench/README.md); the rest run in the benchmark, not in the test suite.
@@ -73,7 +73,7 @@ def test_examples_agree(name, objective, variant):
 
 def test_unsolvable_example_has_no_plan_up_to_its_state_count():
     # Three states are reachable, so any plan would have at most two moves.
-    solution = AspEngine(max_horizon=3).solve(example("unsolvable"), "moves")
+    solution = AspEngine(AspOptions(max_horizon=3)).solve(example("unsolvable"), "moves")
     assert not solution.solved
     assert solution.limit == "no plan up to horizon 3"
 
@@ -106,19 +106,19 @@ def test_a_disagreement_is_loud():
 
 
 def test_timeout_and_max_horizon_are_limits_not_answers():
-    slow = AspEngine(timeout=0.0).solve(card(26), "moves")
+    slow = AspEngine(AspOptions(timeout=0.0)).solve(card(26), "moves")
     assert slow.limit == "timed out at horizon 0" and not slow.solved
-    short = AspEngine(max_horizon=5).solve(card(26), "moves")
+    short = AspEngine(AspOptions(max_horizon=5)).solve(card(26), "moves")
     assert short.limit == "no plan up to horizon 5" and short.proofs == ()
 
 
 def test_clingo_options_pass_through_and_bad_ones_are_named():
-    engine = get_engine("asp", clingo_args=["--configuration=crafty"], memo=False)
+    engine = get_engine("asp", asp=AspOptions(clingo_args=("--configuration=crafty",), memo=False))
     solution = engine.solve(card(1), "moves")
     assert solution.length == 8
     assert solution.stats["asp"]["clingo_args"] == ["--configuration=crafty"]
     with pytest.raises(Exception, match="clingo refuses the options"):
-        get_engine("asp", clingo_args=["--no-such-option"]).solve(card(1), "moves")
+        get_engine("asp", asp=AspOptions(clingo_args=("--no-such-option",))).solve(card(1), "moves")
 
 
 def test_slides_are_grouped_into_moves_only_for_the_slides_objective():
@@ -140,7 +140,7 @@ def test_random_boards_asp_agrees_with_bfs(variant, puzzle):
         # A shortest plan never repeats a state, so none can be longer than the state count:
         # ASP finding nothing up to that horizon agrees that there is no plan at all.
         for objective in ("moves", "slides"):
-            found = AspEngine(max_horizon=explored, memo=memo).solve(puzzle, objective)
+            found = AspEngine(AspOptions(max_horizon=explored, memo=memo)).solve(puzzle, objective)
             assert found.limit == f"no plan up to horizon {explored}"
         return
     for objective in ("moves", "slides"):

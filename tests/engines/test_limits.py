@@ -16,7 +16,7 @@ from rhasp.analysis import analyze
 from rhasp.cli import app
 from rhasp.cluster import cluster_graph
 from rhasp.deck import REPORTED
-from rhasp.engines import bitboard, get_engine
+from rhasp.engines import AspOptions, bitboard, get_engine
 from rhasp.engines.asp import AspEngine, encoding_path, ground_horizon
 from rhasp.engines.limits import Budget, default_max_atoms, default_max_states, machine_memory
 from rhasp.errors import SearchLimit
@@ -170,13 +170,14 @@ def test_the_asp_engine_stops_before_the_ground_program_outgrows_its_bound():
     # little less than this count; either way the bound stops it before the plan's horizon.
     bound = (ground[4] + ground[5]) // 2
     for memo in (False, True):
-        found = AspEngine(max_atoms=bound, memo=memo).solve(puzzle, "moves")
+        found = AspEngine(AspOptions(max_atoms=bound, memo=memo)).solve(puzzle, "moves")
         assert not found.solved and found.limit.endswith("(raise --max-atoms)")
         atoms, horizon = re.fullmatch(
             r"ground program limit reached after ([\d,]+) atoms at horizon (\d+) .*", found.limit
         ).groups()
         assert int(atoms.replace(",", "")) <= bound and 4 <= int(horizon) < 8
-        assert AspEngine(max_atoms=ground[8], memo=memo).solve(puzzle, "moves").length == 8
+        enough = AspEngine(AspOptions(max_atoms=ground[8], memo=memo))
+        assert enough.solve(puzzle, "moves").length == 8
 
 
 LIMITED = [

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rhasp.engines import AspOptions
 from rhasp.engines.asp import AspEngine, encoding_path, ground_horizon, memo_options
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.memo import BITS, StateMemo, _Board
@@ -139,7 +140,7 @@ def test_the_memo_prunes_and_keeps_the_optimum():
 
 @pytest.mark.parametrize("memo", [True, False])
 def test_the_engine_records_the_memo_figures(memo):
-    solution = AspEngine(memo=memo).solve(card(3), "moves")
+    solution = AspEngine(AspOptions(memo=memo)).solve(card(3), "moves")
     figures = solution.stats["asp"]["memo"]
     options = solution.stats["asp"]["clingo_args"]
     if memo:
@@ -162,7 +163,7 @@ def test_memo_options_leave_what_the_user_set(given, added, monkeypatch):
 
 
 def test_the_users_clingo_options_win_over_the_memos():
-    engine = AspEngine(clingo_args=("--heuristic=Vsids", "-t", "1"))
+    engine = AspEngine(AspOptions(clingo_args=("--heuristic=Vsids", "-t", "1")))
     assert engine.arguments() == ["--heuristic=Vsids", "-t", "1"]
     solution = engine.solve(card(1), "moves")
     assert solution.length == 8
