@@ -9,6 +9,7 @@ solve the puzzle); 2 bad input or usage; 3 the engines disagree (a bug); 4 a sea
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -168,15 +169,32 @@ TargetOpt = Annotated[
 ]
 JobsOpt = Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores).")]
 FormatOpt = Annotated[OutputChoice, typer.Option("--format", help="Output as text or JSON.")]
-MaxStatesOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--max-states",
-        min=1,
-        help="Stop any search after this many states, with exit code 4 (default: from this "
-        f"machine's memory, {default_max_states():,}).",
-    ),
-]
+
+
+def max_states_option(
+    what: str = "Stop any search after this many states, with exit code 4",
+    *,
+    shared: bool = False,
+    bytes_each: int = BYTES_PER_STATE,
+    default: str | None = None,
+) -> Any:
+    """The ``--max-states`` option, declared once for every command: ``what`` happens at the
+    limit, and its default in words (from the memory, ``shared`` by worker processes, at
+    ``bytes_each`` a state; or ``default``)."""
+    if default is None:
+        states = f"{default_max_states(bytes_each=bytes_each):,}"
+        default = "from this machine's memory, " + (
+            f"shared by the workers: {states} for one" if shared else states
+        )
+    return Annotated[
+        int | None,
+        typer.Option(
+            "--max-states", min=1, show_default=False, help=f"{what} (default: {default})."
+        ),
+    ]
+
+
+MaxStatesOpt = max_states_option()
 MaxAtomsOpt = Annotated[
     int | None,
     typer.Option(
@@ -186,20 +204,6 @@ MaxAtomsOpt = Annotated[
         f"(default: from this machine's memory, {default_max_atoms():,}).",
     ),
 ]
-def workers_max_states(what: str) -> Any:
-    """The ``--max-states`` option of a command whose workers share the memory: ``what``
-    happens at the limit."""
-    return Annotated[
-        int | None,
-        typer.Option(
-            "--max-states",
-            min=1,
-            help=f"{what} (default: from this machine's memory, shared by the workers: "
-            f"{default_max_states():,} for one).",
-        ),
-    ]
-
-
 ObjectiveOpt = Annotated[
     ObjectiveChoice, typer.Option(help="Minimise moves (any distance) or slides (cells).")
 ]
@@ -237,6 +241,17 @@ def guarded(run: Callable[[], int]) -> None:
     except OSError as error:
         fail(InputError(error.strerror or str(error), str(error.filename or "output")))
     raise typer.Exit(code)
+
+
+def guarded_command(body: Callable[..., int]) -> Callable[..., None]:
+    """A command whose body returns its exit code, run by :func:`guarded`: bad input, a
+    search limit or the memory running out become one line and their exit code."""
+
+    @functools.wraps(body)
+    def command(*args: Any, **kwargs: Any) -> None:
+        guarded(lambda: body(*args, **kwargs))
+
+    return command
 
 
 def search_budget(
@@ -281,6 +296,7 @@ def _exists(path: str) -> bool:
 
 
 @app.command()
+@guarded_command
 def solve(
     puzzle: PuzzleArg,
     objective: ObjectiveOpt = ObjectiveChoice.moves,
@@ -319,37 +335,34 @@ def solve(
     target: TargetOpt = None,
     max_states: MaxStatesOpt = None,
     max_atoms: MaxAtomsOpt = None,
-) -> None:
+) -> int:
     """Find an optimal plan for a puzzle (or for every puzzle of a deck)."""
     live = ProofProgress(err) if output == OutputChoice.text else None
 
     asp = AspOptions(max_horizon, timeout, tuple(clingo_arg or ()), memo, live, max_atoms)
 
-    def run() -> int:
-        budget = search_budget(max_states, output.value)
-        entries = read_entries(puzzle, target)
-        codes = [EXIT_OK]
-        for entry in entries:
-            if isinstance(entry, InputError):
-                report(entry)
-                codes.append(EXIT_BAD_INPUT)
-                continue
-            try:
-                solution = rhasp.solve(
-                    entry, objective.value, engine.value, confirm, budget=budget, asp=asp
-                )
-            except EngineDisagreement as error:
-                report(error)
-                codes.append(EXIT_DISAGREE)
-                continue
-            finally:
-                if live is not None:
-                    live.done()
-            show_solution(solution, notation.value, output, boards, compact=len(entries) > 1)
-            codes.append(outcome(solution))
-        return max(codes, key=SEVERITY.index)
-
-    guarded(run)
+    budget = search_budget(max_states, output.value)
+    entries = read_entries(puzzle, target)
+    codes = [EXIT_OK]
+    for entry in entries:
+        if isinstance(entry, InputError):
+            report(entry)
+            codes.append(EXIT_BAD_INPUT)
+            continue
+        try:
+            solution = rhasp.solve(
+                entry, objective.value, engine.value, confirm, budget=budget, asp=asp
+            )
+        except EngineDisagreement as error:
+            report(error)
+            codes.append(EXIT_DISAGREE)
+            continue
+        finally:
+            if live is not None:
+                live.done()
+        show_solution(solution, notation.value, output, boards, compact=len(entries) > 1)
+        codes.append(outcome(solution))
+    return max(codes, key=SEVERITY.index)
 
 
 def outcome(solution: Solution) -> int:
@@ -369,6 +382,7 @@ def show_solution(
 
 
 @app.command()
+@guarded_command
 def check(
     puzzle: OnePuzzleArg,
     plan: Annotated[
@@ -381,21 +395,18 @@ def check(
     output: FormatOpt = OutputChoice.text,
     target: TargetOpt = None,
     max_states: MaxStatesOpt = None,
-) -> None:
+) -> int:
     """Replay a plan: does it solve the puzzle, and is it minimal in moves and in slides?"""
 
-    def run() -> int:
-        board_puzzle = read_one(puzzle, target)
-        text, source = plan_text(plan)
-        moves = moves_of(board_puzzle, text, source)
-        result = rhasp.check(board_puzzle, moves, budget=search_budget(max_states, output.value))
-        if output is OutputChoice.json:
-            print(json.dumps(result, ensure_ascii=False, indent=2))
-        else:
-            out.print("\n".join(check_lines(result)), markup=False)
-        return EXIT_OK if result["solves"] else EXIT_UNSOLVED
-
-    guarded(run)
+    board_puzzle = read_one(puzzle, target)
+    text, source = plan_text(plan)
+    moves = moves_of(board_puzzle, text, source)
+    result = rhasp.check(board_puzzle, moves, budget=search_budget(max_states, output.value))
+    if output is OutputChoice.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        out.print("\n".join(check_lines(result)), markup=False)
+    return EXIT_OK if result["solves"] else EXIT_UNSOLVED
 
 
 def plan_text(plan: str) -> tuple[str, str]:
@@ -410,6 +421,7 @@ def plan_text(plan: str) -> tuple[str, str]:
 
 
 @app.command()
+@guarded_command
 def convert(
     puzzle: PuzzleArg,
     to: Annotated[FormatChoice, typer.Option("--to", help="Format to write.")],
@@ -418,35 +430,32 @@ def convert(
         typer.Option("-o", "--output", help="File to write (directory for several puzzles)."),
     ] = None,
     target: TargetOpt = None,
-) -> None:
+) -> int:
     """Convert a puzzle or deck between grid, line (deck), JSON and car-list formats."""
 
-    def run() -> int:
-        entries = read_entries(puzzle, target)
-        written: list[tuple[Puzzle, str]] = []
-        code = EXIT_OK
-        for entry in entries:
-            try:
-                if isinstance(entry, InputError):
-                    raise entry
-                written.append((entry, write(entry, to.value)))
-            except InputError as error:
-                report(error)
-                code = EXIT_BAD_INPUT
-        if not written:
-            return code  # nothing to write: each puzzle's error is reported
-        if len(entries) == 1 or to is FormatChoice.line:
-            emit("".join(text for _, text in written), dest)
-            return code
-        if dest is None:
-            raise InputError(f"several puzzles in {to.value} format need -o DIRECTORY", puzzle)
-        dest.mkdir(parents=True, exist_ok=True)
-        names = in_name_order([entry.name for entry, _ in written])
-        for name, (_, text) in zip(names, written, strict=True):
-            emit(text, dest / f"{name}{SUFFIX[to.value]}")
+    entries = read_entries(puzzle, target)
+    written: list[tuple[Puzzle, str]] = []
+    code = EXIT_OK
+    for entry in entries:
+        try:
+            if isinstance(entry, InputError):
+                raise entry
+            written.append((entry, write(entry, to.value)))
+        except InputError as error:
+            report(error)
+            code = EXIT_BAD_INPUT
+    if not written:
+        return code  # nothing to write: each puzzle's error is reported
+    if len(entries) == 1 or to is FormatChoice.line:
+        emit("".join(text for _, text in written), dest)
         return code
-
-    guarded(run)
+    if dest is None:
+        raise InputError(f"several puzzles in {to.value} format need -o DIRECTORY", puzzle)
+    dest.mkdir(parents=True, exist_ok=True)
+    names = in_name_order([entry.name for entry, _ in written])
+    for name, (_, text) in zip(names, written, strict=True):
+        emit(text, dest / f"{name}{SUFFIX[to.value]}")
+    return code
 
 
 TRAILING_NUMBER = re.compile(r"\d+$")
@@ -461,6 +470,7 @@ def in_name_order(names: Sequence[str]) -> list[str]:
 
 
 @app.command()
+@guarded_command
 def deck(
     puzzles: PuzzleArg,
     objective: ObjectiveOpt = ObjectiveChoice.moves,
@@ -489,33 +499,30 @@ def deck(
         typer.Option(help="Run on a Dask cluster, e.g. tcp://10.0.0.1:8786, instead of locally."),
     ] = None,
     target: TargetOpt = None,
-    max_states: workers_max_states(
-        "Stop a puzzle's search after this many states and record the limit"
+    max_states: max_states_option(
+        "Stop a puzzle's search after this many states and record the limit", shared=True
     ) = None,
     max_atoms: MaxAtomsOpt = None,
-) -> None:
+) -> int:
     """Solve every puzzle of a deck on all cores, streaming one record per puzzle.
 
     The exit code is that of the most serious outcome, as for solve: 3 a mismatch (with
     --verify), 2 a bad line, 4 a search limit, 1 an unsolvable puzzle, else 0."""
 
-    def run() -> int:
-        if resume and dest is None:
-            raise InputError("--resume needs --out FILE", "--resume")
-        processes = jobs or os.cpu_count() or 1
-        settings = DeckSettings(
-            objective.value, engine.value, cluster, check_numbers,
-            default_max_states(processes) if max_states is None else max_states,
-            default_max_atoms(processes) if max_atoms is None else max_atoms,
-        )  # fmt: skip
-        progress = DeckProgress(err)
-        tally = run_deck(
-            puzzles, settings, processes, scheduler, dest, resume, target, progress, report
-        )
-        err.print(tally_table(tally, progress.seconds, check_numbers))
-        return deck_code(tally)
-
-    guarded(run)
+    if resume and dest is None:
+        raise InputError("--resume needs --out FILE", "--resume")
+    processes = jobs or os.cpu_count() or 1
+    settings = DeckSettings(
+        objective.value, engine.value, cluster, check_numbers,
+        default_max_states(processes) if max_states is None else max_states,
+        default_max_atoms(processes) if max_atoms is None else max_atoms,
+    )  # fmt: skip
+    progress = DeckProgress(err)
+    tally = run_deck(
+        puzzles, settings, processes, scheduler, dest, resume, target, progress, report
+    )
+    err.print(tally_table(tally, progress.seconds, check_numbers))
+    return deck_code(tally)
 
 
 def deck_code(tally: Tally) -> int:
@@ -533,6 +540,7 @@ class ReportFormat(StrEnum):
 
 
 @app.command()
+@guarded_command
 def analyze(
     puzzle: OnePuzzleArg,
     output_format: Annotated[
@@ -552,44 +560,36 @@ def analyze(
         ),
     ] = None,
     target: TargetOpt = None,
-    max_states: Annotated[
-        int | None,
-        typer.Option(
-            "--max-states",
-            min=1,
-            help="Stop after this many states of the cluster or the all-moves graph, with exit "
-            "code 4 (default: from this machine's memory, "
-            f"{default_max_states(bytes_each=ANALYSIS_BYTES_PER_STATE):,}).",
-        ),
-    ] = None,
-) -> None:
+    max_states: max_states_option(
+        "Stop after this many states of the cluster or the all-moves graph, with exit code 4",
+        bytes_each=ANALYSIS_BYTES_PER_STATE,
+    ) = None,
+) -> int:
     """Why a puzzle is hard: cluster, game graph, all-moves graph, distance profile."""
 
-    def run() -> int:
-        for path, formats in ((graph_file, GRAPH_FORMATS), (profile_file, CHART_FORMATS)):
-            if path is not None:
-                picture_format(destination(path), formats)  # before the work, not after
-        entry = read_one(puzzle, target)
-        budget = search_budget(max_states, output_format.value, ANALYSIS_BYTES_PER_STATE)
-        analysis = rhasp.analyze(entry, budget=budget)
-        if output_format is ReportFormat.json:
-            print(json.dumps(analysis.record()))
-        else:
-            out.print(analysis_text(analysis, entry.board), end="")
-        if graph_file is not None:  # first: the drawing that may refuse the cluster
-            with written_whole(graph_file) as path:
-                draw_cluster(entry, analysis.graph, path)
-            err.print(f"wrote {graph_file}")
-        if profile_file is not None:
-            with written_whole(profile_file) as path:
-                draw_profile(entry.name, analysis.profile, analysis.minimal_moves, path)
-            err.print(f"wrote {profile_file}")
-        return EXIT_OK if analysis.minimal_moves is not None else EXIT_UNSOLVED
-
-    guarded(run)
+    for path, formats in ((graph_file, GRAPH_FORMATS), (profile_file, CHART_FORMATS)):
+        if path is not None:
+            picture_format(destination(path), formats)  # before the work, not after
+    entry = read_one(puzzle, target)
+    budget = search_budget(max_states, output_format.value, ANALYSIS_BYTES_PER_STATE)
+    analysis = rhasp.analyze(entry, budget=budget)
+    if output_format is ReportFormat.json:
+        print(json.dumps(analysis.record()))
+    else:
+        out.print(analysis_text(analysis, entry.board), end="")
+    if graph_file is not None:  # first: the drawing that may refuse the cluster
+        with written_whole(graph_file) as path:
+            draw_cluster(entry, analysis.graph, path)
+        err.print(f"wrote {graph_file}")
+    if profile_file is not None:
+        with written_whole(profile_file) as path:
+            draw_profile(entry.name, analysis.profile, analysis.minimal_moves, path)
+        err.print(f"wrote {profile_file}")
+    return EXIT_OK if analysis.minimal_moves is not None else EXIT_UNSOLVED
 
 
 @app.command()
+@guarded_command
 def hardest(
     puzzle: OnePuzzleArg,
     to: Annotated[FormatChoice, typer.Option("--to", help="Format to write.")] = FormatChoice.grid,
@@ -598,26 +598,24 @@ def hardest(
     ] = None,
     target: TargetOpt = None,
     max_states: MaxStatesOpt = None,
-) -> None:
+) -> int:
     """Print the hardest state of the puzzle's cluster (most moves from any goal) as a puzzle."""
 
-    def run() -> int:
-        entry = read_one(puzzle, target)
-        hardest_found = rhasp.hardest(entry, budget=search_budget(max_states))
-        if hardest_found is None:
-            report(InputError("no goal state is reachable, so no state is hardest", entry.name))
-            return EXIT_UNSOLVED
-        found, moves = hardest_found
-        text = write(found, to.value)
-        if to is FormatChoice.grid:
-            text = f"; {counted(moves, 'move')} from the nearest goal (bfs)\n" + text
-        emit(text, dest)
-        return EXIT_OK
-
-    guarded(run)
+    entry = read_one(puzzle, target)
+    hardest_found = rhasp.hardest(entry, budget=search_budget(max_states))
+    if hardest_found is None:
+        report(InputError("no goal state is reachable, so no state is hardest", entry.name))
+        return EXIT_UNSOLVED
+    found, moves = hardest_found
+    text = write(found, to.value)
+    if to is FormatChoice.grid:
+        text = f"; {counted(moves, 'move')} from the nearest goal (bfs)\n" + text
+    emit(text, dest)
+    return EXIT_OK
 
 
 @app.command()
+@guarded_command
 def generate(
     size: Annotated[int, typer.Option(min=MIN_SIDE, max=MAX_SIDE, help="Board side.")] = 6,
     min_moves: Annotated[
@@ -640,43 +638,40 @@ def generate(
     dest: Annotated[
         Path | None, typer.Option("-o", "--out", help="Write the deck here (default: stdout).")
     ] = None,
-    max_states: workers_max_states("Skip a board whose cluster has more states") = None,
-) -> None:
+    max_states: max_states_option("Skip a board whose cluster has more states", shared=True) = None,
+) -> int:
     """Make new puzzles, a deck line each: random boards at their hardest, one per cluster."""
 
-    def run() -> int:
-        if walls > size * size - 2:
-            raise InputError(f"{walls} walls leave no room on a {size}×{size} board", "--walls")
-        chosen = random.randrange(10**6) if seed is None else seed
-        limit = min(max_boards or 1000 * count, sys.maxsize)
-        flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
-        boards = generate_boards(chosen, size=size, min_moves=min_moves, walls=walls,
-                                 minimal=minimal, jobs=jobs or os.cpu_count() or 1,
-                                 max_states=max_states)  # fmt: skip
-        kept = tried = skipped = 0
-        with open_output(dest, keep_partial=True) as deck_file:
-            deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")
-            for found in itertools.islice(boards, limit):
-                tried += 1
-                if isinstance(found, SearchLimit):
-                    skipped += 1
-                elif found is not None:
-                    deck_file.write(found.deck_line() + "\n")
-                    deck_file.flush()  # an interrupted run keeps what it made
-                    kept += 1
-                    if kept == count:
-                        break
-        made = f"{counted(kept, 'puzzle')} from {counted(tried, 'board')}"
-        if skipped:
-            made += f", {counted(skipped, 'board')} skipped at the state limit"
-        err.print(f"rhasp generate: {made} (seed {chosen})")
-        if kept < count:
-            report(InputError(f"gave up after {limit} boards with {kept} of {count} puzzles; "
-                              "ask for fewer moves or more boards", "--max-boards"))  # fmt: skip
-            return EXIT_LIMIT
-        return EXIT_OK
-
-    guarded(run)
+    if walls > size * size - 2:
+        raise InputError(f"{walls} walls leave no room on a {size}×{size} board", "--walls")
+    chosen = random.randrange(10**6) if seed is None else seed
+    limit = min(max_boards or 1000 * count, sys.maxsize)
+    flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
+    boards = generate_boards(chosen, size=size, min_moves=min_moves, walls=walls,
+                             minimal=minimal, jobs=jobs or os.cpu_count() or 1,
+                             max_states=max_states)  # fmt: skip
+    kept = tried = skipped = 0
+    with open_output(dest, keep_partial=True) as deck_file:
+        deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")
+        for found in itertools.islice(boards, limit):
+            tried += 1
+            if isinstance(found, SearchLimit):
+                skipped += 1
+            elif found is not None:
+                deck_file.write(found.deck_line() + "\n")
+                deck_file.flush()  # an interrupted run keeps what it made
+                kept += 1
+                if kept == count:
+                    break
+    made = f"{counted(kept, 'puzzle')} from {counted(tried, 'board')}"
+    if skipped:
+        made += f", {counted(skipped, 'board')} skipped at the state limit"
+    err.print(f"rhasp generate: {made} (seed {chosen})")
+    if kept < count:
+        report(InputError(f"gave up after {limit} boards with {kept} of {count} puzzles; "
+                          "ask for fewer moves or more boards", "--max-boards"))  # fmt: skip
+        return EXIT_LIMIT
+    return EXIT_OK
 
 
 def count_range(text: str, option: str) -> tuple[int, int]:
@@ -689,6 +684,7 @@ def count_range(text: str, option: str) -> tuple[int, int]:
 
 
 @app.command("enumerate")
+@guarded_command
 def enumerate_command(
     size: Annotated[
         int,
@@ -723,37 +719,35 @@ def enumerate_command(
             help=f"Draw the puzzles by moves and by cluster size ({suffixes(CHART_FORMATS)})."
         ),
     ] = None,
-    max_states: workers_max_states("Stop with exit code 4 at a cluster of more states") = None,
-) -> None:
+    max_states: max_states_option(
+        "Stop with exit code 4 at a cluster of more states", shared=True
+    ) = None,
+) -> int:
     """List every interesting puzzle of a board, one MOVES BOARD CLUSTER line per cluster,
     as the published puzzle database does; on all cores or a Dask cluster, resumable."""
 
-    def run() -> int:
-        if resume and dest is None:
-            raise InputError("--resume needs --out FILE", "--resume")
-        if histogram is not None:
-            picture_format(histogram, CHART_FORMATS)  # before the work, not after it
-        low_walls, high_walls = count_range(walls, "--walls")
-        low_pieces, high_pieces = count_range(pieces or f"1..{size * size}", "--pieces")
-        options = enumeration.Options(
-            size, exit_row, low_walls, high_walls, low_pieces, high_pieces
-        )
-        processes = jobs or os.cpu_count() or 1
-        budget = default_max_states(processes) if max_states is None else max_states
-        progress = EnumerationProgress(err)
-        tally = enumeration.run(options, budget=budget, jobs=processes, scheduler=scheduler,
-                                out=dest, resume=resume, progress=progress)  # fmt: skip
-        err.print(enumeration_table(tally, progress.seconds))
-        if histogram is not None:
-            with written_whole(histogram) as temporary:
-                draw_database(f"rhasp enumerate --size {size} --walls {walls}", tally.by_moves,
-                              tally.by_cluster, temporary)  # fmt: skip
-        return EXIT_OK
-
-    guarded(run)
+    if resume and dest is None:
+        raise InputError("--resume needs --out FILE", "--resume")
+    if histogram is not None:
+        picture_format(histogram, CHART_FORMATS)  # before the work, not after it
+    low_walls, high_walls = count_range(walls, "--walls")
+    low_pieces, high_pieces = count_range(pieces or f"1..{size * size}", "--pieces")
+    options = enumeration.Options(size, exit_row, low_walls, high_walls, low_pieces, high_pieces)
+    processes = jobs or os.cpu_count() or 1
+    budget = default_max_states(processes) if max_states is None else max_states
+    progress = EnumerationProgress(err)
+    tally = enumeration.run(options, budget=budget, jobs=processes, scheduler=scheduler,
+                            out=dest, resume=resume, progress=progress)  # fmt: skip
+    err.print(enumeration_table(tally, progress.seconds))
+    if histogram is not None:
+        with written_whole(histogram) as temporary:
+            draw_database(f"rhasp enumerate --size {size} --walls {walls}", tally.by_moves,
+                          tally.by_cluster, temporary)  # fmt: skip
+    return EXIT_OK
 
 
 @app.command()
+@guarded_command
 def render(
     puzzle: OnePuzzleArg,
     dest: Annotated[
@@ -770,40 +764,34 @@ def render(
     cell: Annotated[int, typer.Option(min=8, max=400, help="Pixels a cell.")] = 60,
     target: TargetOpt = None,
     max_states: MaxStatesOpt = None,
-) -> None:
+) -> int:
     """Draw a board, or its optimal solution, as a picture."""
 
-    def run() -> int:
-        picture_format(destination(dest), BOARD_FORMATS)
-        entry = read_one(puzzle, target)
-        if not solution:
-            with written_whole(dest) as path:
-                render_board(entry, path, cell=cell)
-            out.print(f"wrote {dest}")
-            return EXIT_OK
-        found = rhasp.solve(entry, objective.value, "bfs", budget=search_budget(max_states))
-        if found.limit:
-            raise SearchLimit(found.limit, entry.name)
-        if found.plan is None:
-            report(InputError("no solution to draw", puzzle))
-            return EXIT_UNSOLVED
+    picture_format(destination(dest), BOARD_FORMATS)
+    entry = read_one(puzzle, target)
+    if not solution:
         with written_whole(dest) as path:
-            render_solution(entry, found.plan, path, cell=cell)
-        out.print(f"wrote {dest}: {entry.name} · {objective.value} {found.length} · optimal: bfs")
+            render_board(entry, path, cell=cell)
+        out.print(f"wrote {dest}")
         return EXIT_OK
-
-    guarded(run)
+    found = rhasp.solve(entry, objective.value, "bfs", budget=search_budget(max_states))
+    if found.limit:
+        raise SearchLimit(found.limit, entry.name)
+    if found.plan is None:
+        report(InputError("no solution to draw", puzzle))
+        return EXIT_UNSOLVED
+    with written_whole(dest) as path:
+        render_solution(entry, found.plan, path, cell=cell)
+    out.print(f"wrote {dest}: {entry.name} · {objective.value} {found.length} · optimal: bfs")
+    return EXIT_OK
 
 
 @app.command()
-def facts(puzzle: OnePuzzleArg, target: TargetOpt = None) -> None:
+@guarded_command
+def facts(puzzle: OnePuzzleArg, target: TargetOpt = None) -> int:
     """Print a puzzle as ASP facts for the encodings (clingo encodings/moves.lp FACTS)."""
-
-    def run() -> int:
-        sys.stdout.write(write_facts(read_one(puzzle, target)))
-        return EXIT_OK
-
-    guarded(run)
+    sys.stdout.write(write_facts(read_one(puzzle, target)))
+    return EXIT_OK
 
 
 #: What one request to the page's server may search, unless ``serve --max-states`` says.
@@ -811,6 +799,7 @@ SERVE_MAX_STATES = 2_000_000
 
 
 @app.command()
+@guarded_command
 def serve(
     host: Annotated[
         str, typer.Option(help="Address to listen on; 127.0.0.1 keeps the page to this machine.")
@@ -819,15 +808,9 @@ def serve(
     open_page: Annotated[
         bool, typer.Option("--open", help="Open the page in the web browser.")
     ] = False,
-    max_states: Annotated[
-        int,
-        typer.Option(
-            "--max-states",
-            min=1,
-            show_default=False,
-            help=f"States one request's search may reach (default: {SERVE_MAX_STATES:,}).",
-        ),
-    ] = SERVE_MAX_STATES,
+    max_states: max_states_option(
+        "States one request's search may reach", default=f"{SERVE_MAX_STATES:,}"
+    ) = SERVE_MAX_STATES,
     time_limit: Annotated[
         float, typer.Option("--time-limit", min=0.1, help="Seconds one request's search may take.")
     ] = 10.0,
@@ -835,31 +818,28 @@ def serve(
         Path | None,
         typer.Option(help="A puzzle database (rhasp enumerate's lines) to pick puzzles from."),
     ] = None,
-) -> None:
+) -> int:
     """Serve the web page: play a card, get a hint, watch an optimal plan and its proof."""
 
-    def run() -> int:
-        try:
-            import uvicorn
+    try:
+        import uvicorn
 
-            from rhasp.web.server import Database, Limits, create_app
-        except ImportError:
-            raise MissingTool(
-                "FastAPI and uvicorn are not installed: " + install_command("web"), "serve"
-            ) from None
-        puzzles = None if database is None else Database(database)  # a bad file: one line
-        listening = listen(host, port)  # first, so that a taken port is one line
-        limits = Limits(states=max_states, seconds=time_limit)
-        config = uvicorn.Config(create_app(limits, puzzles), log_level="warning")
-        bound = listening.getsockname()[1]
-        address = f"http://{'[' + host + ']' if ':' in host else host}:{bound}/"
-        err.print(f"rhasp serve: {address} (Ctrl-C stops)", markup=False)
-        if open_page:
-            threading.Timer(1.0, webbrowser.open, (address,)).start()
-        uvicorn.Server(config).run(sockets=[listening])
-        return EXIT_OK
-
-    guarded(run)
+        from rhasp.web.server import Database, Limits, create_app
+    except ImportError:
+        raise MissingTool(
+            "FastAPI and uvicorn are not installed: " + install_command("web"), "serve"
+        ) from None
+    puzzles = None if database is None else Database(database)  # a bad file: one line
+    listening = listen(host, port)  # first, so that a taken port is one line
+    limits = Limits(states=max_states, seconds=time_limit)
+    config = uvicorn.Config(create_app(limits, puzzles), log_level="warning")
+    bound = listening.getsockname()[1]
+    address = f"http://{'[' + host + ']' if ':' in host else host}:{bound}/"
+    err.print(f"rhasp serve: {address} (Ctrl-C stops)", markup=False)
+    if open_page:
+        threading.Timer(1.0, webbrowser.open, (address,)).start()
+    uvicorn.Server(config).run(sockets=[listening])
+    return EXIT_OK
 
 
 def listen(host: str, port: int) -> socket.socket:
