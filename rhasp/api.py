@@ -31,7 +31,7 @@ from typing import Any
 from rhasp import enumeration
 from rhasp.analysis import Analysis, hardest_puzzle
 from rhasp.analysis import analyze as analyze_cluster
-from rhasp.cluster import Hardest, cluster_graph
+from rhasp.cluster import cluster_graph
 from rhasp.engines import AspOptions, Objective, Solution, confirmed, get_engine
 from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
@@ -41,7 +41,7 @@ from rhasp.engines.limits import (
 )
 from rhasp.errors import InputError, SearchLimit
 from rhasp.formats import Entry, read_path, read_text
-from rhasp.generation import generate as generate_boards
+from rhasp.generation import new_puzzles
 from rhasp.hints import Hint, kept_hint
 from rhasp.hints import hint as next_move
 from rhasp.model import Move, Puzzle, position_after
@@ -204,16 +204,14 @@ def generate(
     first random board (from ``seed``, else the clock) that has one. Its ``meta`` carries
     ``moves`` (the proven minimum, by BFS) and ``cluster``. Past ``seconds``, a SearchLimit."""
     chosen = time.time_ns() if seed is None else seed
-    began = time.perf_counter()
-    for found in generate_boards(chosen, min_moves=min_moves, max_states=max_states):
-        if isinstance(found, Hardest):
-            meta = {"moves": found.moves, "cluster": found.cluster}
-            return Puzzle(found.puzzle.board, found.puzzle.placement, found.puzzle.name, meta)
-        if seconds is not None and time.perf_counter() - began > seconds:
-            raise SearchLimit(
-                f"no board of at least {min_moves} moves found in {seconds:g} s; ask for fewer"
-            )
-    raise AssertionError("generate_boards is endless")
+    boards = new_puzzles(chosen, seconds=seconds, min_moves=min_moves, max_states=max_states)
+    found = next(boards, None)
+    if found is None:
+        raise SearchLimit(
+            f"no board of at least {min_moves} moves found in {seconds:g} s; ask for fewer"
+        )
+    meta = {"moves": found.moves, "cluster": found.cluster}
+    return Puzzle(found.puzzle.board, found.puzzle.placement, found.puzzle.name, meta)
 
 
 def enumerate_puzzles(

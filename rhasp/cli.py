@@ -53,7 +53,7 @@ from rhasp.engines.limits import (
 from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, install_command
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
-from rhasp.generation import generate as generate_boards
+from rhasp.generation import Tried, new_puzzles
 from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
 from rhasp.notation import NOTATIONS
 from rhasp.output import (
@@ -647,25 +647,20 @@ def generate(
     chosen = random.randrange(10**6) if seed is None else seed
     limit = min(max_boards or 1000 * count, sys.maxsize)
     flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
-    boards = generate_boards(chosen, size=size, min_moves=min_moves, walls=walls,
-                             minimal=minimal, jobs=jobs or os.cpu_count() or 1,
-                             max_states=max_states)  # fmt: skip
-    kept = tried = skipped = 0
+    tried = Tried()
+    puzzles = new_puzzles(chosen, tried=tried, max_boards=limit, size=size, min_moves=min_moves,
+                          walls=walls, minimal=minimal, jobs=jobs or os.cpu_count() or 1,
+                          max_states=max_states)  # fmt: skip
+    kept = 0
     with open_output(dest, keep_partial=True) as deck_file:
         deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")
-        for found in itertools.islice(boards, limit):
-            tried += 1
-            if isinstance(found, SearchLimit):
-                skipped += 1
-            elif found is not None:
-                deck_file.write(found.deck_line() + "\n")
-                deck_file.flush()  # an interrupted run keeps what it made
-                kept += 1
-                if kept == count:
-                    break
-    made = f"{counted(kept, 'puzzle')} from {counted(tried, 'board')}"
-    if skipped:
-        made += f", {counted(skipped, 'board')} skipped at the state limit"
+        for found in itertools.islice(puzzles, count):
+            deck_file.write(found.deck_line() + "\n")
+            deck_file.flush()  # an interrupted run keeps what it made
+            kept += 1
+    made = f"{counted(kept, 'puzzle')} from {counted(tried.boards, 'board')}"
+    if tried.skipped:
+        made += f", {counted(tried.skipped, 'board')} skipped at the state limit"
     err.print(f"rhasp generate: {made} (seed {chosen})")
     if kept < count:
         report(InputError(f"gave up after {limit} boards with {kept} of {count} puzzles; "

@@ -10,7 +10,10 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
 
 from rhasp.cluster import Canonical, Hardest, hardest_state
 from rhasp.engines.bitboard import fewest_moves, prefer_compiled
@@ -104,6 +107,39 @@ def generate(
         else:
             seen.add(found.canonical)
             yield found
+
+
+@dataclass
+class Tried:
+    """How many random boards a run of :func:`new_puzzles` drew, and how many of them it
+    skipped at the state limit."""
+
+    boards: int = 0
+    skipped: int = 0
+
+
+def new_puzzles(
+    seed: int,
+    *,
+    tried: Tried | None = None,
+    max_boards: int | None = None,
+    seconds: float | None = None,
+    **options: Any,
+) -> Iterator[Hardest]:
+    """The puzzles :func:`generate` keeps (``options`` are its own), one by one, until
+    ``max_boards`` boards have been drawn or ``seconds`` have passed; ``tried`` counts the
+    boards. The one loop behind ``rhasp generate`` and ``rhasp.generate``."""
+    tried = Tried() if tried is None else tried
+    began = time.perf_counter()
+    for found in generate(seed, **options):
+        tried.boards += 1
+        if isinstance(found, SearchLimit):
+            tried.skipped += 1
+        elif found is not None:
+            yield found
+        late = seconds is not None and time.perf_counter() - began > seconds
+        if tried.boards == max_boards or late:
+            return
 
 
 def _in_order(work: Callable[[int], Outcome], jobs: int) -> Iterator[Outcome]:

@@ -15,6 +15,7 @@ with two cores or more, two solver threads sharing one memo. ``memo=False`` runs
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Sequence
@@ -25,7 +26,7 @@ from typing import Any
 import clingo
 
 from rhasp.engines import DEFAULT_MAX_HORIZON, AspOptions, Objective, Solution
-from rhasp.engines.limits import default_max_atoms
+from rhasp.engines.limits import default_max_atoms, wait_until_done
 from rhasp.engines.memo import StateMemo
 from rhasp.errors import InputError
 from rhasp.formats.facts import write_facts
@@ -33,8 +34,6 @@ from rhasp.model import Move, Plan, Puzzle
 from rhasp.shipped import shipped
 
 ENCODING_FILES = {"moves": "moves.lp", "slides": "slides.lp"}
-#: How often a running solve reports progress (seconds).
-PROGRESS_EVERY = 0.25
 
 
 def memo_options(clingo_args: Sequence[str]) -> list[str]:
@@ -176,20 +175,19 @@ class AspEngine:
         progress between them.
         """
         timeout, progress = self.options.timeout, self.options.progress
-        deadline = None if timeout is None else began + timeout
+        deadline = math.inf if timeout is None else began + timeout
         on_model = lambda model: atoms.extend(model.symbols(shown=True))  # noqa: E731
+
+        def tick(now: float) -> None:
+            if progress is not None:
+                states = 0 if stats.memo is None else len(stats.memo.memo)
+                progress(stats.horizon, now - began, states)
+
         with control.solve(on_model=on_model, async_=True) as handle:
-            while True:
-                now = time.perf_counter()
-                if deadline is not None and now >= deadline:
-                    handle.cancel()
-                    return None
-                if progress is not None:
-                    states = 0 if stats.memo is None else len(stats.memo.memo)
-                    progress(stats.horizon, now - began, states)
-                wait = PROGRESS_EVERY if deadline is None else min(PROGRESS_EVERY, deadline - now)
-                if handle.wait(wait):
-                    return handle.get().satisfiable
+            if not wait_until_done(handle.wait, deadline, tick):
+                handle.cancel()
+                return None
+            return handle.get().satisfiable
 
     def arguments(self) -> list[str]:
         """clingo's options: the memo's, then the user's."""

@@ -10,6 +10,8 @@ memory (the machine's, or its container's when that is less).
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -29,6 +31,23 @@ BYTES_PER_ATOM = 2_000
 MEMORY_SHARE = 0.5
 #: How often a running search's progress is shown (seconds).
 PROGRESS_EVERY = 0.25
+
+
+def wait_until_done(
+    wait: Callable[[float], bool], deadline: float, tick: Callable[[float], None] | None = None
+) -> bool:
+    """Wait for work running elsewhere (a search thread, a clingo solve) in slices of
+    :data:`PROGRESS_EVERY` seconds: ``wait(seconds)`` waits at most that long and says whether
+    the work is done; ``tick(now)`` shows progress between slices. False when ``deadline`` (a
+    ``time.perf_counter()`` value, ``math.inf`` for none) comes first: the caller stops it."""
+    while True:
+        now = time.perf_counter()
+        if now >= deadline:
+            return False
+        if tick is not None:
+            tick(now)
+        if wait(min(PROGRESS_EVERY, deadline - now)):
+            return True
 
 
 def machine_memory() -> int:

@@ -30,7 +30,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from rhasp.engines import core
-from rhasp.engines.limits import PROGRESS_EVERY, Budget, state_limit, time_limit
+from rhasp.engines.limits import Budget, state_limit, time_limit, wait_until_done
 from rhasp.errors import SearchLimit
 
 if TYPE_CHECKING:
@@ -161,17 +161,20 @@ def _watched(
     began = time.perf_counter()
     deadline = math.inf if budget.seconds is None else began + budget.seconds
     thread.start()
+    def joined(seconds: float) -> bool:
+        thread.join(seconds)
+        return not thread.is_alive()
+
+    def tick(now: float) -> None:
+        if budget.progress is not None:
+            budget.progress(int(watch[core.STATES]), int(watch[core.DEPTH]), now - began)
+
     try:
-        while thread.is_alive():
-            thread.join(max(0.0, min(PROGRESS_EVERY, deadline - time.perf_counter())))
-            now = time.perf_counter()
-            if budget.progress is not None:
-                budget.progress(int(watch[core.STATES]), int(watch[core.DEPTH]), now - began)
-            if now >= deadline and thread.is_alive():
-                watch[core.STOP] = 1
-                thread.join()
-                reached = f"at depth {int(watch[core.DEPTH])}"
-                raise time_limit(budget.seconds or 0, int(watch[core.STATES]), reached)
+        if not wait_until_done(joined, deadline, tick):
+            watch[core.STOP] = 1
+            thread.join()
+            reached = f"at depth {int(watch[core.DEPTH])}"
+            raise time_limit(budget.seconds or 0, int(watch[core.STATES]), reached)
     except BaseException:
         watch[core.STOP] = 1
         thread.join()
