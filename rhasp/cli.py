@@ -366,7 +366,7 @@ def solve(
 
 
 def outcome(solution: Solution) -> int:
-    if solution.solved:
+    if solution.has_plan:
         return EXIT_OK
     return EXIT_LIMIT if solution.limit else EXIT_UNSOLVED
 

@@ -143,7 +143,7 @@ def summary(solution: Solution) -> str:
     parts = [solution.puzzle.name]
     if solution.limit:
         parts += [f"{solution.objective}: {solution.limit}", "nothing proven beyond that"]
-    elif not solution.solved:
+    elif not solution.has_plan:
         reason = f"all {solution.explored:,} reachable states explored"
         parts += ["no solution", f"proven by {' and '.join(solution.proofs)}: {reason}"]
         if solution.engine not in solution.proofs:
@@ -192,12 +192,12 @@ def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
     record: dict[str, Any] = {
         "puzzle": solution.puzzle.name,
         "objective": solution.objective,
-        "solved": solution.solved,
+        "solved": solution.has_plan,
         "length": solution.length,
         "moves": solution.moves,
         "slides": solution.slides,
         "plan": None if solution.plan is None else format_plan(solution.plan, board, "card"),
-        "optimal": solution.solved,
+        "optimal": solution.has_plan,
         "proven_by": list(solution.proofs),
         "engine": solution.engine,
         "explored": solution.explored,

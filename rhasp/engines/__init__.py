@@ -58,7 +58,9 @@ class Solution:
     stopped: Mapping[str, str] = field(default_factory=dict)
 
     @property
-    def solved(self) -> bool:
+    def has_plan(self) -> bool:
+        """A plan was found (a puzzle is ``solved`` once its targets have left; a solution
+        has a plan, or proves there is none, or stopped at a limit)."""
         return self.plan is not None
 
     @property
@@ -134,7 +136,7 @@ def confirmed(engine: Engine, oracle: Engine, puzzle: Puzzle, objective: Objecti
     """
     check = oracle.solve(puzzle, objective)
     oracle_record = {"length": check.length, "explored": check.explored, "seconds": check.seconds}
-    if not check.solved and not check.limit:
+    if not check.has_plan and not check.limit:
         return replace(check, engine=engine.name, stats={oracle.name: oracle_record})
     found = engine.solve(puzzle, objective)
     stats = dict(found.stats) | {oracle.name: oracle_record}

@@ -7,7 +7,7 @@ numpy arrays; any other board runs this same source, uncompiled, on Python integ
 size. So there is one core, and :mod:`rhasp.engines.runner` decides which way it runs. The
 two ways differ in two small places only, each a function here with a compiled twin in
 ``jit`` (a numba ``overload``): scratch buffers (:func:`new_buffer`) and the set of states
-seen (:func:`key_set`, :func:`added`, :func:`with_room`), a Python set here and an
+seen (:func:`key_set`, :func:`add_new`, :func:`with_room`), a Python set here and an
 open-addressing table of int64 when compiled.
 
 A state is one integer *key*, ``bits`` bits per vehicle holding its position along its line
@@ -44,6 +44,9 @@ WATCH_FIELDS = 3
 
 #: Room for one state's successors: a list here, an int64 array when compiled (see ``jit``).
 Buffer = MutableSequence[int]
+#: A table of the geometry: a tuple of Python ints here, an int64 array when compiled
+#: (``jit.tables`` converts it).
+Ints = Sequence[int]
 
 
 class Tables(NamedTuple):
@@ -61,16 +64,16 @@ class Tables(NamedTuple):
     gone: int
     stride: int
     walls: int
-    shift: object  # each of these: a tuple of Python ints, or an int64 numpy array
-    last: object
-    exit_behind: object
-    exit_ahead: object
-    masks: object
-    behind: object
-    ahead: object
-    near: object
-    goal_shift: object
-    goal_pos: object
+    shift: Ints
+    last: Ints
+    exit_behind: Ints
+    exit_ahead: Ints
+    masks: Ints
+    behind: Ints
+    ahead: Ints
+    near: Ints
+    goal_shift: Ints
+    goal_pos: Ints
 
 
 def new_buffer(size: int) -> Buffer:
@@ -83,7 +86,7 @@ def key_set(first: int) -> set[int]:
     return {first}
 
 
-def added(seen: set[int], key: int) -> bool:
+def add_new(seen: set[int], key: int) -> bool:
     """Whether ``key`` is new to ``seen``, which holds it from now on."""
     if key in seen:
         return False
@@ -195,13 +198,13 @@ def breadth_first(
     while done < len(order) and not (stop_at_goal and goal >= 0):
         if done == layer_end:
             depth, layer_end = depth + 1, len(order)
-        if watched(watch, len(order), depth, budget):
+        if post_progress(watch, len(order), depth, budget):
             return BUDGET, len(order), order[:0]
         seen = with_room(seen, len(keys))
         n = successors(g, order[done], moved[done], keys, slides, movers)
         for j in range(n):
             after = keys[j]
-            if added(seen, after):
+            if add_new(seen, after):
                 order.append(after)
                 moved.append(movers[j])
                 if with_links:
@@ -217,7 +220,7 @@ def breadth_first(
     return goal, len(order), path
 
 
-def watched(watch: Buffer, states: int, depth: int, budget: int) -> bool:
+def post_progress(watch: Buffer, states: int, depth: int, budget: int) -> bool:
     """Post the search's progress on ``watch``; whether it must stop (budget spent or stop
     asked for)."""
     watch[STATES] = states
@@ -246,19 +249,19 @@ def layers(
     seen = key_set(sources[0])
     for k in range(1, len(sources)):
         seen = with_room(seen, 1)
-        if added(seen, sources[k]):
+        if add_new(seen, sources[k]):
             order.append(sources[k])
     ends = [len(order)]
     moved = [NO_SKIP] * len(order)
     keys, slides, movers = buffers(g)
     done = 0
     while done < len(order):
-        if watched(watch, len(order), len(ends) - 1, budget):
+        if post_progress(watch, len(order), len(ends) - 1, budget):
             return BUDGET, order, ends
         seen = with_room(seen, len(keys))
         n = successors(g, order[done], moved[done], keys, slides, movers)
         for j in range(n):
-            if added(seen, keys[j]):
+            if add_new(seen, keys[j]):
                 order.append(keys[j])
                 moved.append(movers[j])
         done += 1
@@ -301,7 +304,7 @@ def cheapest(g: Tables, first: int, budget: int, watch: Buffer) -> tuple[int, in
             continue  # reached more cheaply since this entry was queued
         if solved(g, order[here]):
             return here, len(order), walk_back(order, parent, here)
-        if watched(watch, len(order), spent // WEIGHT, budget):
+        if post_progress(watch, len(order), spent // WEIGHT, budget):
             return BUDGET, len(order), order[:0]
         n = successors(g, order[here], NO_SKIP, keys, slides, movers)
         for j in range(n):

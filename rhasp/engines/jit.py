@@ -83,7 +83,7 @@ def _key_set(first):
     return table
 
 
-@overload(core.added)
+@overload(core.add_new)
 def _added(seen, key):
     return lambda seen, key: _place(seen, key)
 
@@ -93,9 +93,19 @@ def _room(seen, more):
     return lambda seen, more: _with_room(seen, more)
 
 
-for _helper in (core.occupancy, core.solved, core.successors, core.most_successors,
-                core.buffers, core.watched, core.walk_back, core.layers):  # fmt: skip
-    register_jitable(_helper)
+#: The core's functions with a compiled twin above; every other function of the core and of
+#: the enumeration is registered, found rather than listed, so none can be forgotten.
+TWINNED = (core.new_buffer, core.key_set, core.add_new, core.with_room)
+
+
+def _functions(module: object) -> list[object]:
+    return [value for value in vars(module).values()
+            if inspect.isfunction(value) and value.__module__ == module.__name__]  # fmt: skip
+
+
+for _helper in _functions(core) + _functions(layouts):
+    if _helper not in TWINNED:
+        register_jitable(_helper)
 
 # Without the GIL (nogil), so that the thread that started a search can show its progress and
 # stop it (Ctrl-C) while it runs.
@@ -104,11 +114,6 @@ layers = njit(cache=True, nogil=True)(core.layers)
 goal_layers = njit(cache=True, nogil=True)(core.goal_layers)
 cheapest = njit(cache=True, nogil=True)(core.cheapest)
 
-# The enumeration's every helper, found rather than listed, and the search it runs on.
-register_jitable(core.breadth_first)
-for _name, _helper in vars(layouts).items():
-    if inspect.isfunction(_helper) and _helper.__module__ == layouts.__name__:
-        register_jitable(_helper)
 enumerate_shard = njit(cache=True, nogil=True)(layouts.enumerate_shard)
 
 

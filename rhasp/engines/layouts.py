@@ -72,16 +72,16 @@ class Lines(NamedTuple):
     """
 
     size: int
-    line_first: object  # each: a tuple of Python ints, or an int64 numpy array
-    column: object
-    mask: object
-    require: object
-    vehicles: object
-    walls: object
-    piece_first: object
-    piece_cell: object
-    piece_length: object
-    piece_kind: object
+    line_first: core.Ints  # each: a tuple of Python ints, or an int64 numpy array
+    column: core.Ints
+    mask: core.Ints
+    require: core.Ints
+    vehicles: core.Ints
+    walls: core.Ints
+    piece_first: core.Ints
+    piece_cell: core.Ints
+    piece_length: core.Ints
+    piece_kind: core.Ints
 
 
 class Limits(NamedTuple):
@@ -422,7 +422,7 @@ def explore_if_least(
     keys, slides, movers = core.buffers(g)
     done = 0
     while done < len(order):
-        if core.watched(watch, len(order), 0, limits.budget):
+        if core.post_progress(watch, len(order), 0, limits.budget):
             return core.BUDGET, order, first_edge, edges
         if 4 * (len(order) + len(keys)) > len(index):  # at most half of the slots taken
             index = _grown(index)

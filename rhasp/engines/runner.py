@@ -92,7 +92,8 @@ def run(
         spare = max(1, SWITCH_STATES - _uncompiled_states) if compiles else UNLIMITED
         states = min(budget.states, spare)
         function, tables, watch = _way(geometry, search, None)
-        result = _watched(budget, watch, lambda: function(tables, start, states, watch, **flags))
+        search_here = lambda: function(tables, start, states, watch, **flags)  # noqa: E731
+        result = _run_watched(budget, watch, search_here)
         if result[0] != core.BUDGET:
             _uncompiled_states += _states(result)
             return result
@@ -114,7 +115,7 @@ def _compiled(
     if jit is not None and not isinstance(start, int):
         start = jit.keys(start)
     states = min(budget.states, UNLIMITED)  # an int64 holds it
-    result = _watched(budget, watch, lambda: function(tables, start, states, watch, **flags))
+    result = _run_watched(budget, watch, lambda: function(tables, start, states, watch, **flags))
     if result[0] == core.BUDGET:
         raise _limit(watch)
     return result
@@ -136,11 +137,11 @@ def _limit(watch: Sequence[int]) -> SearchLimit:
 
 def interruptible(watch: Any, search: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
     """``search()``, a long core search that writes ``watch``, in a thread of its own, so that
-    Ctrl-C or SIGTERM stops it at once rather than when it ends (see :func:`_watched`)."""
-    return _watched(Budget(UNLIMITED), watch, search, threaded=True)
+    Ctrl-C or SIGTERM stops it at once rather than when it ends (see :func:`_run_watched`)."""
+    return _run_watched(Budget(UNLIMITED), watch, search, threaded=True)
 
 
-def _watched(
+def _run_watched(
     budget: Budget, watch: Any, search: Callable[[], tuple[Any, ...]], threaded: bool = False
 ) -> tuple[Any, ...]:
     """``search()``, which writes ``watch``. With a progress display or a time limit (or when

@@ -243,7 +243,7 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
         if request.engine == "asp":
             if not asp_slots.acquire(blocking=False):
                 return busy(limits)
-            run = lambda progress: solved(request, limits, progress)  # noqa: E731
+            run = lambda progress: solve_position(request, limits, progress)  # noqa: E731
             if request.stream:
                 return StreamingResponse(proof_events(run, asp_slots.release),
                                          media_type="text/event-stream")  # fmt: skip
@@ -251,7 +251,7 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
                 return answer(lambda: run(None))
             finally:
                 asp_slots.release()
-        return answer(lambda: solved(request, limits, None))
+        return answer(lambda: solve_position(request, limits, None))
 
     @app.post("/api/hint")
     async def hint(request: Position) -> Any:
@@ -410,7 +410,7 @@ def hint_record(puzzle: Puzzle, limits: Limits | None = None) -> dict[str, Any] 
     }
 
 
-def solved(request: SolveRequest, limits: Limits, progress: Any) -> dict[str, Any]:
+def solve_position(request: SolveRequest, limits: Limits, progress: Any) -> dict[str, Any]:
     puzzle = position(request)
     solution = rhasp.solve(puzzle, request.objective, request.engine, budget=limits.budget(),
                            timeout=limits.seconds, progress=progress)  # fmt: skip

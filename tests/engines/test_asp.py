@@ -74,13 +74,13 @@ def test_examples_agree(name, objective, variant):
 def test_unsolvable_example_has_no_plan_up_to_its_state_count():
     # Three states are reachable, so any plan would have at most two moves.
     solution = AspEngine(AspOptions(max_horizon=3)).solve(example("unsolvable"), "moves")
-    assert not solution.solved
+    assert not solution.has_plan
     assert solution.limit == "no plan up to horizon 3"
 
 
 def test_confirmed_reports_unsolvable_before_the_asp_search():
     solution = confirmed(ASP, BFS, example("unsolvable"), "moves")
-    assert not solution.solved and solution.limit is None
+    assert not solution.has_plan and solution.limit is None
     assert solution.proofs == ("bfs",) and solution.engine == "asp"
     assert "asp" not in solution.stats  # the ASP search never started
 
@@ -107,7 +107,7 @@ def test_a_disagreement_is_loud():
 
 def test_timeout_and_max_horizon_are_limits_not_answers():
     slow = AspEngine(AspOptions(timeout=0.0)).solve(card(26), "moves")
-    assert slow.limit == "timed out at horizon 0" and not slow.solved
+    assert slow.limit == "timed out at horizon 0" and not slow.has_plan
     short = AspEngine(AspOptions(max_horizon=5)).solve(card(26), "moves")
     assert short.limit == "no plan up to horizon 5" and short.proofs == ()
 

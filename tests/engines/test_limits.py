@@ -101,7 +101,7 @@ def test_the_all_moves_graph_keeps_the_budget_too():
 
 def test_the_bfs_engine_reports_a_limit_not_an_answer():
     found = get_engine("bfs", budget=Budget(10)).solve(card(1), "moves")
-    assert not found.solved and found.proofs == () and "state limit reached" in found.limit
+    assert not found.has_plan and found.proofs == () and "state limit reached" in found.limit
 
 
 def test_the_defaults_follow_the_memory():
@@ -171,7 +171,7 @@ def test_the_asp_engine_stops_before_the_ground_program_outgrows_its_bound():
     bound = (ground[4] + ground[5]) // 2
     for memo in (False, True):
         found = AspEngine(AspOptions(max_atoms=bound, memo=memo)).solve(puzzle, "moves")
-        assert not found.solved and found.limit.endswith("(raise --max-atoms)")
+        assert not found.has_plan and found.limit.endswith("(raise --max-atoms)")
         atoms, horizon = re.fullmatch(
             r"ground program limit reached after ([\d,]+) atoms at horizon (\d+) .*", found.limit
         ).groups()
