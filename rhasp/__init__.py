@@ -5,7 +5,7 @@ The public API (see :mod:`rhasp.api`)::
     import rhasp
     puzzle = rhasp.read("puzzles/original/card01.txt")   # a file, or the board's text
     solution = rhasp.solve(puzzle)                        # .plan, .moves, .slides, .proofs
-    rhasp.check(puzzle, solution.plan)                    # the record `rhasp check` prints
+    rhasp.check(puzzle, solution.plan).moves_minimal      # what `rhasp check` finds
     rhasp.analyze(puzzle).profile                         # distance -> number of states
     rhasp.hint(puzzle).move                               # the next move of an optimal plan
     lines = list(rhasp.enumerate(size=4))                 # the complete 4×4 puzzle database

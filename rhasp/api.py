@@ -8,7 +8,7 @@ own), so a notebook gets exactly what they print::
     puzzle = rhasp.read("puzzles/original/card01.txt")
     solution = rhasp.solve(puzzle)                 # ASP horizon proof, confirmed by BFS
     print(solution.moves, solution.proofs)         # 8 ('asp', 'bfs')
-    rhasp.check(puzzle, "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5")["moves_minimal"]  # True
+    rhasp.check(puzzle, "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5").moves_minimal  # True
 
 In Jupyter a puzzle shows as its board and a solution as its strip of boards.
 

@@ -403,10 +403,10 @@ def check(
     moves = moves_of(board_puzzle, text, source)
     result = rhasp.check(board_puzzle, moves, budget=search_budget(max_states, output.value))
     if output is OutputChoice.json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
+        print(json.dumps(result.record(), ensure_ascii=False, indent=2))
     else:
         out.print("\n".join(check_lines(result)), markup=False)
-    return EXIT_OK if result["solves"] else EXIT_UNSOLVED
+    return EXIT_OK if result.solves else EXIT_UNSOLVED
 
 
 def plan_text(plan: str) -> tuple[str, str]:

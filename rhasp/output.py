@@ -26,6 +26,7 @@ from rhasp.engines import Solution
 from rhasp.errors import InputError, RhaspError
 from rhasp.model import EMPTY, WALL, Board, State, replay
 from rhasp.notation import Notation, format_plan
+from rhasp.plan_check import PlanCheck
 
 try:
     import fcntl
@@ -219,28 +220,26 @@ def memo_text(memo: Mapping[str, int] | None) -> str:
     return f", memo {memo['states']:,} states, {memo['nogoods']:,} nogoods"
 
 
-def check_lines(result: dict[str, Any]) -> list[str]:
+def check_lines(result: PlanCheck) -> list[str]:
     """The text report of :func:`rhasp.plan_check.check_plan`."""
-    name = result["puzzle"]
-    if "error" in result:
-        return [f"{name} · the plan fails at {result['error']}"]
+    name = result.puzzle
+    if result.error is not None:
+        return [f"{name} · the plan fails at {result.error}"]
     lines = [
-        f"note: move {clip['move']} {clip['as_given']} drives the target past its exit; "
-        f"counted up to the edge as {clip['as_played']}"
-        for clip in result["clipped"]
+        f"note: move {clip.move} {clip.as_given} drives the target past its exit; "
+        f"counted up to the edge as {clip.as_played}"
+        for clip in result.clipped
     ]
-    if not result["solves"]:
-        return [
-            *lines,
-            f"{name} · the plan does not solve the puzzle after {counted(result['moves'], 'move')}",
-        ]
+    if not result.solves:
+        after = counted(result.moves or 0, "move")
+        return [*lines, f"{name} · the plan does not solve the puzzle after {after}"]
     lines.append(f"{name} · the plan solves the puzzle")
-    for objective in ("moves", "slides"):
-        best = result[f"minimal_{objective}"]
-        verdict = (
-            "minimal" if result[f"{objective}_minimal"] else f"not minimal: the fewest is {best}"
-        )
-        lines.append(f"{objective}: {result[objective]}, {verdict} (proven by bfs)")
+    for objective, found, best, minimal in (
+        ("moves", result.moves, result.minimal_moves, result.moves_minimal),
+        ("slides", result.slides, result.minimal_slides, result.slides_minimal),
+    ):
+        verdict = "minimal" if minimal else f"not minimal: the fewest is {best}"
+        lines.append(f"{objective}: {found}, {verdict} (proven by bfs)")
     return lines
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -23,35 +24,70 @@ def minimal_length(puzzle: Puzzle, objective: Objective, budget: Budget) -> int 
     return found.length
 
 
+@dataclass(frozen=True)
+class Clipped:
+    """A move that drove the target past its exit, as given and as played (to the edge)."""
+
+    move: int
+    as_given: str
+    as_played: str
+
+
+@dataclass(frozen=True)
+class PlanCheck:
+    """What ``rhasp check`` finds of a plan: whether it solves the puzzle; for a plan that
+    cannot be played, the move that fails (``failed_move``, 1-based) and why (``error``); for
+    one that solves it, the proven minima (by BFS) and whether it reaches them."""
+
+    puzzle: str
+    plan_moves: int  # the moves as given
+    solves: bool = False
+    error: str | None = None
+    failed_move: int | None = None
+    moves: int | None = None  # as played
+    slides: int | None = None
+    clipped: tuple[Clipped, ...] = ()
+    minimal_moves: int | None = None
+    minimal_slides: int | None = None
+    moves_minimal: bool | None = None
+    slides_minimal: bool | None = None
+    proven_by: tuple[str, ...] = ()
+
+    def record(self) -> dict[str, Any]:
+        """The JSON of ``rhasp check --format json``: the fields that apply to this plan."""
+        record: dict[str, Any] = {"puzzle": self.puzzle, "solves": self.solves,
+                                  "plan_moves": self.plan_moves}  # fmt: skip
+        if self.error is not None:
+            return record | {"error": self.error, "failed_move": self.failed_move}
+        record |= {"moves": self.moves, "slides": self.slides,
+                   "clipped": [asdict(clip) for clip in self.clipped]}  # fmt: skip
+        if self.solves:
+            record |= {"minimal_moves": self.minimal_moves, "moves_minimal": self.moves_minimal,
+                       "minimal_slides": self.minimal_slides,
+                       "slides_minimal": self.slides_minimal,
+                       "proven_by": list(self.proven_by)}  # fmt: skip
+        return record
+
+
 def check_plan(
     puzzle: Puzzle, moves: Sequence[Move], budget: Budget | None = None
-) -> dict[str, Any]:
-    """Replay ``moves`` and compare them with the proven minimal moves and slides.
-
-    The record says ``solves``; a plan that cannot be played has ``error`` and
-    ``failed_move``; a solving plan has ``minimal_moves``/``minimal_slides`` and whether it
-    reaches them (``moves_minimal``/``slides_minimal``).
-    """
-    result: dict[str, Any] = {"puzzle": puzzle.name, "solves": False, "plan_moves": len(moves)}
+) -> PlanCheck:
+    """Replay ``moves`` and compare them with the proven minimal moves and slides."""
+    given = PlanCheck(puzzle.name, len(moves))
     try:
         played = replay(puzzle, moves)
     except PlanError as error:
-        return result | {"error": error.what, "failed_move": error.index}
+        return replace(given, error=error.what, failed_move=error.index)
     board = puzzle.board
-    result |= {
-        "solves": played.solved,
-        "moves": len(played.moves),
-        "slides": plan_slides(played.moves),
-        "clipped": [
-            {"move": n, "as_given": format_move(played.asked[n - 1], board),
-             "as_played": format_move(played.moves[n - 1], board)}
-            for n in played.clipped
-        ],
-    }  # fmt: skip
-    if played.solved:
-        for objective in OBJECTIVES:
-            best = minimal_length(puzzle, objective, budget or Budget())
-            result[f"minimal_{objective}"] = best
-            result[f"{objective}_minimal"] = best == result[objective]
-        result["proven_by"] = ["bfs"]
-    return result
+    clipped = tuple(Clipped(n, format_move(played.asked[n - 1], board),
+                            format_move(played.moves[n - 1], board))
+                    for n in played.clipped)  # fmt: skip
+    found = replace(given, solves=played.solved, moves=len(played.moves),
+                    slides=plan_slides(played.moves), clipped=clipped)  # fmt: skip
+    if not played.solved:
+        return found
+    best = {objective: minimal_length(puzzle, objective, budget or Budget())
+            for objective in OBJECTIVES}  # fmt: skip
+    return replace(found, minimal_moves=best["moves"], minimal_slides=best["slides"],
+                   moves_minimal=best["moves"] == found.moves,
+                   slides_minimal=best["slides"] == found.slides, proven_by=("bfs",))  # fmt: skip

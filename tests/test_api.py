@@ -89,10 +89,10 @@ def test_check_reads_a_plan_as_text_or_as_moves():
     backs = card_backs()
     for number in (1, 2, 3):
         result = rhasp.check(card(number), backs[number])
-        assert result["solves"] and result["moves_minimal"], number
-        assert result["minimal_moves"] == fewest(card(number))
+        assert result.solves and result.moves_minimal, number
+        assert result.minimal_moves == fewest(card(number))
     moves = (Move("B", -1), Move("X", 1))
-    assert rhasp.check(example("4x4"), moves)["failed_move"] == 2
+    assert rhasp.check(example("4x4"), moves).failed_move == 2
 
 
 def test_analyze_counts_the_cluster_as_the_reference_does():
@@ -164,7 +164,7 @@ def test_print_shows_the_board_and_the_plan_not_the_fields():
     solution = rhasp.solve(card(1), engine="bfs")
     heading, plan = str(solution).split("\n")
     assert heading.startswith("card01: 8 moves, ") and heading.endswith("proven by bfs")
-    assert rhasp.check(card(1), plan)["moves_minimal"]
+    assert rhasp.check(card(1), plan).moves_minimal
     unsolvable = rhasp.solve(rhasp.parse("AAB\n..B\n..B"), engine="bfs")  # B fills column 3
     assert str(unsolvable) == "puzzle: unsolvable, proven by bfs"
 

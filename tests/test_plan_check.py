@@ -17,22 +17,22 @@ def test_solver_plans_of_every_card_are_accepted_as_minimal(card_solutions, numb
         # Through text, as a user would pass it: card notation written, then read back.
         text = " ".join(format_plan(solution.plan, solution.puzzle.board))
         result = check_plan(card(number), parse_plan(text, solution.puzzle.board))
-        assert result["solves"]
-        assert result[f"{objective}_minimal"], (number, objective)
-        assert result[objective] == solution.length
+        assert result.solves
+        assert getattr(result, f"{objective}_minimal"), (number, objective)
+        assert getattr(result, objective) == solution.length
 
 
 def test_a_longer_plan_is_judged_not_minimal():
     # 4×4: BL1 AD2 XR2 is minimal; going B right and back first costs two more moves.
     moves = (Move("B", 1), Move("B", -2), Move("A", 2), Move("X", 2))
     result = check_plan(example("4x4"), moves)
-    assert result["solves"]
-    assert (result["moves"], result["minimal_moves"], result["moves_minimal"]) == (4, 3, False)
-    assert (result["slides"], result["minimal_slides"], result["slides_minimal"]) == (7, 5, False)
+    assert result.solves
+    assert (result.moves, result.minimal_moves, result.moves_minimal) == (4, 3, False)
+    assert (result.slides, result.minimal_slides, result.slides_minimal) == (7, 5, False)
 
 
 def test_a_failing_plan_names_its_move():
     result = check_plan(example("4x4"), (Move("B", -1), Move("X", 1)))
-    assert not result["solves"]
-    assert result["failed_move"] == 2
-    assert "X is blocked by A" in result["error"]
+    assert not result.solves
+    assert result.failed_move == 2
+    assert "X is blocked by A" in result.error

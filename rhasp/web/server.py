@@ -266,7 +266,7 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
     def check(request: CheckRequest) -> Any:
         """Does the plan solve the position, and is it minimal in moves and slides (BFS)?"""
         return answer(lambda: rhasp.check(position(request), request.plan,
-                                          budget=limits.budget()))  # fmt: skip
+                                          budget=limits.budget()).record())  # fmt: skip
 
     @app.post("/api/analyze")
     def analyze(request: Position) -> Any:
