@@ -30,8 +30,9 @@ DECK = Path(__file__).resolve().parent.parent / "puzzles" / "original40.txt"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--core", choices=("compiled", "uncompiled", "reference"),
-                        default="compiled")  # fmt: skip
+    parser.add_argument(
+        "--core", choices=("compiled", "uncompiled", "reference"), default="compiled"
+    )
     args = parser.parse_args()
     cards = read_path(str(DECK))
     engine = BfsEngine(fast=args.core != "reference")
@@ -39,8 +40,10 @@ def main() -> None:
     if args.core == "compiled":
         began = time.perf_counter()
         bitboard.prefer_compiled()
-        print(f"loading the compiled core (numba and its cached code): "
-              f"{time.perf_counter() - began:.2f} s")  # fmt: skip
+        print(
+            f"loading the compiled core (numba and its cached code): "
+            f"{time.perf_counter() - began:.2f} s"
+        )
     seconds: dict[tuple[int, str], list[float]] = {}
     lengths: dict[tuple[int, str], int] = {}
     for _ in range(args.runs):

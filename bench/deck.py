@@ -97,24 +97,41 @@ def main() -> None:
         for deck in args.decks.split(","):
             lines, seconds = deck_rate(BENCH / f"{deck}.txt", args.jobs, args.runs, scratch)
             rate = lines / seconds
-            print(f"{deck}: {lines:,} lines, --cluster --verify on {args.jobs} processes: "
-                  f"{seconds:.1f} s (median of {args.runs}), {rate:,.0f} lines/s")  # fmt: skip
-            record[deck] = {"lines": lines, "seconds": round(seconds, 2),
-                            "lines_per_second": round(lines / seconds, 1)}  # fmt: skip
+            print(
+                f"{deck}: {lines:,} lines, --cluster --verify on {args.jobs} processes: "
+                f"{seconds:.1f} s (median of {args.runs}), {rate:,.0f} lines/s"
+            )
+            record[deck] = {
+                "lines": lines,
+                "seconds": round(seconds, 2),
+                "lines_per_second": round(lines / seconds, 1),
+            }
         lines, ours, naive = against_naive(BENCH / "database10k.txt", args.runs, scratch)
-    print(f"one process, {lines:,} database-style lines, no cluster count: rhasp {ours:.2f} s, "
-          f"textbook dict-of-tuples BFS {naive:.2f} s: {naive / ours:.1f}x")  # fmt: skip
-    record["one_process"] = {"lines": lines, "rhasp_seconds": round(ours, 2),
-                             "naive_seconds": round(naive, 2),
-                             "speedup": round(naive / ours, 1)}  # fmt: skip
-    explored = subprocess.run([sys.executable, "-c", EXPLORE], capture_output=True, text=True,
-                              check=True).stdout.split()  # fmt: skip
+    print(
+        f"one process, {lines:,} database-style lines, no cluster count: rhasp {ours:.2f} s, "
+        f"textbook dict-of-tuples BFS {naive:.2f} s: {naive / ours:.1f}x"
+    )
+    record["one_process"] = {
+        "lines": lines,
+        "rhasp_seconds": round(ours, 2),
+        "naive_seconds": round(naive, 2),
+        "speedup": round(naive / ours, 1),
+    }
+    explored = subprocess.run(
+        [sys.executable, "-c", EXPLORE], capture_output=True, text=True, check=True
+    ).stdout.split()
     states, explore_seconds, peak_mb = int(explored[0]), float(explored[1]), float(explored[2])
-    print(f"memory: full exploration of {states:,} states in {explore_seconds:.2f} s, "
-          f"peak resident {peak_mb:.0f} MB")  # fmt: skip
-    record |= {"cluster_states": states, "cluster_seconds": round(explore_seconds, 3),
-               "peak_mb": round(peak_mb, 1), "python": platform.python_version(),
-               "machine": platform.machine()}  # fmt: skip
+    print(
+        f"memory: full exploration of {states:,} states in {explore_seconds:.2f} s, "
+        f"peak resident {peak_mb:.0f} MB"
+    )
+    record |= {
+        "cluster_states": states,
+        "cluster_seconds": round(explore_seconds, 3),
+        "peak_mb": round(peak_mb, 1),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
     print(json.dumps(record))
 
 

@@ -37,8 +37,9 @@ def timed_command(args: list[str], watch_memory: bool = False) -> tuple[float, s
     """Seconds, standard error and the peak resident memory (MB) of the process tree."""
     command = [sys.executable, "-m", "rhasp", "enumerate", *args]
     began = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               text=True)  # fmt: skip
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     peak = [0.0]
     if watch_memory:
         threading.Thread(target=_watch, args=(process, peak), daemon=True).start()
@@ -105,8 +106,12 @@ def six_by_six_slice(runs: int, jobs: int, scratch: Path) -> dict[str, object]:
         )
         times.append(seconds)
         peaks.append(peak)
-    return {"seconds": statistics.median(times), "runs": times, "peak_mb": max(peaks),
-            "puzzles": summary_number(stderr, "puzzles")}  # fmt: skip
+    return {
+        "seconds": statistics.median(times),
+        "runs": times,
+        "peak_mb": max(peaks),
+        "puzzles": summary_number(stderr, "puzzles"),
+    }
 
 
 def six_by_six_sample(sample: int, jobs: int) -> dict[str, object]:
@@ -116,8 +121,7 @@ def six_by_six_sample(sample: int, jobs: int) -> dict[str, object]:
     for name, options in ways.items():
         total = enumeration.shard_count(enumeration.prepared(options)[0])
         step = max(1, total // sample)
-        found[name] = {"shards": total, "step": step, "seconds": 0.0, "layouts": 0,
-                       "puzzles": 0}  # fmt: skip
+        found[name] = {"shards": total, "step": step, "seconds": 0.0, "layouts": 0, "puzzles": 0}
     budget = 10**8
     numbers = {name: range(0, int(f["shards"]), int(f["step"])) for name, f in found.items()}
     for position in range(max(map(len, numbers.values()))):
@@ -142,8 +146,10 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=40, help="shards of the 6×6 estimate")
     parser.add_argument("--skip-full", action="store_true", help="no 6×6 estimate")
     args = parser.parse_args()
-    results: dict[str, object] = {"machine": f"{platform.machine()}, Python "
-                                  f"{platform.python_version()}", "jobs": args.jobs}  # fmt: skip
+    results: dict[str, object] = {
+        "machine": f"{platform.machine()}, Python {platform.python_version()}",
+        "jobs": args.jobs,
+    }
     enumeration.prepared(enumeration.Options(4))  # compile or load the core before timing
     with tempfile.TemporaryDirectory() as folder:
         scratch = Path(folder)
@@ -154,13 +160,17 @@ def main() -> None:
     print(f"{'what':32} {'median s':>10}  target")
     print(f"{'5×5 complete':32} {results['5x5']['seconds']:10.2f}  ≤ 2 s")
     slice_ = results["6x6 pieces 1..6"]
-    print(f"{'6×6 --pieces 1..6':32} {slice_['seconds']:10.2f}  ≤ 10 s "
-          f"(peak {slice_['peak_mb']:.0f} MB, ≤ 500)")  # fmt: skip
+    print(
+        f"{'6×6 --pieces 1..6':32} {slice_['seconds']:10.2f}  ≤ 10 s "
+        f"(peak {slice_['peak_mb']:.0f} MB, ≤ 500)"
+    )
     for name, f in results.get("6x6 complete, estimated", {}).items():
         sampled = len(range(0, int(f["shards"]), int(f["step"])))
-        print(f"{'6×6 complete (' + name + ')':32} {f['estimated_wall_hours'] * 3600:10.0f}  "
-              f"≤ 7,200 s ({f['estimated_core_hours']:.2f} core-hours from "
-              f"{sampled} of {f['shards']} shards)")  # fmt: skip
+        print(
+            f"{'6×6 complete (' + name + ')':32} {f['estimated_wall_hours'] * 3600:10.0f}  "
+            f"≤ 7,200 s ({f['estimated_core_hours']:.2f} core-hours from "
+            f"{sampled} of {f['shards']} shards)"
+        )
     print(json.dumps(results))
 
 

@@ -82,11 +82,15 @@ def main() -> None:
         print(f"\n{failure}")
     failed = sum(counts[r][kind] for r in readers for kind in ("traceback", "other"))
     record = {
-        "bench": "fuzz", "cases": len(numbers), "seed": args.seed, "seconds": round(total, 1),
+        "bench": "fuzz",
+        "cases": len(numbers),
+        "seed": args.seed,
+        "seconds": round(total, 1),
         "readers": {r: {kind: counts[r][kind] for kind in OUTCOMES} for r in readers},
         "failures": failed,
-        "python": platform.python_version(), "machine": platform.machine(),
-    }  # fmt: skip
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
     print(json.dumps(record, ensure_ascii=False))
     sys.exit(1 if failed else 0)
 

@@ -160,8 +160,9 @@ class Run:
         }
 
 
-async def client(http: httpx.AsyncClient, bodies: list, chance: random.Random, until: float,
-                 run: Run) -> None:  # fmt: skip
+async def client(
+    http: httpx.AsyncClient, bodies: list, chance: random.Random, until: float, run: Run
+) -> None:
     """One player: hints from random positions, one at a time on a connection of its own (a
     browser's), until the clock says stop."""
     while time.perf_counter() < until:
@@ -186,8 +187,12 @@ async def load(url: str, bodies: list, clients: int, seconds: float, seed: int) 
     https = [httpx.AsyncClient(base_url=url, timeout=60, trust_env=False) for _ in range(clients)]
     began = time.perf_counter()
     until = began + seconds
-    await asyncio.gather(*(client(http, bodies, random.Random(seed * 1000 + n), until, run)
-                           for n, http in enumerate(https)))  # fmt: skip
+    await asyncio.gather(
+        *(
+            client(http, bodies, random.Random(seed * 1000 + n), until, run)
+            for n, http in enumerate(https)
+        )
+    )
     run.seconds = time.perf_counter() - began
     for http in https:
         await http.aclose()
@@ -204,11 +209,17 @@ def warm_up(url: str, bodies: list, per_card: int) -> float:
 
 
 COLUMNS = (  # (heading, key, format)
-    ("requests", "requests", ",d"), ("req/s", "req_per_s", ".1f"), ("p50 ms", "p50_ms", ".1f"),
-    ("p90 ms", "p90_ms", ".1f"), ("p99 ms", "p99_ms", ".1f"), ("max ms", "max_ms", ".1f"),
-    ("errors", "errors", ",d"), ("server cpu s", "server_cpu_s", ".1f"),
-    ("client cpu s", "client_cpu_s", ".1f"), ("warm-up s", "warm_up_s", ".2f"),
-)  # fmt: skip
+    ("requests", "requests", ",d"),
+    ("req/s", "req_per_s", ".1f"),
+    ("p50 ms", "p50_ms", ".1f"),
+    ("p90 ms", "p90_ms", ".1f"),
+    ("p99 ms", "p99_ms", ".1f"),
+    ("max ms", "max_ms", ".1f"),
+    ("errors", "errors", ",d"),
+    ("server cpu s", "server_cpu_s", ".1f"),
+    ("client cpu s", "client_cpu_s", ".1f"),
+    ("warm-up s", "warm_up_s", ".2f"),
+)
 
 
 def row(name: str, figures: dict) -> str:
@@ -229,14 +240,19 @@ def main() -> None:
     parser.add_argument("--per-card", type=int, default=50, help="positions made per card")
     parser.add_argument("--max-moves", type=int, default=30, help="longest random walk")
     parser.add_argument("--cold", action="store_true", help="no warm-up: time the first hints")
-    parser.add_argument("--server", default=f"{sys.executable} -m rhasp serve --host {HOST} "
-                        "--port 0", help="the server's command, for comparisons: it listens "
-                        "on 127.0.0.1 and prints its address as rhasp serve does")  # fmt: skip
+    parser.add_argument(
+        "--server",
+        default=f"{sys.executable} -m rhasp serve --host {HOST} --port 0",
+        help="the server's command, for comparisons: it listens "
+        "on 127.0.0.1 and prints its address as rhasp serve does",
+    )
     args = parser.parse_args()
     bodies = positions(args.seed, args.per_card, args.max_moves)
-    print(f"{len(bodies):,} positions ({args.per_card} a card, walks of 0 to {args.max_moves} "
-          f"moves, seed {args.seed}); {args.clients} clients for {args.seconds:g} s a run, "
-          f"{os.cpu_count()} cores shared by the server and the clients")  # fmt: skip
+    print(
+        f"{len(bodies):,} positions ({args.per_card} a card, walks of 0 to {args.max_moves} "
+        f"moves, seed {args.seed}); {args.clients} clients for {args.seconds:g} s a run, "
+        f"{os.cpu_count()} cores shared by the server and the clients"
+    )
     print(" ".join([f"{'run':>6}", *(f"{h:>{max(8, len(h))}}" for h, _, _ in COLUMNS)]))
     results = []
     for number in range(1, args.runs + 1):
@@ -244,8 +260,9 @@ def main() -> None:
         try:
             warmed = None if args.cold else warm_up(server.url, bodies, args.per_card)
             cpu_before, own_before = server.cpu_seconds(), time.process_time()
-            run = asyncio.run(load(server.url, bodies, args.clients, args.seconds,
-                                   args.seed + number))  # fmt: skip
+            run = asyncio.run(
+                load(server.url, bodies, args.clients, args.seconds, args.seed + number)
+            )
             cpu_after = server.cpu_seconds()
             run.client_cpu = time.process_time() - own_before
             if cpu_before is not None and cpu_after is not None:
@@ -258,16 +275,31 @@ def main() -> None:
         print(row(str(number), figures), flush=True)
         if run.errors:
             print(f"  errors: {run.errors}; the server's last lines:", *server.log, sep="\n  ")
-    median = {key: statistics.median(r[key] for r in results)
-              for key in results[0] if key != "error_kinds"
-              and all(r[key] is not None for r in results)}  # fmt: skip
+    median = {
+        key: statistics.median(r[key] for r in results)
+        for key in results[0]
+        if key != "error_kinds" and all(r[key] is not None for r in results)
+    }
     print(row("median", median))
     met = median.get("p99_ms", math.inf) < 100 and median["errors"] == 0
     print(f"target (p99 under 100 ms, zero errors): {'met' if met else 'missed'}")
-    print(json.dumps({"bench": "serve_load", "python": platform.python_version(),
-                      "cores": os.cpu_count(), "server": args.server, "clients": args.clients,
-                      "seconds": args.seconds, "seed": args.seed, "positions": len(bodies),
-                      "runs": results, "median": median, "target_met": met}))  # fmt: skip
+    print(
+        json.dumps(
+            {
+                "bench": "serve_load",
+                "python": platform.python_version(),
+                "cores": os.cpu_count(),
+                "server": args.server,
+                "clients": args.clients,
+                "seconds": args.seconds,
+                "seed": args.seed,
+                "positions": len(bodies),
+                "runs": results,
+                "median": median,
+                "target_met": met,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -82,8 +82,9 @@ print(found.stats["asp"]["atoms"], (after - before) * 1024)
 
 
 def measure(script: str, argument: str) -> tuple[int, int]:
-    run = subprocess.run([sys.executable, "-c", script, argument], capture_output=True,
-                         text=True, check=True)  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-c", script, argument], capture_output=True, text=True, check=True
+    )
     count, used = run.stdout.split()
     return int(count), int(used)
 
@@ -106,8 +107,10 @@ def main() -> None:
         per = statistics.median(used / count for _, used in runs)
         peak = statistics.median(used for _, used in runs) / 2**20
         rows[name] = {"count": count, "bytes_each": round(per, 1), "peak_mb": round(peak, 1)}
-        print(f"{name:30} {count:>11,}  {per:8.1f} bytes each  "
-              f"(median of {args.runs}, peak +{rows[name]['peak_mb']:,.0f} MB)")  # fmt: skip
+        print(
+            f"{name:30} {count:>11,}  {per:8.1f} bytes each  "
+            f"(median of {args.runs}, peak +{rows[name]['peak_mb']:,.0f} MB)"
+        )
     print(json.dumps({"bench": "state_memory", "python": platform.python_version(), **rows}))
 
 

@@ -43,9 +43,9 @@ def tree_memory_mb(root: int) -> tuple[float, float]:
     for pid in family:
         try:
             fields = dict(
-                line.split(":", 1) for line in Path(f"/proc/{pid}/smaps_rollup").read_text()
-                .splitlines()[1:]
-            )  # fmt: skip
+                line.split(":", 1)
+                for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]
+            )
         except OSError:
             continue
         pss += int(fields["Pss"].split()[0]) / 1024
@@ -65,8 +65,17 @@ def main() -> None:
         with deck.open("w") as handle:
             for line in itertools.islice(itertools.cycle(lines), args.lines):
                 handle.write(line + "\n")
-        command = [sys.executable, "-m", "rhasp", "deck", str(deck), "--jobs", str(args.jobs),
-                   "--out", str(out)]  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "rhasp",
+            "deck",
+            str(deck),
+            "--jobs",
+            str(args.jobs),
+            "--out",
+            str(out),
+        ]
         began = time.perf_counter()
         run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         peak = largest = 0.0
@@ -78,16 +87,27 @@ def main() -> None:
         if run.returncode != 0:
             sys.exit(f"rhasp deck failed ({run.returncode}): {run.stderr.read()[-2000:]!r}")
         records = sum(1 for _ in out.open())
-    print(f"{records:,} records from a {args.lines:,}-line deck on {args.jobs} processes: "
-          f"{seconds:.0f} s, {records / seconds:,.0f} lines/s; peak memory of all processes "
-          f"together {peak:.0f} MB (proportional set size), largest process {largest:.0f} MB "
-          f"resident")  # fmt: skip
-    print(json.dumps({
-        "bench": "stream", "lines": args.lines, "records": records, "jobs": args.jobs,
-        "seconds": round(seconds, 1), "lines_per_second": round(records / seconds, 1),
-        "peak_pss_mb": round(peak, 1), "largest_rss_mb": round(largest, 1),
-        "python": platform.python_version(),
-    }))  # fmt: skip
+    print(
+        f"{records:,} records from a {args.lines:,}-line deck on {args.jobs} processes: "
+        f"{seconds:.0f} s, {records / seconds:,.0f} lines/s; peak memory of all processes "
+        f"together {peak:.0f} MB (proportional set size), largest process {largest:.0f} MB "
+        f"resident"
+    )
+    print(
+        json.dumps(
+            {
+                "bench": "stream",
+                "lines": args.lines,
+                "records": records,
+                "jobs": args.jobs,
+                "seconds": round(seconds, 1),
+                "lines_per_second": round(records / seconds, 1),
+                "peak_pss_mb": round(peak, 1),
+                "largest_rss_mb": round(largest, 1),
+                "python": platform.python_version(),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

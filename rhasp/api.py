@@ -231,9 +231,12 @@ def enumerate_puzzles(
     ``scheduler``. A cluster of more than ``max_states`` states is a SearchLimit."""
     low_walls, high_walls = (walls, walls) if isinstance(walls, int) else walls
     low_pieces, high_pieces = (
-        (1, size * size) if pieces is None else (pieces, pieces) if isinstance(pieces, int)
+        (1, size * size)
+        if pieces is None
+        else (pieces, pieces)
+        if isinstance(pieces, int)
         else pieces
-    )  # fmt: skip
+    )
     options = enumeration.Options(size, exit_row, low_walls, high_walls, low_pieces, high_pieces)
     budget = default_max_states(jobs) if max_states is None else max_states
     numbers = range(enumeration.shard_count(enumeration.prepared(options)[0]))

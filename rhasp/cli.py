@@ -82,9 +82,15 @@ SEVERITY = (EXIT_OK, EXIT_UNSOLVED, EXIT_LIMIT, EXIT_BAD_INPUT, EXIT_DISAGREE)
 
 
 #: Plain words for the types typer's help would show as Python (``<list[str]>``, ``<str>``).
-PLAIN_TYPES = {"<str>": "<text>", "<list[str]>": "<text>", "<int range>": "<integer>",
-               "<float range>": "<number>", "<int>": "<integer>", "<float>": "<number>",
-               "<path>": "<file>"}  # fmt: skip
+PLAIN_TYPES = {
+    "<str>": "<text>",
+    "<list[str]>": "<text>",
+    "<int range>": "<integer>",
+    "<float range>": "<number>",
+    "<int>": "<integer>",
+    "<float>": "<number>",
+    "<path>": "<file>",
+}
 
 
 class PlainHelp:
@@ -513,10 +519,13 @@ def deck(
         raise InputError("--resume needs --out FILE", "--resume")
     processes = jobs or os.cpu_count() or 1
     settings = DeckSettings(
-        objective.value, engine.value, cluster, check_numbers,
+        objective.value,
+        engine.value,
+        cluster,
+        check_numbers,
         default_max_states(processes) if max_states is None else max_states,
         default_max_atoms(processes) if max_atoms is None else max_atoms,
-    )  # fmt: skip
+    )
     progress = DeckProgress(err)
     tally = run_deck(
         puzzles, settings, processes, scheduler, dest, resume, target, progress, report
@@ -528,9 +537,16 @@ def deck(
 def deck_code(tally: Tally) -> int:
     """The exit code of a deck run: its most serious outcome (:data:`SEVERITY`)."""
     codes = [EXIT_OK]
-    codes += [code for code, count in ((EXIT_UNSOLVED, tally.unsolvable),
-              (EXIT_LIMIT, tally.limited), (EXIT_BAD_INPUT, tally.errors),
-              (EXIT_DISAGREE, len(tally.mismatches))) if count]  # fmt: skip
+    codes += [
+        code
+        for code, count in (
+            (EXIT_UNSOLVED, tally.unsolvable),
+            (EXIT_LIMIT, tally.limited),
+            (EXIT_BAD_INPUT, tally.errors),
+            (EXIT_DISAGREE, len(tally.mismatches)),
+        )
+        if count
+    ]
     return max(codes, key=SEVERITY.index)
 
 
@@ -648,9 +664,17 @@ def generate(
     limit = min(max_boards or 1000 * count, sys.maxsize)
     flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
     tried = Tried()
-    puzzles = new_puzzles(chosen, tried=tried, max_boards=limit, size=size, min_moves=min_moves,
-                          walls=walls, minimal=minimal, jobs=jobs or os.cpu_count() or 1,
-                          max_states=max_states)  # fmt: skip
+    puzzles = new_puzzles(
+        chosen,
+        tried=tried,
+        max_boards=limit,
+        size=size,
+        min_moves=min_moves,
+        walls=walls,
+        minimal=minimal,
+        jobs=jobs or os.cpu_count() or 1,
+        max_states=max_states,
+    )
     kept = 0
     with open_output(dest, keep_partial=True) as deck_file:
         deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")
@@ -663,8 +687,13 @@ def generate(
         made += f", {counted(tried.skipped, 'board')} skipped at the state limit"
     err.print(f"rhasp generate: {made} (seed {chosen})")
     if kept < count:
-        report(InputError(f"gave up after {limit} boards with {kept} of {count} puzzles; "
-                          "ask for fewer moves or more boards", "--max-boards"))  # fmt: skip
+        report(
+            InputError(
+                f"gave up after {limit} boards with {kept} of {count} puzzles; "
+                "ask for fewer moves or more boards",
+                "--max-boards",
+            )
+        )
         return EXIT_LIMIT
     return EXIT_OK
 
@@ -731,13 +760,24 @@ def enumerate_command(
     processes = jobs or os.cpu_count() or 1
     budget = default_max_states(processes) if max_states is None else max_states
     progress = EnumerationProgress(err)
-    tally = enumeration.run(options, budget=budget, jobs=processes, scheduler=scheduler,
-                            out=dest, resume=resume, progress=progress)  # fmt: skip
+    tally = enumeration.run(
+        options,
+        budget=budget,
+        jobs=processes,
+        scheduler=scheduler,
+        out=dest,
+        resume=resume,
+        progress=progress,
+    )
     err.print(enumeration_table(tally, progress.seconds))
     if histogram is not None:
         with written_whole(histogram) as temporary:
-            draw_database(f"rhasp enumerate --size {size} --walls {walls}", tally.by_moves,
-                          tally.by_cluster, temporary)  # fmt: skip
+            draw_database(
+                f"rhasp enumerate --size {size} --walls {walls}",
+                tally.by_moves,
+                tally.by_cluster,
+                temporary,
+            )
     return EXIT_OK
 
 

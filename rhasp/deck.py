@@ -39,9 +39,22 @@ from rhasp.output import lock_for_writing
 from rhasp.parallel import dask_client, worker_pool
 
 FIELDS = (
-    "line", "puzzle", "board", "length", "moves", "slides", "plan", "explored", "seconds",
-    "cluster", "expected_length", "expected_cluster", "mismatch", "limit", "error",
-)  # fmt: skip
+    "line",
+    "puzzle",
+    "board",
+    "length",
+    "moves",
+    "slides",
+    "plan",
+    "explored",
+    "seconds",
+    "cluster",
+    "expected_length",
+    "expected_cluster",
+    "mismatch",
+    "limit",
+    "error",
+)
 
 
 @dataclass(frozen=True)
@@ -132,8 +145,11 @@ def verify(puzzle: Puzzle, record: dict[str, Any]) -> dict[str, Any]:
         for name, expected in checks.items()
         if expected is not None and name in record
     }
-    wrong = [name for name in ("length", "cluster") if found.get(f"expected_{name}") not in
-             (None, record.get(name))]  # fmt: skip
+    wrong = [
+        name
+        for name in ("length", "cluster")
+        if found.get(f"expected_{name}") not in (None, record.get(name))
+    ]
     return found | ({"mismatch": ", ".join(wrong)} if wrong else {})
 
 
@@ -176,8 +192,9 @@ def _bounded(pool: Pool, jobs: Iterable[Job], processes: int) -> Iterator[Result
     pending = 0
     while True:
         for batch in itertools.islice(batches, processes * IN_FLIGHT - pending):
-            pool.apply_async(solve_batch, (batch,), callback=finished.put,
-                             error_callback=finished.put)  # fmt: skip
+            pool.apply_async(
+                solve_batch, (batch,), callback=finished.put, error_callback=finished.put
+            )
             pending += 1
         if not pending:
             return
@@ -201,6 +218,7 @@ def _run_on_dask(jobs: Sequence[Job], scheduler: str) -> Iterator[dict[str, Any]
     """The same jobs as Dask tasks on a running cluster (``dask scheduler`` and workers)."""
     client = dask_client(scheduler)  # first: it says so if Dask is missing
     from dask.distributed import as_completed
+
     with client:
         batch = max(1, min(256, len(jobs) // 64))
         batches = [jobs[i : i + batch] for i in range(0, len(jobs), batch)]
@@ -374,8 +392,12 @@ def run_deck(
             results.close()
         unreported = tally.errors + tally.limited - REPORTED
         if unreported > 0:
-            report(RhaspError(f"{unreported:,} more bad lines and limits not shown; "
-                              "each is in its record", path))  # fmt: skip
+            report(
+                RhaspError(
+                    f"{unreported:,} more bad lines and limits not shown; each is in its record",
+                    path,
+                )
+            )
     return tally
 
 

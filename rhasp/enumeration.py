@@ -223,10 +223,18 @@ def line_tables(options: Options) -> layouts.Lines:
         line_first.append(len(masks))
         column.append(_mask(options, [(index, size, layouts.VERTICAL)]) if kind == "column" else 0)
     return layouts.Lines(
-        size, tuple(line_first), tuple(column), tuple(masks),
-        tuple(requires), tuple(vehicles), tuple(walls), tuple(piece_first), tuple(cells),
-        tuple(lengths), tuple(kinds),
-    )  # fmt: skip
+        size,
+        tuple(line_first),
+        tuple(column),
+        tuple(masks),
+        tuple(requires),
+        tuple(vehicles),
+        tuple(walls),
+        tuple(piece_first),
+        tuple(cells),
+        tuple(lengths),
+        tuple(kinds),
+    )
 
 
 # Shards.
@@ -281,9 +289,13 @@ def run_shard(options: Options, budget: int, number: int) -> Shard:
     is a :class:`rhasp.errors.SearchLimit`."""
     lines, compiled = prepared(options)
     limits = layouts.Limits(
-        options.min_pieces, options.max_pieces, options.min_walls, options.max_walls,
-        int(options.from_goals), budget,
-    )  # fmt: skip
+        options.min_pieces,
+        options.max_pieces,
+        options.min_walls,
+        options.max_walls,
+        int(options.from_goals),
+        budget,
+    )
     prefix = shard_prefix(lines, number)
     jit = compiled_core()
     if compiled is None or jit is None:  # the same source, uncompiled
@@ -319,9 +331,7 @@ def _lettered(size: int, board: list[int]) -> str:
         if char != layouts.EMPTY_CELL:
             cells_of.setdefault(char, []).append(divmod(index, size))
     walls = cells_of.pop(layouts.WALL_CELL, [])
-    vehicles = [
-        (chr(char), cells[0][0] == cells[1][0], cells) for char, cells in cells_of.items()
-    ]
+    vehicles = [(chr(char), cells[0][0] == cells[1][0], cells) for char, cells in cells_of.items()]
     return database_text(size, vehicles, walls, chr(layouts.FIRST_LETTER))
 
 
@@ -387,8 +397,11 @@ class DatabaseFile:
         self.path = destination(path)
         self.journal_path = path.with_name(path.name + ".shards")
         self.tally = Tally()
-        header = {"rhasp enumerate": JOURNAL_VERSION, "options": dataclasses.asdict(options),
-                  "shards": shard_count(prepared(options)[0])}  # fmt: skip
+        header = {
+            "rhasp enumerate": JOURNAL_VERSION,
+            "options": dataclasses.asdict(options),
+            "shards": shard_count(prepared(options)[0]),
+        }
         self.journal = self.journal_path.open("a", encoding="utf-8")  # truncated after the lock
         lock_for_writing(self.journal, path, "enumerate")
         end = self._resume(header) if resume else None
@@ -436,9 +449,14 @@ class DatabaseFile:
         self.output.write(shard.text().encode())
         self.output.flush()  # before the journal vouches for it (a kill loses neither)
         self.tally.add(shard)
-        entry = {"shard": shard.number, "layouts": shard.layouts, "least": shard.least,
-                 "solvable": shard.solvable, "lines": len(shard.lines),
-                 "end": self.output.tell()}  # fmt: skip
+        entry = {
+            "shard": shard.number,
+            "layouts": shard.layouts,
+            "least": shard.least,
+            "solvable": shard.solvable,
+            "lines": len(shard.lines),
+            "end": self.output.tell(),
+        }
         self.journal.write(json.dumps(entry) + "\n")
         self.journal.flush()
 

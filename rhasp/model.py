@@ -239,8 +239,9 @@ class Puzzle:
         board = self.board
         keep = [i for i, v in enumerate(board.vehicles) if v.label not in labels]
         exits = tuple((label, side) for label, side in board.exits if label not in labels)
-        smaller = Board(board.width, board.height, tuple(board.vehicles[i] for i in keep),
-                        board.walls, exits)  # fmt: skip
+        smaller = Board(
+            board.width, board.height, tuple(board.vehicles[i] for i in keep), board.walls, exits
+        )
         return Puzzle(smaller, tuple(self.placement[i] for i in keep), self.name)
 
     def __str__(self) -> str:

@@ -17,7 +17,7 @@ from rich.progress import (
     TaskID,
     TextColumn,
     TimeRemainingColumn,
-)  # fmt: skip
+)
 from rich.table import Table
 from rich.text import Text
 
@@ -37,9 +37,19 @@ TARGET_STYLE = "bold white on red3"
 WALL_STYLE = "white on grey23"
 EMPTY_STYLE = "grey50"
 _PALETTE = [
-    "green4", "dark_orange3", "deep_sky_blue3", "gold3", "medium_purple3", "dark_cyan",
-    "orchid", "chartreuse3", "steel_blue", "light_salmon3", "turquoise4", "plum4",
-]  # fmt: skip
+    "green4",
+    "dark_orange3",
+    "deep_sky_blue3",
+    "gold3",
+    "medium_purple3",
+    "dark_cyan",
+    "orchid",
+    "chartreuse3",
+    "steel_blue",
+    "light_salmon3",
+    "turquoise4",
+    "plum4",
+]
 _EXIT_MARK = {"right": ">", "left": "<", "bottom": "v", "top": "^"}
 
 
@@ -159,8 +169,7 @@ def summary(solution: Solution) -> str:
     if asp:
         parts.append(
             f"horizon {asp['horizon']}, {counted(asp['choices'], 'choice')}, "
-            f"{counted(asp['conflicts'], 'conflict')}"
-            + memo_text(asp.get("memo"))
+            f"{counted(asp['conflicts'], 'conflict')}" + memo_text(asp.get("memo"))
         )
     if solution.explored is not None:
         by = " by bfs" if solution.engine != "bfs" else ""
@@ -306,9 +315,13 @@ class DeckProgress:
             self.console.print(f"resuming: {skipped:,} {self.unit} already done, {total:,} to go")
         if self.console.is_terminal:
             self.bar = Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=self.console,
-            )  # fmt: skip
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TimeRemainingColumn(),
+                console=self.console,
+            )
             self.task = self.bar.add_task(self.doing, total=total, rate="")
             self.bar.start()
 
@@ -321,8 +334,10 @@ class DeckProgress:
         elif now - self.last >= self.every:
             self.last = now
             left = (self.total - done) / rate if rate else 0
-            self.console.print(f"{done:,}/{self.total:,} {self.unit} · "
-                               f"{self.detail(tally, now - self.began)} · {left:,.0f} s left")
+            self.console.print(
+                f"{done:,}/{self.total:,} {self.unit} · "
+                f"{self.detail(tally, now - self.began)} · {left:,.0f} s left"
+            )
 
     def done(self, tally: Any) -> int:
         """How much of the total is done."""
@@ -366,10 +381,14 @@ def enumeration_table(tally: Any, seconds: float) -> Table:
     """The summary of ``rhasp enumerate``: what was enumerated and found, and the puzzles by
     moves."""
     table = Table(title="enumeration summary", show_header=False)
-    rows = [("layouts", f"{tally.layouts:,}"),
-            ("least layouts (one a cluster)", f"{tally.least:,}"),
-            ("solvable clusters", f"{tally.solvable:,}"), ("puzzles", f"{tally.puzzles:,}"),
-            ("hardest", tally.hardest or "-"), ("seconds", f"{seconds:,.1f}")]  # fmt: skip
+    rows = [
+        ("layouts", f"{tally.layouts:,}"),
+        ("least layouts (one a cluster)", f"{tally.least:,}"),
+        ("solvable clusters", f"{tally.solvable:,}"),
+        ("puzzles", f"{tally.puzzles:,}"),
+        ("hardest", tally.hardest or "-"),
+        ("seconds", f"{seconds:,.1f}"),
+    ]
     for name, value in rows:
         table.add_row(name, value)
     if tally.by_moves:
@@ -390,10 +409,15 @@ def tally_table(tally: Any, seconds: float, verify: bool) -> Table:
     """The summary of a deck run: counts, rate, lengths, and every mismatch."""
     table = Table(title="deck summary", show_header=False)
     rate = tally.puzzles / seconds if seconds > 0 else 0.0
-    rows = [("puzzles", tally.puzzles), ("solved", tally.solved), ("unsolvable", tally.unsolvable),
-            ("limits reached", tally.limited), ("bad lines", tally.errors),
-            ("mismatches", _mismatches(tally) if verify else "-"),
-            ("puzzles/s", f"{rate:,.1f}")]  # fmt: skip
+    rows = [
+        ("puzzles", tally.puzzles),
+        ("solved", tally.solved),
+        ("unsolvable", tally.unsolvable),
+        ("limits reached", tally.limited),
+        ("bad lines", tally.errors),
+        ("mismatches", _mismatches(tally) if verify else "-"),
+        ("puzzles/s", f"{rate:,.1f}"),
+    ]
     for name, value in rows:
         table.add_row(name, f"{value:,}" if isinstance(value, int) else value)
     if tally.lengths:

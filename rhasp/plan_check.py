@@ -55,23 +55,30 @@ class PlanCheck:
 
     def record(self) -> dict[str, Any]:
         """The JSON of ``rhasp check --format json``: the fields that apply to this plan."""
-        record: dict[str, Any] = {"puzzle": self.puzzle, "solves": self.solves,
-                                  "plan_moves": self.plan_moves}  # fmt: skip
+        record: dict[str, Any] = {
+            "puzzle": self.puzzle,
+            "solves": self.solves,
+            "plan_moves": self.plan_moves,
+        }
         if self.error is not None:
             return record | {"error": self.error, "failed_move": self.failed_move}
-        record |= {"moves": self.moves, "slides": self.slides,
-                   "clipped": [asdict(clip) for clip in self.clipped]}  # fmt: skip
+        record |= {
+            "moves": self.moves,
+            "slides": self.slides,
+            "clipped": [asdict(clip) for clip in self.clipped],
+        }
         if self.solves:
-            record |= {"minimal_moves": self.minimal_moves, "moves_minimal": self.moves_minimal,
-                       "minimal_slides": self.minimal_slides,
-                       "slides_minimal": self.slides_minimal,
-                       "proven_by": list(self.proven_by)}  # fmt: skip
+            record |= {
+                "minimal_moves": self.minimal_moves,
+                "moves_minimal": self.moves_minimal,
+                "minimal_slides": self.minimal_slides,
+                "slides_minimal": self.slides_minimal,
+                "proven_by": list(self.proven_by),
+            }
         return record
 
 
-def check_plan(
-    puzzle: Puzzle, moves: Sequence[Move], budget: Budget | None = None
-) -> PlanCheck:
+def check_plan(puzzle: Puzzle, moves: Sequence[Move], budget: Budget | None = None) -> PlanCheck:
     """Replay ``moves`` and compare them with the proven minimal moves and slides."""
     given = PlanCheck(puzzle.name, len(moves))
     try:
@@ -79,15 +86,27 @@ def check_plan(
     except PlanError as error:
         return replace(given, error=error.what, failed_move=error.index)
     board = puzzle.board
-    clipped = tuple(Clipped(n, format_move(played.asked[n - 1], board),
-                            format_move(played.moves[n - 1], board))
-                    for n in played.clipped)  # fmt: skip
-    found = replace(given, solves=played.solved, moves=len(played.moves),
-                    slides=plan_slides(played.moves), clipped=clipped)  # fmt: skip
+    clipped = tuple(
+        Clipped(n, format_move(played.asked[n - 1], board), format_move(played.moves[n - 1], board))
+        for n in played.clipped
+    )
+    found = replace(
+        given,
+        solves=played.solved,
+        moves=len(played.moves),
+        slides=plan_slides(played.moves),
+        clipped=clipped,
+    )
     if not played.solved:
         return found
-    best = {objective: minimal_length(puzzle, objective, budget or Budget())
-            for objective in OBJECTIVES}  # fmt: skip
-    return replace(found, minimal_moves=best["moves"], minimal_slides=best["slides"],
-                   moves_minimal=best["moves"] == found.moves,
-                   slides_minimal=best["slides"] == found.slides, proven_by=("bfs",))  # fmt: skip
+    best = {
+        objective: minimal_length(puzzle, objective, budget or Budget()) for objective in OBJECTIVES
+    }
+    return replace(
+        found,
+        minimal_moves=best["moves"],
+        minimal_slides=best["slides"],
+        moves_minimal=best["moves"] == found.moves,
+        slides_minimal=best["slides"] == found.slides,
+        proven_by=("bfs",),
+    )

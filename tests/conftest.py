@@ -34,13 +34,24 @@ def dask_cluster():
     dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
     scheduler = subprocess.Popen(
         [*dask, "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     worker = subprocess.Popen(
-        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "2",
-         "--nthreads", "1", "--no-dashboard"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "distributed.cli.dask_worker",
+            address,
+            "--nworkers",
+            "2",
+            "--nthreads",
+            "1",
+            "--no-dashboard",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         with distributed.Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=60)

@@ -186,20 +186,79 @@ def random_text(rng: random.Random, fmt: str) -> str:
 # --- mutations ------------------------------------------------------------------------------
 
 PIECES = (
-    *".o#xXAaBb09 ;@%-,()[]{}:\"", "\n", "\t", "car(", "car(x,h,2-3).", "@target X left",
-    "@target", "@target A top", '"label": ', '"row": ', "1.", "12)", "X→3", "AL1", "B-2", "+",
-)  # fmt: skip
+    *'.o#xXAaBb09 ;@%-,()[]{}:"',
+    "\n",
+    "\t",
+    "car(",
+    "car(x,h,2-3).",
+    "@target X left",
+    "@target",
+    "@target A top",
+    '"label": ',
+    '"row": ',
+    "1.",
+    "12)",
+    "X→3",
+    "AL1",
+    "B-2",
+    "+",
+)
 ODD = (
-    "\x00", "\r", "\r\n", "\ufeff", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1e",
-    "\u00a0", "\u3000", "é", "→", "←", "↑", "↓", "٣", "３", "\ud800", "\U0001d7d8", "ǅ",
-    "\u200b", "\x7f", "\x1b[2J", "X" * 300, "\\", "'", "\u0301",
-)  # fmt: skip
+    "\x00",
+    "\r",
+    "\r\n",
+    "\ufeff",
+    "\u2028",
+    "\u2029",
+    "\x85",
+    "\x0b",
+    "\x0c",
+    "\x1c",
+    "\x1e",
+    "\u00a0",
+    "\u3000",
+    "é",
+    "→",
+    "←",
+    "↑",
+    "↓",
+    "٣",
+    "３",
+    "\ud800",
+    "\U0001d7d8",
+    "ǅ",
+    "\u200b",
+    "\x7f",
+    "\x1b[2J",
+    "X" * 300,
+    "\\",
+    "'",
+    "\u0301",
+)
 #: Labels that ``--target`` may name: good ones, and ones that cannot name a vehicle.
 TARGETS = ("X", "A", "B", "Y", "x", "é", "", "XX", "#", ".", "o", "1", " ", "a\nb")
 NUMBERS = (
-    "0", "-1", "+2", "007", "3", "12", "13", "99", "2147483648", "9" * 25, "9" * 5000, "1e9",
-    "1.5", "-0", "NaN", "Infinity", "true", "null", "٣", "",
-)  # fmt: skip
+    "0",
+    "-1",
+    "+2",
+    "007",
+    "3",
+    "12",
+    "13",
+    "99",
+    "2147483648",
+    "9" * 25,
+    "9" * 5000,
+    "1e9",
+    "1.5",
+    "-0",
+    "NaN",
+    "Infinity",
+    "true",
+    "null",
+    "٣",
+    "",
+)
 
 
 def _spot(rng: random.Random, text: str) -> int:
@@ -278,9 +337,22 @@ def _grow(rng: random.Random, text: str) -> str:
 
 
 MUTATIONS: tuple[Callable[[random.Random, str], str], ...] = (
-    _delete, _delete, _insert, _insert, _replace, _replace, _swap_lines, _duplicate,
-    _truncate, _number, _number, _newlines, _case, _splice, _grow,
-)  # fmt: skip
+    _delete,
+    _delete,
+    _insert,
+    _insert,
+    _replace,
+    _replace,
+    _swap_lines,
+    _duplicate,
+    _truncate,
+    _number,
+    _number,
+    _newlines,
+    _case,
+    _splice,
+    _grow,
+)
 
 
 def noise(rng: random.Random) -> str:
@@ -302,10 +374,43 @@ def mutate(rng: random.Random, text: str) -> str:
 
 
 JSON_VALUES = (
-    None, True, False, 0, -1, 1, 2, 3, 12, 13, 10**30, 1.5, "", "X", "x", "o", "é", "\n",
-    "XY", "horizontal", "vertical", "h", "v", "right", "left", "top", "bottom", "diagonal",
-    [], {}, [{}], {"side": "right"}, {"side": "top", "row": 2}, "\ud800", "a\nb", [1, 2],
-)  # fmt: skip
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1,
+    2,
+    3,
+    12,
+    13,
+    10**30,
+    1.5,
+    "",
+    "X",
+    "x",
+    "o",
+    "é",
+    "\n",
+    "XY",
+    "horizontal",
+    "vertical",
+    "h",
+    "v",
+    "right",
+    "left",
+    "top",
+    "bottom",
+    "diagonal",
+    [],
+    {},
+    [{}],
+    {"side": "right"},
+    {"side": "top", "row": 2},
+    "\ud800",
+    "a\nb",
+    [1, 2],
+)
 
 
 def mutate_json(rng: random.Random, text: str) -> str:
@@ -427,43 +532,104 @@ OUTPUT = ("text", "json")
 OBJECTIVE, ENGINE = ("moves", "slides"), ("asp", "bfs")
 SIZE, FEW, JOBS = ("3", "4", "5", "2", "13"), ("1", "2", "0"), ("1", "0")
 COMMANDS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
-    "solve": (("puzzle",), {
-        "--objective": OBJECTIVE, "--engine": ENGINE, "--max-horizon": INT, "--timeout": FLOAT,
-        "--clingo-arg": ("--configuration=crafty", "--seed=3", "--garbage", "-t 2", "", "x"),
-        "--notation": NOTATIONS, "--format": OUTPUT, "--target": LABEL, "--confirm": None,
-        "--max-states": INT, "--max-atoms": INT,
-        "--no-confirm": None, "--memo": None, "--no-memo": None, "--boards": None,
-    }),
+    "solve": (
+        ("puzzle",),
+        {
+            "--objective": OBJECTIVE,
+            "--engine": ENGINE,
+            "--max-horizon": INT,
+            "--timeout": FLOAT,
+            "--clingo-arg": ("--configuration=crafty", "--seed=3", "--garbage", "-t 2", "", "x"),
+            "--notation": NOTATIONS,
+            "--format": OUTPUT,
+            "--target": LABEL,
+            "--confirm": None,
+            "--max-states": INT,
+            "--max-atoms": INT,
+            "--no-confirm": None,
+            "--memo": None,
+            "--no-memo": None,
+            "--boards": None,
+        },
+    ),
     "check": (("puzzle", "plan"), {"--format": OUTPUT, "--target": LABEL, "--max-states": INT}),
     "convert": (("puzzle",), {"--to": FORMATS, "-o": OUT, "--output": OUT, "--target": LABEL}),
-    "deck": (("deck",), {
-        "--objective": OBJECTIVE, "--engine": ENGINE, "--jobs": JOBS, "--out": OUT,
-        "--resume": None, "--cluster": None, "--verify": None, "--target": LABEL,
-        "--max-states": INT, "--max-atoms": INT,
-    }),
-    "analyze": (("puzzle",), {
-        "--format": OUTPUT, "--graph": PICTURE, "--profile": PICTURE, "--target": LABEL,
-    }),
+    "deck": (
+        ("deck",),
+        {
+            "--objective": OBJECTIVE,
+            "--engine": ENGINE,
+            "--jobs": JOBS,
+            "--out": OUT,
+            "--resume": None,
+            "--cluster": None,
+            "--verify": None,
+            "--target": LABEL,
+            "--max-states": INT,
+            "--max-atoms": INT,
+        },
+    ),
+    "analyze": (
+        ("puzzle",),
+        {
+            "--format": OUTPUT,
+            "--graph": PICTURE,
+            "--profile": PICTURE,
+            "--target": LABEL,
+        },
+    ),
     "hardest": (("puzzle",), {"--to": FORMATS, "--target": LABEL}),
-    "generate": ((), {
-        "--size": SIZE, "--min-moves": ("0", "1", "3", "60", "-1", "x"), "--walls": INT,
-        "--count": FEW, "--seed": INT, "--minimal": None, "--max-boards": FEW, "--jobs": JOBS,
-        "-o": OUT,
-    }),
-    "render": (("puzzle",), {
-        "-o": PICTURE, "--solution": None, "--objective": OBJECTIVE, "--cell": INT,
-        "--target": LABEL,
-    }),
+    "generate": (
+        (),
+        {
+            "--size": SIZE,
+            "--min-moves": ("0", "1", "3", "60", "-1", "x"),
+            "--walls": INT,
+            "--count": FEW,
+            "--seed": INT,
+            "--minimal": None,
+            "--max-boards": FEW,
+            "--jobs": JOBS,
+            "-o": OUT,
+        },
+    ),
+    "render": (
+        ("puzzle",),
+        {
+            "-o": PICTURE,
+            "--solution": None,
+            "--objective": OBJECTIVE,
+            "--cell": INT,
+            "--target": LABEL,
+        },
+    ),
     "facts": (("puzzle",), {"--target": LABEL}),
-}  # fmt: skip
+}
 #: Options a command cannot run without (given nine times in ten), or must have to stay cheap.
 REQUIRED = {"convert": ("--to",), "render": ("-o",), "generate": ("--max-boards",)}
 KINDS: dict[str, tuple[str, ...]] = {
     LABEL: TARGETS,
-    INT: ("0", "1", "2", "3", "8", "-1", "400", "401", "99999999999999999999", "1.5", "",
-          "abc", "٣", "0x10", " 3", "1e3", "nan"),
+    INT: (
+        "0",
+        "1",
+        "2",
+        "3",
+        "8",
+        "-1",
+        "400",
+        "401",
+        "99999999999999999999",
+        "1.5",
+        "",
+        "abc",
+        "٣",
+        "0x10",
+        " 3",
+        "1e3",
+        "nan",
+    ),
     FLOAT: ("0", "0.5", "2", "-1", "nan", "inf", "-inf", "1e999", "", "abc", "1,5", "٣"),
-}  # fmt: skip
+}
 SUFFIXES = (".png", ".svg", ".gif", ".pdf", ".jsonl", ".csv", ".txt", ".json", ".pl", "", ".PNG")
 GARBAGE = ("", "-", "--", "-x", "--help", "\udcff", "é", " ", "\n", "9" * 40, "None")
 
@@ -474,8 +640,10 @@ def cli_files() -> dict[str, str]:
     folder = scratch() / "cli"
     (folder / "dir").mkdir(parents=True, exist_ok=True)
     examples = PUZZLES / "examples"
-    small = {name: examples / f"{name}.txt" for name in ("4x4", "walls", "two-targets",
-             "limousine", "unsolvable", "vertical-target")}  # fmt: skip
+    small = {
+        name: examples / f"{name}.txt"
+        for name in ("4x4", "walls", "two-targets", "limousine", "unsolvable", "vertical-target")
+    }
     files = {name: str(path) for name, path in small.items()}
     deck = [write(read_path(str(path))[0], "line") for path in list(small.values())[:2]]
     (folder / "deck.txt").write_text("; small deck\n" + "".join(deck) + deck[0], "utf-8")
@@ -522,16 +690,29 @@ def _option_value(rng: random.Random, values: Any) -> str:
     if choice < 0.7:
         suffixes = (".png", ".svg", ".gif") if values == PICTURE else SUFFIXES
         return str(folder / "out" / f"result{rng.choice(suffixes)}")
-    return rng.choice((str(folder), str(folder / "not-a-dir" / "x.png"), "/nonexistent/x.png",
-                       str(folder / "results.jsonl"), str(folder / "out")))  # fmt: skip
+    return rng.choice(
+        (
+            str(folder),
+            str(folder / "not-a-dir" / "x.png"),
+            "/nonexistent/x.png",
+            str(folder / "results.jsonl"),
+            str(folder / "out"),
+        )
+    )
 
 
 #: Options whose larger values make a run expensive (processes, boards, horizons, seconds):
 #: a value the option takes is cut down to this; other values are left for the command to
 #: refuse. A command line starts with the first four (a later value counts), so that an ASP
 #: search on an unsolvable board stops soon, and all runs stay in one process.
-CHEAP = {"--jobs": 1, "--max-horizon": 30, "--timeout": 5.0, "--count": 2, "--max-boards": 2,
-         "--size": 5}  # fmt: skip
+CHEAP = {
+    "--jobs": 1,
+    "--max-horizon": 30,
+    "--timeout": 5.0,
+    "--count": 2,
+    "--max-boards": 2,
+    "--size": 5,
+}
 
 
 def _cheap(option: str, value: str) -> str:

@@ -277,8 +277,7 @@ def _rows(cells: str, size: int) -> list[str]:
 def _pieces(cells: str, size: int) -> dict[str, tuple[bool, list[int]]]:
     """Each vehicle's label: (horizontal, its cells)."""
     return {
-        label: (spots[1] - spots[0] == 1, spots)
-        for label, spots in _vehicles(cells, size).items()
+        label: (spots[1] - spots[0] == 1, spots) for label, spots in _vehicles(cells, size).items()
     }
 
 

@@ -160,7 +160,13 @@ def test_an_illegal_move_is_a_plan_error_naming_it():
 
 def test_print_shows_the_board_and_the_plan_not_the_fields():
     assert str(card(1)).splitlines()[1:] == [  # card 1 as printed on it
-        "AA...O", "P..Q.O", "PXXQ.O", "P..Q..", "B...CC", "B.RRR."]  # fmt: skip
+        "AA...O",
+        "P..Q.O",
+        "PXXQ.O",
+        "P..Q..",
+        "B...CC",
+        "B.RRR.",
+    ]
     solution = rhasp.solve(card(1), engine="bfs")
     heading, plan = str(solution).split("\n")
     assert heading.startswith("card01: 8 moves, ") and heading.endswith("proven by bfs")
@@ -196,8 +202,9 @@ def test_a_puzzle_shows_as_its_board_in_a_notebook():
 def test_a_solution_shows_as_its_strip_of_boards():
     solution = rhasp.solve(card(1), engine="bfs")
     picture = svg_tree(solution._repr_svg_())
-    captions = [node.text for node in picture.iter(f"{SVG}text") if "." in node.text or
-                node.text == "start"]  # fmt: skip
+    captions = [
+        node.text for node in picture.iter(f"{SVG}text") if "." in node.text or node.text == "start"
+    ]
     assert captions[0] == "start"
     assert len(captions) == solution.moves + 1
     assert captions[-1].endswith(" out")  # the last move drives the target out

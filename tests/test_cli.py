@@ -347,8 +347,12 @@ def run_with_terminal_stderr(*args: str) -> tuple[int, str, str]:
     environment = {**os.environ, "TERM": "xterm", "COLUMNS": "120"}
     process = subprocess.run(
         [sys.executable, "-m", "rhasp", *args],
-        stdout=subprocess.PIPE, stderr=follower, text=True, env=environment, timeout=120,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        text=True,
+        env=environment,
+        timeout=120,
+    )
     os.close(follower)
     chunks = []
     while True:
@@ -379,8 +383,10 @@ def test_a_long_proof_shows_the_live_line_on_a_terminal_and_never_in_json():
     assert json.loads(out)["asp"]["memo"]["states"] > 0
     piped = subprocess.run(
         [sys.executable, "-m", "rhasp", "solve", card26, "--no-confirm", "--timeout", "2.5"],
-        capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert piped.returncode == 4 and "proving" not in piped.stderr
 
 
@@ -437,8 +443,11 @@ def piped(puzzle, solve_options: list[str], command: str = "solve") -> subproces
     )
     checked = subprocess.run(
         [*rhasp_command, "check", str(puzzle), "-"],
-        stdin=source.stdout, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        stdin=source.stdout,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     source.stdout.close()
     assert source.wait(timeout=120) == 0
     return checked
@@ -451,13 +460,19 @@ def piped(puzzle, solve_options: list[str], command: str = "solve") -> subproces
     [
         (ORIGINAL / "card01.txt", ["--engine", "bfs"], "moves: 8, minimal"),
         (EXAMPLES / "4x4.txt", ["--engine", "bfs", "--boards"], "moves: 3, minimal"),
-        (ORIGINAL / "card01.txt", ["--engine", "bfs", "--notation", "signed", "--boards"],
-         "moves: 8, minimal"),
-        (ORIGINAL / "card01.txt", ["--engine", "bfs", "--format", "json", "--objective", "slides"],
-         "slides: 16, minimal"),
+        (
+            ORIGINAL / "card01.txt",
+            ["--engine", "bfs", "--notation", "signed", "--boards"],
+            "moves: 8, minimal",
+        ),
+        (
+            ORIGINAL / "card01.txt",
+            ["--engine", "bfs", "--format", "json", "--objective", "slides"],
+            "slides: 16, minimal",
+        ),
     ],
     ids=["text", "boards", "signed-boards", "json"],
-)  # fmt: skip
+)
 def test_check_reads_what_solve_prints(puzzle, options, figure):
     checked = piped(puzzle, options)
     assert checked.returncode == 0, checked.stderr
@@ -505,15 +520,20 @@ def test_a_bad_choice_is_one_plain_line():
     command = [sys.executable, "-m", "rhasp", "solve", "--objective", "foo", CARD1_LINE]
     result = subprocess.run(command, capture_output=True, text=True)
     assert result.returncode == 2
-    assert result.stderr == ("rhasp solve: Invalid value for '--objective': 'foo' is not one of "
-                             "'moves', 'slides'. (see rhasp solve --help)\n")  # fmt: skip
+    assert result.stderr == (
+        "rhasp solve: Invalid value for '--objective': 'foo' is not one of "
+        "'moves', 'slides'. (see rhasp solve --help)\n"
+    )
 
 
 @pytest.mark.parametrize(
     ("command", "option", "formats"),
-    [("analyze", "--graph", GRAPH_FORMATS), ("analyze", "--profile", CHART_FORMATS),
-     ("render", "--output", BOARD_FORMATS)],
-)  # fmt: skip
+    [
+        ("analyze", "--graph", GRAPH_FORMATS),
+        ("analyze", "--profile", CHART_FORMATS),
+        ("render", "--output", BOARD_FORMATS),
+    ],
+)
 def test_picture_options_list_the_suffixes_they_accept(command, option, formats):
     (param,) = [p for p in get_command(app).commands[command].params if option in p.opts]
     assert re.findall(r"\.([a-z]+)\b", param.help) == list(formats)

@@ -42,8 +42,9 @@ def test_records_go_to_stdout_without_out(tmp_path):
     result = deck(str(small), "--jobs", "1")
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert [(r["line"], r["length"], r["plan"]) for r in records] == [
-        (1, 3, "BL1 AD2 XR2"), (2, 3, "BL1 AD2 XR2"),
-    ]  # fmt: skip
+        (1, 3, "BL1 AD2 XR2"),
+        (2, 3, "BL1 AD2 XR2"),
+    ]
 
 
 def test_an_interrupted_run_resumes_to_the_same_result(tmp_path):

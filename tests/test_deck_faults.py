@@ -36,8 +36,19 @@ def uninterrupted(deck, tmp_path_factory) -> dict[int, tuple]:
 
 
 def command(deck: Path, out: Path, *more: str) -> list[str]:
-    return [sys.executable, "-m", "rhasp", "deck", str(deck), "--out", str(out), "--cluster",
-            "--jobs", "2", *more]  # fmt: skip
+    return [
+        sys.executable,
+        "-m",
+        "rhasp",
+        "deck",
+        str(deck),
+        "--out",
+        str(out),
+        "--cluster",
+        "--jobs",
+        "2",
+        *more,
+    ]
 
 
 def records(out: Path) -> dict[int, tuple]:
@@ -53,8 +64,9 @@ def records(out: Path) -> dict[int, tuple]:
 
 def start_and_wait(deck: Path, out: Path, records_first: int) -> subprocess.Popen:
     """A deck run, once ``out`` holds at least ``records_first`` lines."""
-    process = subprocess.Popen(command(deck, out), stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)  # fmt: skip
+    process = subprocess.Popen(
+        command(deck, out), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and process.poll() is None:
         if out.exists() and out.read_bytes().count(b"\n") >= records_first:

@@ -97,8 +97,11 @@ def test_starting_from_packed_layouts_finds_the_same_puzzles(five):
     lines, _ = five
     options = enumeration.Options(size=5, from_goals=False)
     numbers = range(enumeration.shard_count(enumeration.prepared(options)[0]))
-    found = [line for shard in enumeration.shard_results(options, numbers, BUDGET, 2, None)
-             for line in shard.lines]  # fmt: skip
+    found = [
+        line
+        for shard in enumeration.shard_results(options, numbers, BUDGET, 2, None)
+        for line in shard.lines
+    ]
     assert sorted(found) == sorted(lines)
 
 
@@ -121,8 +124,9 @@ def test_the_same_bytes_on_one_process_and_on_two(tmp_path, five):
 def test_the_same_bytes_on_a_dask_cluster(tmp_path, dask_cluster):
     local, remote = tmp_path / "local.txt", tmp_path / "remote.txt"
     assert enumerate_cli("--size", "5", "--pieces", "1..5", "--out", str(local)).exit_code == 0
-    result = enumerate_cli("--size", "5", "--pieces", "1..5", "--scheduler", dask_cluster,
-                           "--out", str(remote))  # fmt: skip
+    result = enumerate_cli(
+        "--size", "5", "--pieces", "1..5", "--scheduler", dask_cluster, "--out", str(remote)
+    )
     assert result.exit_code == 0, result.stderr
     assert remote.read_bytes() == local.read_bytes()
 
@@ -148,8 +152,10 @@ def test_a_killed_run_resumes_to_the_uninterrupted_output(tmp_path):
     process.send_signal(signal.SIGKILL)
     process.wait()
     written = _shards_in(journal)
-    assert 0 < written < enumeration.shard_count(
-        enumeration.prepared(enumeration.Options(6, max_pieces=4))[0]
+    assert (
+        0
+        < written
+        < enumeration.shard_count(enumeration.prepared(enumeration.Options(6, max_pieces=4))[0])
     )
     result = enumerate_cli(*slice_, "--out", str(out), "--resume")
     assert result.exit_code == 0, result.stderr
@@ -250,8 +256,9 @@ def test_bad_options_are_one_line_and_exit_2(args, words):
 
 @pytest.mark.parametrize("size", ["3", "8"])
 def test_a_size_out_of_range_is_a_usage_error(size):
-    run = subprocess.run([sys.executable, "-m", "rhasp", "enumerate", "--size", size],
-                         capture_output=True, text=True)  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-m", "rhasp", "enumerate", "--size", size], capture_output=True, text=True
+    )
     assert run.returncode == 2
     assert run.stderr.startswith("rhasp enumerate: Invalid value for '--size'")
     assert run.stderr.count("\n") == 1 and run.stdout == ""
@@ -289,10 +296,22 @@ def test_analyze_and_hardest_choose_the_hardest_state_enumerate_keeps(five):
 def test_a_7x7_run_stops_at_once_on_ctrl_c_or_sigterm_and_resumes(tmp_path):
     # A 7×7 shard can run for minutes: the signal stops it mid-shard, the journal stays whole.
     out = tmp_path / "db7.txt"
-    command = [sys.executable, "-m", "rhasp", "enumerate", "--size", "7", "--jobs", "1",
-               "--out", str(out)]  # fmt: skip
-    stops = ((signal.SIGINT, 130, "interrupted", []),
-             (signal.SIGTERM, 143, "terminated", ["--resume"]))  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "rhasp",
+        "enumerate",
+        "--size",
+        "7",
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+    ]
+    stops = (
+        (signal.SIGINT, 130, "interrupted", []),
+        (signal.SIGTERM, 143, "terminated", ["--resume"]),
+    )
     for signum, code, words, resume in stops:
         process = subprocess.Popen(command + resume, stderr=subprocess.PIPE, text=True)
         journal = out.with_name("db7.txt.shards")
@@ -312,8 +331,10 @@ def test_a_7x7_run_stops_at_once_on_ctrl_c_or_sigterm_and_resumes(tmp_path):
 
 @pytest.mark.parametrize(
     "line",
-    ["51 GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo 4780",
-     "51 xCCoLMooJoLMAAJoLNHIDDDNHIoKEExooKGG 9360"],
+    [
+        "51 GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo 4780",
+        "51 xCCoLMooJoLMAAJoLNHIDDDNHIoKEExooKGG 9360",
+    ],
 )
 def test_published_lines_are_their_clusters_hardest_by_the_shared_tie_break(line):
     # Lines of the published 6×6 database: the tie-break enumerate shares with hardest picks

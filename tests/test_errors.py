@@ -19,13 +19,14 @@ def test_rhasp_here_was_installed_from_this_checkout():
 
 @pytest.mark.parametrize(
     ("source", "in_tree", "expected"),
-    [(None, True, "pip install 'rhasp[web]'"),
-     ((CHECKOUT, True), True, "pip install -e '.[web]'"),
-     ((CHECKOUT, False), True, "pip install '.[web]'"),
-     ((CHECKOUT, False), False, f"pip install '{CHECKOUT}[web]'")],
-)  # fmt: skip
-def test_the_hint_installs_the_extra_as_rhasp_was(monkeypatch, tmp_path, source, in_tree,
-                                                   expected):  # fmt: skip
+    [
+        (None, True, "pip install 'rhasp[web]'"),
+        ((CHECKOUT, True), True, "pip install -e '.[web]'"),
+        ((CHECKOUT, False), True, "pip install '.[web]'"),
+        ((CHECKOUT, False), False, f"pip install '{CHECKOUT}[web]'"),
+    ],
+)
+def test_the_hint_installs_the_extra_as_rhasp_was(monkeypatch, tmp_path, source, in_tree, expected):
     monkeypatch.setattr(errors, "installed_from", lambda: source)
     monkeypatch.chdir(CHECKOUT if in_tree else tmp_path)
     assert install_command("web") == expected

@@ -131,8 +131,9 @@ def test_solve_with_a_clingo_arg_that_is_not_utf8():
 
 def test_analyze_with_a_second_picture_that_cannot_be_written(tmp_path):
     graph, profile = tmp_path / "graph.svg", tmp_path / "no" / "profile.png"
-    one_line_or_clean_exit("analyze", str(EXAMPLES / "walls.txt"), "--graph", str(graph),
-                           "--profile", str(profile))  # fmt: skip
+    one_line_or_clean_exit(
+        "analyze", str(EXAMPLES / "walls.txt"), "--graph", str(graph), "--profile", str(profile)
+    )
 
 
 # Found by bench/fuzz.py in the commands' newest options, since fixed.
@@ -147,5 +148,11 @@ def test_max_states_past_a_64_bit_integer_on_the_compiled_core(monkeypatch):
 
 def test_analyze_an_unsolvable_board_with_both_pictures(tmp_path):
     graph, profile = tmp_path / "graph.svg", tmp_path / "profile.png"
-    one_line_or_clean_exit("analyze", str(EXAMPLES / "unsolvable.txt"), "--graph", str(graph),
-                           "--profile", str(profile))  # fmt: skip
+    one_line_or_clean_exit(
+        "analyze",
+        str(EXAMPLES / "unsolvable.txt"),
+        "--graph",
+        str(graph),
+        "--profile",
+        str(profile),
+    )

@@ -28,8 +28,10 @@ def test_a_database_line_reads_back_as_the_same_puzzle_up_to_labels():
         assert cluster_size(again.board, again.placement) == cluster_size(
             puzzle.board, puzzle.placement
         )
-        lengths = [len(plan) if plan else plan for plan, _ in
-                   (fewest_moves(p.board, p.start) for p in (puzzle, again))]  # fmt: skip
+        lengths = [
+            len(plan) if plan else plan
+            for plan, _ in (fewest_moves(p.board, p.start) for p in (puzzle, again))
+        ]
         assert lengths[0] == lengths[1]
 
 
@@ -47,8 +49,9 @@ def relabelled(cells: str) -> str:
     """The board with A kept and the other vehicles renamed in reading order."""
     names = {"A": "A", ".": ".", "#": "#"}
     spare = iter("BCDEFGHIJKLMNOPQRSTUVWYZ")
-    return "".join(names.setdefault(ch, next(spare)) if ch not in names else names[ch]
-                   for ch in cells)  # fmt: skip
+    return "".join(
+        names.setdefault(ch, next(spare)) if ch not in names else names[ch] for ch in cells
+    )
 
 
 SMALL_RUN = ("--size", "5", "--seed", "3", "--count", "4", "--min-moves", "6", "--walls", "1")
@@ -123,8 +126,19 @@ def test_a_generated_deck_passes_rhasp_deck_verify(tmp_path):
 
 def test_giving_up_keeps_the_puzzles_made_and_says_why(tmp_path):
     deck_file = tmp_path / "new.txt"
-    result = rhasp("generate", "--size", "4", "--seed", "1", "--count", "50",
-                   "--max-boards", "20", "-o", str(deck_file))  # fmt: skip
+    result = rhasp(
+        "generate",
+        "--size",
+        "4",
+        "--seed",
+        "1",
+        "--count",
+        "50",
+        "--max-boards",
+        "20",
+        "-o",
+        str(deck_file),
+    )
     assert result.exit_code == 4
     assert "gave up after 20 boards" in result.stderr
     kept = [line for line in deck_file.read_text().splitlines() if not line.startswith(";")]

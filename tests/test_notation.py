@@ -92,14 +92,16 @@ SOLVED_BOARDS = """\
         ("AR1 QU1 XR3", "AR1 QU1 XR3"),
         (SOLVED_TEXT, "1. BL1 2. AD2 3. XR2"),
         (SOLVED_BOARDS, "1. X→2"),
-        ('{\n  "puzzle": "4x4",\n  "plan": [\n    "BL1",\n    "AD2",\n    "XR2"\n  ]\n}\n',
-         "BL1 AD2 XR2"),
+        (
+            '{\n  "puzzle": "4x4",\n  "plan": [\n    "BL1",\n    "AD2",\n    "XR2"\n  ]\n}\n',
+            "BL1 AD2 XR2",
+        ),
         ('{"line": 1, "puzzle": "deck-1", "plan": "BL1 AD2 XR2"}\n', "BL1 AD2 XR2"),
         ('{"puzzle": "unsolvable", "solved": false, "plan": null}', ""),
         ("unsolvable · no solution · proven by bfs: all 3 reachable states explored\n", ""),
     ],
     ids=["plain", "text", "boards", "json", "deck-line", "json-unsolved", "text-unsolved"],
-)  # fmt: skip
+)
 def test_the_plan_is_taken_out_of_what_solve_prints(text, plan):
     assert extract_plan(text).split() == plan.split()
 
@@ -116,7 +118,7 @@ def test_the_plan_is_taken_out_of_what_solve_prints(text, plan):
         ('{"a": ' + "9" * 5000 + "}", "out.txt: not JSON rhasp reads"),
     ],
     ids=["two-puzzles", "two-records", "no-plan", "not-moves", "bad-json", "deep", "digits"],
-)  # fmt: skip
+)
 def test_output_that_holds_no_single_plan_is_named(text, complaint):
     with pytest.raises(InputError) as caught:
         extract_plan(text, "out.txt")

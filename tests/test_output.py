@@ -68,8 +68,9 @@ def test_convert_and_hardest_write_their_files_whole(tmp_path):
 def test_analyze_checks_where_its_pictures_go_before_drawing_any(tmp_path):
     unsolvable = str(ORIGINAL.parent / "examples" / "unsolvable.txt")
     graph, profile = tmp_path / "graph.svg", tmp_path / "profile.png"
-    result = runner.invoke(app, ["analyze", unsolvable, "--graph", str(graph),
-                                 "--profile", str(profile)])  # fmt: skip
+    result = runner.invoke(
+        app, ["analyze", unsolvable, "--graph", str(graph), "--profile", str(profile)]
+    )
     assert result.exit_code == 2
     assert (
         result.stderr == f"rhasp: {graph}: no goal state is reachable: nothing to rank the "

@@ -89,8 +89,10 @@ class Solution:
             return f"{name}: unsolvable, {proof}"
         moves, slides = self.moves, self.slides
         plan = " ".join(format_plan(self.plan, self.puzzle.board))
-        return (f"{name}: {moves} move{'s' * (moves != 1)}, {slides} slide{'s' * (slides != 1)}"
-                f"; fewest {self.objective}, {proof}\n{plan}")  # fmt: skip
+        return (
+            f"{name}: {moves} move{'s' * (moves != 1)}, {slides} slide{'s' * (slides != 1)}"
+            f"; fewest {self.objective}, {proof}\n{plan}"
+        )
 
     def _repr_svg_(self) -> str:
         """The plan as a strip of boards, as Jupyter shows a solution; the board alone when
@@ -110,9 +112,7 @@ class EngineDisagreement(RhaspError):
     """Two engines, or an engine and the model, disagree: always a bug (exit code 3)."""
 
 
-def get_engine(
-    name: str, *, asp: AspOptions | None = None, budget: Budget | None = None
-) -> Engine:
+def get_engine(name: str, *, asp: AspOptions | None = None, budget: Budget | None = None) -> Engine:
     """The engine called ``name``: ``budget`` bounds the BFS (default: by the machine's
     memory), ``asp`` says how the ASP engine runs."""
     from rhasp.engines.asp import AspEngine

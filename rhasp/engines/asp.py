@@ -70,7 +70,6 @@ class HorizonStats:
     memo: StateMemo | None = None
     per_horizon: list[float] = field(default_factory=list)  # seconds: grounding and solving
 
-
     def add(self, statistics: Any) -> None:
         solvers = statistics["solving"]["solvers"]
         self.choices += int(solvers["choices"])

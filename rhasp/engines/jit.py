@@ -99,8 +99,11 @@ TWINNED = (core.new_buffer, core.key_set, core.add_new, core.with_room)
 
 
 def _functions(module: object) -> list[object]:
-    return [value for value in vars(module).values()
-            if inspect.isfunction(value) and value.__module__ == module.__name__]  # fmt: skip
+    return [
+        value
+        for value in vars(module).values()
+        if inspect.isfunction(value) and value.__module__ == module.__name__
+    ]
 
 
 for _helper in _functions(core) + _functions(layouts):
@@ -120,9 +123,9 @@ enumerate_shard = njit(cache=True, nogil=True)(layouts.enumerate_shard)
 def tables(values: TablesT) -> TablesT:
     """The same tables (a board's geometry, ``core.Tables``, or its lines, ``layouts.Lines``)
     with every sequence as an int64 array, as the compiled core takes them."""
-    return type(values)(*(
-        np.asarray(v, dtype=np.int64) if isinstance(v, tuple) else v for v in values
-    ))  # fmt: skip
+    return type(values)(
+        *(np.asarray(v, dtype=np.int64) if isinstance(v, tuple) else v for v in values)
+    )
 
 
 def watch() -> np.ndarray:

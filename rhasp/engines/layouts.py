@@ -119,16 +119,29 @@ def scratch(size: int) -> Scratch:
     cells = size * size
     stride = 1 << bits_for(size)
     tables = core.Tables(
-        0, stride - 1, stride, 0,
-        core.new_buffer(cells), core.new_buffer(cells), core.new_buffer(cells),
-        core.new_buffer(cells), core.new_buffer(cells * stride), core.new_buffer(cells * stride),
-        core.new_buffer(cells * stride), core.new_buffer(cells * stride),
-        core.new_buffer(1), core.new_buffer(1),
-    )  # fmt: skip
+        0,
+        stride - 1,
+        stride,
+        0,
+        core.new_buffer(cells),
+        core.new_buffer(cells),
+        core.new_buffer(cells),
+        core.new_buffer(cells),
+        core.new_buffer(cells * stride),
+        core.new_buffer(cells * stride),
+        core.new_buffer(cells * stride),
+        core.new_buffer(cells * stride),
+        core.new_buffer(1),
+        core.new_buffer(1),
+    )
     return Scratch(
-        core.new_buffer(cells), core.new_buffer(cells), core.new_buffer(cells),
-        core.new_buffer(cells), core.new_buffer(cells), tables,
-    )  # fmt: skip
+        core.new_buffer(cells),
+        core.new_buffer(cells),
+        core.new_buffer(cells),
+        core.new_buffer(cells),
+        core.new_buffer(cells),
+        tables,
+    )
 
 
 def enumerate_shard(
@@ -231,9 +244,7 @@ def _layout(
     pieces = _gather(lines, chosen, room)
     g = _geometry(lines.size, pieces, -1, room)
     start = _start_key(lines.size, g, room)
-    reached, order, first_edge, edges = explore_if_least(
-        g, start, room.horizontal, limits, watch
-    )
+    reached, order, first_edge, edges = explore_if_least(g, start, room.horizontal, limits, watch)
     if reached == NOT_LEAST:
         return 0
     if reached == core.BUDGET:
@@ -316,9 +327,21 @@ def _geometry(size: int, pieces: int, skip: int, room: Scratch) -> core.Tables:
     t.goal_shift[0] = t.shift[0]
     t.goal_pos[0] = t.last[0]
     return core.Tables(
-        i, t.gone, stride, walls, t.shift, t.last, t.exit_behind, t.exit_ahead,
-        t.masks, t.behind, t.ahead, t.near, t.goal_shift, t.goal_pos,
-    )  # fmt: skip
+        i,
+        t.gone,
+        stride,
+        walls,
+        t.shift,
+        t.last,
+        t.exit_behind,
+        t.exit_ahead,
+        t.masks,
+        t.behind,
+        t.ahead,
+        t.near,
+        t.goal_shift,
+        t.goal_pos,
+    )
 
 
 def _order_fields(count: int, bits: int, room: Scratch) -> None:
@@ -387,9 +410,7 @@ def precedes(g: core.Tables, key: int, other: int, horizontal: core.Buffer) -> b
     return across < other_across or (across == other_across and down < other_down)
 
 
-def least_of(
-    g: core.Tables, keys: list[int], begin: int, end: int, horizontal: core.Buffer
-) -> int:
+def least_of(g: core.Tables, keys: list[int], begin: int, end: int, horizontal: core.Buffer) -> int:
     """The least of ``keys[begin:end]`` in the database's order of states (:func:`precedes`)."""
     best = keys[begin]
     for k in range(begin + 1, end):

@@ -337,8 +337,10 @@ class _Board:
             (a.symbol.arguments[0].number, a.symbol.arguments[1].number)
             for a in atoms.by_signature("size", 2)
         )
-        by_cells = all(abs(a.symbol.arguments[1].number - a.symbol.arguments[2].number) == 1
-                       for a in atoms.by_signature("reach", 3))  # fmt: skip
+        by_cells = all(
+            abs(a.symbol.arguments[1].number - a.symbol.arguments[2].number) == 1
+            for a in atoms.by_signature("reach", 3)
+        )
         exit_of = {vehicle: position for vehicle, position in exits}
         needs = tuple(
             _target_needs(t, exit_of[t], shapes, (width, height), targets, by_cells)

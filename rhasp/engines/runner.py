@@ -162,6 +162,7 @@ def _run_watched(
     began = time.perf_counter()
     deadline = math.inf if budget.seconds is None else began + budget.seconds
     thread.start()
+
     def joined(seconds: float) -> bool:
         thread.join(seconds)
         return not thread.is_alive()

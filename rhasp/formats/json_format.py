@@ -141,9 +141,14 @@ def puzzle_to_dict(puzzle: Puzzle) -> dict[str, Any]:
         row, col = vehicle.cells(position)[0]
         orientation = "horizontal" if vehicle.horizontal else "vertical"
         vehicles.append(
-            {"label": vehicle.label, "row": row, "col": col, "length": vehicle.length,
-             "orientation": orientation}
-        )  # fmt: skip
+            {
+                "label": vehicle.label,
+                "row": row,
+                "col": col,
+                "length": vehicle.length,
+                "orientation": orientation,
+            }
+        )
     targets = []
     for label, side in board.exits:
         vehicle = board.vehicles[board.index(label)]

@@ -46,20 +46,35 @@ def board_scene(
     width, height = board.width * cell + 2 * margin, board.height * cell + 2 * margin
     shapes: list[Shape] = [*_frame(board, cell, margin)]
     for row, col in board.walls:
-        shapes.append(Box(margin + col * cell + 2, margin + row * cell + 2, cell - 4, cell - 4,
-                          WALL, round(cell * 0.08, 1)))  # fmt: skip
+        shapes.append(
+            Box(
+                margin + col * cell + 2,
+                margin + row * cell + 2,
+                cell - 4,
+                cell - 4,
+                WALL,
+                round(cell * 0.08, 1),
+            )
+        )
     for i, position in enumerate(state):
         if position is not None:
             body, label = vehicle_shapes(board, i, position, cell)
             if i == moved:
                 ring = max(3, cell // 12)
-                shapes.append(Box(body.x - ring, body.y - ring, body.width + 2 * ring,
-                                  body.height + 2 * ring, MOVED, body.radius + ring))  # fmt: skip
+                shapes.append(
+                    Box(
+                        body.x - ring,
+                        body.y - ring,
+                        body.width + 2 * ring,
+                        body.height + 2 * ring,
+                        MOVED,
+                        body.radius + ring,
+                    )
+                )
             shapes.extend((body, label))
     if caption:
         band = round(cell * 0.6)
-        shapes.append(Caption(width / 2, height + band / 2 - margin / 3, caption, cell * 0.34,
-                              INK))  # fmt: skip
+        shapes.append(Caption(width / 2, height + band / 2 - margin / 3, caption, cell * 0.34, INK))
         height += band
     return Scene(width, height, tuple(shapes))
 
@@ -72,8 +87,10 @@ def vehicle_shapes(board: Board, i: int, position: int, cell: int) -> tuple[Box,
     inset = max(2, cell // 14)
     x, y = margin + left * cell + inset, margin + top * cell + inset
     w, h = (right - left + 1) * cell - 2 * inset, (bottom - top + 1) * cell - 2 * inset
-    return (Box(x, y, w, h, fill, round(cell * 0.2, 1)),
-            Caption(x + w / 2, y + h / 2, vehicle.label, cell * 0.42, ink))  # fmt: skip
+    return (
+        Box(x, y, w, h, fill, round(cell * 0.2, 1)),
+        Caption(x + w / 2, y + h / 2, vehicle.label, cell * 0.42, ink),
+    )
 
 
 def _colours(board: Board, i: int) -> tuple[str, str]:
@@ -96,8 +113,16 @@ def _frame(board: Board, cell: int, margin: int) -> list[Shape]:
     ]
     for row in range(board.height):
         for col in range(board.width):
-            shapes.append(Box(margin + col * cell + 1, margin + row * cell + 1, cell - 2,
-                              cell - 2, SQUARE, round(cell * 0.06, 1)))  # fmt: skip
+            shapes.append(
+                Box(
+                    margin + col * cell + 1,
+                    margin + row * cell + 1,
+                    cell - 2,
+                    cell - 2,
+                    SQUARE,
+                    round(cell * 0.06, 1),
+                )
+            )
     for label, side in board.exits:
         line = board.vehicles[board.index(label)].line
         shapes.extend(_exit(side, line, cell, margin, edge, inner_w, inner_h))

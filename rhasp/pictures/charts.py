@@ -65,9 +65,16 @@ def cluster_dot(puzzle: Puzzle, graph: ClusterGraph, graphviz: ModuleType) -> An
     )
     drawing = graphviz.Graph(name=puzzle.name, engine="dot")
     drawing.attr(
-        rankdir="LR", splines="false", outputorder="edgesfirst", ranksep="1.2", nodesep="0.02",
-        label=title, labelloc="t", fontname="Helvetica", fontsize="14",
-    )  # fmt: skip
+        rankdir="LR",
+        splines="false",
+        outputorder="edgesfirst",
+        ranksep="1.2",
+        nodesep="0.02",
+        label=title,
+        labelloc="t",
+        fontname="Helvetica",
+        fontsize="14",
+    )
     drawing.attr("node", shape="point", width="0.06", color=NEUTRAL, label="")
     drawing.attr("edge", color=EDGE, penwidth="0.4")
     by_distance: dict[int, list[int]] = {}
@@ -77,8 +84,11 @@ def cluster_dot(puzzle: Puzzle, graph: ClusterGraph, graphviz: ModuleType) -> An
         with drawing.subgraph() as rank:
             rank.attr(rank="same")
             for key in keys:
-                rank.node(str(key), tooltip=_tooltip(puzzle, graph, key, d), **_look(
-                    key, d, farthest, on_path, graph.start))  # fmt: skip
+                rank.node(
+                    str(key),
+                    tooltip=_tooltip(puzzle, graph, key, d),
+                    **_look(key, d, farthest, on_path, graph.start),
+                )
     path_edges = {frozenset(pair) for pair in itertools.pairwise(path)}
     for key, after_keys in graph.neighbours.items():
         for after in after_keys:
@@ -132,9 +142,14 @@ def draw_profile(
         axes.bar_label(bars, labels=[f"{counts[d]:,}" for d in distances], fontsize=7, padding=2)
     if start_distance is not None:
         top = max(counts.values())
-        axes.annotate("start", xy=(start_distance, counts[start_distance] + top * 0.05),
-                      xytext=(start_distance, counts[start_distance] + top * 0.25), ha="center",
-                      arrowprops={"arrowstyle": "->", "color": PATH}, color=PATH)  # fmt: skip
+        axes.annotate(
+            "start",
+            xy=(start_distance, counts[start_distance] + top * 0.05),
+            xytext=(start_distance, counts[start_distance] + top * 0.25),
+            ha="center",
+            arrowprops={"arrowstyle": "->", "color": PATH},
+            color=PATH,
+        )
     legend = [(GOAL, "goal states"), (PATH, "the start's distance"), (HARDEST, "hardest")]
     axes.legend(handles=[patches.Patch(color=c, label=text) for c, text in legend], frameon=False)
     axes.set_xlabel("moves to the nearest goal")
@@ -157,8 +172,9 @@ def draw_database(title: str, by_moves: Counter[int], by_cluster: Counter[int], 
     figure, (moves_axes, size_axes) = pyplot.subplots(1, 2, figsize=(11, 4.5), dpi=100)
     moves = sorted(by_moves)
     moves_axes.bar(moves, [by_moves[m] for m in moves], color=PATH, width=0.8)
-    moves_axes.xaxis.set_major_locator(need("matplotlib.ticker", "--histogram").MaxNLocator(
-        integer=True))  # fmt: skip
+    moves_axes.xaxis.set_major_locator(
+        need("matplotlib.ticker", "--histogram").MaxNLocator(integer=True)
+    )
     moves_axes.set_xlabel("minimal moves")
     moves_axes.set_ylabel("puzzles")
     moves_axes.set_yscale("log")

@@ -94,8 +94,9 @@ def image(scene: Scene) -> Any:
         else:
             if shape.size not in fonts:
                 fonts[shape.size] = pil_font.load_default(size=shape.size)
-            draw.text((shape.x, shape.y), shape.text, fill=shape.fill, font=fonts[shape.size],
-                      anchor="mm")  # fmt: skip
+            draw.text(
+                (shape.x, shape.y), shape.text, fill=shape.fill, font=fonts[shape.size], anchor="mm"
+            )
     return picture
 
 

@@ -133,8 +133,9 @@ class Database:
     def _moves(self, text: str, number: int) -> int:
         match = DECK_LINE.fullmatch(text)
         if match is None or match["moves"] is None:
-            raise InputError("not a database line (expected MOVES BOARD CLUSTER)",
-                             f"{self.path}:{number}")  # fmt: skip
+            raise InputError(
+                "not a database line (expected MOVES BOARD CLUSTER)", f"{self.path}:{number}"
+            )
         return int(match["moves"])
 
     def counts(self) -> dict[int, int]:
@@ -155,8 +156,14 @@ class Database:
             raise InputError("not a database line (expected MOVES BOARD CLUSTER)", where)
         rhasp.parse(match["board"], where=where)  # a bad board: one line naming it
         cluster = None if match["cluster"] is None else int(match["cluster"])
-        return {"board": match["board"], "moves": moves, "cluster": cluster,
-                "line": lines[k], "number": k + 1, "of": len(offsets)}  # fmt: skip
+        return {
+            "board": match["board"],
+            "moves": moves,
+            "cluster": cluster,
+            "line": lines[k],
+            "number": k + 1,
+            "of": len(offsets),
+        }
 
 
 class GenerateRequest(BaseModel):
@@ -192,8 +199,7 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
     def http_error(request: Request, error: HTTPException) -> JSONResponse:
         """404, 405 and the like in the shape of every other error: one line in ``error``."""
         line = f"{request.method} {request.url.path}: {str(error.detail).lower()}"
-        return JSONResponse({"error": line}, status_code=error.status_code,
-                            headers=error.headers)  # fmt: skip
+        return JSONResponse({"error": line}, status_code=error.status_code, headers=error.headers)
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
@@ -210,8 +216,9 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
         """The puzzle database the server was started with (``--database``): its file name
         and how many puzzles it holds of each number of moves; 404 without one."""
         if database is None:
-            return JSONResponse({"error": "no database: start rhasp serve --database FILE"},
-                                status_code=404)  # fmt: skip
+            return JSONResponse(
+                {"error": "no database: start rhasp serve --database FILE"}, status_code=404
+            )
         return {"name": database.path.name, "counts": database.counts()}
 
     @app.post("/api/database")
@@ -219,8 +226,9 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
         """A puzzle of the database with the number of moves asked for, picked at random (the
         same ``seed``, the same puzzle): its board, moves, cluster and line in the file."""
         if database is None:
-            return JSONResponse({"error": "no database: start rhasp serve --database FILE"},
-                                status_code=404)  # fmt: skip
+            return JSONResponse(
+                {"error": "no database: start rhasp serve --database FILE"}, status_code=404
+            )
         return answer(lambda: database.pick(request.moves, request.seed))
 
     @app.post("/api/board")
@@ -245,8 +253,9 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
                 return busy(limits)
             run = lambda progress: solve_position(request, limits, progress)  # noqa: E731
             if request.stream:
-                return StreamingResponse(proof_events(run, asp_slots.release),
-                                         media_type="text/event-stream")  # fmt: skip
+                return StreamingResponse(
+                    proof_events(run, asp_slots.release), media_type="text/event-stream"
+                )
             try:
                 return answer(lambda: run(None))
             finally:
@@ -265,8 +274,9 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
     @app.post("/api/check")
     def check(request: CheckRequest) -> Any:
         """Does the plan solve the position, and is it minimal in moves and slides (BFS)?"""
-        return answer(lambda: rhasp.check(position(request), request.plan,
-                                          budget=limits.budget()).record())  # fmt: skip
+        return answer(
+            lambda: rhasp.check(position(request), request.plan, budget=limits.budget()).record()
+        )
 
     @app.post("/api/analyze")
     def analyze(request: Position) -> Any:
@@ -286,10 +296,14 @@ def card_list() -> list[dict[str, Any]]:
     """The cards as ``/api/puzzles`` lists them; their minima are searched once (about 0.05 s
     a card), then kept."""
     return [
-        {"name": card.name, "board": write(card, "line").strip(), "level": LEVELS[n // 10],
-         "moves": rhasp.solve(card, engine="bfs").moves}
+        {
+            "name": card.name,
+            "board": write(card, "line").strip(),
+            "level": LEVELS[n // 10],
+            "moves": rhasp.solve(card, engine="bfs").moves,
+        }
         for n, card in enumerate(cards())
-    ]  # fmt: skip
+    ]
 
 
 @cache
@@ -308,8 +322,10 @@ def played(request: Position) -> list[dict[str, Any]]:
     """The request's moves as the page replays them; each checked when ``position`` played
     them (an illegal one is a 400 naming it)."""
     puzzle = parsed(request.board)
-    return [{"label": move.label, "delta": move.delta, "move": format_move(move, puzzle.board)}
-            for move in moves_of(puzzle, request.moves)]  # fmt: skip
+    return [
+        {"label": move.label, "delta": move.delta, "move": format_move(move, puzzle.board)}
+        for move in moves_of(puzzle, request.moves)
+    ]
 
 
 @lru_cache(maxsize=128)
@@ -340,10 +356,14 @@ def failure(error: Exception, status: int, **extra: Any) -> JSONResponse:
 
 def busy(limits: Limits) -> JSONResponse:
     return JSONResponse(
-        {"error": f"busy: {limits.asp_proofs} ASP proofs are running, one per core; try again "
-                  "in a moment, or use the BFS engine", "busy": True},
-        status_code=429, headers={"Retry-After": "5"},
-    )  # fmt: skip
+        {
+            "error": f"busy: {limits.asp_proofs} ASP proofs are running, one per core; try again "
+            "in a moment, or use the BFS engine",
+            "busy": True,
+        },
+        status_code=429,
+        headers={"Retry-After": "5"},
+    )
 
 
 def view(puzzle: Puzzle) -> dict[str, Any]:
@@ -352,13 +372,25 @@ def view(puzzle: Puzzle) -> dict[str, Any]:
     vehicles = []
     for i, (vehicle, place) in enumerate(zip(board.vehicles, puzzle.placement, strict=True)):
         body, label = vehicle_shapes(board, i, place, CELL)
-        vehicles.append({
-            "label": vehicle.label, "orientation": vehicle.orientation, "line": vehicle.line,
-            "length": vehicle.length, "position": place, "target": vehicle.label in board.targets,
-            "box": {"x": body.x, "y": body.y, "width": body.width, "height": body.height,
-                    "radius": body.radius, "fill": body.fill},
-            "text": {"size": label.size, "fill": label.fill},
-        })  # fmt: skip
+        vehicles.append(
+            {
+                "label": vehicle.label,
+                "orientation": vehicle.orientation,
+                "line": vehicle.line,
+                "length": vehicle.length,
+                "position": place,
+                "target": vehicle.label in board.targets,
+                "box": {
+                    "x": body.x,
+                    "y": body.y,
+                    "width": body.width,
+                    "height": body.height,
+                    "radius": body.radius,
+                    "fill": body.fill,
+                },
+                "text": {"size": label.size, "fill": label.fill},
+            }
+        )
     return {
         "name": puzzle.name,
         "width": board.width,
@@ -384,8 +416,9 @@ def link_text(puzzle: Puzzle) -> str:
 
 
 def new_puzzle(request: GenerateRequest, limits: Limits) -> dict[str, Any]:
-    puzzle = rhasp.generate(request.min_moves, request.seed, seconds=limits.seconds,
-                            max_states=limits.states)  # fmt: skip
+    puzzle = rhasp.generate(
+        request.min_moves, request.seed, seconds=limits.seconds, max_states=limits.states
+    )
     return {"name": puzzle.name, "board": link_text(puzzle), "moves": puzzle.meta["moves"]}
 
 
@@ -412,8 +445,14 @@ def hint_record(puzzle: Puzzle, limits: Limits | None = None) -> dict[str, Any] 
 
 def solve_position(request: SolveRequest, limits: Limits, progress: Any) -> dict[str, Any]:
     puzzle = position(request)
-    solution = rhasp.solve(puzzle, request.objective, request.engine, budget=limits.budget(),
-                           timeout=limits.seconds, progress=progress)  # fmt: skip
+    solution = rhasp.solve(
+        puzzle,
+        request.objective,
+        request.engine,
+        budget=limits.budget(),
+        timeout=limits.seconds,
+        progress=progress,
+    )
     if solution.limit:
         raise SearchLimit(solution.limit, puzzle.name)
     return solution_record(solution)
@@ -439,8 +478,9 @@ def proof_events(
         nonlocal last
         if horizon != last:
             last = horizon
-            events.put(("horizon", {"horizon": horizon, "seconds": round(seconds, 3),
-                                    "memo": memo}))  # fmt: skip
+            events.put(
+                ("horizon", {"horizon": horizon, "seconds": round(seconds, 3), "memo": memo})
+            )
 
     def work() -> None:
         try:

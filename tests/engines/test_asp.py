@@ -58,8 +58,10 @@ def test_original_cards_minimal_moves_agree(variant, number):
 def test_original_cards_minimal_slides_agree(variant, number):
     found = agree(card(number), "slides", ENGINES[variant])
     # The slides encoding plans cells; runs of one vehicle in one direction are its moves.
-    assert all(a.label != b.label or (a.delta > 0) != (b.delta > 0) for a, b in
-               zip(found.plan, found.plan[1:], strict=False))  # fmt: skip
+    assert all(
+        a.label != b.label or (a.delta > 0) != (b.delta > 0)
+        for a, b in zip(found.plan, found.plan[1:], strict=False)
+    )
 
 
 @pytest.mark.parametrize(
@@ -98,8 +100,15 @@ def test_a_disagreement_is_loud():
 
         def solve(self, puzzle, objective):
             plan = BFS.solve(puzzle, objective).plan
-            return Solution(puzzle, objective, (Move("A", 1), Move("A", -1), *plan),
-                            self.name, (self.name,), None, 0.0)  # fmt: skip
+            return Solution(
+                puzzle,
+                objective,
+                (Move("A", 1), Move("A", -1), *plan),
+                self.name,
+                (self.name,),
+                None,
+                0.0,
+            )
 
     with pytest.raises(EngineDisagreement, match="broken found moves 10 but bfs found 8"):
         confirmed(OffByOne(), BFS, card(1), "moves")
@@ -122,8 +131,10 @@ def test_clingo_options_pass_through_and_bad_ones_are_named():
 
 
 def test_slides_are_grouped_into_moves_only_for_the_slides_objective():
-    atoms = [clingo.parse_term(f'move({t},"{v}",{d})') for t, v, d in
-             [(1, "A", 1), (2, "A", 1), (3, "B", -1), (4, "A", 1)]]  # fmt: skip
+    atoms = [
+        clingo.parse_term(f'move({t},"{v}",{d})')
+        for t, v, d in [(1, "A", 1), (2, "A", 1), (3, "B", -1), (4, "A", 1)]
+    ]
     grouped = plan_from_atoms(atoms, group_slides=True)
     assert grouped == (Move("A", 2), Move("B", -1), Move("A", 1))
     assert len(plan_from_atoms(atoms, group_slides=False)) == 4
@@ -205,8 +216,10 @@ def clingo_run(puzzle_file: Path, encoding: str, *options: str) -> subprocess.Co
     Each run is made once a session: card 26 takes seconds."""
     facts = subprocess.run(
         [sys.executable, "-m", "rhasp", "facts", str(puzzle_file)],
-        capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     command = [CLINGO or "clingo", f"encodings/{encoding}", "-", *options]
     # memo.lp loads the propagator from the rhasp package: the checkout's root here.
     environment = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
@@ -250,11 +263,15 @@ def test_clingo_executable_handles_walls_and_two_targets():
 @needs_clingo
 @pytest.mark.parametrize(
     ("puzzle_file", "objective"),
-    [(ORIGINAL / "card01.txt", "moves"), (ORIGINAL / "card03.txt", "moves"),
-     (ORIGINAL / "card04.txt", "slides"), (EXAMPLES / "walls.txt", "moves"),
-     (EXAMPLES / "two-targets.txt", "moves")],
+    [
+        (ORIGINAL / "card01.txt", "moves"),
+        (ORIGINAL / "card03.txt", "moves"),
+        (ORIGINAL / "card04.txt", "slides"),
+        (EXAMPLES / "walls.txt", "moves"),
+        (EXAMPLES / "two-targets.txt", "moves"),
+    ],
     ids=["card1", "card3", "card4-slides", "walls", "two-targets"],
-)  # fmt: skip
+)
 def test_clingo_executable_runs_the_memo(puzzle_file, objective):
     """memo.lp: the same propagator inside the clingo executable (clingo 5.4 in CI)."""
     atoms, states, _ = standalone(puzzle_file, encoding_path(objective), memo=True)
@@ -321,9 +338,10 @@ HAND_MADE = {
     "three-targets": (
         "@target X right\n@target Y right\n@target Z bottom\n"
         ".....Z\n..A..Z\nXXAYY.\n......\n......\n......\n",
-        4, 10,
+        4,
+        10,
     ),
-}  # fmt: skip
+}
 
 
 def blocked_truck(side: int) -> str:

@@ -71,8 +71,9 @@ def test_fast_core_agrees_on_cards(number, mode):
 
 
 @pytest.mark.parametrize("mode", ["always", "never"])
-@pytest.mark.parametrize("name", ["4x4", "walls", "unsolvable", "two-targets", "limousine",
-                                  "vertical-target"])  # fmt: skip
+@pytest.mark.parametrize(
+    "name", ["4x4", "walls", "unsolvable", "two-targets", "limousine", "vertical-target"]
+)
 def test_fast_core_agrees_on_the_examples(name, mode):
     with core_mode(mode):
         agree(example(name))
@@ -81,8 +82,11 @@ def test_fast_core_agrees_on_the_examples(name, mode):
 def every_result(puzzle) -> tuple:
     """What each search of the core returns for the puzzle, in plain Python values."""
     board, start, placement = puzzle.board, puzzle.start, puzzle.placement
-    found = [bitboard.fewest_moves(board, start), bitboard.fewest_slides(board, start),
-             bitboard.cluster_size(board, placement)]  # fmt: skip
+    found = [
+        bitboard.fewest_moves(board, start),
+        bitboard.fewest_slides(board, start),
+        bitboard.cluster_size(board, placement),
+    ]
     if len(board.targets) == 1:
         _, order, ends = bitboard.goal_layers(board, placement)
         found += [bitboard.solve_and_count(board, placement), list(order), list(ends)]

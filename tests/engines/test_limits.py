@@ -204,8 +204,11 @@ def test_every_command_ends_a_limit_with_exit_code_4_and_one_line(tmp_path, monk
     result = runner.invoke(app, args)
     assert result.exit_code == 4, (result.stdout, result.stderr)
     said = result.stderr + result.stdout
-    assert ("state limit reached" in said or "ground program limit" in said
-            or "skipped at the state limit" in said)  # fmt: skip
+    assert (
+        "state limit reached" in said
+        or "ground program limit" in said
+        or "skipped at the state limit" in said
+    )
     assert "Traceback" not in said
     assert not list(tmp_path.iterdir())  # no picture half drawn
 
@@ -226,8 +229,9 @@ def test_a_deck_records_a_limit_and_goes_on(tmp_path):
     card1 = (PUZZLES / "original40.txt").read_text().splitlines()[0]  # 8 moves, 1,247 states
     deck.write_text(f"{four}\n{card1}\n{four}\n")
     out = tmp_path / "out.jsonl"
-    result = runner.invoke(app, ["deck", str(deck), "--max-states", "40", "--jobs", "1",
-                                 "--out", str(out)])  # fmt: skip
+    result = runner.invoke(
+        app, ["deck", str(deck), "--max-states", "40", "--jobs", "1", "--out", str(out)]
+    )
     assert result.exit_code == 4, result.stderr
     records = {r["line"]: r for r in map(json.loads, out.read_text().splitlines())}
     assert records[1]["length"] == 3 and records[3]["length"] == 3
@@ -295,8 +299,10 @@ def test_the_60_vehicle_board_has_too_many_states_to_analyse_and_says_so(tmp_pat
     assert result.stderr.endswith(" (raise --max-states)\n") and result.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize(("rows", "plan"), [(["......", "......", "..XX.."], ["XR2"]),
-                                             (["......", "......", "....XX"], [])])  # fmt: skip
+@pytest.mark.parametrize(
+    ("rows", "plan"),
+    [(["......", "......", "..XX.."], ["XR2"]), (["......", "......", "....XX"], [])],
+)
 def test_a_board_with_nothing_but_the_target(tmp_path, rows, plan):
     board = tmp_path / "alone.txt"
     board.write_text("\n".join([*rows, "......", "......", "......"]) + "\n")
@@ -337,9 +343,23 @@ def test_a_real_memory_cap_ends_in_one_line_and_exit_code_4():
         resource.setrlimit(resource.RLIMIT_AS, (200 * 2**20, 200 * 2**20))
 
     board = str(PUZZLES / "large" / "walled12.txt")
-    run = subprocess.run([sys.executable, "-m", "rhasp", "solve", board, "--engine", "bfs",
-                          "--max-states", str(10**9)], capture_output=True, text=True,
-                         preexec_fn=cap, timeout=300)  # fmt: skip
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "rhasp",
+            "solve",
+            board,
+            "--engine",
+            "bfs",
+            "--max-states",
+            str(10**9),
+        ],
+        capture_output=True,
+        text=True,
+        preexec_fn=cap,
+        timeout=300,
+    )
     assert run.returncode == 4, run.stderr
     assert run.stderr == (
         "rhasp: out of memory before the search ended (lower --max-states, or free memory)\n"

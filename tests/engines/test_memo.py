@@ -82,10 +82,16 @@ def solve_with(memo: StateMemo | None, puzzle: Puzzle, objective: str, threads: 
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize(
     ("puzzle", "objective"),
-    [(card(1), "moves"), (card(3), "moves"), (card(9), "slides"), (example("two-targets"),
-     "moves"), (example("walls"), "slides"), (example("vertical-target"), "moves")],
+    [
+        (card(1), "moves"),
+        (card(3), "moves"),
+        (card(9), "slides"),
+        (example("two-targets"), "moves"),
+        (example("walls"), "slides"),
+        (example("vertical-target"), "moves"),
+    ],
     ids=["card1", "card3", "card9-slides", "two-targets", "walls-slides", "vertical"],
-)  # fmt: skip
+)
 def test_incremental_keys_match_a_rescan(puzzle, objective, threads):
     memo = RescannedMemo()
     horizon, _ = solve_with(memo, puzzle, objective, threads)
@@ -152,11 +158,14 @@ def test_the_engine_records_the_memo_figures(memo):
 
 @pytest.mark.parametrize(
     ("given", "added"),
-    [((), ["--heuristic=Domain", "--parallel-mode=2"]),
-     (("-t", "1"), ["--heuristic=Domain"]), (("-t1",), ["--heuristic=Domain"]),
-     (("--parallel-mode=1",), ["--heuristic=Domain"]),
-     (("--heuristic=Berkmin",), ["--parallel-mode=2"])],
-)  # fmt: skip
+    [
+        ((), ["--heuristic=Domain", "--parallel-mode=2"]),
+        (("-t", "1"), ["--heuristic=Domain"]),
+        (("-t1",), ["--heuristic=Domain"]),
+        (("--parallel-mode=1",), ["--heuristic=Domain"]),
+        (("--heuristic=Berkmin",), ["--parallel-mode=2"]),
+    ],
+)
 def test_memo_options_leave_what_the_user_set(given, added, monkeypatch):
     monkeypatch.setattr("os.cpu_count", lambda: 8)  # two threads at most, however many cores
     assert memo_options(given) == added

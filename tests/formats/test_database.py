@@ -99,9 +99,26 @@ def test_a_vehicle_named_x_is_not_written_on_one_line():
 
 def test_generated_decks_with_several_walls_verify(tmp_path):
     deck = tmp_path / "walls.txt"
-    generate = [sys.executable, "-m", "rhasp", "generate", "--size", "6", "--seed", "5",
-                "--count", "3", "--min-moves", "5", "--walls", "3", "--jobs", "1",
-                "-o", str(deck)]  # fmt: skip
+    generate = [
+        sys.executable,
+        "-m",
+        "rhasp",
+        "generate",
+        "--size",
+        "6",
+        "--seed",
+        "5",
+        "--count",
+        "3",
+        "--min-moves",
+        "5",
+        "--walls",
+        "3",
+        "--jobs",
+        "1",
+        "-o",
+        str(deck),
+    ]
     subprocess.run(generate, check=True, capture_output=True, text=True)
     lines = database_deck(deck.read_text())
     assert len(lines) == 3 and all(sum(row.count("#") for row in rows) == 3 for _, rows, _ in lines)
@@ -110,8 +127,9 @@ def test_generated_decks_with_several_walls_verify(tmp_path):
         assert len(cluster(rows)[0]) == size
     verify = subprocess.run(
         [sys.executable, "-m", "rhasp", "deck", str(deck), "--verify", "--jobs", "1"],
-        capture_output=True, text=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+    )
     assert verify.returncode == 0, verify.stdout + verify.stderr
 
 

@@ -121,8 +121,9 @@ def test_bad_output_is_one_line(tmp_path, monkeypatch, args, message):
 
 
 def test_an_unsolvable_puzzle_has_no_solution_to_draw(tmp_path):
-    result = rhasp("render", str(EXAMPLES / "unsolvable.txt"), "--solution", "-o",
-                   str(tmp_path / "s.gif"))  # fmt: skip
+    result = rhasp(
+        "render", str(EXAMPLES / "unsolvable.txt"), "--solution", "-o", str(tmp_path / "s.gif")
+    )
     assert result.exit_code == 1
     assert result.stderr.strip().endswith("no solution to draw")
 

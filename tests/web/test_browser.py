@@ -164,8 +164,10 @@ def test_a_puzzle_of_the_database_is_picked_by_its_moves(page: object, database:
     assert found, page.text_content("#status")
     moves, board, _ = lines[int(found[1]) - 1].split()
     assert moves == "06"
-    cells = {vehicle.get_attribute("data-label") for vehicle in page.query_selector_all(
-        "#board .vehicle")}  # fmt: skip
+    cells = {
+        vehicle.get_attribute("data-label")
+        for vehicle in page.query_selector_all("#board .vehicle")
+    }
     assert cells == set(board) - {"o", "x"}
 
 

@@ -39,8 +39,15 @@ with warnings.catch_warnings():  # starlette would rather have httpx2; httpx is 
 CARD1 = (ORIGINAL / "card01.txt").read_text()
 CARD1_BACK = "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5"  # printed on the card: 8 moves, minimal
 WALLED12 = (PUZZLES / "large" / "walled12.txt").read_text()
-ENDPOINTS = ["/api/puzzles", "/api/board", "/api/generate", "/api/solve", "/api/hint",
-             "/api/check", "/api/analyze"]  # fmt: skip
+ENDPOINTS = [
+    "/api/puzzles",
+    "/api/board",
+    "/api/generate",
+    "/api/solve",
+    "/api/hint",
+    "/api/check",
+    "/api/analyze",
+]
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +98,12 @@ def test_puzzles_are_the_forty_cards_in_order(client):
         assert entry["board"] == "".join(card_rows(number))
         assert rhasp.parse(entry["board"]) == rhasp.read(ORIGINAL / f"card{number:02d}.txt")
     # Each card's level as printed on it (ten a level) and its minimum from the card backs.
-    assert [entry["level"] for entry in cards[::10]] == ["beginner", "intermediate",
-                                                          "advanced", "expert"]  # fmt: skip
+    assert [entry["level"] for entry in cards[::10]] == [
+        "beginner",
+        "intermediate",
+        "advanced",
+        "expert",
+    ]
     assert all(len({entry["level"] for entry in cards[n : n + 10]}) == 1 for n in range(0, 40, 10))
     assert [entry["moves"] for entry in cards] == CARD_MOVES
 
@@ -101,14 +112,22 @@ def test_puzzles_are_the_forty_cards_in_order(client):
 
 # Card 1's vehicles read off its grid by hand: orientation, line, length, position (0-based).
 CARD1_VEHICLES = {
-    "A": ("h", 0, 2, 0), "B": ("v", 0, 2, 4), "C": ("h", 4, 2, 4), "O": ("v", 5, 3, 0),
-    "P": ("v", 0, 3, 1), "Q": ("v", 3, 3, 1), "R": ("h", 5, 3, 2), "X": ("h", 2, 2, 1),
-}  # fmt: skip
+    "A": ("h", 0, 2, 0),
+    "B": ("v", 0, 2, 4),
+    "C": ("h", 4, 2, 4),
+    "O": ("v", 5, 3, 0),
+    "P": ("v", 0, 3, 1),
+    "Q": ("v", 3, 3, 1),
+    "R": ("h", 5, 3, 2),
+    "X": ("h", 2, 2, 1),
+}
 
 
 def vehicles_of(record: dict) -> dict[str, tuple]:
-    return {v["label"]: (v["orientation"], v["line"], v["length"], v["position"])
-            for v in record["vehicles"]}  # fmt: skip
+    return {
+        v["label"]: (v["orientation"], v["line"], v["length"], v["position"])
+        for v in record["vehicles"]
+    }
 
 
 def test_board_describes_card1(client):
@@ -126,8 +145,10 @@ def test_board_with_moves_shows_the_position_they_reach(client):
     record = post(client, "board", board=CARD1, moves="CL3 OD3").json()
     moved = CARD1_VEHICLES | {"C": ("h", 4, 2, 1), "O": ("v", 5, 3, 3)}
     assert vehicles_of(record) == moved
-    assert record["played"] == [{"label": "C", "delta": -3, "move": "CL3"},
-                                {"label": "O", "delta": 3, "move": "OD3"}]  # fmt: skip
+    assert record["played"] == [
+        {"label": "C", "delta": -3, "move": "CL3"},
+        {"label": "O", "delta": 3, "move": "OD3"},
+    ]
     assert post(client, "board", board=CARD1).json()["played"] == []
     by_hand = """AA....
                  P..Q..
@@ -196,8 +217,11 @@ def random_position(puzzle: Puzzle, steps: int, chance: random.Random) -> tuple[
     """A position ``steps`` random legal moves from the start, the target kept on the board."""
     state, played = puzzle.start, []
     for _ in range(steps):
-        choices = [(move, after) for move, after in puzzle.board.successors(state)
-                   if not puzzle.board.is_solved(after)]  # fmt: skip
+        choices = [
+            (move, after)
+            for move, after in puzzle.board.successors(state)
+            if not puzzle.board.is_solved(after)
+        ]
         move, state = chance.choice(choices)
         played.append(move)
     return state, played
@@ -222,8 +246,12 @@ def test_hints_from_random_positions_agree_with_a_forward_search(client, number)
         expected = bfs_moves(position)
         # The position as a grid of its own, and as the card plus the moves played.
         by_grid = post(client, "hint", board=grid_text(puzzle, state)).json()
-        by_moves = post(client, "hint", board=(ORIGINAL / f"card{number:02d}.txt").read_text(),
-                        moves=card_notation(puzzle, played)).json()  # fmt: skip
+        by_moves = post(
+            client,
+            "hint",
+            board=(ORIGINAL / f"card{number:02d}.txt").read_text(),
+            moves=card_notation(puzzle, played),
+        ).json()
         assert by_grid["moves_left"] == by_moves["moves_left"] == expected
         for record in (by_grid, by_moves):
             assert bfs_moves(rhasp.play(position, record["move"])) == expected - 1
@@ -248,9 +276,15 @@ def test_hint_on_a_solved_position(client):
 
 @pytest.mark.parametrize(
     "name, moves",  # the hand counts in the examples' comments
-    [("4x4", 3), ("walls", 3), ("two-targets", 3), ("limousine", 2), ("vertical-target", 3),
-     ("unsolvable", None)],
-)  # fmt: skip
+    [
+        ("4x4", 3),
+        ("walls", 3),
+        ("two-targets", 3),
+        ("limousine", 2),
+        ("vertical-target", 3),
+        ("unsolvable", None),
+    ],
+)
 def test_hint_on_the_examples_hand_counts(client, name, moves):
     record = post(client, "hint", board=(EXAMPLES / f"{name}.txt").read_text()).json()
     assert record["moves_left"] == moves
@@ -383,12 +417,14 @@ def test_a_chunked_body_is_counted_as_it_arrives(client):
     def chunks(body: bytes) -> Iterator[bytes]:
         yield from (body[i : i + 1000] for i in range(0, len(body), 1000))
 
-    over = client.post("/api/board", content=chunks(padded({"board": CARD1}, 100_000)),
-                       headers=headers)  # fmt: skip
+    over = client.post(
+        "/api/board", content=chunks(padded({"board": CARD1}, 100_000)), headers=headers
+    )
     assert "content-length" not in over.request.headers
     one_line_error(over, 413)
-    fits = client.post("/api/board", content=chunks(padded({"board": CARD1}, 5000)),
-                       headers=headers)  # fmt: skip
+    fits = client.post(
+        "/api/board", content=chunks(padded({"board": CARD1}, 5000)), headers=headers
+    )
     assert "content-length" not in fits.request.headers
     assert fits.status_code == 200 and vehicles_of(fits.json()) == CARD1_VEHICLES
 
@@ -399,7 +435,7 @@ HARDEST = "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo"  # the hardest 6x6 puzzle: 51 m
 @pytest.mark.parametrize(
     "endpoint, extra",
     [("solve", {}), ("hint", {}), ("analyze", {}), ("check", {"plan": CARD1_BACK})],
-)  # fmt: skip
+)
 def test_a_state_limit_is_422_and_never_no_solution(endpoint, extra):
     # Hints keep each board's cluster for the whole process, and a kept cluster answers
     # without a search under any limit: so a board no other test asks about (card 1, a wall
@@ -503,8 +539,9 @@ def test_a_second_asp_proof_is_told_busy_while_one_runs(live_server):
         assert third.status_code == 200 and third.json()["length"] == 8
 
 
-@pytest.mark.parametrize("named", ["/etc/passwd", "puzzles/original/card01.txt",
-                                   str(ORIGINAL / "card01.txt")])  # fmt: skip
+@pytest.mark.parametrize(
+    "named", ["/etc/passwd", "puzzles/original/card01.txt", str(ORIGINAL / "card01.txt")]
+)
 def test_a_file_name_is_read_as_board_text_never_opened(client, named):
     try:
         text = Path(named).read_text()
@@ -530,16 +567,18 @@ def test_missing_and_wrong_fields_are_400_in_one_line(client):
 
 
 def test_a_body_that_is_not_json_is_400_in_one_line(client):
-    response = client.post("/api/solve", content=b"board=card01",
-                           headers={"content-type": "application/json"})  # fmt: skip
+    response = client.post(
+        "/api/solve", content=b"board=card01", headers={"content-type": "application/json"}
+    )
     # Not "0: JSON decode error", as if the body had a field named 0.
     error = one_line_error(response, 400)
     assert error == "request: not JSON (Expecting value at character 0)"
 
 
-@pytest.mark.parametrize(("method", "path", "status"),
-                         [("GET", "/api/nothing", 404), ("GET", "/api/solve", 405),
-                          ("DELETE", "/api/hint", 405)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("method", "path", "status"),
+    [("GET", "/api/nothing", 404), ("GET", "/api/solve", 405), ("DELETE", "/api/hint", 405)],
+)
 def test_unknown_paths_and_methods_answer_in_the_one_error_shape(client, method, path, status):
     response = client.request(method, path)
     assert response.json() == {
