@@ -51,6 +51,7 @@ from rhasp.engines.limits import (
     default_max_states,
 )
 from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, install_command
+from rhasp.files import destination, written_whole
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.generation import Tried, new_puzzles
@@ -64,12 +65,10 @@ from rhasp.output import (
     analysis_text,
     check_lines,
     counted,
-    destination,
     enumeration_table,
     solution_dict,
     solution_text,
     tally_table,
-    written_whole,
 )
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS, picture_format, suffixes
 from rhasp.pictures.boards import render_board, render_solution

@@ -31,11 +31,11 @@ from rhasp.engines import AspOptions, Objective, Solution, confirmed, get_engine
 from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_count
 from rhasp.engines.limits import OUT_OF_MEMORY, Budget, default_max_atoms, default_max_states
 from rhasp.errors import InputError, RhaspError, SearchLimit
+from rhasp.files import lock_for_writing
 from rhasp.formats import DeckLine, stream_deck
 from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
 from rhasp.notation import format_plan
-from rhasp.output import lock_for_writing
 from rhasp.parallel import dask_client, worker_pool
 
 FIELDS = (

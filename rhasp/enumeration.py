@@ -33,8 +33,8 @@ from rhasp.engines import core, layouts
 from rhasp.engines.limits import state_limit
 from rhasp.engines.runner import compiled_core, interruptible, use_compiled
 from rhasp.errors import InputError
+from rhasp.files import destination, lock_for_writing
 from rhasp.formats.line import database_text
-from rhasp.output import destination, lock_for_writing
 from rhasp.parallel import dask_client, worker_pool
 
 MIN_SIZE, MAX_SIZE = 4, 7

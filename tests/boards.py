@@ -15,6 +15,15 @@ ORIGINAL = PUZZLES / "original"
 EXAMPLES = PUZZLES / "examples"
 
 
+# Minimal moves of the 40 original cards: the lengths of the solutions printed on the card
+# backs, which a published table of optimal lengths confirms card by card.
+_CARD_BACK_LENGTHS = """
+    8 8 14 9 9 9 13 12 12 17 25 17 16 17 23 21 24 25 22 10
+    21 26 29 25 27 28 28 30 31 32 37 37 40 43 43 44 47 48 50 51
+"""
+CARD_MOVES = [int(moves) for moves in _CARD_BACK_LENGTHS.split()]
+
+
 def card(number: int) -> Puzzle:
     return read_path(str(ORIGINAL / f"card{number:02d}.txt"))[0]
 

@@ -12,8 +12,8 @@ from rhasp.engines.reference import fewest_moves, fewest_slides
 from rhasp.formats import read_text
 from rhasp.model import Puzzle
 from tests.boards import EXAMPLES, ORIGINAL, card, card_rows, example, grid
+from tests.command import rhasp
 from tests.reference import all_moves, cluster, fewest
-from tests.test_cli import rhasp
 
 
 def test_the_4x4_board_counted_by_hand():

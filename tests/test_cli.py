@@ -13,20 +13,14 @@ import sys
 import pytest
 from rich.console import Console
 from typer.main import get_command
-from typer.testing import CliRunner
 
 from rhasp.cli import app
 from rhasp.formats import read_text
 from rhasp.output import ProofProgress
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS
 from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card, card_rows
+from tests.command import rhasp, runner
 from tests.reference import fewest
-
-runner = CliRunner()
-
-
-def rhasp(*args: str, stdin: str | None = None):
-    return runner.invoke(app, list(args), input=stdin)
 
 
 def test_solve_prints_a_summary_and_the_numbered_plan():

@@ -5,15 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from rhasp.cli import app
 from rhasp.deck import read_results
-from tests.boards import PUZZLES
-from tests.engines.test_bfs import CARD_MOVES
+from tests.boards import CARD_MOVES, PUZZLES
+from tests.command import runner
 from tests.reference import database_rows, fewest
 
-runner = CliRunner()
 DECK = PUZZLES / "original40.txt"
 # The 4×4 example as a deck line; its cluster counted by hand: A has 3 places, and for each
 # either X or B is free to take 3 places while the other is fixed: 9 states.

@@ -12,7 +12,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import rhasp
 from rhasp import enumeration
@@ -20,8 +19,8 @@ from rhasp.cli import app
 from rhasp.engines import core, layouts
 from rhasp.engines.runner import compiled_core
 from tests import reference
+from tests.command import runner
 
-runner = CliRunner()
 BUDGET = 1_000_000
 
 

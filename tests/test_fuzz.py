@@ -13,6 +13,8 @@ The failures it found in the commands, outside the readers, have a test each at 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,6 +28,7 @@ from tests.fuzzing import (
     make_case,
     run_case,
     run_command_line,
+    scratch,
     seeds,
 )
 
@@ -87,53 +90,83 @@ def test_the_seeds_are_read():
 EXAMPLES = PUZZLES / "examples"
 
 
-def one_line_or_clean_exit(*argv: str) -> None:
-    outcome = run_command_line(argv)
-    assert outcome.kind in ("valid", "error"), outcome.detail
+def outcome(*argv: str) -> tuple[int, str, str]:
+    """``rhasp ARGV`` as a person runs it (the command's usage errors included): its exit
+    code, standard output and standard error, after the fuzzing's own check of the outcome."""
+    found = run_command_line(argv)
+    assert found.kind in ("valid", "error"), found.detail
+    result = subprocess.run(
+        [sys.executable, "-m", "rhasp", *argv],
+        capture_output=True,
+        text=True,
+        cwd=scratch(),
+        stdin=subprocess.DEVNULL,
+    )
+    return result.returncode, result.stdout, result.stderr
 
 
 def test_a_missing_option_with_choices_is_one_line():
-    one_line_or_clean_exit("convert", str(EXAMPLES / "4x4.txt"))
-
-
-def test_generate_with_max_boards_past_sys_maxsize():
-    one_line_or_clean_exit("generate", "--size", "3", "--count", "1", "--max-boards", "9" * 20)
-
-
-def test_check_a_long_plan_given_as_text():
-    one_line_or_clean_exit("check", str(EXAMPLES / "4x4.txt"), "\n".join(["BL1 AD2"] * 40))
-
-
-def test_convert_a_puzzle_that_cannot_be_written_to_a_directory(tmp_path):
-    one_line_or_clean_exit(
-        "convert", str(EXAMPLES / "4x4.txt"), "--to", "carlist", "-o", str(tmp_path)
+    code, _, said = outcome("convert", str(EXAMPLES / "4x4.txt"))
+    assert (code, said) == (
+        2,
+        "rhasp convert: Missing option '--to'. Choose from: grid, "
+        "line, json, carlist (see rhasp convert --help)\n",
     )
 
 
+def test_generate_with_max_boards_past_sys_maxsize():
+    code, _, said = outcome("generate", "--size", "3", "--count", "1", "--max-boards", "9" * 20)
+    assert code == 0 and said.startswith("rhasp generate: 1 puzzle from ")
+
+
+def test_check_a_long_plan_given_as_text():
+    # 4×4 by hand: BL1 AD2 leaves B at its left edge, so the second BL1 cannot be played.
+    code, shown, _ = outcome("check", str(EXAMPLES / "4x4.txt"), "\n".join(["BL1 AD2"] * 40))
+    assert code == 1 and "the plan fails at move 3: " in shown
+
+
+def test_convert_a_puzzle_that_cannot_be_written_to_a_directory(tmp_path):
+    code, _, said = outcome(
+        "convert", str(EXAMPLES / "4x4.txt"), "--to", "carlist", "-o", str(tmp_path)
+    )
+    assert code == 2 and said.count("\n") == 1
+    assert "4x4: cannot be written as a car list: the board is not 6×6" in said
+
+
 def test_an_output_file_name_with_a_line_break():
-    one_line_or_clean_exit("deck", cli_files()["deck"], "--out", "\n")
+    code, _, said = outcome("deck", cli_files()["deck"], "--out", "\n")
+    assert (code, said) == (2, "rhasp: \\n: results go to a .jsonl or .csv file\n")
 
 
 def test_render_at_the_smallest_cell(tmp_path):
     picture = tmp_path / "limousine.png"
-    one_line_or_clean_exit(
+    code, _, _ = outcome(
         "render", str(EXAMPLES / "limousine.txt"), "-o", str(picture), "--cell", "8"
     )
+    assert code == 0 and picture.read_bytes().startswith(b"\x89PNG")
 
 
 def test_deck_on_a_scheduler_address_without_a_port():
-    one_line_or_clean_exit("deck", cli_files()["deck"], "--jobs", "1", "--scheduler", "garbage")
+    code, _, said = outcome("deck", cli_files()["deck"], "--jobs", "1", "--scheduler", "garbage")
+    assert code == 2 and said.count("\n") == 1
+    assert said.startswith("rhasp: garbage: cannot reach the Dask scheduler: missing port")
 
 
 def test_solve_with_a_clingo_arg_that_is_not_utf8():
-    one_line_or_clean_exit("solve", str(EXAMPLES / "4x4.txt"), "--clingo-arg", "\udcff")
+    code, _, said = outcome("solve", str(EXAMPLES / "4x4.txt"), "--clingo-arg", "\udcff")
+    assert code == 2 and said.count("\n") == 1 and "--clingo-arg" in said
 
 
 def test_analyze_with_a_second_picture_that_cannot_be_written(tmp_path):
     graph, profile = tmp_path / "graph.svg", tmp_path / "no" / "profile.png"
-    one_line_or_clean_exit(
+    code, _, said = outcome(
         "analyze", str(EXAMPLES / "walls.txt"), "--graph", str(graph), "--profile", str(profile)
     )
+    assert (code, said) == (
+        2,
+        f"rhasp: {profile}: there is no folder {profile.parent} to write into\n",
+    )
+    assert not graph.exists()  # checked before any picture is drawn
 
 
 # Found by bench/fuzz.py in the commands' newest options, since fixed.
@@ -141,18 +174,23 @@ def test_analyze_with_a_second_picture_that_cannot_be_written(tmp_path):
 
 def test_max_states_past_a_64_bit_integer_on_the_compiled_core(monkeypatch):
     monkeypatch.setenv("RHASP_JIT", "always")
-    one_line_or_clean_exit(
+    code, shown, _ = outcome(
         "solve", str(EXAMPLES / "4x4.txt"), "--engine", "bfs", "--max-states", "9" * 20
     )
+    assert code == 0 and "moves 3" in shown  # the 4×4 example: 3 moves, by hand
 
 
 def test_analyze_an_unsolvable_board_with_both_pictures(tmp_path):
     graph, profile = tmp_path / "graph.svg", tmp_path / "profile.png"
-    one_line_or_clean_exit(
+    code, _, said = outcome(
         "analyze",
         str(EXAMPLES / "unsolvable.txt"),
         "--graph",
         str(graph),
         "--profile",
         str(profile),
+    )
+    assert (code, said) == (
+        2,
+        f"rhasp: {graph}: no goal state is reachable: nothing to rank the states by\n",
     )

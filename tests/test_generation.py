@@ -8,8 +8,8 @@ from rhasp.engines.bitboard import cluster_size, fewest_moves
 from rhasp.formats import read_text
 from rhasp.formats.line import database_board
 from rhasp.generation import random_board
+from tests.command import rhasp
 from tests.reference import cluster, database_deck, fewest
-from tests.test_cli import rhasp
 
 
 def test_the_same_seed_gives_the_same_board():

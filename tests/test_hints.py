@@ -12,7 +12,7 @@ import pytest
 from rhasp import hints, play
 from rhasp.engines import get_engine
 from rhasp.engines.limits import Budget, time_limit
-from rhasp.errors import TimeLimit
+from rhasp.errors import SearchLimit, TimeLimit
 from rhasp.hints import ClusterBook, Hint, hint, kept_hint
 from tests.boards import card
 
@@ -68,7 +68,7 @@ def test_hints_waiting_on_a_search_that_stops_at_a_limit_search_from_their_posit
     # The waiters share the first search's limit rather than each repeating it; each then
     # searches from its position (over the budget too): a limit, never a wrong answer.
     assert len(searched) <= 2
-    assert all(type(outcome).__name__ == "SearchLimit" for outcome in found)
+    assert all(isinstance(outcome, SearchLimit) for outcome in found), found
 
 
 def test_a_kept_hint_needs_the_cluster_searched_first():

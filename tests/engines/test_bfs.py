@@ -10,52 +10,8 @@ from rhasp.engines.bitboard import fewest_moves, fewest_slides
 from rhasp.model import plan_slides, replay
 from rhasp.notation import parse_plan
 from tests import reference
-from tests.boards import card, card_backs, card_rows, example, puzzles
+from tests.boards import CARD_MOVES, card, card_backs, card_rows, example, puzzles
 
-# Minimal moves of the 40 original cards: the lengths of the solutions printed on the card
-# backs, which a published table of optimal lengths confirms card by card.
-CARD_MOVES = [
-    8,
-    8,
-    14,
-    9,
-    9,
-    9,
-    13,
-    12,
-    12,
-    17,
-    25,
-    17,
-    16,
-    17,
-    23,
-    21,
-    24,
-    25,
-    22,
-    10,
-    21,
-    26,
-    29,
-    25,
-    27,
-    28,
-    28,
-    30,
-    31,
-    32,
-    37,
-    37,
-    40,
-    43,
-    43,
-    44,
-    47,
-    48,
-    50,
-    51,
-]
 # Minimal slides: no published source; computed once with rhasp's reference Dijkstra, and
 # confirmed in every run by the naive unit-slide BFS in tests/reference.py (no code shared with
 # rhasp), test_card_slides_agree_with_the_naive_reference. Each is at most the card back's

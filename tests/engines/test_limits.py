@@ -10,7 +10,6 @@ from collections import Counter, deque
 
 import clingo
 import pytest
-from typer.testing import CliRunner
 
 from rhasp.analysis import analyze
 from rhasp.cli import app
@@ -25,8 +24,8 @@ from rhasp.formats.facts import write_facts
 from rhasp.formats.grid import board_rows
 from tests import reference
 from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card
+from tests.command import runner
 
-runner = CliRunner()
 BOTH_WAYS = pytest.mark.parametrize("jit", ["always", "never"])
 
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from typer.testing import CliRunner
-
 from rhasp.cli import app
 from rhasp.formats import FORMATS, SUFFIX, write
 from rhasp.formats.facts import write_facts
 from tests.boards import card, example
-
-runner = CliRunner()
+from tests.command import runner
 
 
 def test_facts_are_identical_for_every_format_of_a_board(tmp_path):

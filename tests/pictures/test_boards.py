@@ -12,8 +12,8 @@ from rhasp.errors import install_command
 from rhasp.pictures.boards import MOVED, TARGET, TRUCKS, WALL, solution_scenes
 from rhasp.pictures.scene import Box
 from tests.boards import EXAMPLES, ORIGINAL
+from tests.command import rhasp
 from tests.reference import fewest
-from tests.test_cli import rhasp
 
 Image = pytest.importorskip("PIL.Image", reason="the pictures extra is not installed")
 

@@ -12,7 +12,7 @@ from rhasp.errors import install_command
 from rhasp.pictures import charts
 from rhasp.pictures.charts import GOAL, HARDEST, PATH
 from tests.boards import EXAMPLES
-from tests.test_cli import rhasp
+from tests.command import rhasp
 
 Image = pytest.importorskip("PIL.Image", reason="the pictures extra is not installed")
 pytest.importorskip("graphviz", reason="the pictures extra is not installed")

@@ -9,12 +9,9 @@ import sys
 import time
 import urllib.request
 
-from typer.testing import CliRunner
-
 from rhasp.cli import app
 from rhasp.errors import install_command
-
-runner = CliRunner()
+from tests.command import runner
 
 
 def test_serve_prints_its_address_and_serves_the_page():

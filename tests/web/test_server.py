@@ -28,8 +28,7 @@ from rhasp.engines import get_engine
 from rhasp.errors import InputError
 from rhasp.model import Puzzle, State
 from rhasp.web.server import MAX_BODY, QUICK_TEXT, Database, Limits, create_app
-from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card, card_backs, card_rows
-from tests.engines.test_bfs import CARD_MOVES
+from tests.boards import CARD_MOVES, EXAMPLES, ORIGINAL, PUZZLES, card, card_backs, card_rows
 from tests.reference import cluster, database_rows, fewest
 
 with warnings.catch_warnings():  # starlette would rather have httpx2; httpx is what FastAPI uses

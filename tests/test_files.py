@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from typer.testing import CliRunner
 
 from rhasp.cli import app
+from rhasp.files import written_whole
 from rhasp.formats import read_path
-from rhasp.output import written_whole
 from tests.boards import ORIGINAL
-
-runner = CliRunner()
+from tests.command import runner
 
 
 def test_a_file_appears_only_when_complete(tmp_path):
