@@ -663,17 +663,9 @@ def generate(
     limit = min(max_boards or 1000 * count, sys.maxsize)
     flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
     tried = Tried()
-    puzzles = new_puzzles(
-        chosen,
-        tried=tried,
-        max_boards=limit,
-        size=size,
-        min_moves=min_moves,
-        walls=walls,
-        minimal=minimal,
-        jobs=jobs or os.cpu_count() or 1,
-        max_states=max_states,
-    )
+    board = {"size": size, "min_moves": min_moves, "walls": walls, "minimal": minimal}
+    workers = {"jobs": jobs or os.cpu_count() or 1, "max_states": max_states}
+    puzzles = new_puzzles(chosen, tried=tried, max_boards=limit, **board, **workers)
     kept = 0
     with open_output(dest, keep_partial=True) as deck_file:
         deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")

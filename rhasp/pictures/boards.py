@@ -46,16 +46,7 @@ def board_scene(
     width, height = board.width * cell + 2 * margin, board.height * cell + 2 * margin
     shapes: list[Shape] = [*_frame(board, cell, margin)]
     for row, col in board.walls:
-        shapes.append(
-            Box(
-                margin + col * cell + 2,
-                margin + row * cell + 2,
-                cell - 4,
-                cell - 4,
-                WALL,
-                round(cell * 0.08, 1),
-            )
-        )
+        shapes.append(_in_cell(row, col, cell, margin, 2, WALL, 0.08))
     for i, position in enumerate(state):
         if position is not None:
             body, label = vehicle_shapes(board, i, position, cell)
@@ -113,20 +104,20 @@ def _frame(board: Board, cell: int, margin: int) -> list[Shape]:
     ]
     for row in range(board.height):
         for col in range(board.width):
-            shapes.append(
-                Box(
-                    margin + col * cell + 1,
-                    margin + row * cell + 1,
-                    cell - 2,
-                    cell - 2,
-                    SQUARE,
-                    round(cell * 0.06, 1),
-                )
-            )
+            shapes.append(_in_cell(row, col, cell, margin, 1, SQUARE, 0.06))
     for label, side in board.exits:
         line = board.vehicles[board.index(label)].line
         shapes.extend(_exit(side, line, cell, margin, edge, inner_w, inner_h))
     return shapes
+
+
+def _in_cell(
+    row: int, col: int, cell: int, margin: int, inset: int, fill: str, rounding: float
+) -> Box:
+    """A square filling cell (row, col) but ``inset`` pixels all round, its corners rounded by
+    ``rounding`` of a cell: a floor square, or a wall."""
+    x, y, side = margin + col * cell + inset, margin + row * cell + inset, cell - 2 * inset
+    return Box(x, y, side, side, fill, round(cell * rounding, 1))
 
 
 def _exit(
