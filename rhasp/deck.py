@@ -21,8 +21,8 @@ import queue
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any, Protocol
@@ -58,6 +58,52 @@ FIELDS = (
 
 
 @dataclass(frozen=True)
+class DeckRecord:
+    """One deck line's outcome: what was found (``length`` None: proven unsolvable), or the
+    ``limit`` a search met, or the ``error`` of a line that cannot be read; with verification,
+    the line's own figures (``expected_*``) and the ``mismatch`` between them and what was
+    found. :meth:`record` is its JSON line (or CSV row)."""
+
+    line: int
+    puzzle: str | None = None
+    board: str | None = None
+    length: int | None = None
+    moves: int | None = None
+    slides: int | None = None
+    plan: str | None = None
+    explored: int | None = None
+    seconds: float | None = None
+    proven_by: tuple[str, ...] = ()
+    stopped: Mapping[str, str] | None = None  # an engine that stopped short, and why
+    cluster: int | None = None  # counted with --cluster
+    expected_length: int | None = None
+    expected_cluster: int | None = None
+    mismatch: str | None = None  # "length", "cluster" or both
+    limit: str | None = None
+    error: str | None = None
+
+    def record(self) -> dict[str, Any]:
+        """The JSON of this record: an error or a limit as the line and why; a result with
+        every finding (None where there is none) and the optional fields it has."""
+        if self.error is not None:
+            return {"line": self.line, "error": self.error}
+        if self.limit is not None:
+            return {"line": self.line, "puzzle": self.puzzle, "limit": self.limit}
+        found = {name: getattr(self, name) for name in RESULT_FIELDS}
+        found["proven_by"] = list(self.proven_by)
+        extra = {name: getattr(self, name) for name in OPTIONAL_FIELDS}
+        return found | {name: value for name, value in extra.items() if value is not None}
+
+
+#: The fields of every result record, and those it has only when they apply.
+RESULT_FIELDS = (
+    *("line", "puzzle", "board", "length", "moves", "slides"),
+    *("plan", "explored", "seconds", "proven_by"),
+)
+OPTIONAL_FIELDS = ("stopped", "cluster", "expected_length", "expected_cluster", "mismatch")
+
+
+@dataclass(frozen=True)
 class Settings:
     """What to do with every puzzle of a deck."""
 
@@ -89,12 +135,12 @@ def solve_job(job: Job) -> Result:
     try:
         return _record(job, puzzle)
     except SearchLimit as limit:  # the cluster count, after a solve within the budget
-        return {"line": job.line, "puzzle": puzzle.name, "limit": limit.what}
+        return DeckRecord(job.line, puzzle.name, limit=limit.what)
     except MemoryError:
-        return {"line": job.line, "puzzle": puzzle.name, "limit": OUT_OF_MEMORY}
+        return DeckRecord(job.line, puzzle.name, limit=OUT_OF_MEMORY)
 
 
-def _record(job: Job, puzzle: Puzzle) -> dict[str, Any]:
+def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
     settings = job.settings
     budget = Budget(settings.max_states)
     size = None
@@ -114,43 +160,43 @@ def _record(job: Job, puzzle: Puzzle) -> dict[str, Any]:
         else:  # confirmed as solve confirms: BFS proves unsolvable, and answers past a limit
             oracle = get_engine("bfs", budget=budget)
             solution = confirmed(engine, oracle, puzzle, settings.objective)
-    plan = solution.plan
-    record: dict[str, Any] = {
-        "line": job.line,
-        "puzzle": puzzle.name,
-        "board": "".join(board_rows(puzzle)),
-        "length": solution.length,
-        "moves": solution.moves,
-        "slides": solution.slides,
-        "plan": None if plan is None else " ".join(format_plan(plan, puzzle.board)),
-        "explored": solution.explored,
-        "seconds": round(solution.seconds, 6),
-        "proven_by": list(solution.proofs),
-    }
-    if solution.stopped:
-        record["stopped"] = dict(solution.stopped)
     if solution.limit:
-        return {"line": job.line, "puzzle": puzzle.name, "limit": solution.limit}
+        return DeckRecord(job.line, puzzle.name, limit=solution.limit)
+    plan = solution.plan
+    record = DeckRecord(
+        job.line,
+        puzzle.name,
+        board="".join(board_rows(puzzle)),
+        length=solution.length,
+        moves=solution.moves,
+        slides=solution.slides,
+        plan=None if plan is None else " ".join(format_plan(plan, puzzle.board)),
+        explored=solution.explored,
+        seconds=round(solution.seconds, 6),
+        proven_by=solution.proofs,
+        stopped=dict(solution.stopped) or None,
+    )
     if settings.cluster:
-        record["cluster"] = size or cluster_size(puzzle.board, puzzle.placement, budget)
-    return record | (verify(puzzle, record) if settings.verify else {})
+        counted = size or cluster_size(puzzle.board, puzzle.placement, budget)
+        record = replace(record, cluster=counted)
+    return verify(puzzle, record) if settings.verify else record
 
 
-def verify(puzzle: Puzzle, record: dict[str, Any]) -> dict[str, Any]:
-    """Compare the record with the numbers on the deck line, where there are any: the length,
-    and the cluster when the record has one."""
-    checks = {"length": puzzle.meta.get("moves"), "cluster": puzzle.meta.get("cluster")}
-    found = {
-        f"expected_{name}": expected
-        for name, expected in checks.items()
-        if expected is not None and name in record
-    }
-    wrong = [
-        name
-        for name in ("length", "cluster")
-        if found.get(f"expected_{name}") not in (None, record.get(name))
-    ]
-    return found | ({"mismatch": ", ".join(wrong)} if wrong else {})
+def verify(puzzle: Puzzle, record: DeckRecord) -> DeckRecord:
+    """The record with the figures its deck line gives beside what was found (the cluster
+    only when counted; a length found None, unsolvable, differs from any), and the names of
+    those that differ."""
+    expected = {"length": puzzle.meta.get("moves"), "cluster": puzzle.meta.get("cluster")}
+    counted = {"length": True, "cluster": record.cluster is not None}
+    compared = {name: expected[name] for name in expected if expected[name] is not None}
+    compared = {name: figure for name, figure in compared.items() if counted[name]}
+    wrong = [name for name, figure in compared.items() if figure != getattr(record, name)]
+    return replace(
+        record,
+        expected_length=compared.get("length"),
+        expected_cluster=compared.get("cluster"),
+        mismatch=", ".join(wrong) or None,
+    )
 
 
 @dataclass(frozen=True)
@@ -161,7 +207,7 @@ class LineError:
     error: InputError
 
 
-Result = dict[str, Any] | LineError
+Result = DeckRecord | LineError
 
 
 def run_jobs(jobs: Iterable[Job], processes: int, scheduler: str | None = None) -> Iterator[Result]:
@@ -214,7 +260,7 @@ def solve_batch(jobs: Sequence[Job]) -> list[Result]:
     return [solve_job(job) for job in jobs]
 
 
-def _run_on_dask(jobs: Sequence[Job], scheduler: str) -> Iterator[dict[str, Any]]:
+def _run_on_dask(jobs: Sequence[Job], scheduler: str) -> Iterator[Result]:
     """The same jobs as Dask tasks on a running cluster (``dask scheduler`` and workers)."""
     client = dask_client(scheduler)  # first: it says so if Dask is missing
     from dask.distributed import as_completed
@@ -265,11 +311,11 @@ class ResultFile:
             self.handle.truncate(text.rfind(b"\n") + 1)
         self.handle.seek(0, 2)
 
-    def write(self, record: dict[str, Any]) -> None:
+    def write(self, record: DeckRecord) -> None:
         if self.writer:
-            self.writer.writerow(record)
+            self.writer.writerow(record.record())
         else:
-            self.handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            self.handle.write(json.dumps(record.record(), ensure_ascii=False) + "\n")
         self.handle.flush()
 
     def close(self) -> None:
@@ -303,26 +349,26 @@ class Tally:
     limited: int = 0  # a search limit was reached first
     errors: int = 0  # bad lines
     lengths: Counter[int] = field(default_factory=Counter)
-    mismatches: list[dict[str, Any]] = field(default_factory=list)
+    mismatches: list[DeckRecord] = field(default_factory=list)
     verified: int = 0  # records compared with a figure their deck line gives
 
     @property
     def puzzles(self) -> int:
         return self.solved + self.unsolvable + self.limited + self.errors
 
-    def add(self, record: dict[str, Any]) -> None:
-        if record.get("error"):
+    def add(self, record: DeckRecord) -> None:
+        if record.error is not None:
             self.errors += 1
-        elif record.get("limit"):
+        elif record.limit is not None:
             self.limited += 1
-        elif record.get("length") is None:
+        elif record.length is None:
             self.unsolvable += 1
         else:
             self.solved += 1
-            self.lengths[record["length"]] += 1
-        if any(name.startswith("expected_") for name in record):
+            self.lengths[record.length] += 1
+        if record.expected_length is not None or record.expected_cluster is not None:
             self.verified += 1
-        if record.get("mismatch"):
+        if record.mismatch:
             self.mismatches.append(record)
 
 
@@ -359,7 +405,7 @@ def run_deck(
     write = results.write if results else _print_record
     tally = Tally()
 
-    def record(result: dict[str, Any], problem: RhaspError | None = None) -> None:
+    def record(result: DeckRecord, problem: RhaspError | None = None) -> None:
         write(result)
         tally.add(result)
         if problem is not None and tally.errors + tally.limited <= REPORTED:
@@ -370,7 +416,7 @@ def run_deck(
             if number in done:
                 continue
             if isinstance(entry, InputError):
-                record({"line": number, "error": str(entry)}, entry)
+                record(DeckRecord(number, error=str(entry)), entry)
             else:
                 yield Job(number, entry, settings)
 
@@ -380,9 +426,9 @@ def run_deck(
         progress.start(max(0, total - len(done)), len(done))
         for result in run_jobs(jobs(), processes, scheduler):
             if isinstance(result, LineError):
-                record({"line": result.line, "error": str(result.error)}, result.error)
-            elif result.get("limit"):
-                record(result, SearchLimit(result["limit"], f"{path}:{result['line']}"))
+                record(DeckRecord(result.line, error=str(result.error)), result.error)
+            elif result.limit is not None:
+                record(result, SearchLimit(result.limit, f"{path}:{result.line}"))
             else:
                 record(result)
             progress.advance(tally)
@@ -401,6 +447,6 @@ def run_deck(
     return tally
 
 
-def _print_record(record: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
+def _print_record(record: DeckRecord) -> None:
+    sys.stdout.write(json.dumps(record.record(), ensure_ascii=False) + "\n")
     sys.stdout.flush()

@@ -367,10 +367,11 @@ def tally_table(tally: Any, seconds: float, verify: bool) -> Table:
         table.add_row("lengths", _bars(tally.lengths))
     for record in tally.mismatches:
         table.add_row(
-            f"mismatch line {record['line']}",
+            f"mismatch line {record.line}",
             "; ".join(
-                f"{name}: found {record.get(name)}, deck says {record.get(f'expected_{name}')}"
-                for name in record["mismatch"].split(", ")
+                f"{name}: found {getattr(record, name)}, deck says "
+                f"{getattr(record, f'expected_{name}')}"
+                for name in record.mismatch.split(", ")
             ),
         )
     return table

@@ -104,6 +104,18 @@ def only_record(tmp_path, line: str, *options: str) -> dict:
     return record
 
 
+def test_verify_finds_a_line_whose_puzzle_is_unsolvable(tmp_path):
+    # A wall right of the target, by hand: no plan, whatever the line says.
+    walled = "o" * 12 + "AAxooo" + "o" * 18
+    path = tmp_path / "deck.txt"
+    path.write_text(f"03 {walled} 1\n")
+    result = deck(str(path), "--verify", "--jobs", "1")
+    assert result.exit_code == 3, result.stderr  # a mismatch outranks the unsolvable puzzle
+    (record,) = map(json.loads, result.stdout.splitlines())
+    assert record["length"] is None and record["expected_length"] == 3
+    assert record["mismatch"] == "length"
+
+
 def test_verify_checks_the_cluster_only_when_it_is_counted(tmp_path):
     # The rule: --verify compares what was computed; the cluster is counted only with --cluster.
     record = only_record(tmp_path, f"3 {FOUR} 10", "--verify")
@@ -195,7 +207,7 @@ def test_workers_are_fed_only_as_they_free_up():
 
     records = run_jobs(endless(), processes=2)
     first = next(records)
-    assert first["length"] == 3
+    assert first.length == 3
     assert taken <= 2 * IN_FLIGHT * BATCH + 1
     records.close()
 
