@@ -77,9 +77,12 @@ def _tree_rss(pid: int) -> float:
 
 
 def summary_number(stderr: str, name: str) -> str:
+    """A figure of the summary table (a row ``│ name │ value │``), not of the progress lines
+    that a run of more than a few seconds prints before it."""
     for line in stderr.splitlines():
-        if name in line:
-            return line.split("│")[2].strip()
+        cells = [cell.strip() for cell in line.split("│")]
+        if len(cells) > 2 and cells[1] == name:
+            return cells[2]
     return ""
 
 

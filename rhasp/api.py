@@ -39,6 +39,7 @@ from rhasp.engines.limits import (
     Budget,
     default_max_states,
 )
+from rhasp.engines.static import static_verdict
 from rhasp.errors import InputError, SearchLimit
 from rhasp.formats import Entry, read_path, read_text
 from rhasp.generation import new_puzzles
@@ -142,6 +143,9 @@ def solve(
     if not isinstance(options.clingo_args, tuple):
         options = replace(options, clingo_args=tuple(options.clingo_args))
     solver = get_engine(engine, asp=options, budget=budget)
+    proven = static_verdict(puzzle, objective, solver.name)  # unsolvable at a glance: no search
+    if proven is not None:
+        return proven
     if confirm and solver.name != "bfs":
         return confirmed(solver, get_engine("bfs", budget=budget), puzzle, objective)
     return solver.solve(puzzle, objective)

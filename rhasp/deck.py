@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from rhasp.engines import AspOptions, Objective, Solution, confirmed, get_engine
 from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_count
 from rhasp.engines.limits import OUT_OF_MEMORY, Budget, default_max_atoms, default_max_states
+from rhasp.engines.static import static_verdict
 from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.files import lock_for_writing
 from rhasp.formats import DeckLine, stream_deck
@@ -145,7 +146,10 @@ def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
     budget = Budget(settings.max_states)
     size = None
     one_pass = settings.cluster and settings.engine == "bfs" and settings.objective == "moves"
-    if one_pass and len(puzzle.board.targets) == 1:
+    proven = static_verdict(puzzle, settings.objective, settings.engine)
+    if proven is not None:
+        solution = proven
+    elif one_pass and len(puzzle.board.targets) == 1:
         began = time.perf_counter()
         plan, explored, size = solve_and_count(puzzle.board, puzzle.placement, budget)
         seconds = time.perf_counter() - began

@@ -98,7 +98,8 @@ def summary(solution: Solution) -> str:
     if solution.limit:
         parts += [f"{solution.objective}: {solution.limit}", "nothing proven beyond that"]
     elif not solution.has_plan:
-        reason = f"all {solution.explored:,} reachable states explored"
+        static = solution.stats.get("static")
+        reason = static or f"all {solution.explored:,} reachable states explored"
         parts += ["no solution", f"proven by {' and '.join(solution.proofs)}: {reason}"]
         if solution.engine not in solution.proofs:
             parts.append(f"the {solution.engine} search was not started")
@@ -169,7 +170,7 @@ def memo_text(memo: Mapping[str, int] | None) -> str:
     """``, memo 2,933 states, 13,108 nogoods``: what the state memo did, if it ran."""
     if not memo:
         return ""
-    return f", memo {memo['states']:,} states, {memo['nogoods']:,} nogoods"
+    return f", memo {counted(memo['states'], 'state')}, {counted(memo['nogoods'], 'nogood')}"
 
 
 def check_lines(result: PlanCheck) -> list[str]:

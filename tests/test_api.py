@@ -172,7 +172,7 @@ def test_print_shows_the_board_and_the_plan_not_the_fields():
     assert heading.startswith("card01: 8 moves, ") and heading.endswith("proven by bfs")
     assert rhasp.check(card(1), plan).moves_minimal
     unsolvable = rhasp.solve(rhasp.parse("AAB\n..B\n..B"), engine="bfs")  # B fills column 3
-    assert str(unsolvable) == "puzzle: unsolvable, proven by bfs"
+    assert str(unsolvable) == "puzzle: unsolvable, proven by static analysis"
 
 
 def test_generate_makes_a_puzzle_of_at_least_the_moves_asked():

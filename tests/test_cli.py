@@ -146,11 +146,27 @@ def test_check_exit_codes_for_failing_and_unfinished_plans():
     assert "move 2" in garbage.stderr and "'hello' is not a move" in garbage.stderr
 
 
+# Unsolvable, by hand, though nothing is stuck: the truck B moves between rows 2-4 and 3-5,
+# always across row 3, where A must pass. A has 3 places and B 2: 6 states.
+SHUTTLE = "ooooxoooooBoAAooBoooooBoooooooooooxo"
+
+
 def test_unsolvable_puzzle_says_no_solution_with_the_state_count():
+    result = rhasp("solve", SHUTTLE)
+    assert result.exit_code == 1
+    assert "no solution · proven by bfs: all 6 reachable states explored" in result.stdout
+    assert "the asp search was not started" in result.stdout
+
+
+def test_a_stuck_vehicle_on_the_way_out_is_proven_by_static_analysis():
+    # unsolvable.txt: truck A stands on a wall, across X's row (row 3, column 5 of the file).
     result = rhasp("solve", str(EXAMPLES / "unsolvable.txt"))
     assert result.exit_code == 1
-    assert "no solution · proven by bfs: all 3 reachable states explored" in result.stdout
-    assert "the asp search was not started" in result.stdout
+    assert (
+        "no solution · proven by static analysis: row 3, column 5 is occupied in every "
+        "reachable state, by vehicle A: target X can never leave"
+    ) in result.stdout
+    assert "states explored" not in result.stdout
 
 
 def test_boards_show_every_state_with_the_exit():

@@ -233,14 +233,17 @@ def test_deck_lengths_by_either_engine_and_objective_match_the_naive_reference(
 
 
 def test_an_asp_deck_proves_unsolvable_by_bfs_and_answers_past_an_asp_limit(tmp_path):
-    # Line 1: the target's way out is a wall (unsolvable, by hand). Line 2: card 1, whose ASP
-    # proof meets a small bound on its ground program; BFS has proven its 8 moves.
+    # Line 1: truck B shuttles between rows 2-4 and 3-5, always across A's row (unsolvable, by
+    # hand, with nothing stuck). Line 2: card 1, whose ASP proof meets a small bound on its
+    # ground program; BFS has proven its 8 moves. Line 3: a wall at the exit, proven at once.
     small = tmp_path / "small.txt"
-    small.write_text("ooooooooooooAAxooooooooooooooooooooo\n" + DECK.read_text().splitlines()[0])
+    shuttle, walled = "ooooxoooooBoAAooBoooooBoooooooooooxo", "o" * 12 + "AAxooo" + "o" * 18
+    small.write_text(f"{shuttle}\n{DECK.read_text().splitlines()[0]}\n{walled}\n")
     result = deck(str(small), "--engine", "asp", "--jobs", "1", "--max-atoms", "1400")
     assert result.exit_code == 1, result.stderr  # the most serious outcome: unsolvable
-    unsolvable, card1 = map(json.loads, result.stdout.splitlines())
+    unsolvable, card1, at_once = map(json.loads, result.stdout.splitlines())
     assert unsolvable["length"] is None and unsolvable["proven_by"] == ["bfs"]
+    assert at_once["length"] is None and at_once["proven_by"] == ["static analysis"]
     assert "limit" not in unsolvable
     assert card1["length"] == CARD_MOVES[0] and card1["proven_by"] == ["bfs"]
     assert card1["stopped"]["asp"].startswith("ground program limit reached")

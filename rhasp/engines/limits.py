@@ -18,8 +18,8 @@ from typing import Protocol
 
 from rhasp.errors import SearchLimit, TimeLimit
 
-#: What one state costs a search at its peak: 108 bytes uncompiled, 84 compiled
-#: (bench/state_memory.py, 2026-11-23), rounded up for larger keys and the tables' growth.
+#: What one state costs a search at its peak: 108-115 bytes uncompiled, 84-85 compiled
+#: (bench/state_memory.py, 2026-11-23 and -24), rounded up for larger keys and the tables' growth.
 BYTES_PER_STATE = 200
 #: What one state of the cluster costs ``rhasp analyze``, which keeps every state's neighbours
 #: and the all-moves graph besides: 1,916 bytes (bench/state_memory.py), rounded up.
