@@ -50,6 +50,7 @@ from rhasp.engines.limits import (
     default_max_atoms,
     default_max_states,
 )
+from rhasp.engines.static import always_occupied, blocked_exit
 from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, install_command
 from rhasp.files import destination, written_whole
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
@@ -788,6 +789,14 @@ def render(
     ] = False,
     objective: ObjectiveOpt = ObjectiveChoice.moves,
     cell: Annotated[int, typer.Option(min=8, max=400, help="Pixels a cell.")] = 60,
+    fixed: Annotated[
+        bool,
+        typer.Option(
+            "--fixed",
+            help="Mark each cell occupied in every reachable state (static analysis) with a "
+            "corner triangle, and say whether one blocks a target's way out.",
+        ),
+    ] = False,
     target: TargetOpt = None,
     max_states: MaxStatesOpt = None,
 ) -> int:
@@ -796,9 +805,16 @@ def render(
     picture_format(destination(dest), BOARD_FORMATS)
     entry = read_one(puzzle, target)
     if not solution:
+        marked = always_occupied(entry.board, entry.start) if fixed else {}
         with written_whole(dest) as path:
-            render_board(entry, path, cell=cell)
+            render_board(entry, path, cell=cell, fixed=marked)
         out.print(f"wrote {dest}")
+        if fixed:
+            blocked = blocked_exit(entry)
+            verdict = f"unsolvable: {blocked.proof()}" if blocked else "no target is blocked"
+            out.print(
+                f"{counted(len(marked), 'cell')} occupied in every reachable state; {verdict}"
+            )
         return EXIT_OK
     found = rhasp.solve(entry, objective.value, "bfs", budget=search_budget(max_states))
     if found.limit:

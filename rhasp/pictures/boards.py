@@ -8,9 +8,10 @@ cell plus half a cell of margin all round, where the exit arrow sits: 420 × 420
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
-from rhasp.model import Board, Move, Puzzle, State, replay
+from rhasp.model import Board, Cell, Move, Puzzle, State, replay
 from rhasp.notation import format_move
 from rhasp.pictures.scene import (
     Box,
@@ -32,16 +33,25 @@ FRAME, FLOOR, SQUARE = "#6c584c", "#f5f0e6", "#e6dccb"
 INK, LIGHT_INK = "#1b1b1b", "#ffffff"
 #: The halo of the vehicle that has just moved, in a plan's boards (the page's colour too).
 MOVED = "#fb5607"
+#: The corner mark of a cell occupied in every reachable state (``render --fixed``).
+FIXED = "#ff006e"
 
 #: Vehicles across this many cells count as trucks (the cards' trucks and limousines).
 TRUCK_LENGTH = 3
 
 
 def board_scene(
-    board: Board, state: State, *, cell: int = 60, caption: str = "", moved: int | None = None
+    board: Board,
+    state: State,
+    *,
+    cell: int = 60,
+    caption: str = "",
+    moved: int | None = None,
+    fixed: Collection[Cell] = (),
 ) -> Scene:
     """The board with the vehicles at ``state``; vehicle ``moved`` (an index) ringed in the
-    :data:`MOVED` colour, as a plan's boards show the move just played."""
+    :data:`MOVED` colour, as a plan's boards show the move just played; each cell of
+    ``fixed`` marked by a :data:`FIXED` triangle in its top left corner."""
     margin = cell // 2
     width, height = board.width * cell + 2 * margin, board.height * cell + 2 * margin
     shapes: list[Shape] = [*_frame(board, cell, margin)]
@@ -63,6 +73,10 @@ def board_scene(
                     )
                 )
             shapes.extend((body, label))
+    corner = cell * 0.3
+    for row, col in sorted(fixed):
+        x, y = margin + col * cell + 2, margin + row * cell + 2
+        shapes.append(Polygon(((x, y), (x + corner, y), (x, y + corner)), FIXED))
     if caption:
         band = round(cell * 0.6)
         shapes.append(Caption(width / 2, height + band / 2 - margin / 3, caption, cell * 0.34, INK))
@@ -162,8 +176,10 @@ def solution_scenes(puzzle: Puzzle, plan: tuple[Move, ...], *, cell: int) -> lis
     ]
 
 
-def render_board(puzzle: Puzzle, path: Path, *, cell: int = 60) -> None:
-    save(board_scene(puzzle.board, puzzle.placement, cell=cell), path)
+def render_board(
+    puzzle: Puzzle, path: Path, *, cell: int = 60, fixed: Collection[Cell] = ()
+) -> None:
+    save(board_scene(puzzle.board, puzzle.placement, cell=cell, fixed=fixed), path)
 
 
 def render_solution(

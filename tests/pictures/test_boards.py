@@ -9,7 +9,7 @@ import pytest
 
 from rhasp.api import moves_of, read
 from rhasp.errors import install_command
-from rhasp.pictures.boards import MOVED, TARGET, TRUCKS, WALL, solution_scenes
+from rhasp.pictures.boards import FIXED, MOVED, TARGET, TRUCKS, WALL, solution_scenes
 from rhasp.pictures.scene import Box
 from tests.boards import EXAMPLES, ORIGINAL
 from tests.command import rhasp
@@ -86,6 +86,25 @@ def test_the_solution_strip_wraps_into_even_rows(tmp_path):
     # 9 boards (start + 8 moves) at most 8 a row: 2 rows of 5; a board is 6 * 36 + 36 = 252
     # wide and 252 + round(0.6 * 36) = 274 high with its caption.
     assert Image.open(out).size == (5 * 252, 2 * 274)
+
+
+def test_fixed_marks_the_cells_static_analysis_finds_and_says_why(tmp_path):
+    # unsolvable.txt, by hand: truck A (column 5, rows 1-3) stands on the wall at row 4; both
+    # are there in every state. X (row 3, columns 1-2) moves.
+    out = tmp_path / "fixed.png"
+    result = rhasp("render", str(EXAMPLES / "unsolvable.txt"), "--fixed", "-o", str(out))
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[1] == (
+        "4 cells occupied in every reachable state; unsolvable: row 3, column 5 is occupied "
+        "in every reachable state, by vehicle A: target X can never leave"
+    )
+    picture = Image.open(out).convert("RGB")
+
+    def corner(row: int, col: int) -> str:  # just inside the cell's top left corner
+        return hex_colour(picture.getpixel((30 + col * 60 + 5, 30 + row * 60 + 5)))
+
+    assert [corner(row, 4) for row in range(6)] == [FIXED] * 4 + [corner(4, 0)] * 2
+    assert corner(2, 0) != FIXED and corner(2, 1) != FIXED  # X's cells
 
 
 def test_each_board_of_a_plan_rings_the_vehicle_just_moved():
