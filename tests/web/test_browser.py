@@ -323,6 +323,14 @@ def test_results_say_which_position_they_describe(page: object) -> None:
     assert not page.is_visible("#solve .for-position")
 
 
+def test_panels_say_what_they_do_until_used(page: object) -> None:
+    intros = page.locator("aside .intro")
+    assert intros.count() == 2 and all(intros.nth(n).is_visible() for n in range(2))
+    page.click("#analyse-button")
+    wait_text(page, "#figures", "fewest moves")
+    assert not page.is_visible("#analyse .intro") and page.is_visible("#solve .intro")
+
+
 def test_a_hint_leaves_with_its_outline_when_a_plan_is_shown(page: object) -> None:
     page.click("#hint")
     page.wait_for_selector("#board .vehicle.hinted")

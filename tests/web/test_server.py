@@ -27,6 +27,8 @@ import rhasp
 from rhasp.engines import get_engine
 from rhasp.errors import InputError
 from rhasp.model import Puzzle, State
+from rhasp.pictures.boards import board_scene
+from rhasp.pictures.scene import svg
 from rhasp.web.server import MAX_BODY, QUICK_TEXT, Database, Limits, create_app
 from tests.boards import CARD_MOVES, EXAMPLES, ORIGINAL, PUZZLES, card, card_backs, card_rows
 from tests.reference import cluster, database_rows, fewest
@@ -138,6 +140,16 @@ def test_board_describes_card1(client):
     assert record["solved"] is False
     assert record["picture"].lstrip().startswith("<svg")
     assert rhasp.parse(record["link"]) == rhasp.read(ORIGINAL / "card01.txt")
+
+
+def test_the_board_picture_has_no_background_of_its_own(client):
+    # The page draws the board on its own colour: no rectangle covering the whole picture.
+    picture = post(client, "board", board=CARD1).json()["picture"]
+    size = re.search(r'width="(\d+)" height="(\d+)"', picture).groups()
+    assert size == ("420", "420")  # 6 cells of 60 and half a cell of margin all round
+    assert '<rect width="420" height="420"' not in picture
+    drawn = svg(board_scene(rhasp.parse(CARD1).board, (None,) * 8))  # as rhasp render draws
+    assert '<rect width="420" height="420" fill="#ffffff"/>' in drawn
 
 
 def test_board_with_moves_shows_the_position_they_reach(client):
