@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +139,10 @@ def solve(
     and ``.stopped`` names the engine that stopped short (``{"asp": "timed out at horizon 35"}``).
     """
     budget = bounded(max_states, budget)
+    unknown = set(asp_options) - {option.name for option in fields(AspOptions)}
+    if unknown:
+        known = ", ".join(option.name for option in fields(AspOptions))
+        raise InputError(f"no ASP option {', '.join(sorted(unknown))} (there are {known})", "solve")
     options = replace(asp or AspOptions(), **asp_options)
     if not isinstance(options.clingo_args, tuple):
         options = replace(options, clingo_args=tuple(options.clingo_args))

@@ -152,6 +152,11 @@ def test_play_takes_departed_targets_off_the_board():
         rhasp.play(card(1), "XR1")  # X is blocked by Q: bad input, as the README promises
 
 
+def test_a_misspelt_asp_option_is_one_line():
+    with pytest.raises(rhasp.InputError, match=r"^solve: no ASP option timout \(there are "):
+        rhasp.solve(card(1), timout=5)
+
+
 def test_an_illegal_move_is_a_plan_error_naming_it():
     with pytest.raises(rhasp.PlanError) as raised:
         rhasp.play(card(1), "AR1 XR1")
