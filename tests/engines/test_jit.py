@@ -16,13 +16,13 @@ def _news(keys):
     news = [True]
     for k in range(1, len(keys)):
         seen = core.with_room(seen, 1)
-        news.append(core.added(seen, keys[k]))
+        news.append(core.add_new(seen, keys[k]))
     return news, seen[len(seen) - 1]
 
 
 def _python_news(keys: list[int]) -> tuple[list[bool], int]:
     seen = core.key_set(keys[0])
-    news = [True] + [core.added(seen, key) for key in keys[1:]]
+    news = [True] + [core.add_new(seen, key) for key in keys[1:]]
     return news, len(seen)
 
 
