@@ -588,7 +588,16 @@ def analyze(
             picture_format(destination(path), formats)  # before the work, not after
     entry = read_one(puzzle, target)
     budget = search_budget(max_states, output_format.value, ANALYSIS_BYTES_PER_STATE)
-    analysis = rhasp.analyze(entry, budget=budget)
+    try:
+        analysis = rhasp.analyze(entry, budget=budget)
+    except SearchLimit as limit:
+        blocked = blocked_exit(entry)
+        if blocked is None:
+            raise
+        # The cluster is too large to analyse, but its verdict is proven: say both.
+        report(SearchLimit(f"the cluster analysis stopped: {limit.what}", limit.where))
+        out.print(f"{entry.name} · no solution · proven by static analysis: {blocked.proof()}")
+        return EXIT_UNSOLVED
     if output_format is ReportFormat.json:
         print(json.dumps(analysis.record()))
     else:

@@ -169,6 +169,16 @@ def test_a_stuck_vehicle_on_the_way_out_is_proven_by_static_analysis():
     assert "states explored" not in result.stdout
 
 
+def test_analyze_past_its_limit_still_gives_a_verdict_static_analysis_proved():
+    walled = str(PUZZLES / "large" / "walled12.txt")  # its exit walled off, by hand
+    result = rhasp("analyze", walled, "--max-states", "10000")
+    assert result.exit_code == 1
+    assert result.stdout.startswith("walled12 · no solution · proven by static analysis: row 6")
+    assert "the cluster analysis stopped: state limit reached" in result.stderr
+    nothing = rhasp("analyze", str(PUZZLES / "large" / "left12.txt"), "--max-states", "10000")
+    assert nothing.exit_code == 4  # no verdict to give: the limit is the answer
+
+
 def test_boards_show_every_state_with_the_exit():
     result = rhasp("solve", str(EXAMPLES / "4x4.txt"), "--boards")
     frames = result.stdout.count("+----+\n") // 2
