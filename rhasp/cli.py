@@ -307,7 +307,11 @@ def solve(
     puzzle: PuzzleArg,
     objective: ObjectiveOpt = ObjectiveChoice.moves,
     engine: Annotated[
-        EngineChoice, typer.Option(help="asp: clingo horizon proof; bfs: breadth-first search.")
+        EngineChoice,
+        typer.Option(
+            help="asp: clingo horizon proof; bfs: breadth-first search; astar: A* with a lower "
+            "bound (large boards)."
+        ),
     ] = EngineChoice.asp,
     confirm: Annotated[
         bool, typer.Option(help="Confirm the ASP answer with BFS (a difference is exit code 3).")

@@ -116,7 +116,8 @@ def summary(solution: Solution) -> str:
             f"{counted(asp['conflicts'], 'conflict')}" + memo_text(asp.get("memo"))
         )
     if solution.explored is not None:
-        by = " by bfs" if solution.engine != "bfs" else ""
+        counter = solution.proofs[-1] if solution.proofs else solution.engine  # the last search
+        by = f" by {counter}" if counter != solution.engine else ""
         parts.append(f"{counted(solution.explored, 'state')} explored{by}")
     parts.append(f"{solution.seconds:.2f} s")
     return " · ".join(parts)
@@ -231,11 +232,11 @@ class ProofProgress(LiveLine):
 
 
 class SearchProgress(LiveLine):
-    """The live line of a long search: states found, depth, rate."""
+    """The live line of a long search: states found, depth (or A*'s f-value), rate."""
 
-    def __call__(self, states: int, depth: int, seconds: float) -> None:
+    def __call__(self, states: int, depth: int, seconds: float, measure: str = "depth") -> None:
         rate = states / seconds if seconds > 0 else 0
-        text = f"searching: {counted(states, 'state')} · depth {depth} · {rate:,.0f} states/s"
+        text = f"searching: {counted(states, 'state')} · {measure} {depth} · {rate:,.0f} states/s"
         self.show(text, seconds)
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 Objective = Literal["moves", "slides"]
 OBJECTIVES: tuple[Objective, ...] = ("moves", "slides")
-ENGINES = ("asp", "bfs")
+ENGINES = ("asp", "bfs", "astar")
 
 #: Called while an ASP horizon is being solved: horizon, seconds so far, boards in the memo.
 Progress = Callable[[int, float, int], None]
@@ -116,11 +116,14 @@ def get_engine(name: str, *, asp: AspOptions | None = None, budget: Budget | Non
     """The engine called ``name``: ``budget`` bounds the BFS (default: by the machine's
     memory), ``asp`` says how the ASP engine runs."""
     from rhasp.engines.asp import AspEngine
+    from rhasp.engines.astar import AstarEngine
     from rhasp.engines.bfs import BfsEngine
     from rhasp.engines.limits import Budget
 
     if name == "bfs":
         return BfsEngine(budget=budget or Budget())
+    if name == "astar":
+        return AstarEngine(budget=budget or Budget())
     if name == "asp":
         return AspEngine(asp or AspOptions())
     raise InputError(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})", "--engine")

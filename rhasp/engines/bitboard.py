@@ -11,9 +11,11 @@ the same plans and counts on every kind of board, compiled and not.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from rhasp.engines import core
 from rhasp.engines.geometry import Geometry
-from rhasp.engines.limits import Budget
+from rhasp.engines.limits import Budget, SearchProgress
 from rhasp.engines.runner import run, use_compiled
 from rhasp.model import Board, Piece, Plan, Puzzle, State, TargetSpec, build_puzzle
 
@@ -39,6 +41,7 @@ WARM_UP = (
     (core.layers, {}),
     (core.goal_layers, {}),
     (core.cheapest, {}),
+    (core.best_first, {"by_slides": False}),
 )
 
 
@@ -65,6 +68,39 @@ def fewest_slides(
     geometry = Geometry.of(board)
     goal, found, path = run(geometry, core.cheapest, geometry.key(start), budget=budget)
     return (geometry.plan(path) if goal >= 0 else None), found
+
+
+def best_first(
+    board: Board, start: State, objective: str, budget: Budget | None = None
+) -> tuple[Plan | None, int]:
+    """A*: a plan with the fewest moves (or slides, then moves), found by expanding only the
+    states whose cost so far plus a lower bound on the rest (:func:`core.lower_bound`) can
+    still beat the best plan; and the number of states reached."""
+    geometry = Geometry.of(board)
+    if budget is not None and budget.progress is not None:
+        budget = replace(budget, progress=_FValues(budget.progress))
+    goal, found, path = run(
+        geometry,
+        core.best_first,
+        geometry.key(start),
+        budget=budget,
+        by_slides=objective == "slides",
+    )
+    return (geometry.plan(path) if goal >= 0 else None), found
+
+
+@dataclass(frozen=True)
+class _FValues:
+    """A search's progress line showing A*'s f-value (cost so far plus the bound) where a
+    breadth-first search shows its depth."""
+
+    shown: SearchProgress
+
+    def __call__(self, states: int, f: int, seconds: float, measure: str = "f") -> None:
+        self.shown(states, f, seconds, measure="f")
+
+    def done(self) -> None:
+        self.shown.done()
 
 
 def explore(

@@ -323,3 +323,123 @@ def cheapest(g: Tables, first: int, budget: int, watch: Buffer) -> tuple[int, in
                 continue
             heapq.heappush(queue, new << INDEX_BITS | there)
     return NOT_FOUND, len(order), order[:0]
+
+
+def best_first(
+    g: Tables, first: int, budget: int, watch: Buffer, by_slides: bool
+) -> tuple[int, int, list[int]]:
+    """A*: :func:`cheapest`'s search (by slides, then moves; or by moves alone), each state
+    queued by its cost so far plus :func:`lower_bound`, so that states that cannot lead to a
+    shorter plan are never expanded. The bound is admissible and consistent (see there), so
+    the first goal taken from the queue is optimal, as in Dijkstra's search; the watch's
+    depth is the smallest f-value still queued (moves, or slides).
+
+    Returns (the goal's index, or NOT_FOUND or BUDGET; the states reached; the keys of the
+    optimal path to the goal).
+    """
+    unit = WEIGHT if by_slides else 1
+    targets = target_vehicles(g)
+    if lower_bound(g, targets, first, by_slides) < 0:
+        return NOT_FOUND, 1, [first][:0]
+    order = [first]
+    parent = [-1]
+    cost = [0]
+    bound = [lower_bound(g, targets, first, by_slides) * unit]
+    index = {first: 0}
+    queue = [bound[0] << INDEX_BITS]
+    keys, slides, movers = buffers(g)
+    mask = (1 << INDEX_BITS) - 1
+    while queue:
+        item = heapq.heappop(queue)
+        here, f = item & mask, item >> INDEX_BITS
+        spent = cost[here]
+        if f > spent + bound[here]:
+            continue  # reached more cheaply since this entry was queued
+        if solved(g, order[here]):
+            return here, len(order), walk_back(order, parent, here)
+        if post_progress(watch, len(order), f // unit, budget):
+            return BUDGET, len(order), order[:0]
+        n = successors(g, order[here], NO_SKIP, keys, slides, movers)
+        for j in range(n):
+            new = spent + (slides[j] * WEIGHT + 1 if by_slides else 1)
+            there = index.get(keys[j], -1)
+            if there < 0:
+                left = lower_bound(g, targets, keys[j], by_slides)
+                if left < 0:
+                    continue  # a wall on a target's way out: no plan through this state
+                there = len(order)
+                index[keys[j]] = there
+                order.append(keys[j])
+                parent.append(here)
+                cost.append(new)
+                bound.append(left * unit)
+            elif new < cost[there]:
+                cost[there] = new
+                parent[there] = here
+            else:
+                continue
+            heapq.heappush(queue, (new + bound[there]) << INDEX_BITS | there)
+    return NOT_FOUND, len(order), order[:0]
+
+
+def target_vehicles(g: Tables) -> list[int]:
+    """The vehicle of each target (the one whose field is the target's)."""
+    found = []
+    for j in range(len(g.goal_shift)):
+        for i in range(g.count):
+            if g.shift[i] == g.goal_shift[j]:
+                found.append(i)
+    return found
+
+
+def lower_bound(g: Tables, targets: list[int], key: int, by_slides: bool) -> int:
+    """At least this many moves (or slides) are left from ``key``; -1 when no plan is left
+    (a wall on a target's way out).
+
+    The *way out* of a target still on the board is the cells between it and its exit edge.
+    Every target still on the board must move, and so must every other vehicle standing on a
+    target's way out (the target cannot pass it): each move moves one vehicle, so by moves
+    the bound is how many vehicles must move. By slides, each target must cross its way out,
+    one cell a slide, and each other vehicle on a way out must slide at least one cell.
+
+    Admissible, then; and consistent: one move changes the bound by at most its own cost. A
+    target moves only through free cells, so it never passes a vehicle on its way out, and
+    leaves the set of vehicles that must move only when it leaves the board; any other move
+    takes at most its own vehicle out of that set; by slides, a target's k slides shorten
+    its way by at most k.
+    """
+    occupied = occupancy(g, key)
+    region = 0
+    left = 0
+    for i in targets:
+        p = (key >> g.shift[i]) & g.gone
+        if p == g.gone:
+            continue  # left already
+        base = i * g.stride
+        way = 0
+        if g.exit_ahead[i]:
+            for q in range(p + 1, g.last[i] + 1):
+                way |= g.masks[base + q]
+            distance = g.last[i] - p
+        else:
+            for q in range(p):
+                way |= g.masks[base + q]
+            distance = p
+        way &= ~g.masks[base + p]
+        if way & g.walls:
+            return -1
+        region |= way
+        left += distance if by_slides else 1
+    if region & occupied == 0:
+        return left
+    for i in range(g.count):
+        p = (key >> g.shift[i]) & g.gone
+        if p == g.gone or g.masks[i * g.stride + p] & region == 0:
+            continue
+        is_target = False
+        for t in targets:
+            if t == i:
+                is_target = True
+        if not is_target:
+            left += 1
+    return left

@@ -116,6 +116,7 @@ breadth_first = njit(cache=True, nogil=True)(core.breadth_first)
 layers = njit(cache=True, nogil=True)(core.layers)
 goal_layers = njit(cache=True, nogil=True)(core.goal_layers)
 cheapest = njit(cache=True, nogil=True)(core.cheapest)
+best_first = njit(cache=True, nogil=True)(core.best_first)
 
 enumerate_shard = njit(cache=True, nogil=True)(layouts.enumerate_shard)
 

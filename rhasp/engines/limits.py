@@ -93,9 +93,10 @@ def time_limit(seconds: float, states: int, reached: str) -> TimeLimit:
 
 
 class SearchProgress(Protocol):
-    """Shows a running search: states found, depth reached, seconds so far; ``done`` clears."""
+    """Shows a running search: states found, depth reached (or another ``measure`` of how far
+    it has gone: A* shows its f-value), seconds so far; ``done`` clears."""
 
-    def __call__(self, states: int, depth: int, seconds: float) -> None: ...
+    def __call__(self, states: int, depth: int, seconds: float, measure: str = "depth") -> None: ...
     def done(self) -> None: ...
 
 
