@@ -286,65 +286,36 @@ def goal_layers(
 
 def cheapest(g: Tables, first: int, budget: int, watch: Buffer) -> tuple[int, int, list[int]]:
     """Dijkstra over whole moves, cost (slides, moves): fewest slides, then fewest moves.
+    :func:`best_first` with no bound (which is what Dijkstra's search is).
 
     Returns (the goal's index, or NOT_FOUND or BUDGET; the states reached; the keys of the
     cheapest path to the goal).
     """
-    order = [first]
-    parent = [-1]
-    cost = [0]
-    index = {first: 0}
-    queue = [0]
-    keys, slides, movers = buffers(g)
-    mask = (1 << INDEX_BITS) - 1
-    while queue:
-        item = heapq.heappop(queue)
-        here, spent = item & mask, item >> INDEX_BITS
-        if spent > cost[here]:
-            continue  # reached more cheaply since this entry was queued
-        if solved(g, order[here]):
-            return here, len(order), walk_back(order, parent, here)
-        if post_progress(watch, len(order), spent // WEIGHT, budget):
-            return BUDGET, len(order), order[:0]
-        n = successors(g, order[here], NO_SKIP, keys, slides, movers)
-        for j in range(n):
-            new = spent + slides[j] * WEIGHT + 1
-            there = index.get(keys[j], -1)
-            if there < 0:
-                there = len(order)
-                index[keys[j]] = there
-                order.append(keys[j])
-                parent.append(here)
-                cost.append(new)
-            elif new < cost[there]:
-                cost[there] = new
-                parent[there] = here
-            else:
-                continue
-            heapq.heappush(queue, new << INDEX_BITS | there)
-    return NOT_FOUND, len(order), order[:0]
+    return best_first(g, first, budget, watch, True, False)
 
 
 def best_first(
-    g: Tables, first: int, budget: int, watch: Buffer, by_slides: bool
+    g: Tables, first: int, budget: int, watch: Buffer, by_slides: bool, bounded: bool = True
 ) -> tuple[int, int, list[int]]:
-    """A*: :func:`cheapest`'s search (by slides, then moves; or by moves alone), each state
-    queued by its cost so far plus :func:`lower_bound`, so that states that cannot lead to a
-    shorter plan are never expanded. The bound is admissible and consistent (see there), so
-    the first goal taken from the queue is optimal, as in Dijkstra's search; the watch's
-    depth is the smallest f-value still queued (moves, or slides).
+    """A*: Dijkstra's search over whole moves (cost: slides, then moves; or moves alone), each
+    state queued by its cost so far plus :func:`lower_bound` (with ``bounded``), so that
+    states that cannot lead to a shorter plan are never expanded. The bound is admissible and
+    consistent (see there), so the first goal taken from the queue is optimal, as in
+    Dijkstra's search; the watch's depth is the smallest f-value still queued (moves, or
+    slides).
 
     Returns (the goal's index, or NOT_FOUND or BUDGET; the states reached; the keys of the
     optimal path to the goal).
     """
     unit = WEIGHT if by_slides else 1
     targets = target_vehicles(g)
-    if lower_bound(g, targets, first, by_slides) < 0:
+    first_bound = lower_bound(g, targets, first, by_slides) if bounded else 0
+    if first_bound < 0:
         return NOT_FOUND, 1, [first][:0]
     order = [first]
     parent = [-1]
     cost = [0]
-    bound = [lower_bound(g, targets, first, by_slides) * unit]
+    bound = [first_bound * unit]
     index = {first: 0}
     queue = [bound[0] << INDEX_BITS]
     keys, slides, movers = buffers(g)
@@ -364,7 +335,7 @@ def best_first(
             new = spent + (slides[j] * WEIGHT + 1 if by_slides else 1)
             there = index.get(keys[j], -1)
             if there < 0:
-                left = lower_bound(g, targets, keys[j], by_slides)
+                left = lower_bound(g, targets, keys[j], by_slides) if bounded else 0
                 if left < 0:
                     continue  # a wall on a target's way out: no plan through this state
                 there = len(order)
