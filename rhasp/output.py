@@ -186,7 +186,10 @@ def check_lines(result: PlanCheck) -> list[str]:
     ]
     if not result.solves:
         after = counted(result.moves or 0, "move")
-        return [*lines, f"{name} · the plan does not solve the puzzle after {after}"]
+        lines.append(f"{name} · the plan does not solve the puzzle after {after}")
+        if result.unsolvable:
+            lines.append(f"no plan can: proven by static analysis: {result.unsolvable}")
+        return lines
     lines.append(f"{name} · the plan solves the puzzle")
     for objective, found, best, minimal in (
         ("moves", result.moves, result.minimal_moves, result.moves_minimal),

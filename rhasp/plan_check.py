@@ -10,6 +10,7 @@ from typing import Any
 from rhasp.engines import OBJECTIVES, Objective
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.limits import Budget
+from rhasp.engines.static import blocked_exit
 from rhasp.errors import PlanError, SearchLimit
 from rhasp.model import Move, Puzzle, plan_slides, replay
 from rhasp.notation import format_move
@@ -52,6 +53,7 @@ class PlanCheck:
     moves_minimal: bool | None = None
     slides_minimal: bool | None = None
     proven_by: tuple[str, ...] = ()
+    unsolvable: str | None = None  # for a plan that does not solve: static analysis's proof
 
     def record(self) -> dict[str, Any]:
         """The JSON of ``rhasp check --format json``: the fields that apply to this plan."""
@@ -67,6 +69,8 @@ class PlanCheck:
             "slides": self.slides,
             "clipped": [asdict(clip) for clip in self.clipped],
         }
+        if self.unsolvable is not None:
+            record["unsolvable"] = self.unsolvable
         if self.solves:
             record |= {
                 "minimal_moves": self.minimal_moves,
@@ -97,8 +101,9 @@ def check_plan(puzzle: Puzzle, moves: Sequence[Move], budget: Budget | None = No
         slides=plan_slides(played.moves),
         clipped=clipped,
     )
-    if not played.solved:
-        return found
+    if not played.solved:  # no plan could: say so when static analysis proves it
+        blocked = blocked_exit(puzzle)
+        return found if blocked is None else replace(found, unsolvable=blocked.proof())
     best = {
         objective: minimal_length(puzzle, objective, budget or Budget()) for objective in OBJECTIVES
     }

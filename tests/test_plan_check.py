@@ -36,3 +36,11 @@ def test_a_failing_plan_names_its_move():
     assert not result.solves
     assert result.failed_move == 2
     assert "X is blocked by A" in result.error
+
+
+def test_a_plan_for_a_puzzle_static_analysis_proves_unsolvable_says_so():
+    # unsolvable.txt by hand: X may slide right once, and never leaves (truck A on a wall).
+    result = check_plan(example("unsolvable"), (Move("X", 1),))
+    assert not result.solves and result.moves == 1
+    assert result.unsolvable.startswith("row 3, column 5 is occupied in every reachable state")
+    assert check_plan(example("4x4"), (Move("B", -1),)).unsolvable is None  # solvable: silent
