@@ -41,7 +41,7 @@ def test_line_by_line_output_keeps_what_was_made_before_an_interrupt(tmp_path):
 
 
 def test_a_picture_that_fails_half_drawn_is_not_left_behind(tmp_path, monkeypatch):
-    def half_drawn(puzzle, path, cell):
+    def half_drawn(puzzle, path, cell, **options):
         path.write_bytes(b"\x89PNG half")
         raise OSError(28, "No space left on device", str(path))
 
