@@ -96,7 +96,7 @@ class HorizonStats:
 class AspEngine:
     name = "asp"
     options: AspOptions = field(default_factory=AspOptions)
-    memo_bound: bool = True  # the memo's horizon bound (off only to measure it: bench/asp.py)
+    memo_bound: bool | None = None  # the memo's horizon bound: None, by slides only (StateMemo)
 
     @property
     def max_horizon(self) -> int:

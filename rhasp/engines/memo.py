@@ -124,7 +124,10 @@ class StateMemo:
 
     memo: dict[int, int] = field(default_factory=dict)
     nogoods: int = 0  # added over all horizons and threads
-    bound: bool = True  # the second rule (off only to measure what it gains: bench/asp.py)
+    #: The second rule: None (the default) uses it by slides only; True or False forces it
+    #: (bench/asp.py measures it both ways). By moves its bound is one move per vehicle in the
+    #: way, too weak to pay for itself: 15 % slower on the 40 cards (bench/README.md).
+    bound: bool | None = None
     _board: _Board | None = None
     _watches: dict[int, list[GoEntry]] = field(default_factory=dict)
     _threads: list[_Thread] = field(default_factory=list)
@@ -153,6 +156,8 @@ class StateMemo:
         """
         if self._board is None:
             self._board = _Board.read(init.symbolic_atoms)
+            if self.bound is None:
+                self.bound = self._board.by_cells
         while self._add_step(init, self._steps):
             self._steps += 1
         if not self._threads:
@@ -311,6 +316,7 @@ class _Board:
     targets: tuple[int, ...]
     needs: tuple[Needs, ...] = ()  # per target: see :data:`Needs` and :meth:`bound`
     most: int = 0  # no board's bound is larger
+    by_cells: bool = False  # a step slides one cell (slides.lp), else it moves any distance
 
     @classmethod
     def read(cls, atoms: Any) -> _Board:
@@ -356,7 +362,7 @@ class _Board:
             for by in needs
         )
         sorted_positions = tuple(tuple(sorted(p)) for p in positions)
-        return cls(labels, sorted_positions, exits, targets, needs, most)
+        return cls(labels, sorted_positions, exits, targets, needs, most, by_cells)
 
     def bound(self, key: int) -> int:
         """A lower bound on the steps from the board ``key`` to the goal (module docstring)."""
