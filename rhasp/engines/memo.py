@@ -51,6 +51,8 @@ A second rule looks ahead to the horizon h being solved, rather than back at the
   and the board is not recorded (it could be, being reached at step t is a fact about the
   puzzle, but the search leaves it at once).
 * The look-ahead applies the same test to the boards one step further.
+* It is used by slides only, unless told otherwise: by moves its bound (one move per vehicle
+  in the way) prunes too little to pay for its nogoods (measured in bench/README.md).
 
 The propagator never reads the BFS or anything else outside the ASP search: everything it
 knows comes from the ground program and the solver's assignments.

@@ -144,6 +144,18 @@ def test_the_memo_prunes_and_keeps_the_optimum():
     assert choices_with < choices_without / 2
 
 
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+@pytest.mark.parametrize("bound", [None, True, False])
+def test_the_bound_keeps_the_optimum_either_way(objective, bound):
+    """The bound is used by slides only unless forced; forced on by moves (where the default
+    leaves it off) or off by slides, the first satisfiable horizon is still BFS's. Card 8:
+    12 moves, 22 slides."""
+    memo = StateMemo(bound=bound)
+    horizon, _ = solve_with(memo, card(8), objective)
+    assert horizon == BFS.solve(card(8), objective).length
+    assert memo.bound is (objective == "slides" if bound is None else bound)
+
+
 @pytest.mark.parametrize("memo", [True, False])
 def test_the_engine_records_the_memo_figures(memo):
     solution = AspEngine(AspOptions(memo=memo)).solve(card(3), "moves")
