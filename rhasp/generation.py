@@ -168,8 +168,10 @@ def _hardest_of_board(
 def board_number(seed: int, number: int, size: int, walls: int) -> Puzzle:
     """Board ``number`` of the run with ``seed``: its own random source, so it can be remade.
     Between a quarter and five twelfths of the cells hold other vehicles' first cells: fewer
-    rarely make a hard puzzle, more rarely leave room for any."""
+    rarely make a hard puzzle, more rarely leave room for any. There are no more vehicles than
+    letters to name them (24 besides the target), so from 10×10 on every board tries 24."""
     rng = random.Random(f"rhasp-{seed}-{number}")
     area = size * size
-    others = rng.randint(area // 4, min(area * 5 // 12, len(LABELS)))
+    most = min(area * 5 // 12, len(LABELS))
+    others = rng.randint(min(area // 4, most), most)
     return random_board(rng, size=size, vehicles=others, walls=walls, name=f"gen-{seed}-{number}")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from rhasp.engines.bitboard import cluster_size, fewest_moves
 from rhasp.formats import read_text
 from rhasp.formats.line import database_board
-from rhasp.generation import random_board
+from rhasp.generation import board_number, random_board
 from tests.command import rhasp
 from tests.reference import cluster, database_deck, fewest
 
@@ -149,3 +151,23 @@ def test_too_many_walls_is_one_line():
     result = rhasp("generate", "--size", "4", "--walls", "15")
     assert result.exit_code == 2
     assert result.stderr.strip() == "rhasp: --walls: 15 walls leave no room on a 4×4 board"
+
+
+@pytest.mark.parametrize("size", range(3, 13))
+def test_every_board_size_draws_boards(size):
+    # 10×10 and up once asked for more vehicles than there are letters (a traceback).
+    for number in range(3):
+        puzzle = board_number(5, number, size, walls=2)
+        board = puzzle.board
+        assert (board.width, board.height) == (size, size)
+        assert len(board.walls) == 2 or (size == 3 and len(board.walls) < 2)  # as room allows
+        assert 1 <= len(board.vehicles) <= 25
+
+
+def test_a_large_board_run_stops_at_its_limits_in_one_line():
+    result = rhasp(
+        "generate", "--size", "12", "--walls", "2", "--max-boards", "2", "--max-states", "1000"
+    )
+    assert result.exit_code == 4, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "gave up after 2 boards" in result.stderr

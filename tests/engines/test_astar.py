@@ -12,6 +12,7 @@ from rhasp.api import read as rhasp_read
 from rhasp.engines import bitboard, core, get_engine, reference
 from rhasp.engines.geometry import Geometry
 from rhasp.engines.limits import Budget
+from rhasp.generation import board_number
 from rhasp.model import plan_slides, replay
 from tests.boards import CARD_MOVES, PUZZLES, card, puzzles
 from tests.command import rhasp
@@ -82,6 +83,27 @@ def test_the_bound_never_exceeds_what_is_left(puzzle):
                 geometry.tables, targets, geometry.key(state), objective == "slides"
             )
             assert 0 <= bound <= left, (objective, step, bound, left)
+
+
+@pytest.mark.parametrize("size", [8, 10, 12])
+def test_astar_agrees_with_bfs_on_generated_large_boards(size):
+    """Boards ``rhasp generate`` starts from (random, two walls, 8×8 to 12×12: too large for
+    the compiled core), from their random start: A* and BFS agree by moves and by slides
+    wherever BFS finishes within 300,000 states."""
+    bfs, astar = (get_engine(name, budget=Budget(states=300_000)) for name in ("bfs", "astar"))
+    compared = 0
+    for number in range(8):
+        puzzle = board_number(1, number, size, walls=2)
+        for objective in ("moves", "slides"):
+            expected = bfs.solve(puzzle, objective)
+            if expected.limit:
+                continue
+            found = astar.solve(puzzle, objective)
+            assert (found.length, found.plan is None) == (expected.length, expected.plan is None)
+            if objective == "slides" and found.plan is not None:
+                assert len(found.plan) == len(expected.plan)  # then fewest moves
+            compared += 1
+    assert compared >= 4
 
 
 def test_astar_proves_a_plan_where_bfs_stops_at_its_limit():
