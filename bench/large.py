@@ -48,7 +48,7 @@ from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.limits import Budget
 from rhasp.formats import read_path
 from rhasp.generation import Tried, board_number, new_puzzles
-from rhasp.model import Puzzle
+from rhasp.model import Board, Puzzle, Vehicle
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK = ROOT / "puzzles" / "original40.txt"
@@ -106,18 +106,12 @@ def goal_placements(puzzle: Puzzle) -> int:
     return count(0, walls)
 
 
-def placements(board: Any, vehicle: Any) -> list[int]:
+def placements(board: Board, vehicle: Vehicle) -> list[int]:
     """Each position of ``vehicle`` on its line as a mask of the cells it covers."""
-    across = vehicle.orientation == "h"
-    span = board.width if across else board.height
-    masks = []
-    for position in range(span - vehicle.length + 1):
-        cells = [
-            (vehicle.line, position + i) if across else (position + i, vehicle.line)
-            for i in range(vehicle.length)
-        ]
-        masks.append(sum(1 << (row * board.width + col) for row, col in cells))
-    return masks
+    return [
+        sum(1 << (row * board.width + col) for row, col in vehicle.cells(position))
+        for position in range(board.line_length(vehicle) - vehicle.length + 1)
+    ]
 
 
 def backward_start(cards: tuple[int, ...] = (26, 40)) -> list[dict]:
