@@ -56,6 +56,7 @@ from rhasp.files import destination, written_whole
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.generation import Tried, new_puzzles
+from rhasp.journal import journal_of
 from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
 from rhasp.notation import NOTATIONS
 from rhasp.output import (
@@ -531,11 +532,29 @@ def deck(
         default_max_atoms(processes) if max_atoms is None else max_atoms,
     )
     progress = DeckProgress(err)
-    tally = run_deck(
-        puzzles, settings, processes, scheduler, dest, resume, target, progress, report
-    )
-    err.print(tally_table(tally, progress.seconds, check_numbers))
+    with saying_what_is_kept(dest, progress):
+        tally = run_deck(
+            puzzles, settings, processes, scheduler, dest, resume, target, progress, report
+        )
+    err.print(tally_table(tally, progress.seconds, check_numbers, progress.skipped))
     return deck_code(tally)
+
+
+@contextmanager
+def saying_what_is_kept(dest: Path | None, progress: DeckProgress) -> Iterator[None]:
+    """On Ctrl-C or SIGTERM, one line before the run stops: what ``dest`` keeps, and that
+    ``--resume`` finishes the run."""
+    try:
+        yield
+    except (KeyboardInterrupt, Terminated):
+        if dest is not None:
+            report(
+                RhaspError(
+                    f"{progress.kept()} kept; the same command with --resume finishes the run",
+                    str(dest),
+                )
+            )
+        raise
 
 
 def deck_code(tally: Tally) -> int:
@@ -758,23 +777,25 @@ def enumerate_command(
     if resume and dest is None:
         raise InputError("--resume needs --out FILE", "--resume")
     if histogram is not None:
-        picture_format(histogram, CHART_FORMATS)  # before the work, not after it
+        picture_format(destination(histogram), CHART_FORMATS)  # before the work, not after
     low_walls, high_walls = count_range(walls, "--walls")
     low_pieces, high_pieces = count_range(pieces or f"1..{size * size}", "--pieces")
     options = enumeration.Options(size, exit_row, low_walls, high_walls, low_pieces, high_pieces)
     processes = jobs or os.cpu_count() or 1
     budget = default_max_states(processes) if max_states is None else max_states
     progress = EnumerationProgress(err)
-    tally = enumeration.run(
-        options,
-        budget=budget,
-        jobs=processes,
-        scheduler=scheduler,
-        out=dest,
-        resume=resume,
-        progress=progress,
-    )
-    err.print(enumeration_table(tally, progress.seconds))
+    with saying_what_is_kept(dest, progress):
+        tally = enumeration.run(
+            options,
+            budget=budget,
+            jobs=processes,
+            scheduler=scheduler,
+            out=dest,
+            resume=resume,
+            progress=progress,
+        )
+    journal = None if dest is None else journal_of(dest)
+    err.print(enumeration_table(tally, progress.seconds, journal))
     if histogram is not None:
         with written_whole(histogram) as temporary:
             draw_database(

@@ -20,10 +20,9 @@ import contextlib
 import dataclasses
 import functools
 import itertools
-import json
 import math
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.pool import Pool
 from pathlib import Path
@@ -33,8 +32,8 @@ from rhasp.engines import core, layouts
 from rhasp.engines.limits import state_limit
 from rhasp.engines.runner import compiled_core, interruptible, use_compiled
 from rhasp.errors import InputError
-from rhasp.files import destination, lock_for_writing
 from rhasp.formats.line import database_text
+from rhasp.journal import JournaledOutput
 from rhasp.parallel import dask_client, worker_pool
 
 MIN_SIZE, MAX_SIZE = 4, 7
@@ -379,100 +378,67 @@ def _on_dask(
             yield futures.popleft().result()
 
 
-# The output: deck lines in shard order, and a journal of the shards written, for --resume.
+# The output: deck lines in shard order, each shard vouched for by its journal entry.
 
 
 class DatabaseFile:
-    """The deck lines of a run, written a shard at a time in shard order, and beside them a
-    journal (``FILE.shards``): the run's options, then a JSON line per shard written with its
-    tallies and where the output ended after it.
-
-    Appending only, both flushed after each shard, the output first: a run killed at any
-    moment leaves a journal whose last whole line says how much of the output is whole, and
-    ``--resume`` cuts the output there and goes on with the next shard. The journal is locked
-    while a run writes it, so a second run on the same files refuses.
-    """
+    """The deck lines of a run, written a shard at a time in shard order, with a journal
+    beside them that ``--resume`` checks every shard against (:mod:`rhasp.journal`)."""
 
     def __init__(self, path: Path, options: Options, resume: bool) -> None:
-        self.path = destination(path)
-        self.journal_path = path.with_name(path.name + ".shards")
+        total = shard_count(prepared(options)[0])
+        self.file = JournaledOutput(
+            path, "enumerate", dataclasses.asdict(options), total, resume, option_flags
+        )
+        self.notes = self.file.verified.notes(self.file.path, self.file.journal_path, total)
         self.tally = Tally()
-        header = {
-            "rhasp enumerate": JOURNAL_VERSION,
-            "options": dataclasses.asdict(options),
-            "shards": shard_count(prepared(options)[0]),
-        }
-        self.journal = self.journal_path.open("a", encoding="utf-8")  # truncated after the lock
-        lock_for_writing(self.journal, path, "enumerate")
-        end = self._resume(header) if resume else None
-        if end is None:  # a fresh run
-            self.journal.truncate(0)
-            self.journal.write(json.dumps(header) + "\n")
-            end = 0
-        self.output = path.open("ab")
-        self.output.truncate(end)
-        self.output.seek(end)
-        self.journal.flush()
-
-    def _resume(self, header: dict[str, Any]) -> int | None:
-        """Read the journal of an earlier run: the byte where its whole output ends (None if
-        it holds nothing), with :attr:`tally` holding what it found. The journal is cut after
-        its last whole line."""
-        text = self.journal_path.read_bytes()  # there: it is open
-        whole = text[: text.rfind(b"\n") + 1]
-        entries = [json.loads(line) for line in whole.splitlines()]
-        if not entries:
-            return None
-        if entries[0] != header:
-            raise InputError(
-                "this file was begun with other options or another version of rhasp "
-                f"({_flags(entries[0].get('options', {}))}); give the same ones to resume",
-                str(self.path),
-            )
-        self.journal.truncate(len(whole))
-        self.journal.seek(len(whole))
-        end = entries[-1]["end"] if len(entries) > 1 else 0
-        self.tally.layouts = sum(entry["layouts"] for entry in entries[1:])
-        self.tally.least = sum(entry["least"] for entry in entries[1:])
-        self.tally.solvable = sum(entry["solvable"] for entry in entries[1:])
-        self.tally.shards = len(entries) - 1
-        with self.path.open("rb") as output:
-            for line in output.read(end).decode().splitlines():
-                self.tally.add_line(line)
-        return end
+        for entry in self.file.verified.entries:
+            self.tally.shards += 1
+            self.tally.layouts += entry["layouts"]
+            self.tally.least += entry["least"]
+            self.tally.solvable += entry["solvable"]
+        for line in self.file.verified.text.decode("ascii").splitlines():
+            self.tally.add_line(line)
 
     @property
-    def shards_done(self) -> int:
-        return self.tally.shards
+    def journal_path(self) -> Path:
+        return self.file.journal_path
 
     def write(self, shard: Shard) -> None:
-        self.output.write(shard.text().encode())
-        self.output.flush()  # before the journal vouches for it (a kill loses neither)
-        self.tally.add(shard)
-        entry = {
-            "shard": shard.number,
+        figures = {
             "layouts": shard.layouts,
             "least": shard.least,
             "solvable": shard.solvable,
             "lines": len(shard.lines),
-            "end": self.output.tell(),
         }
-        self.journal.write(json.dumps(entry) + "\n")
-        self.journal.flush()
+        self.file.append(shard.text().encode("ascii"), figures)
+        self.tally.add(shard)
 
     def close(self) -> None:
-        self.output.close()
-        self.journal.close()
+        self.file.close()
 
 
-JOURNAL_VERSION = 1
+def option_flags(options: Mapping[str, Any]) -> str:
+    """The flags of ``rhasp enumerate`` that ask for ``options`` (as a journal holds them,
+    so any values at all: a damaged journal is described, never a traceback)."""
+    defaults = dataclasses.asdict(Options())
 
+    def value(name: str) -> str:
+        return str(options.get(name, defaults[name]))
 
-def _flags(options: dict[str, Any]) -> str:
-    return ", ".join(f"{name} {value}" for name, value in options.items())
+    flags = [
+        f"--size {value('size')}",
+        f"--walls {value('min_walls')}..{value('max_walls')}",
+        f"--pieces {value('min_pieces')}..{value('max_pieces')}",
+        f"--exit-row {value('exit_row')}",
+    ]
+    if options.get("from_goals", True) is not True:
+        flags.append("from every layout (the Python API's from_goals=False)")
+    return " ".join(flags)
 
 
 class Progress(Protocol):
+    def note(self, text: str) -> None: ...
     def resume(self, shards: int, layouts: int) -> None: ...
     def start(self, total: int, skipped: int) -> None: ...
     def advance(self, tally: Tally) -> None: ...
@@ -514,8 +480,10 @@ def _run(
 ) -> Tally:
     database = DatabaseFile(out, options, resume) if out else None
     tally = database.tally if database else Tally()
-    first = database.shards_done if database else 0
+    first = tally.shards
     if progress:
+        for note in database.notes if database else ():
+            progress.note(note)
         progress.resume(first, tally.layouts)
         progress.start(total - first, first)
     numbers = range(first, total)

@@ -39,6 +39,18 @@ def written_whole(dest: Path, keep_partial: bool = False) -> Iterator[Path]:
     temporary.replace(dest)
 
 
+@contextmanager
+def naming_the_file(path: Path) -> Iterator[None]:
+    """Errors of an open file's writes name it: the OSError of a write (no space left on the
+    device, say) carries no file name of its own, and the user should learn which file."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is None:
+            error.filename = str(path)
+        raise
+
+
 def lock_for_writing(handle: IO[Any], path: Path, command: str) -> None:
     """Lock the open file ``handle`` for this run alone: while one ``rhasp COMMAND`` run
     writes ``path``, a second refuses in one line rather than interleave its output."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -254,10 +255,11 @@ class DeckProgress:
         self.bar: Progress | None = None
         self.task: TaskID | None = None
         self.began = self.last = 0.0
-        self.total = 0
+        self.total = self.skipped = 0
+        self.latest: Any = None  # the last tally shown
 
     def start(self, total: int, skipped: int) -> None:
-        self.total = total
+        self.total, self.skipped = total, skipped
         self.began = self.last = time.perf_counter()
         if skipped:
             self.console.print(f"resuming: {skipped:,} {self.unit} already done, {total:,} to go")
@@ -274,6 +276,7 @@ class DeckProgress:
             self.bar.start()
 
     def advance(self, tally: Any) -> None:
+        self.latest = tally
         now = time.perf_counter()
         done = self.done(tally)
         rate = done / max(now - self.began, 1e-9)
@@ -299,6 +302,11 @@ class DeckProgress:
         if self.bar is not None:
             self.bar.stop()
 
+    def kept(self) -> str:
+        """What a run stopped now keeps, counting what it resumed from: ``12 of 40 puzzles``."""
+        done = self.skipped + (self.done(self.latest) if self.latest is not None else 0)
+        return f"{done:,} of {self.skipped + self.total:,} {self.unit}"
+
     @property
     def seconds(self) -> float:
         return time.perf_counter() - self.began
@@ -314,6 +322,10 @@ class EnumerationProgress(DeckProgress):
         super().__init__(console, every)
         self.before = (0, 0)  # shards and layouts done before this run
 
+    def note(self, text: str) -> None:
+        """A line on what an earlier run's files held (what ``--resume`` verified)."""
+        self.console.print(text, markup=False)
+
     def resume(self, shards: int, layouts: int) -> None:
         self.before = (shards, layouts)
 
@@ -325,9 +337,9 @@ class EnumerationProgress(DeckProgress):
         return f"{rate:,.0f} layouts/s · {counted(tally.puzzles, 'puzzle')}"
 
 
-def enumeration_table(tally: Any, seconds: float) -> Table:
-    """The summary of ``rhasp enumerate``: what was enumerated and found, and the puzzles by
-    moves."""
+def enumeration_table(tally: Any, seconds: float, journal: Path | None = None) -> Table:
+    """The summary of ``rhasp enumerate``: what was enumerated and found, the puzzles by
+    moves, and what the journal beside the output is for."""
     table = Table(title="enumeration summary", show_header=False)
     rows = [
         ("layouts", f"{tally.layouts:,}"),
@@ -337,6 +349,8 @@ def enumeration_table(tally: Any, seconds: float) -> Table:
         ("hardest", tally.hardest or "-"),
         ("seconds", f"{seconds:,.1f}"),
     ]
+    if journal is not None:
+        rows.append(("journal", f"{journal.name}: each shard's checksum; --resume checks it"))
     for name, value in rows:
         table.add_row(name, value)
     if tally.by_moves:
@@ -353,17 +367,19 @@ def _bars(counts: Mapping[int, int]) -> str:
     )
 
 
-def tally_table(tally: Any, seconds: float, verify: bool) -> Table:
-    """The summary of a deck run: counts, rate, lengths, and every mismatch."""
+def tally_table(tally: Any, seconds: float, verify: bool, resumed: int = 0) -> Table:
+    """The summary of a deck run: counts, rate, lengths, and every mismatch. A resumed run
+    counts what it did itself, and says how many records it kept from ``--out``."""
     table = Table(title="deck summary", show_header=False)
     rate = tally.puzzles / seconds if seconds > 0 else 0.0
     rows = [
+        *([("kept from --out", resumed)] if resumed else []),
         ("puzzles", tally.puzzles),
         ("solved", tally.solved),
         ("unsolvable", tally.unsolvable),
         ("limits reached", tally.limited),
         ("bad lines", tally.errors),
-        ("mismatches", _mismatches(tally) if verify else "-"),
+        ("mismatches", _mismatches(tally, resumed) if verify else "-"),
         ("puzzles/s", f"{rate:,.1f}"),
     ]
     for name, value in rows:
@@ -382,9 +398,11 @@ def tally_table(tally: Any, seconds: float, verify: bool) -> Table:
     return table
 
 
-def _mismatches(tally: Any) -> str:
+def _mismatches(tally: Any, resumed: int) -> str:
     """Mismatches of a --verify run, and how many puzzles were compared at all: a deck whose
     lines give no figures is not a pass."""
+    if not tally.puzzles and resumed:
+        return f"none compared in this run: all {resumed:,} puzzles were in --out already"
     if not tally.verified:
         return "nothing verified: no line gives MOVES or CLUSTER figures"
     return f"{len(tally.mismatches):,} of {tally.verified:,} verified"

@@ -1,0 +1,296 @@
+"""A resumable output and the journal that vouches for it, checked before it is trusted again.
+
+``rhasp enumerate --out FILE`` writes its output a shard's lines at a time, and beside it the
+journal ``FILE.shards``: a header (the command, its options, how many shards make the whole),
+then a JSON line per shard with its figures, where the output ends after it, and a CRC-32.
+The CRCs are *chained*: each covers the header, every entry and every output byte before it,
+then its own entry and bytes. So a shard verifies only if all before it do, and ``--resume``
+goes on from the first shard that does not:
+
+- A run killed at any moment leaves a journal whose entries vouch for a prefix of the output
+  (the output is flushed before its entry is written); what follows is a torn shard.
+- An output cut, edited, padded or appended to, and a journal entry edited, repeated,
+  reordered or deleted, fail at the first shard they touch. A journal line that cannot be
+  read ends the journal there: it is recovered to its last valid entry, and the run says so.
+- Either way the output is cut after the last shard that verifies (never padded) and the
+  rest is done again, so a resumed run ends with exactly an uninterrupted run's bytes.
+- A journal whose header cannot be read, or was written for other options, is refused in
+  one line before anything is changed; so is ``--resume`` on an output with no journal.
+
+An output with a journal beside it holds a run of rhasp's own, finished or not, and a run
+without ``--resume`` refuses to overwrite it. A finished run's journal is the checksum of
+every shard, which ``--resume`` checks the file against. The output is locked while a run
+writes it: the open file itself, so another name for it (a symbolic or hard link) meets the
+same lock. Checking costs a read of the output and one ``zlib.crc32`` pass over it (about a
+gigabyte a second).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from rhasp.errors import InputError
+from rhasp.files import destination, lock_for_writing, naming_the_file, written_whole
+
+SUFFIX = ".shards"
+VERSION = 2  # version 1 had no checksums: its journals are refused, not trusted
+
+
+def journal_of(path: Path) -> Path:
+    """The journal beside an output: beside the file a link leads to, so that every name of
+    one output has one journal."""
+    real = path.resolve()
+    return real.with_name(real.name + SUFFIX)
+
+
+@dataclass
+class Verified:
+    """What ``--resume`` found the output and its journal to hold."""
+
+    entries: list[dict[str, int]] = field(default_factory=list)  # the shards that verify
+    text: bytearray = field(default_factory=bytearray)  # the output they vouch for
+    unreadable_line: int | None = None  # the journal's first unreadable line (not a torn last)
+    changed: bool = False  # a shard's bytes or entry do not match its checksum
+    cut: int = 0  # output bytes after the verified shards, cut off
+
+    def notes(self, output: Path, journal: Path, total: int) -> list[str]:
+        """What the user is told, a line each, before the run goes on."""
+        done = len(self.entries)
+        said = []
+        if self.unreadable_line is not None:
+            last = f"shard {done}" if done else "its header"
+            said.append(
+                f"{journal}: line {self.unreadable_line} cannot be read; recovered to its last "
+                f"valid entry ({last})"
+            )
+        verified = f"shards 1–{done} verified" if done else "no shard verified"
+        if self.changed:
+            said.append(
+                f"{output}: {verified}; shard {done + 1} does not match its journal entry "
+                f"(the file or its journal was changed after shard {done}): redoing from there"
+            )
+        elif done == total:
+            said.append(f"{output}: all {total:,} shards verified against {journal.name}")
+        else:
+            cut = f"; {self.cut:,} bytes after them that no entry vouches for cut off"
+            said.append(f"{output}: {verified} against {journal.name}{cut * bool(self.cut)}")
+        return said
+
+
+class JournaledOutput:
+    """An output written a shard at a time, each shard vouched for by its journal entry.
+
+    The header says what the output is of: the ``command``, its ``options`` and how many
+    ``shards`` make the whole; ``describe`` turns a header's options into the flags that make
+    them, for the user. With ``resume``, :attr:`verified` is what the files already held."""
+
+    def __init__(
+        self,
+        path: Path,
+        command: str,
+        options: Mapping[str, Any],
+        shards: int,
+        resume: bool,
+        describe: Callable[[Mapping[str, Any]], str],
+    ) -> None:
+        self.path = destination(path)
+        self.journal_path = journal_of(path)
+        self.header = {"rhasp": command, "version": VERSION, "options": options, "shards": shards}
+        self.command = command
+        self.describe = describe
+        self.written = 0
+        created = not path.exists()
+        self.output: IO[bytes] = path.open("ab")  # no truncation before the lock
+        try:
+            lock_for_writing(self.output, path, command)
+            self.verified = self._check(resume)
+            self._cut_to_verified()
+        except BaseException:
+            self.output.close()
+            if created:
+                path.unlink(missing_ok=True)  # refused: leave no file where there was none
+            raise
+        self.journal = self.journal_path.open("ab")
+
+    # Before anything is changed: what the files hold, and whether this run may go on.
+
+    def _check(self, resume: bool) -> Verified:
+        """What this run keeps; refuses (InputError) where going on would lose what it should
+        keep or trust what it cannot. Changes nothing."""
+        if os.fstat(self.output.fileno()).st_size == 0:
+            return Verified()  # nothing to lose: a fresh run
+        journal = self._journal_lines()
+        if journal is None:
+            if resume:
+                raise self._refusal(
+                    f"there is no journal {self.journal_path.name} beside it, so nothing to "
+                    "resume or verify; run without --resume to make it anew"
+                )
+            return Verified()  # someone else's file: overwritten, as --out says
+        found = _header(journal[0])
+        if not resume:
+            raise self._refusal(self._holds(found, len(journal) - 1))
+        if found is None:
+            raise self._refusal(
+                f"its journal {self.journal_path.name} does not begin with a header this rhasp "
+                "can read; remove both files to start anew"
+            )
+        if found != self.header:
+            raise self._refusal(
+                f"this file was begun with other options ({self.describe(found['options'])}) "
+                "or another version of rhasp; give the same ones to resume"
+            )
+        return self._verify(journal[1:])
+
+    def _journal_lines(self) -> list[bytes] | None:
+        try:
+            return self.journal_path.read_bytes().splitlines(keepends=True) or [b""]
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            raise self._refusal(f"its journal cannot be read ({error.strerror})") from None
+
+    def _holds(self, found: dict[str, Any] | None, listed: int) -> str:
+        """Why a run without --resume does not overwrite the output."""
+        name, total = self.journal_path.name, self.header["shards"]
+        if found is None:
+            return f"the journal {name} beside it cannot be read; remove both to start anew"
+        if found != self.header:
+            return (
+                f"holds a run of rhasp {self.command} with other options "
+                f"({self.describe(found['options'])}); remove it and {name} to start anew"
+            )
+        if listed >= total:
+            return (
+                f"holds a finished run of rhasp {self.command} ({name} vouches for its "
+                f"{total:,} shards): --resume checks it; remove both files to make it anew"
+            )
+        return (
+            f"holds a partial run of rhasp {self.command} ({listed:,} of {total:,} shards in "
+            f"{name}): add --resume to finish it, or remove it and {name} to start anew"
+        )
+
+    def _refusal(self, what: str) -> InputError:
+        return InputError(what, str(self.path))
+
+    def _verify(self, lines: list[bytes]) -> Verified:
+        """The shards whose entries and bytes match their chained checksums, in order, up to
+        the first that does not."""
+        found = Verified()
+        size = os.fstat(self.output.fileno()).st_size
+        chain, end = self._first_link(), 0
+        with self.path.open("rb") as output:
+            for number, raw in enumerate(lines):
+                entry = _entry(raw, number, end)
+                if entry is None:
+                    torn = number == len(lines) - 1 and not raw.endswith(b"\n")
+                    found.unreadable_line = None if torn else number + 2
+                    break
+                piece = output.read(entry["end"] - end) if entry["end"] <= size else b""
+                checked = _chained(entry, piece, chain)
+                if entry["end"] > size or checked != entry["crc"]:
+                    found.changed = True
+                    break
+                found.entries.append(entry)
+                found.text += piece
+                chain, end = checked, entry["end"]
+        found.cut = size - end
+        return found
+
+    def _first_link(self) -> int:
+        """The chain's first checksum: the header's."""
+        return zlib.crc32(_canonical(self.header))
+
+    # Writing.
+
+    def _cut_to_verified(self) -> None:
+        """Cut the output after the shards that verified (a fresh run: to nothing), and the
+        journal after their entries. The output first: a kill in between leaves entries for
+        bytes that are gone, which the next ``--resume`` finds do not match."""
+        kept = self.verified.entries
+        self.end = kept[-1]["end"] if kept else 0
+        self.chain = kept[-1]["crc"] if kept else self._first_link()
+        with naming_the_file(self.path):
+            self.output.truncate(self.end)  # never past the file's end: _verify saw to it
+        text = b"".join(_canonical(record) + b"\n" for record in (self.header, *kept))
+        with naming_the_file(self.journal_path):
+            if _begins_with(self.journal_path, text):
+                os.truncate(self.journal_path, len(text))
+            else:  # a fresh run, or a recovered journal: replaced in one piece
+                with written_whole(self.journal_path) as temporary:
+                    temporary.write_bytes(text)
+
+    @property
+    def shards(self) -> int:
+        """How many shards the output holds."""
+        return len(self.verified.entries) + self.written
+
+    def append(self, piece: bytes, figures: Mapping[str, int]) -> None:
+        """Write a shard, then the entry that vouches for it: a kill between the two leaves
+        bytes no entry vouches for, which ``--resume`` cuts off."""
+        with naming_the_file(self.path):
+            self.output.write(piece)
+            self.output.flush()
+        self.end += len(piece)
+        entry = {"shard": self.shards, **figures, "end": self.end}
+        self.chain = _chained(entry, piece, self.chain)
+        with naming_the_file(self.journal_path):
+            self.journal.write(_canonical({**entry, "crc": self.chain}) + b"\n")
+            self.journal.flush()
+        self.written += 1
+
+    def close(self) -> None:
+        self.output.close()
+        self.journal.close()
+
+
+def _begins_with(path: Path, text: bytes) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(len(text)) == text
+    except FileNotFoundError:
+        return False
+
+
+def _canonical(record: Mapping[str, Any]) -> bytes:
+    """A record as the journal holds it, and as its checksums read it: one way only."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
+
+
+def _chained(entry: Mapping[str, int], piece: bytes, previous: int) -> int:
+    """The checksum of an entry: the one before it, then its own fields, then its bytes."""
+    fields = {name: value for name, value in entry.items() if name != "crc"}
+    return zlib.crc32(piece, zlib.crc32(_canonical(fields), previous))
+
+
+def _header(raw: bytes) -> dict[str, Any] | None:
+    try:
+        header = json.loads(raw)
+    except ValueError:  # UnicodeDecodeError too
+        return None
+    if not isinstance(header, dict) or not isinstance(header.get("options"), dict):
+        return None
+    return header
+
+
+def _entry(raw: bytes, number: int, previous_end: int) -> dict[str, int] | None:
+    """Entry ``number`` (from 0), if it reads as one: whole numbers only, the shard it names
+    the next one, its end no earlier than the last one's."""
+    try:
+        entry = json.loads(raw)
+    except ValueError:
+        return None
+    if not raw.endswith(b"\n") or not isinstance(entry, dict):
+        return None
+    whole = all(type(value) is int and value >= 0 for value in entry.values())
+    if not whole or not {"shard", "end", "crc"} <= entry.keys():
+        return None
+    if entry["shard"] != number or entry["end"] < previous_end:
+        return None
+    return entry
