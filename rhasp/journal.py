@@ -53,6 +53,7 @@ def journal_of(path: Path) -> Path:
 class Verified:
     """What ``--resume`` found the output and its journal to hold."""
 
+    resumed: bool = False  # whether there was anything to verify
     entries: list[dict[str, int]] = field(default_factory=list)  # the shards that verify
     text: bytearray = field(default_factory=bytearray)  # the output they vouch for
     unreadable_line: int | None = None  # the journal's first unreadable line (not a torn last)
@@ -61,6 +62,8 @@ class Verified:
 
     def notes(self, output: Path, journal: Path, total: int) -> list[str]:
         """What the user is told, a line each, before the run goes on."""
+        if not self.resumed:
+            return []
         done = len(self.entries)
         said = []
         if self.unreadable_line is not None:
@@ -182,7 +185,7 @@ class JournaledOutput:
     def _verify(self, lines: list[bytes]) -> Verified:
         """The shards whose entries and bytes match their chained checksums, in order, up to
         the first that does not."""
-        found = Verified()
+        found = Verified(resumed=True)
         size = os.fstat(self.output.fileno()).st_size
         chain, end = self._first_link(), 0
         with self.path.open("rb") as output:

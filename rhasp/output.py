@@ -402,7 +402,7 @@ def _mismatches(tally: Any, resumed: int) -> str:
     """Mismatches of a --verify run, and how many puzzles were compared at all: a deck whose
     lines give no figures is not a pass."""
     if not tally.puzzles and resumed:
-        return f"none compared in this run: all {resumed:,} puzzles were in --out already"
+        return f"none in this run: all {resumed:,} were in --out already"
     if not tally.verified:
         return "nothing verified: no line gives MOVES or CLUSTER figures"
     return f"{len(tally.mismatches):,} of {tally.verified:,} verified"

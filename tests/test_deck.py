@@ -104,6 +104,23 @@ def only_record(tmp_path, line: str, *options: str) -> dict:
     return record
 
 
+def test_a_resumed_run_with_nothing_left_says_so_not_that_no_line_has_figures(tmp_path):
+    good = tmp_path / "good.txt"
+    good.write_text(f"3 {FOUR} 9\n3 {FOUR} 9\n")
+    out = tmp_path / "out.jsonl"
+    assert deck(str(good), "--verify", "--jobs", "1", "--out", str(out)).exit_code == 0
+    result = deck(str(good), "--verify", "--jobs", "1", "--out", str(out), "--resume")
+    assert result.exit_code == 0, result.stderr
+    assert "none in this run: all 2 were in --out already" in result.stderr
+    assert "no line gives" not in result.stderr
+    assert summary_row(result.stderr, "kept from --out") == "2"
+
+
+def summary_row(stderr: str, name: str) -> str:
+    (row,) = [line for line in stderr.splitlines() if f"│ {name} " in line]
+    return row.split("│")[2].strip()
+
+
 def test_verify_finds_a_line_whose_puzzle_is_unsolvable(tmp_path):
     # A wall right of the target, by hand: no plan, whatever the line says.
     walled = "o" * 12 + "AAxooo" + "o" * 18

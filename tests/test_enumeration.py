@@ -3,7 +3,9 @@ reference, the same bytes however it runs, resumable, filtered in the enumeratio
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -18,6 +20,7 @@ from rhasp import enumeration
 from rhasp.cli import app
 from rhasp.engines import core, layouts
 from rhasp.engines.runner import compiled_core
+from rhasp.journal import JournaledOutput
 from tests import reference
 from tests.command import runner
 
@@ -280,6 +283,41 @@ def test_the_histogram_is_drawn(tmp_path):
     assert picture.read_bytes().startswith(b"\x89PNG")
 
 
+def test_a_histogram_that_cannot_be_written_is_refused_before_the_work(tmp_path):
+    out = tmp_path / "db.txt"
+    result = enumerate_cli("--size", "5", "--out", str(out), "--histogram", "/nonexistent/x.png")
+    assert result.exit_code == 2
+    assert "there is no folder /nonexistent" in result.stderr
+    assert not out.exists()  # refused before the first shard
+
+
+def test_a_full_disk_names_the_file_it_could_not_write(tmp_path, monkeypatch):
+    out = tmp_path / "db.txt"
+    opened = JournaledOutput.__init__
+
+    def on_a_full_disk(self, *args, **kwargs):
+        opened(self, *args, **kwargs)
+        self.output = FullDisk(self.output)
+
+    monkeypatch.setattr(JournaledOutput, "__init__", on_a_full_disk)
+    result = enumerate_cli("--size", "4", "--jobs", "1", "--out", str(out))
+    assert result.exit_code == 2
+    assert result.stderr == f"rhasp: {out}: No space left on device\n"
+
+
+class FullDisk:
+    """A file whose writes fail as on a full disk: with no file name of their own."""
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def write(self, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def __getattr__(self, name):
+        return getattr(self.handle, name)
+
+
 def test_analyze_and_hardest_choose_the_hardest_state_enumerate_keeps(five):
     # One choice of hardest state everywhere: each database line, read back, is its own
     # cluster's hardest state for rhasp.hardest and the first one rhasp.analyze lists.
@@ -326,6 +364,11 @@ def test_a_7x7_run_stops_at_once_on_ctrl_c_or_sigterm_and_resumes(tmp_path):
         assert stderr.splitlines()[-1] == f"rhasp: {words}"
         header = json.loads(out.with_name("db7.txt.shards").read_text().splitlines()[0])
         assert header["options"]["size"] == 7 and header["shards"] > 0
+        kept = _shards_in(journal)
+        assert stderr.splitlines()[-2] == (
+            f"rhasp: {out}: {kept:,} of {header['shards']:,} shards kept; "
+            "the same command with --resume finishes the run"
+        )
 
 
 @pytest.mark.parametrize(
