@@ -52,7 +52,7 @@ from rhasp.engines.limits import (
 )
 from rhasp.engines.static import always_occupied, blocked_exit
 from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, install_command
-from rhasp.files import destination, written_whole
+from rhasp.files import destination, naming_the_file, written_whole
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.generation import Tried, new_puzzles
@@ -246,7 +246,7 @@ def guarded(run: Callable[[], int]) -> None:
     except RhaspError as error:
         fail(error)
     except OSError as error:
-        fail(InputError(error.strerror or str(error), str(error.filename or "output")))
+        fail(InputError(error.strerror or str(error), str(error.filename or "standard output")))
     raise typer.Exit(code)
 
 
@@ -278,6 +278,7 @@ def open_output(dest: Path | None, keep_partial: bool = False) -> Iterator[TextI
         return
     with (
         written_whole(dest, keep_partial) as temporary,
+        naming_the_file(dest),
         temporary.open("w", encoding="utf-8") as handle,
     ):
         yield handle

@@ -32,7 +32,7 @@ from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_coun
 from rhasp.engines.limits import OUT_OF_MEMORY, Budget, default_max_atoms, default_max_states
 from rhasp.engines.static import static_verdict
 from rhasp.errors import InputError, RhaspError, SearchLimit
-from rhasp.files import lock_for_writing
+from rhasp.files import lock_for_writing, naming_the_file
 from rhasp.formats import DeckLine, stream_deck
 from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
@@ -291,12 +291,13 @@ class ResultFile:
         self.csv = path.suffix.lower() == ".csv"
         if path.suffix.lower() not in (".csv", ".jsonl", ".json"):
             raise InputError("results go to a .jsonl or .csv file", str(path))
-        self.handle = path.open("a", encoding="utf-8", newline="")  # no truncation before the lock
-        lock_for_writing(self.handle, path, "deck")
-        if resume:
-            self._cut_torn_line()
-        else:
-            self.handle.truncate(0)
+        with naming_the_file(path):
+            self.handle = path.open("a", encoding="utf-8", newline="")  # truncated after the lock
+            lock_for_writing(self.handle, path, "deck")
+            if resume:
+                self._cut_torn_line()
+            else:
+                self.handle.truncate(0)
         self.done = self._lines_done() if resume else set()
         fresh = self.handle.tell() == 0
         self.writer = (
@@ -316,11 +317,12 @@ class ResultFile:
         self.handle.seek(0, 2)
 
     def write(self, record: DeckRecord) -> None:
-        if self.writer:
-            self.writer.writerow(record.record())
-        else:
-            self.handle.write(json.dumps(record.record(), ensure_ascii=False) + "\n")
-        self.handle.flush()
+        with naming_the_file(self.path):
+            if self.writer:
+                self.writer.writerow(record.record())
+            else:
+                self.handle.write(json.dumps(record.record(), ensure_ascii=False) + "\n")
+            self.handle.flush()
 
     def close(self) -> None:
         self.handle.close()

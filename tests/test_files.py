@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from rhasp.cli import app
@@ -79,3 +83,23 @@ def test_analyze_checks_where_its_pictures_go_before_drawing_any(tmp_path):
     result = runner.invoke(app, ["analyze", unsolvable, "--graph", str(missing)])
     assert result.exit_code == 2 and result.stdout == ""  # refused before the work
     assert result.stderr == f"rhasp: {missing}: there is no folder {missing.parent} to write into\n"
+
+
+FULL = Path("/dev/full")  # Linux: every write fails with "No space left on device"
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full here")
+def test_a_file_that_cannot_be_written_is_named_in_the_one_line(tmp_path):
+    results = tmp_path / "results.jsonl"
+    results.symlink_to(FULL)
+    deck = runner.invoke(app, ["deck", str(ORIGINAL / "card01.txt"), "--out", str(results)])
+    assert deck.exit_code == 2
+    assert deck.stderr.startswith(f"rhasp: {results}: ")
+    solve = subprocess.run(
+        [sys.executable, "-m", "rhasp", "solve", str(ORIGINAL / "card01.txt"), "--engine", "bfs"],
+        stdout=FULL.open("w"),
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert solve.returncode == 2
+    assert solve.stderr == "rhasp: standard output: No space left on device\n"
