@@ -136,6 +136,37 @@ def test_a_hint_on_a_solved_or_hopeless_position():
     assert rhasp.hint(walled).moves_left is None
 
 
+def solved_positions() -> dict[str, Puzzle]:
+    """Positions solved by hand: card 1 after the plan its back prints (every target has
+    left), that with no vehicle at all, and a lone target at its exit edge at the start."""
+    gone = rhasp.play(card(1), card_backs()[1])
+    return {
+        "targets left": gone,
+        "empty board": gone.without([vehicle.label for vehicle in gone.board.vehicles]),
+        "target at its exit": rhasp.parse("....AA\n......\n....XX\n......\n......\n......"),
+    }
+
+
+@pytest.mark.parametrize("name", ["targets left", "empty board", "target at its exit"])
+@pytest.mark.parametrize("engine", ["asp", "bfs", "astar"])
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+@pytest.mark.parametrize("confirm", [True, False])
+def test_a_solved_position_takes_no_move_with_every_engine(name, engine, objective, confirm):
+    position = solved_positions()[name]
+    assert position.solved
+    found = rhasp.solve(position, objective, engine, confirm, max_states=1_000)
+    assert (found.plan, found.moves, found.slides, found.limit) == ((), 0, 0, None)
+    assert found.proofs[0] == engine and found.objective == objective
+
+
+@pytest.mark.parametrize("name", ["targets left", "empty board", "target at its exit"])
+def test_the_empty_plan_of_a_solved_position_checks_as_minimal(name):
+    record = rhasp.check(solved_positions()[name], "", max_states=1_000).record()
+    assert (record["solves"], record["moves"], record["slides"]) == (True, 0, 0)
+    assert (record["minimal_moves"], record["minimal_slides"]) == (0, 0)
+    assert record["moves_minimal"] and record["slides_minimal"]
+
+
 def test_a_hint_for_two_targets_comes_from_a_search():
     puzzle = example("two-targets")
     found = rhasp.hint(puzzle)

@@ -158,6 +158,20 @@ def test_unsolvable_puzzle_says_no_solution_with_the_state_count():
     assert "the asp search was not started" in result.stdout
 
 
+@pytest.mark.parametrize("engine", ["asp", "bfs", "astar"])
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+def test_a_target_at_its_exit_is_solved_in_no_move(tmp_path, engine, objective):
+    board = tmp_path / "at-exit.txt"
+    board.write_text("....AA\n......\n....XX\n......\n......\n......\n")  # X leaves at once
+    asked = ("--engine", engine, "--objective", objective, "--format", "json")
+    result = rhasp("solve", str(board), *asked)
+    assert result.exit_code == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert (record["length"], record["moves"], record["slides"], record["plan"]) == (0, 0, 0, [])
+    checked = rhasp("check", str(board), "")
+    assert checked.exit_code == 0 and "the plan solves the puzzle" in checked.stdout
+
+
 def test_a_stuck_vehicle_on_the_way_out_is_proven_by_static_analysis():
     # unsolvable.txt: truck A stands on a wall, across X's row (row 3, column 5 of the file).
     result = rhasp("solve", str(EXAMPLES / "unsolvable.txt"))
