@@ -50,7 +50,7 @@ from rhasp.engines.limits import (
     default_max_states,
 )
 from rhasp.engines.static import static_verdict
-from rhasp.errors import InputError, SearchLimit
+from rhasp.errors import InputError, SearchLimit, about
 from rhasp.formats import Entry, read_path, read_text
 from rhasp.generation import new_puzzles
 from rhasp.hints import Hint, kept_hint
@@ -86,7 +86,8 @@ def read(
         if not one_line:
             raise
         # One word that is neither a file nor a board: most likely a mistyped file name.
-        raise InputError(f"no such file, nor a one-line board ({error.what})", source) from None
+        where = source if source.strip() else "source"  # nothing at all: name the argument
+        raise InputError(f"no such file, nor a one-line board ({error.what})", where) from None
 
 
 def _names_a_file(text: str) -> bool:
@@ -125,7 +126,8 @@ def play(puzzle: Puzzle, plan: str | Sequence[Move]) -> Puzzle:
     targets that have left are off its board, and once all have, it is ``.solved``. A move
     that cannot be played raises :class:`~rhasp.errors.PlanError` naming it."""
     puzzle = arguments.puzzle(puzzle)
-    return position_after(puzzle, moves_of(puzzle, arguments.plan(plan)))
+    with about("plan"):  # moves given as Move objects: a bad one is named as text's would be
+        return position_after(puzzle, moves_of(puzzle, arguments.plan(plan)))
 
 
 def moves_of(puzzle: Puzzle, plan: str | Sequence[Move], where: str = "plan") -> Sequence[Move]:

@@ -342,3 +342,15 @@ def test_enumerate_checks_its_arguments_at_the_call_not_at_the_first_line():
         rhasp.enumerate(jobs=0)  # never iterated: a generator would not have started
     with pytest.raises(rhasp.InputError, match=r"^max_states: "):
         rhasp.enumerate(max_states="10")
+
+
+def test_a_bad_move_given_as_a_move_is_named_as_one_given_as_text():
+    # Found by the API's fuzzing: a Move list's bad move was an error naming no place.
+    moves = [*rhasp.solve(card(1), engine="bfs").plan, Move("A", 1)]
+    with pytest.raises(rhasp.PlanError, match=r"^plan: move 9: the puzzle is already solved$"):
+        rhasp.play(card(1), moves)
+
+
+def test_an_empty_source_is_named_as_the_argument():
+    with pytest.raises(rhasp.InputError, match=r"^source: no such file, nor a one-line board"):
+        rhasp.read("")
