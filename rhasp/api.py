@@ -50,7 +50,7 @@ from rhasp.engines.limits import (
     default_max_states,
 )
 from rhasp.engines.static import static_verdict
-from rhasp.errors import InputError, SearchLimit, about
+from rhasp.errors import InputError, SearchLimit
 from rhasp.formats import Entry, read_path, read_text
 from rhasp.generation import new_puzzles
 from rhasp.hints import Hint, kept_hint
@@ -126,8 +126,7 @@ def play(puzzle: Puzzle, plan: str | Sequence[Move]) -> Puzzle:
     targets that have left are off its board, and once all have, it is ``.solved``. A move
     that cannot be played raises :class:`~rhasp.errors.PlanError` naming it."""
     puzzle = arguments.puzzle(puzzle)
-    with about("plan"):  # moves given as Move objects: a bad one is named as text's would be
-        return position_after(puzzle, moves_of(puzzle, arguments.plan(plan)))
+    return position_after(puzzle, moves_of(puzzle, arguments.plan(plan)))
 
 
 def moves_of(puzzle: Puzzle, plan: str | Sequence[Move], where: str = "plan") -> Sequence[Move]:
@@ -227,9 +226,10 @@ def hint(
     takes no search (the position solved, or in a cluster searched before), else None: a
     look-up of microseconds that a server can answer at once."""
     puzzle = arguments.puzzle(puzzle)
+    budget = bounded(max_states, budget)  # checked even where no search needs it
     if not arguments.flag(search, "search"):
         return kept_hint(puzzle)
-    return next_move(puzzle, bounded(max_states, budget))
+    return next_move(puzzle, budget)
 
 
 def generate(
@@ -301,7 +301,7 @@ def bounded(
 ) -> Budget:
     """``budget``, else one of ``max_states``, else what half the memory holds at
     ``bytes_each`` a state. Both are checked (:mod:`rhasp.arguments`)."""
+    states = arguments.optional(arguments.whole, max_states, "max_states", 1)  # even unused
     if budget is not None:
         return arguments.budget(budget)
-    states = arguments.optional(arguments.whole, max_states, "max_states", 1)
     return Budget(default_max_states(bytes_each=bytes_each) if states is None else states)

@@ -993,14 +993,15 @@ def api_call(rng: random.Random) -> ApiCall:
 
 def run_api_call(call: ApiCall) -> Outcome:
     """The call's outcome: valid when its result is right, an error when it raised an
-    InputError or a SearchLimit of one line (judged by :func:`run_case`)."""
+    InputError of one line naming its place (judged by :func:`run_case`), a PlanError naming
+    its move or a SearchLimit, of one line."""
     try:
         result = getattr(rhasp, call.function)(**call.arguments)
         if call.function == "enumerate":
             result = list(result)
-    except SearchLimit as limit:
-        one_line = len(str(limit).splitlines()) == 1
-        return ERROR if one_line else Outcome("other", f"a limit of several lines: {limit}")
+    except (SearchLimit, PlanError) as error:  # a plan's error names its move, not a place
+        one_line = len(str(error).splitlines()) == 1
+        return ERROR if one_line else Outcome("other", f"an error of several lines: {error}")
     problem = API_RESULTS[call.function](call.arguments, result)
     return VALID if problem is None else Outcome("other", problem)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import rhasp
+from rhasp.engines.limits import Budget
 from rhasp.model import Move, Puzzle
 from rhasp.pictures.boards import TARGET
 from tests import reference
@@ -344,13 +345,13 @@ def test_enumerate_checks_its_arguments_at_the_call_not_at_the_first_line():
         rhasp.enumerate(max_states="10")
 
 
-def test_a_bad_move_given_as_a_move_is_named_as_one_given_as_text():
-    # Found by the API's fuzzing: a Move list's bad move was an error naming no place.
-    moves = [*rhasp.solve(card(1), engine="bfs").plan, Move("A", 1)]
-    with pytest.raises(rhasp.PlanError, match=r"^plan: move 9: the puzzle is already solved$"):
-        rhasp.play(card(1), moves)
-
-
 def test_an_empty_source_is_named_as_the_argument():
     with pytest.raises(rhasp.InputError, match=r"^source: no such file, nor a one-line board"):
         rhasp.read("")
+
+
+def test_max_states_is_checked_even_where_a_budget_or_no_search_makes_it_unused():
+    with pytest.raises(rhasp.InputError, match=r"^max_states: "):
+        rhasp.solve(card(1), engine="bfs", max_states="10", budget=Budget(100))
+    with pytest.raises(rhasp.InputError, match=r"^max_states: "):
+        rhasp.hint(card(1), max_states=-1, search=False)
