@@ -16,7 +16,9 @@ Every search is bounded: by ``max_states`` (default: what half the memory holds)
 :class:`~rhasp.engines.limits.Budget`, and for ASP by ``max_atoms``, ``max_horizon`` and
 ``timeout``. A search that reaches its bound raises :class:`~rhasp.errors.SearchLimit` (or,
 for ``solve``, returns a solution whose ``limit`` says which bound it met); bad input raises
-:class:`~rhasp.errors.InputError`, whose text is the one line the CLI prints.
+:class:`~rhasp.errors.InputError`, whose text is the one line the CLI prints. Bad input
+includes a bad argument: each function checks its arguments first (:mod:`rhasp.arguments`),
+and ``solve(puzzle, "move")`` is ``objective: give 'moves' or 'slides', not 'move'``.
 """
 
 from __future__ import annotations
@@ -28,11 +30,19 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from rhasp import enumeration
+from rhasp import arguments, enumeration
 from rhasp.analysis import Analysis, hardest_puzzle
 from rhasp.analysis import analyze as analyze_cluster
 from rhasp.cluster import cluster_graph
-from rhasp.engines import AspOptions, Objective, Solution, confirmed, get_engine
+from rhasp.engines import (
+    ENGINES,
+    OBJECTIVES,
+    AspOptions,
+    Objective,
+    Solution,
+    confirmed,
+    get_engine,
+)
 from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
@@ -59,6 +69,12 @@ def read(
     """One puzzle from a file, from ``-`` (standard input), or from text, in any format rhasp
     reads (grid, one-line board, car list, JSON). A string is a file name when such a file
     exists, else it is read as the puzzle itself; a path object is always a file."""
+    if not isinstance(source, (str, os.PathLike)):
+        raise InputError(
+            f"give a file name, a path or the board's text, not {arguments.shown(source)}", "source"
+        )
+    targets = arguments.texts(targets, "targets")
+    name = arguments.optional(arguments.text, name, "name")
     if isinstance(source, os.PathLike) or source == "-" or _is_file(source):
         return single(read_path(os.fspath(source), targets=targets), os.fspath(source))
     one_line = "\n" not in source.strip()
@@ -70,7 +86,8 @@ def read(
         if not one_line:
             raise
         # One word that is neither a file nor a board: most likely a mistyped file name.
-        raise InputError(f"no such file, nor a one-line board ({error.what})", source) from None
+        where = source if source.strip() else "source"  # nothing at all: name the argument
+        raise InputError(f"no such file, nor a one-line board ({error.what})", where) from None
 
 
 def _names_a_file(text: str) -> bool:
@@ -82,6 +99,9 @@ def parse(
 ) -> Puzzle:
     """One puzzle from its text, never from a file: what a server reads from its users.
     Errors name ``where`` (``board:3:2: ...``)."""
+    text = arguments.text(text, "text")
+    targets = arguments.texts(targets, "targets")
+    name, where = arguments.text(name, "name"), arguments.text(where, "where")
     return single(read_text(text, where, name=name, targets=targets), where)
 
 
@@ -105,7 +125,8 @@ def play(puzzle: Puzzle, plan: str | Sequence[Move]) -> Puzzle:
     """The position after ``plan`` (moves, or text in any notation), as a puzzle of its own;
     targets that have left are off its board, and once all have, it is ``.solved``. A move
     that cannot be played raises :class:`~rhasp.errors.PlanError` naming it."""
-    return position_after(puzzle, moves_of(puzzle, plan))
+    puzzle = arguments.puzzle(puzzle)
+    return position_after(puzzle, moves_of(puzzle, arguments.plan(plan)))
 
 
 def moves_of(puzzle: Puzzle, plan: str | Sequence[Move], where: str = "plan") -> Sequence[Move]:
@@ -138,12 +159,17 @@ def solve(
     A limit one engine meets never hides what the other proved: the answer is the proven one,
     and ``.stopped`` names the engine that stopped short (``{"asp": "timed out at horizon 35"}``).
     """
+    puzzle = arguments.puzzle(puzzle)
+    objective = arguments.choice(objective, OBJECTIVES, "objective")  # type: ignore[assignment]
+    engine = arguments.choice(engine, ENGINES, "engine")
+    confirm = arguments.flag(confirm, "confirm")
     budget = bounded(max_states, budget)
     unknown = set(asp_options) - {option.name for option in fields(AspOptions)}
     if unknown:
         known = ", ".join(option.name for option in fields(AspOptions))
         raise InputError(f"no ASP option {', '.join(sorted(unknown))} (there are {known})", "solve")
-    options = replace(asp or AspOptions(), **asp_options)
+    given = arguments.optional(arguments.instance, asp, "asp", AspOptions)
+    options = arguments.asp_options(replace(given or AspOptions(), **asp_options))
     if not isinstance(options.clingo_args, tuple):
         options = replace(options, clingo_args=tuple(options.clingo_args))
     solver = get_engine(engine, asp=options, budget=budget)
@@ -165,7 +191,9 @@ def check(
     """Replay ``plan`` (moves, or text in any notation, or what ``rhasp solve`` prints) and
     compare it with the proven minimal moves and slides: the record ``rhasp check`` prints
     (``solves``, ``moves``, ``slides``, ``minimal_moves``, ``moves_minimal``, ...)."""
-    return check_plan(puzzle, moves_of(puzzle, plan), bounded(max_states, budget))
+    puzzle = arguments.puzzle(puzzle)
+    moves = moves_of(puzzle, arguments.plan(plan))
+    return check_plan(puzzle, moves, bounded(max_states, budget))
 
 
 def analyze(
@@ -173,6 +201,7 @@ def analyze(
 ) -> Analysis:
     """Why the puzzle is hard: its cluster, game graph, all-moves graph and distance profile
     (``rhasp analyze``); ``.graph`` is the cluster, for drawing."""
+    puzzle = arguments.puzzle(puzzle)
     budget = bounded(max_states, budget, ANALYSIS_BYTES_PER_STATE)
     return analyze_cluster(puzzle, cluster_graph(puzzle, budget), budget)
 
@@ -182,7 +211,7 @@ def hardest(
 ) -> tuple[Puzzle, int] | None:
     """The hardest position of the puzzle's cluster (``rhasp hardest``) and its minimum in
     moves; None when no position of the cluster can be solved."""
-    return hardest_puzzle(puzzle, bounded(max_states, budget))
+    return hardest_puzzle(arguments.puzzle(puzzle), bounded(max_states, budget))
 
 
 def hint(
@@ -196,9 +225,11 @@ def hint(
     exit still is (proven by breadth-first search). With ``search=False``, only a hint that
     takes no search (the position solved, or in a cluster searched before), else None: a
     look-up of microseconds that a server can answer at once."""
-    if not search:
+    puzzle = arguments.puzzle(puzzle)
+    budget = bounded(max_states, budget)  # checked even where no search needs it
+    if not arguments.flag(search, "search"):
         return kept_hint(puzzle)
-    return next_move(puzzle, bounded(max_states, budget))
+    return next_move(puzzle, budget)
 
 
 def generate(
@@ -211,6 +242,10 @@ def generate(
     """A new 6×6 puzzle whose minimum is at least ``min_moves``: the hardest state of the
     first random board (from ``seed``, else the clock) that has one. Its ``meta`` carries
     ``moves`` (the proven minimum, by BFS) and ``cluster``. Past ``seconds``, a SearchLimit."""
+    min_moves = arguments.whole(min_moves, "min_moves")
+    seed = arguments.optional(arguments.whole, seed, "seed", None, None)
+    seconds = arguments.optional(arguments.seconds, seconds, "seconds")
+    max_states = arguments.optional(arguments.whole, max_states, "max_states", 1)
     chosen = time.time_ns() if seed is None else seed
     boards = new_puzzles(chosen, seconds=seconds, min_moves=min_moves, max_states=max_states)
     found = next(boards, None)
@@ -236,17 +271,26 @@ def enumerate_puzzles(
     CLUSTER``, in the order ``rhasp enumerate`` writes them (``import rhasp`` calls this
     ``rhasp.enumerate``). ``walls`` and ``pieces`` (vehicles, the target included) are a count
     or a range ``(low, high)``; work is spread over ``jobs`` processes or the Dask cluster at
-    ``scheduler``. A cluster of more than ``max_states`` states is a SearchLimit."""
-    low_walls, high_walls = (walls, walls) if isinstance(walls, int) else walls
+    ``scheduler``. A cluster of more than ``max_states`` states is a SearchLimit. Its
+    arguments are checked at the call, before the first line is asked for."""
+    size = arguments.whole(size, "size", enumeration.MIN_SIZE, enumeration.MAX_SIZE)
+    low_walls, high_walls = arguments.count_or_range(walls, "walls", 0)
     low_pieces, high_pieces = (
-        (1, size * size)
-        if pieces is None
-        else (pieces, pieces)
-        if isinstance(pieces, int)
-        else pieces
+        (1, size * size) if pieces is None else arguments.count_or_range(pieces, "pieces", 1)
     )
+    exit_row = arguments.whole(exit_row, "exit_row")
+    # How the numbers fit the board (the exit row on it, LOW <= HIGH), the options check.
     options = enumeration.Options(size, exit_row, low_walls, high_walls, low_pieces, high_pieces)
+    jobs = arguments.whole(jobs, "jobs", 1, arguments.MAX_JOBS)
+    scheduler = arguments.optional(arguments.text, scheduler, "scheduler")
+    max_states = arguments.optional(arguments.whole, max_states, "max_states", 1)
     budget = default_max_states(jobs) if max_states is None else max_states
+    return _database_lines(options, budget, jobs, scheduler)
+
+
+def _database_lines(
+    options: enumeration.Options, budget: int, jobs: int, scheduler: str | None
+) -> Iterator[str]:
     numbers = range(enumeration.shard_count(enumeration.prepared(options)[0]))
     for shard in enumeration.shard_results(options, numbers, budget, jobs, scheduler):
         yield from shard.lines
@@ -256,7 +300,8 @@ def bounded(
     max_states: int | None, budget: Budget | None, bytes_each: int = BYTES_PER_STATE
 ) -> Budget:
     """``budget``, else one of ``max_states``, else what half the memory holds at
-    ``bytes_each`` a state."""
+    ``bytes_each`` a state. Both are checked (:mod:`rhasp.arguments`)."""
+    states = arguments.optional(arguments.whole, max_states, "max_states", 1)  # even unused
     if budget is not None:
-        return budget
-    return Budget(default_max_states(bytes_each=bytes_each) if max_states is None else max_states)
+        return arguments.budget(budget)
+    return Budget(default_max_states(bytes_each=bytes_each) if states is None else states)

@@ -39,6 +39,7 @@ from rich.console import Console
 import rhasp
 from rhasp import __version__, enumeration
 from rhasp.api import bounded, moves_of
+from rhasp.arguments import LARGEST, MAX_JOBS, whole
 from rhasp.deck import Settings as DeckSettings
 from rhasp.deck import Tally, run_deck
 from rhasp.engines import ENGINES, OBJECTIVES, AspOptions, EngineDisagreement, Solution
@@ -174,7 +175,26 @@ TargetOpt = Annotated[
     list[str] | None,
     typer.Option("--target", help="Label of the target vehicle (repeat for several)."),
 ]
-JobsOpt = Annotated[int | None, typer.Option(min=1, help="Worker processes (default: all cores).")]
+
+
+def at_most(high: int) -> Callable[[int | None], int | None]:
+    """An option's check of its upper bound (typer's ``max`` would print the bound in the help,
+    all 19 digits of it), worded as the API words it (:mod:`rhasp.arguments`): typer's ``min=1``
+    alone lets 2**63 through, to an OverflowError deep in a worker."""
+
+    def checked(value: int | None) -> int | None:
+        try:
+            return None if value is None else whole(value, "", None, high)
+        except InputError as error:
+            raise typer.BadParameter(error.what) from None
+
+    return checked
+
+
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(min=1, callback=at_most(MAX_JOBS), help="Worker processes (default: all cores)."),
+]
 FormatOpt = Annotated[OutputChoice, typer.Option("--format", help="Output as text or JSON.")]
 
 
@@ -196,7 +216,11 @@ def max_states_option(
     return Annotated[
         int | None,
         typer.Option(
-            "--max-states", min=1, show_default=False, help=f"{what} (default: {default})."
+            "--max-states",
+            min=1,
+            callback=at_most(LARGEST),
+            show_default=False,
+            help=f"{what} (default: {default}).",
         ),
     ]
 
@@ -207,6 +231,7 @@ MaxAtomsOpt = Annotated[
     typer.Option(
         "--max-atoms",
         min=1,
+        callback=at_most(LARGEST),
         help="ASP: stop before the ground program holds more atoms, with exit code 4 "
         f"(default: from this machine's memory, {default_max_atoms():,}).",
     ),
@@ -319,7 +344,10 @@ def solve(
         bool, typer.Option(help="Confirm the ASP answer with BFS (a difference is exit code 3).")
     ] = True,
     max_horizon: Annotated[
-        int | None, typer.Option(min=0, help="ASP: stop after this many steps (default: 500).")
+        int | None,
+        typer.Option(
+            min=0, callback=at_most(LARGEST), help="ASP: stop after this many steps (default: 500)."
+        ),
     ] = None,
     timeout: Annotated[
         float | None, typer.Option(min=0, help="ASP: stop after this many seconds per puzzle.")
@@ -671,7 +699,9 @@ def generate(
         int, typer.Option("--min-moves", min=0, help="Keep puzzles of at least this many moves.")
     ] = 1,
     walls: Annotated[int, typer.Option(min=0, help="Walls on every board.")] = 0,
-    count: Annotated[int, typer.Option(min=1, help="How many puzzles to make.")] = 10,
+    count: Annotated[
+        int, typer.Option(min=1, callback=at_most(LARGEST), help="How many puzzles to make.")
+    ] = 10,
     seed: Annotated[
         int | None, typer.Option(help="Random seed: the same seed makes the same deck.")
     ] = None,

@@ -9,6 +9,11 @@ and names its place; a command line must exit 0, 1, 2 or 4, with one line on sta
 when it exits 2. Anything else is a failure: a traceback, an error of several lines or of no
 place, a puzzle that does not read back.
 
+The Python API (``import rhasp``) is fuzzed too, by its arguments rather than its text: a call
+of a public function with arguments of every type and value (most good, one or two not) must
+return a correct result or raise an InputError of one line naming the argument, or a
+SearchLimit; never another exception, and never a hang (every budget it is given is tiny).
+
 The inputs are taken from the project's own puzzles, decks and plans, or made at random, and
 then mutated: characters deleted, inserted and replaced, lines swapped and duplicated, text cut
 short, huge numbers, odd unicode, NUL bytes, CRLF, JSON values of the wrong kind, deep nesting.
@@ -37,8 +42,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rhasp.engines import get_engine
-from rhasp.errors import InputError, PlanError
+import rhasp
+from rhasp.engines import AspOptions, get_engine
+from rhasp.engines.limits import Budget
+from rhasp.errors import InputError, PlanError, SearchLimit
 from rhasp.formats import (
     FORMATS,
     DeckLine,
@@ -57,6 +64,7 @@ from rhasp.model import (
     MAX_SIDE,
     MIN_SIDE,
     SIDES_ALONG,
+    Move,
     Piece,
     Puzzle,
     TargetSpec,
@@ -72,7 +80,7 @@ PUZZLES = ROOT / "puzzles"
 SHARED_DECK = ROOT.parent / "shared" / "decks" / "original40.txt"
 DATABASE_DECK = ROOT / "bench" / "database10k.txt"
 
-READERS = ("grid", "line", "deck", "stream", "carlist", "json", "file", "plan", "options")
+READERS = ("grid", "line", "deck", "stream", "carlist", "json", "file", "plan", "options", "api")
 OUTCOMES = ("valid", "error", "traceback", "other")
 #: A puzzle is solved by BFS, and its plan replayed, when it cannot reach more states than
 #: this (a bound from its vehicles' positions); and solved again on the model up to the other.
@@ -518,6 +526,8 @@ def make_case(rng: random.Random, reader: str) -> Case:
         return Case(reader, (index, mutate(rng, plan)))
     if reader == "options":
         return Case(reader, command_line(rng))
+    if reader == "api":
+        return Case(reader, api_call(rng))
     raise ValueError(f"unknown reader {reader!r}")
 
 
@@ -802,6 +812,251 @@ def run_command_line(argv: tuple[str, ...]) -> Outcome:
     return ERROR
 
 
+# --- the Python API's arguments -------------------------------------------------------------
+
+#: Values of every type that a caller may pass by mistake, for any argument.
+ODD_VALUES: tuple[Any, ...] = (
+    None,
+    True,
+    False,
+    0,
+    -1,
+    2**63,
+    -(2**63) - 1,
+    2**64,
+    1.5,
+    -0.0,
+    float("nan"),
+    float("inf"),
+    "",
+    "1",
+    "moves",
+    "move",
+    "asp",
+    "X",
+    "\0",
+    "é" * 50,
+    b"X",
+    [],
+    [1, 2],
+    (1, 2),
+    ("X",),
+    ["X", 3],
+    {},
+    {"timeout": 1},
+    Move("X", 1),
+    Move("X", "1"),
+    Move(1, 1),
+    [Move("X", True)],
+    object(),
+    print,
+    Budget(1),
+    Path("missing.txt"),
+)
+with contextlib.suppress(ImportError):
+    import numpy
+
+    ODD_VALUES += (numpy.int64(3), numpy.float64(0.5), numpy.bool_(True), numpy.array([1, 2]))
+
+#: Stands for a small puzzle (a good value), or a plan of the call's puzzle.
+PUZZLE, PLAN = "<puzzle>", "<plan>"
+#: Good values of each argument of each public function, small enough that a good call ends
+#: at once: tiny boards, tiny budgets, one process.
+TINY_STATES = (1, 60, 5_000, 20_000)
+API: dict[str, dict[str, tuple[Any, ...]]] = {
+    "read": {
+        "source": ("<file>", "<path>", "<text>", "<line>"),
+        "targets": ((), ("X",), ["X"], ("A",)),
+        "name": (None, "p"),
+    },
+    "parse": {
+        "text": ("<text>", "<line>"),
+        "targets": ((), ("X",)),
+        "name": ("p",),
+        "where": ("board",),
+    },
+    "solve": {
+        "puzzle": (PUZZLE,),
+        "objective": ("moves", "slides"),
+        "engine": ("asp", "bfs", "astar"),
+        "confirm": (True, False),
+        "max_states": TINY_STATES,
+        "budget": (None, Budget(50), Budget(2_000, seconds=2.0)),
+        "asp": (None, AspOptions(max_horizon=5)),
+        "timeout": (0.5, 2, 0),
+        "max_horizon": (0, 3, 30),
+        "max_atoms": (1, 10_000, 1_000_000),
+        "clingo_args": ((), ["--seed=3"]),
+        "memo": (True, False),
+        "progress": (None, lambda horizon, seconds, memo: None),
+    },
+    "check": {"puzzle": (PUZZLE,), "plan": (PLAN,), "max_states": TINY_STATES},
+    "play": {"puzzle": (PUZZLE,), "plan": (PLAN,)},
+    "analyze": {"puzzle": (PUZZLE,), "max_states": TINY_STATES},
+    "hardest": {"puzzle": (PUZZLE,), "max_states": TINY_STATES},
+    "hint": {"puzzle": (PUZZLE,), "max_states": TINY_STATES, "search": (True, False)},
+    "generate": {
+        "min_moves": (0, 1, 3),
+        "seed": (0, 7, -5, 2**70),
+        "seconds": (0, 0.05, 0.2),
+        "max_states": (5, 500),
+    },
+    "enumerate": {
+        "size": (4,),
+        "walls": (0, 1, (0, 1), [1, 1]),
+        "pieces": (None, 2, (1, 3)),
+        "exit_row": (0, 1, 2),
+        "jobs": (1,),
+        "scheduler": (None,),
+        "max_states": (1, 5, 50),
+    },
+}
+#: Arguments that a call must have, given good, else a call could run for ever (``generate``
+#: without ``seconds``) or wait on a network (``enumerate`` with a scheduler's address).
+ALWAYS_GOOD = {("generate", "seconds"), ("enumerate", "scheduler"), ("enumerate", "size")}
+#: Arguments left out (their default) now and then: the default is a search's whole budget,
+#: which tiny boards never reach.
+OPTIONAL = {"max_states", "budget", "asp", "targets", "name", "where", "confirm", "objective"}
+#: The small puzzles the calls are about: solvable ones, an unsolvable one (static analysis
+#: proves it), and positions already solved.
+API_PUZZLES = ("4x4", "walls", "two-targets", "limousine", "vertical-target", "unsolvable")
+
+
+@dataclass(frozen=True)
+class ApiCall:
+    function: str
+    arguments: dict[str, Any]
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}"[:200] for name, value in self.arguments.items())
+        return f"rhasp.{self.function}({shown})"
+
+
+@functools.cache
+def api_puzzles() -> tuple[Puzzle, ...]:
+    small = [read_path(str(PUZZLES / "examples" / f"{name}.txt"))[0] for name in API_PUZZLES]
+    card = read_path(str(PUZZLES / "original" / "card01.txt"))[0]
+    gone = rhasp.play(card, "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5")  # its back: every target left
+    at_exit = read_text("....\n..XX\n....\n....", "at-exit.txt", name="at-exit")[0]
+    return (*small, card, gone, at_exit)
+
+
+def _good(rng: random.Random, value: Any, puzzle: Puzzle) -> Any:
+    """A good value as the call takes it: a puzzle, a plan of it, a file, a board's text."""
+    examples = PUZZLES / "examples"
+    if value == PUZZLE:
+        return puzzle
+    if value == PLAN:
+        return _plan_of(rng, puzzle)
+    if value in ("<file>", "<path>"):
+        file = examples / f"{rng.choice(API_PUZZLES)}.txt"
+        return str(file) if value == "<file>" else file
+    if value == "<text>":
+        return (examples / f"{rng.choice(API_PUZZLES)}.txt").read_text("utf-8")
+    if value == "<line>":
+        return rng.choice(seeds().lines[1:41])
+    return value
+
+
+def _plan_of(rng: random.Random, puzzle: Puzzle) -> Any:
+    """A plan for ``puzzle``: its optimal one, part of it, with a wrong move, or as text."""
+    plan = get_engine("bfs").solve(puzzle, "moves").plan or ()
+    kind = rng.randrange(5)
+    if kind == 0:
+        return list(plan)
+    if kind == 1:
+        return tuple(plan[: rng.randint(0, len(plan))])
+    if kind == 2:
+        return " ".join(format_plan(plan, puzzle.board, rng.choice(NOTATIONS)))
+    if kind == 3:
+        return mutate(rng, " ".join(format_plan(plan, puzzle.board)))
+    return [*plan, Move(rng.choice("XABQ"), rng.choice((-2, -1, 1, 3)))]
+
+
+def api_call(rng: random.Random) -> ApiCall:
+    """A call of a public function of ``rhasp``: every argument good but one or two (or none),
+    which may be of any type at all."""
+    function = rng.choice(list(API))
+    names = list(API[function])
+    odd = set(rng.sample(names, min(len(names), rng.choice((0, 0, 1, 2)))))
+    puzzle = rng.choice(api_puzzles())
+    arguments = {}
+    for name in names:
+        if name in odd and (function, name) not in ALWAYS_GOOD:
+            arguments[name] = rng.choice(ODD_VALUES)
+        elif (function, name) in ALWAYS_GOOD or name not in OPTIONAL or rng.random() < 0.7:
+            arguments[name] = _good(rng, rng.choice(API[function][name]), puzzle)
+    if function == "solve" and rng.random() < 0.05:
+        arguments["timout"] = 1  # a misspelt ASP option
+    return ApiCall(function, arguments)
+
+
+def run_api_call(call: ApiCall) -> Outcome:
+    """The call's outcome: valid when its result is right, an error when it raised an
+    InputError of one line naming its place (judged by :func:`run_case`), a PlanError naming
+    its move or a SearchLimit, of one line."""
+    try:
+        result = getattr(rhasp, call.function)(**call.arguments)
+        if call.function == "enumerate":
+            result = list(result)
+    except (SearchLimit, PlanError) as error:  # a plan's error names its move, not a place
+        one_line = len(str(error).splitlines()) == 1
+        return ERROR if one_line else Outcome("other", f"an error of several lines: {error}")
+    problem = API_RESULTS[call.function](call.arguments, result)
+    return VALID if problem is None else Outcome("other", problem)
+
+
+def _solved_right(arguments: dict[str, Any], solution: Any) -> str | None:
+    puzzle = arguments["puzzle"]
+    if solution.objective != arguments.get("objective", "moves"):
+        return f"asked for {arguments.get('objective', 'moves')}, got {solution.objective}"
+    if solution.limit:
+        return None
+    if solution.plan is None:
+        return None if solve_small(puzzle) is None else "no plan for a solvable puzzle"
+    if not replay(puzzle, solution.plan).solved:
+        return "its plan does not solve the puzzle"
+    fewest = solve_small(puzzle)
+    if solution.objective == "moves" and solution.moves != fewest:
+        return f"{solution.moves} moves where a BFS on the model finds {fewest}"
+    return None
+
+
+def _hint_right(arguments: dict[str, Any], hint: Any) -> str | None:
+    if hint is None or hint.moves_left is None:
+        return None if hint is None or solve_small(arguments["puzzle"]) is None else "no way out?"
+    fewest = solve_small(arguments["puzzle"])
+    return None if hint.moves_left == fewest else f"{hint.moves_left} moves left, not {fewest}"
+
+
+def _is(kind: type) -> Callable[[dict[str, Any], Any], str | None]:
+    return lambda arguments, result: None if isinstance(result, kind) else f"got {result!r}"
+
+
+def _generated_right(arguments: dict[str, Any], puzzle: Any) -> str | None:
+    wanted = arguments.get("min_moves", 1)
+    moves = puzzle.meta["moves"]
+    return None if moves >= wanted == int(wanted) else f"{moves} moves, asked for {wanted}"
+
+
+DATABASE_LINE = re.compile(r"\d+ [A-Za-z.x]+ \d+")
+API_RESULTS: dict[str, Callable[[dict[str, Any], Any], str | None]] = {
+    "read": _is(Puzzle),
+    "parse": _is(Puzzle),
+    "solve": _solved_right,
+    "check": lambda arguments, result: None if isinstance(result.solves, bool) else "no verdict",
+    "play": _is(Puzzle),
+    "analyze": lambda arguments, result: None if result.cluster_states >= 1 else "no cluster",
+    "hardest": lambda arguments, result: None if result is None or result[1] >= 0 else "?",
+    "hint": _hint_right,
+    "generate": _generated_right,
+    "enumerate": lambda arguments, lines: next(
+        (f"not a database line: {line!r}" for line in lines if not DATABASE_LINE.fullmatch(line)),
+        None,
+    ),
+}
+
+
 # --- judging a case -------------------------------------------------------------------------
 
 
@@ -967,6 +1222,7 @@ READ: dict[str, Callable[[Any], Outcome]] = {
     "file": _file,
     "plan": _plan,
     "options": lambda argv: run_command_line(argv),
+    "api": lambda call: run_api_call(call),
 }
 
 

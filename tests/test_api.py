@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import rhasp
+from rhasp.engines.limits import Budget
 from rhasp.model import Move, Puzzle
 from rhasp.pictures.boards import TARGET
 from tests import reference
@@ -136,6 +137,37 @@ def test_a_hint_on_a_solved_or_hopeless_position():
     assert rhasp.hint(walled).moves_left is None
 
 
+def solved_positions() -> dict[str, Puzzle]:
+    """Positions solved by hand: card 1 after the plan its back prints (every target has
+    left), that with no vehicle at all, and a lone target at its exit edge at the start."""
+    gone = rhasp.play(card(1), card_backs()[1])
+    return {
+        "targets left": gone,
+        "empty board": gone.without([vehicle.label for vehicle in gone.board.vehicles]),
+        "target at its exit": rhasp.parse("....AA\n......\n....XX\n......\n......\n......"),
+    }
+
+
+@pytest.mark.parametrize("name", ["targets left", "empty board", "target at its exit"])
+@pytest.mark.parametrize("engine", ["asp", "bfs", "astar"])
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+@pytest.mark.parametrize("confirm", [True, False])
+def test_a_solved_position_takes_no_move_with_every_engine(name, engine, objective, confirm):
+    position = solved_positions()[name]
+    assert position.solved
+    found = rhasp.solve(position, objective, engine, confirm, max_states=1_000)
+    assert (found.plan, found.moves, found.slides, found.limit) == ((), 0, 0, None)
+    assert found.proofs[0] == engine and found.objective == objective
+
+
+@pytest.mark.parametrize("name", ["targets left", "empty board", "target at its exit"])
+def test_the_empty_plan_of_a_solved_position_checks_as_minimal(name):
+    record = rhasp.check(solved_positions()[name], "", max_states=1_000).record()
+    assert (record["solves"], record["moves"], record["slides"]) == (True, 0, 0)
+    assert (record["minimal_moves"], record["minimal_slides"]) == (0, 0)
+    assert record["moves_minimal"] and record["slides_minimal"]
+
+
 def test_a_hint_for_two_targets_comes_from_a_search():
     puzzle = example("two-targets")
     found = rhasp.hint(puzzle)
@@ -226,3 +258,100 @@ def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
     assert past_bfs.stopped["bfs"].startswith("state limit reached")
     neither = rhasp.solve(card1, max_horizon=5, max_states=100)
     assert neither.plan is None and neither.limit.startswith("no plan up to horizon 5; bfs:")
+
+
+# --- every public function checks its arguments (issue 30) -------------------------------------
+
+LARGEST = 2**63 - 1  # the compiled core counts states in 64-bit words
+
+
+@pytest.mark.parametrize("engine", ["bfs", "astar", "asp"])
+def test_a_misspelt_objective_is_refused_never_answered_as_another(engine):
+    # Card 7 takes 13 moves (its back) and more slides: "move" once got the fewest slides,
+    # labelled "fewest move" (bfs), a disagreement "bug" (astar) or a KeyError (asp).
+    assert rhasp.solve(card(7), "moves", "bfs").moves == len(card_backs()[7].split()) == 13
+    with pytest.raises(rhasp.InputError) as raised:
+        rhasp.solve(card(7), "move", engine)
+    assert (raised.value.where, raised.value.what) == (
+        "objective",
+        "give 'moves' or 'slides', not 'move'",
+    )
+
+
+BAD_CALLS = {
+    "engine": lambda: rhasp.solve(card(1), "moves", "BFS"),
+    "confirm": lambda: rhasp.solve(card(1), confirm="no"),
+    "puzzle": lambda: rhasp.solve("puzzles/original/card01.txt"),
+    "max_states": lambda: rhasp.solve(card(1), engine="bfs", max_states="10"),
+    "timeout": lambda: rhasp.solve(card(1), timeout=float("nan")),
+    "clingo_args": lambda: rhasp.solve(card(1), clingo_args="--stats"),
+    "max_horizon": lambda: rhasp.solve(card(1), max_horizon=-1),
+    "max_atoms": lambda: rhasp.solve(card(1), max_atoms=0),
+    "asp": lambda: rhasp.solve(card(1), asp={"timeout": 5}),
+    "budget": lambda: rhasp.check(card(1), "XR1", budget=10),
+    "plan": lambda: rhasp.check(card(1), [Move("X", "3")]),
+    "search": lambda: rhasp.hint(card(1), search="no"),
+    "source": lambda: rhasp.read(5),
+    "targets": lambda: rhasp.read(str(CARD01), targets="X"),
+    "text": lambda: rhasp.parse(CARD01.read_bytes()),
+    "min_moves": lambda: rhasp.generate("3"),
+    "seed": lambda: rhasp.generate(seed=1.5),
+    "seconds": lambda: rhasp.generate(seconds=-1),
+    "jobs": lambda: rhasp.enumerate(jobs=0),
+    "size": lambda: rhasp.enumerate(size=3),
+    "walls": lambda: rhasp.enumerate(walls=[0, 1, 2]),
+    "scheduler": lambda: rhasp.enumerate(scheduler=8786),
+}
+
+
+@pytest.mark.parametrize("name", BAD_CALLS)
+def test_a_bad_argument_is_an_input_error_naming_it(name):
+    with pytest.raises(rhasp.InputError) as raised:
+        BAD_CALLS[name]()
+    assert raised.value.where == name and raised.value.what.startswith("give ")
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda states: rhasp.solve(card(1), engine="bfs", max_states=states),
+        lambda states: rhasp.check(card(1), "XR1", max_states=states),
+        lambda states: rhasp.analyze(card(1), max_states=states),
+        lambda states: rhasp.hardest(card(1), max_states=states),
+        lambda states: rhasp.hint(card(1), max_states=states),
+        lambda states: rhasp.generate(max_states=states, seconds=1),
+        lambda states: rhasp.enumerate(size=4, max_states=states),
+    ],
+)
+@pytest.mark.parametrize("states", ["10", True, 0, LARGEST + 1, 2**64, 1.0])
+def test_max_states_is_a_whole_number_from_1_to_the_largest_int64(call, states):
+    with pytest.raises(rhasp.InputError, match=r"^max_states: give a whole number from 1 to "):
+        call(states)
+
+
+def test_max_states_takes_numpy_integers_and_the_largest_int64():
+    numpy = pytest.importorskip("numpy")
+    limited = rhasp.solve(card(1), engine="bfs", max_states=numpy.int64(10))
+    reached = re.match(r"state limit reached after (\d+) states", limited.limit or "")
+    assert limited.plan is None and reached and int(reached[1]) > 10
+    assert rhasp.solve(card(1), engine="bfs", max_states=LARGEST).moves == 8
+
+
+def test_enumerate_checks_its_arguments_at_the_call_not_at_the_first_line():
+    with pytest.raises(rhasp.InputError, match=r"^jobs: give a whole number from 1 to 1,024"):
+        rhasp.enumerate(jobs=0)  # never iterated: a generator would not have started
+    with pytest.raises(rhasp.InputError, match=r"^max_states: "):
+        rhasp.enumerate(max_states="10")
+
+
+def test_an_empty_source_is_named_as_the_argument():
+    with pytest.raises(rhasp.InputError, match=r"^source: no such file, nor a one-line board"):
+        rhasp.read("")
+
+
+def test_max_states_is_checked_even_where_a_budget_or_no_search_makes_it_unused():
+    with pytest.raises(rhasp.InputError, match=r"^max_states: "):
+        rhasp.solve(card(1), engine="bfs", max_states="10", budget=Budget(100))
+    with pytest.raises(rhasp.InputError, match=r"^max_states: "):
+        rhasp.hint(card(1), max_states=-1, search=False)

@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 from typer.main import get_command
 
-from rhasp.cli import app
+from rhasp.cli import app, main
 from rhasp.formats import read_text
 from rhasp.output import ProofProgress
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS
@@ -156,6 +156,20 @@ def test_unsolvable_puzzle_says_no_solution_with_the_state_count():
     assert result.exit_code == 1
     assert "no solution · proven by bfs: all 6 reachable states explored" in result.stdout
     assert "the asp search was not started" in result.stdout
+
+
+@pytest.mark.parametrize("engine", ["asp", "bfs", "astar"])
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+def test_a_target_at_its_exit_is_solved_in_no_move(tmp_path, engine, objective):
+    board = tmp_path / "at-exit.txt"
+    board.write_text("....AA\n......\n....XX\n......\n......\n......\n")  # X leaves at once
+    asked = ("--engine", engine, "--objective", objective, "--format", "json")
+    result = rhasp("solve", str(board), *asked)
+    assert result.exit_code == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert (record["length"], record["moves"], record["slides"], record["plan"]) == (0, 0, 0, [])
+    checked = rhasp("check", str(board), "")
+    assert checked.exit_code == 0 and "the plan solves the puzzle" in checked.stdout
 
 
 def test_a_stuck_vehicle_on_the_way_out_is_proven_by_static_analysis():
@@ -437,6 +451,46 @@ def test_usage_errors_are_one_line_with_exit_code_2(args, start):
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and run.stderr.startswith(start), run.stderr
     assert "╭" not in run.stderr and "Traceback" not in run.stderr
+
+
+PAST_INT64 = str(2**63)  # one past the largest count the compiled core holds
+#: What each command needs besides its options, to reach the check of an option's value.
+ARGUMENTS = {
+    "solve": [str(ORIGINAL / "card01.txt")],
+    "check": [str(ORIGINAL / "card01.txt"), "XR1"],
+    "analyze": [str(ORIGINAL / "card01.txt")],
+    "hardest": [str(ORIGINAL / "card01.txt")],
+    "render": [str(ORIGINAL / "card01.txt"), "-o", "card.svg", "--solution"],
+    "deck": [str(ORIGINAL / "card01.txt")],
+    "generate": [],
+    "enumerate": ["--size", "4"],
+    "serve": [],
+}
+COUNTS = ("--max-states", "--max-atoms", "--max-horizon", "--jobs", "--count")
+COUNTED = [
+    (name, option)
+    for name, command in get_command(app).commands.items()
+    for option in COUNTS
+    if any(option in param.opts for param in command.params)
+]
+
+
+@pytest.mark.parametrize(("command", "option"), COUNTED)
+def test_a_count_past_its_range_is_one_line_with_exit_code_2(monkeypatch, capsys, command, option):
+    # typer's min=1 let 2**63 through, to an OverflowError traceback in the enumeration.
+    monkeypatch.setattr(sys, "argv", ["rhasp", command, *ARGUMENTS[command], option, PAST_INT64])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    said = capsys.readouterr().err
+    assert exited.value.code == 2 and said.count("\n") == 1, said
+    assert said.startswith(f"rhasp {command}: Invalid value for '{option}': ")
+    assert "give a whole number of at most " in said and said.endswith(
+        f", not {PAST_INT64} (see rhasp {command} --help)\n"
+    )
+
+
+def test_every_command_with_max_states_is_checked_for_it():
+    assert {name for name, option in COUNTED if option == "--max-states"} == set(ARGUMENTS)
 
 
 def test_bare_rhasp_prints_its_help_and_succeeds():

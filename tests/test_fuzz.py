@@ -4,8 +4,9 @@ Hypothesis drives the generators of ``tests/fuzzing.py`` (real puzzles, decks, p
 command lines, mutated) and gives plain text of its own. Each case must end in a
 puzzle that is valid all the way or in an InputError of one line that names its place; a
 command line must exit 0, 1, 2 or 4 and, on exit 2, say one line. The runs are deterministic
-(``derandomize``): 250 cases for each of eight readers, 200 command lines and 200 texts of
-hypothesis's own, 2,400 in all. ``bench/fuzz.py`` runs the same generators for 100,000 cases.
+(``derandomize``): 250 cases for each of eight readers, 200 command lines, 200 texts of
+hypothesis's own and 400 calls of the Python API with arguments of any type (issue 30), 2,800
+in all. ``bench/fuzz.py`` runs the same generators for 100,000 cases.
 
 The failures it found in the commands, outside the readers, have a test each at the end.
 """
@@ -20,7 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import rhasp
 from tests.fuzzing import (
+    API,
     PUZZLES,
     READERS,
     Case,
@@ -32,7 +35,7 @@ from tests.fuzzing import (
     seeds,
 )
 
-TEXT_READERS = tuple(reader for reader in READERS if reader != "options")
+TEXT_READERS = tuple(reader for reader in READERS if reader not in ("options", "api"))
 
 
 def fuzzed(examples: int):
@@ -76,6 +79,26 @@ def test_any_text_is_a_valid_puzzle_or_a_one_line_error(reader: str, text: str):
 @given(rng=st.randoms(use_true_random=False))
 def test_a_command_line_exits_0_1_2_or_4_with_one_line_on_exit_2(rng: random.Random):
     judged(make_case(rng, "options"))
+
+
+@fuzzed(400)
+@given(rng=st.randoms(use_true_random=False))
+def test_an_api_call_with_any_arguments_is_right_or_a_one_line_error(rng: random.Random):
+    # Issue 30: any type and value for any argument of any public function; a good call
+    # (tiny boards and budgets) returns a right answer, a bad one an InputError naming the
+    # argument, or a SearchLimit; never another exception, never the wrong question answered.
+    judged(make_case(rng, "api"))
+
+
+def test_the_api_fuzzing_calls_every_function_to_answers_and_to_errors():
+    public = {name for name in rhasp.__all__ if name.islower() and not name.startswith("_")}
+    assert set(API) == public and len(public) == 10
+    rng = random.Random(30)
+    kinds = set()
+    for _ in range(300):
+        case = make_case(rng, "api")
+        kinds.add((case.data.function, run_case(case).kind))
+    assert kinds == {(function, kind) for function in API for kind in ("valid", "error")}
 
 
 def test_the_seeds_are_read():
@@ -173,11 +196,14 @@ def test_analyze_with_a_second_picture_that_cannot_be_written(tmp_path):
 
 
 def test_max_states_past_a_64_bit_integer_on_the_compiled_core(monkeypatch):
+    # The largest count of 64 bits is taken, compiled; past it is one line, exit code 2
+    # (issue 30: the enumeration's workers met it as an OverflowError traceback).
     monkeypatch.setenv("RHASP_JIT", "always")
-    code, shown, _ = outcome(
-        "solve", str(EXAMPLES / "4x4.txt"), "--engine", "bfs", "--max-states", "9" * 20
-    )
+    solve = ("solve", str(EXAMPLES / "4x4.txt"), "--engine", "bfs", "--max-states")
+    code, shown, _ = outcome(*solve, str(2**63 - 1))
     assert code == 0 and "moves 3" in shown  # the 4×4 example: 3 moves, by hand
+    code, _, said = outcome(*solve, "9" * 20)
+    assert code == 2 and said.count("\n") == 1 and "give a whole number of at most" in said
 
 
 def test_analyze_an_unsolvable_board_with_both_pictures(tmp_path):

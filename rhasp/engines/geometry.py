@@ -42,7 +42,8 @@ class Geometry:
         puzzle databases count clusters, targets stay and the goal is every target at its
         exit edge."""
         lasts = [board.line_length(v) - v.length for v in board.vehicles]
-        bits = (max(lasts) + 1).bit_length()  # room for every position and for gone
+        # Room for every position and for gone (no vehicle at all once the last target left).
+        bits = (max(lasts, default=0) + 1).bit_length()
         gone, stride = (1 << bits) - 1, 1 << bits
         rows = [_vehicle_rows(board, i, stride) for i in range(len(board.vehicles))]
         exit_at = [_exit_position(board, i, last) for i, last in enumerate(lasts)]

@@ -93,12 +93,12 @@ def run(
         states = min(budget.states, spare)
         function, tables, watch = _way(geometry, search, None)
         search_here = lambda: function(tables, start, states, watch, **flags)  # noqa: E731
-        result = _run_watched(budget, watch, search_here)
+        result = _run_watched(budget, watch, search_here, reached=_reached(search, flags))
         if result[0] != core.BUDGET:
             _uncompiled_states += _states(result)
             return result
         if not compiles or states == budget.states:
-            raise _limit(watch)
+            raise _limit(watch, _reached(search, flags))
         _uncompiled_states = SWITCH_STATES  # this search alone is worth the switch: restart it
     return _compiled(geometry, search, start, budget, flags)
 
@@ -115,9 +115,11 @@ def _compiled(
     if jit is not None and not isinstance(start, int):
         start = jit.keys(start)
     states = min(budget.states, UNLIMITED)  # an int64 holds it
-    result = _run_watched(budget, watch, lambda: function(tables, start, states, watch, **flags))
+    reached = _reached(search, flags)
+    search_here = lambda: function(tables, start, states, watch, **flags)  # noqa: E731
+    result = _run_watched(budget, watch, search_here, reached=reached)
     if result[0] == core.BUDGET:
-        raise _limit(watch)
+        raise _limit(watch, reached)
     return result
 
 
@@ -131,8 +133,22 @@ def _way(
     return getattr(jit, search.__name__), geometry.compiled, jit.watch()
 
 
-def _limit(watch: Sequence[int]) -> SearchLimit:
-    return state_limit(int(watch[core.STATES]), f"at depth {int(watch[core.DEPTH])}")
+def _limit(watch: Sequence[int], reached: Callable[[int], str]) -> SearchLimit:
+    return state_limit(int(watch[core.STATES]), reached(int(watch[core.DEPTH])))
+
+
+def _reached(search: Callable[..., Any], flags: dict[str, bool]) -> Callable[[int], str]:
+    """How a limit line says where ``search`` stopped, from the number its watch holds: a
+    breadth-first search's depth, or A*'s f-value, the smallest cost so far plus lower bound
+    still queued, which every plan reaches (so it is a proven lower bound on the optimum)."""
+    if search is core.best_first and flags.get("bounded", True):
+        unit = "slides" if flags.get("by_slides") else "moves"
+        return lambda f: f"at f-value {f}, so every plan takes at least {f} {unit}"
+    return _at_depth
+
+
+def _at_depth(depth: int) -> str:
+    return f"at depth {depth}"
 
 
 def interruptible(watch: Any, search: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
@@ -142,12 +158,17 @@ def interruptible(watch: Any, search: Callable[[], tuple[Any, ...]]) -> tuple[An
 
 
 def _run_watched(
-    budget: Budget, watch: Any, search: Callable[[], tuple[Any, ...]], threaded: bool = False
+    budget: Budget,
+    watch: Any,
+    search: Callable[[], tuple[Any, ...]],
+    threaded: bool = False,
+    reached: Callable[[int], str] = _at_depth,
 ) -> tuple[Any, ...]:
     """``search()``, which writes ``watch``. With a progress display or a time limit (or when
     ``threaded``), the search runs in a thread of its own (the compiled core releases the
     GIL) while this one shows its progress, stops it when its time is up, and on Ctrl-C or
-    SIGTERM asks it to stop before passing the interrupt on."""
+    SIGTERM asks it to stop before passing the interrupt on; ``reached`` words where it
+    stopped, from its watch's depth (see :func:`_reached`)."""
     if budget.progress is None and budget.seconds is None and not threaded:
         return search()
     outcome: list[Any] = []
@@ -175,8 +196,8 @@ def _run_watched(
         if not wait_until_done(joined, deadline, tick):
             watch[core.STOP] = 1
             thread.join()
-            reached = f"at depth {int(watch[core.DEPTH])}"
-            raise time_limit(budget.seconds or 0, int(watch[core.STATES]), reached)
+            stopped = reached(int(watch[core.DEPTH]))
+            raise time_limit(budget.seconds or 0, int(watch[core.STATES]), stopped)
     except BaseException:
         watch[core.STOP] = 1
         thread.join()

@@ -15,6 +15,7 @@ it, and answers moves in card notation. Safe by default for a page on one's own 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import queue
 import random
@@ -50,6 +51,7 @@ from rhasp.pictures.scene import svg
 from rhasp.shipped import shipped
 
 STATIC = Path(__file__).parent / "static"
+LOG = logging.getLogger(__name__)
 MAX_BODY = 64 * 1024
 #: A hint on a board and moves of at most this many characters (a 6×6 board and 240 moves:
 #: about 5 ms to read and replay) is answered on the event loop when its cluster is kept, as
@@ -470,7 +472,9 @@ def proof_events(
     run: Callable[[Callable[[int, float, int], None] | None], Any], finished: Callable[[], None]
 ) -> Iterator[str]:
     """Server-sent events of an ASP proof run in a thread of its own: ``horizon`` as each
-    horizon starts, then ``solution`` or ``error``. ``finished`` is called when it ends."""
+    horizon starts, then ``solution`` or ``error``, always one of them: a failure that is
+    not rhasp's own (a bug) ends the stream with an ``error`` too, never with silence after
+    the 200 is sent. ``finished`` is called when it ends."""
     events: queue.Queue[tuple[str, Any]] = queue.Queue()
     last = -1
 
@@ -484,11 +488,7 @@ def proof_events(
 
     def work() -> None:
         try:
-            outcome = answer(lambda: run(progress))
-            if isinstance(outcome, JSONResponse):
-                events.put(("error", json.loads(bytes(outcome.body))))
-            else:
-                events.put(("solution", outcome))
+            events.put(last_event(lambda: run(progress)))
         finally:
             finished()
             events.put(("end", None))
@@ -499,6 +499,20 @@ def proof_events(
         if name == "end":
             return
         yield f"event: {name}\ndata: {json.dumps(data)}\n\n"
+
+
+def last_event(work: Callable[[], Any]) -> tuple[str, Any]:
+    """The event that ends a stream: ``solution`` with ``work()``'s answer, or ``error`` with
+    its failure as :func:`answer` words it; a failure that is not rhasp's own is a bug, said
+    in one line (and logged with its traceback), as the stream's 200 is sent already."""
+    try:
+        outcome = answer(work)
+    except Exception as error:
+        LOG.exception("a streamed answer failed")
+        outcome = failure(RhaspError(f"internal error ({type(error).__name__}): a bug"), 500)
+    if isinstance(outcome, JSONResponse):
+        return "error", json.loads(bytes(outcome.body))
+    return "solution", outcome
 
 
 class BodyLimit:

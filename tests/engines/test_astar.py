@@ -4,6 +4,8 @@ on the 40 cards; its bound never exceeds the true distance."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -16,6 +18,7 @@ from rhasp.generation import board_number
 from rhasp.model import plan_slides, replay
 from tests.boards import CARD_MOVES, PUZZLES, card, puzzles
 from tests.command import rhasp
+from tests.engines.test_bfs import CARD_SLIDES
 from tests.engines.test_bitboard import core_mode
 
 
@@ -140,3 +143,15 @@ def test_the_progress_line_shows_the_f_value():
     puzzle = card(40)
     bitboard.best_first(puzzle.board, puzzle.start, "moves", Budget(10**6, Line(), seconds=60))
     assert shown and set(shown) == {"f"}
+
+
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+def test_the_limit_line_says_the_number_is_the_f_value_a_bound_on_the_optimum(objective):
+    # Not "at depth": A*'s number is its f-value, and every plan is proven to take at least
+    # that many; card 40's optimum (the card back's moves, the naive count of slides) agrees.
+    found = get_engine("astar", budget=Budget(500)).solve(card(40), objective)
+    stopped = re.search(r"at f-value (\d+), so every plan takes at least (\d+) (\w+)", found.limit)
+    assert stopped and stopped[1] == stopped[2] and stopped[3] == objective, found.limit
+    assert "depth" not in found.limit
+    optimum = CARD_MOVES[39] if objective == "moves" else CARD_SLIDES[39]
+    assert 0 < int(stopped[1]) <= optimum

@@ -104,6 +104,21 @@ def test_compiled_and_uncompiled_core_return_the_same(puzzle):
     assert compiled == uncompiled
 
 
+@pytest.mark.parametrize("mode", ["never", "always"])
+def test_a_board_with_no_target_left_is_its_own_goal(mode):
+    # Card 1 without X: every target has left, so the start is the goal, the one state
+    # reached, by every search; and so on a board with no vehicle at all.
+    no_target = card(1).without(["X"])
+    empty = no_target.without([vehicle.label for vehicle in no_target.board.vehicles])
+    with core_mode(mode):
+        for puzzle in (no_target, empty):
+            board, start = puzzle.board, puzzle.start
+            assert bitboard.fewest_moves(board, start) == ((), 1)
+            assert bitboard.fewest_slides(board, start) == ((), 1)
+            for objective in ("moves", "slides"):
+                assert bitboard.best_first(board, start, objective) == ((), 1)
+
+
 def test_which_boards_compile():
     assert Geometry.of(card(40).board).compiles  # 13 vehicles of 3 bits, 36 cells
     wide = grid("AA......\n" + "........\n" * 7)

@@ -29,6 +29,7 @@ from rhasp.errors import InputError
 from rhasp.model import Puzzle, State
 from rhasp.pictures.boards import board_scene
 from rhasp.pictures.scene import svg
+from rhasp.web import server as web_server
 from rhasp.web.server import MAX_BODY, QUICK_TEXT, Database, Limits, create_app
 from tests.boards import CARD_MOVES, EXAMPLES, ORIGINAL, PUZZLES, card, card_backs, card_rows
 from tests.reference import cluster, database_rows, fewest
@@ -354,6 +355,40 @@ def test_solve_streams_each_horizon_then_the_solution(client):
     assert [(m[2], int(m[3])) for m in parsed] == [
         (step["label"], step["delta"]) for step in solution["steps"]
     ]
+
+
+AT_THE_EXIT = "....AA\n......\n....XX\n......\n......\n......"  # X leaves at once
+
+
+@pytest.mark.parametrize("engine", ["bfs", "asp"])
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+@pytest.mark.parametrize(
+    "board, moves", [(CARD1, CARD1_BACK), (AT_THE_EXIT, "")], ids=["targets left", "at exit"]
+)
+def test_a_solved_position_is_solved_in_no_move(client, engine, objective, board, moves):
+    asked = {"board": board, "moves": moves, "objective": objective, "engine": engine}
+    record = post(client, "solve", **asked).json()
+    assert (record["length"], record["moves"], record["slides"]) == (0, 0, 0)
+    assert record["plan"] == record["steps"] == [] and record["optimal"]
+    if engine == "asp":  # the one engine the server streams
+        found = events(post(client, "solve", **asked, stream=True).text)
+        assert found[-1][0] == "solution" and found[-1][1]["plan"] == []
+    checked = post(client, "check", board=board, moves=moves, plan="").json()
+    assert (checked["solves"], checked["moves"], checked["minimal_moves"]) == (True, 0, 0)
+    assert checked["moves_minimal"] and checked["slides_minimal"]
+
+
+def test_a_stream_that_fails_on_a_bug_ends_with_an_error_event(monkeypatch):
+    def bug(*_):
+        raise IndexError("tuple index out of range")
+
+    one = TestClient(create_app(Limits(asp_proofs=1)))
+    monkeypatch.setattr(web_server, "solve_position", bug)
+    response = post(one, "solve", board=CARD1, engine="asp", stream=True)
+    assert response.status_code == 200  # sent before the proof starts: the error is an event
+    assert events(response.text) == [("error", {"error": "internal error (IndexError): a bug"})]
+    monkeypatch.undo()
+    assert post(one, "solve", board=CARD1, engine="asp").json()["length"] == 8  # slot given back
 
 
 # --- /api/check --------------------------------------------------------------------------------

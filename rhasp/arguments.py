@@ -1,0 +1,168 @@
+"""What every entry point's arguments may be, checked in one place.
+
+The command line's options are checked by typer, from the ranges declared here (``LARGEST``,
+``MAX_JOBS``); the Python API (:mod:`rhasp.api`) is called with anything at all, so each of its
+functions passes its arguments through these checks first. A bad one is an
+:class:`~rhasp.errors.InputError` naming the argument and what it may be, never a crash deep
+inside a search, and never a different answer than the one asked for (``objective="move"``
+once returned the fewest slides, labelled "fewest move").
+
+Whole numbers are Python or numpy integers (``operator.index``), never ``bool`` (``True`` is
+not a count of states) and never text; numbers of seconds are reals, never NaN.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from rhasp.engines import AspOptions
+from rhasp.engines.limits import Budget
+from rhasp.errors import InputError
+from rhasp.model import Move, Puzzle
+
+#: The largest count a search takes (states, atoms, steps): the compiled core counts in 64-bit
+#: words, and a count past them is an OverflowError deep in a worker.
+LARGEST = 2**63 - 1
+#: The most worker processes a command starts: each is a process of its own, forked at once,
+#: and a count past the machine's few hundred processes is a hang, not a speed-up.
+MAX_JOBS = 1024
+
+T = TypeVar("T")
+
+
+def shown(value: Any) -> str:
+    """The value as an error quotes it: its repr, cut to a length a line can hold."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def choice(value: Any, allowed: Sequence[str], name: str) -> str:
+    """``value``, one of the texts ``allowed`` (``give 'moves' or 'slides', not 'move'``)."""
+    if isinstance(value, str) and value in allowed:
+        return value
+    *most, last = [repr(option) for option in allowed]
+    raise InputError(f"give {', '.join(most)} or {last}, not {shown(value)}", name)
+
+
+def whole(value: Any, name: str, low: int | None = 0, high: int | None = LARGEST) -> int:
+    """``value`` as an int from ``low`` to ``high`` (None: no bound that side); a bool, a
+    float or text is refused."""
+    number = None
+    if not isinstance(value, bool):
+        try:
+            number = operator.index(value)
+        except TypeError:
+            number = None
+    above = low is None or (number is not None and number >= low)
+    below = high is None or (number is not None and number <= high)
+    if number is None or not above or not below:
+        raise InputError(f"give a whole number{_bounds(low, high)}, not {shown(value)}", name)
+    return number
+
+
+def _bounds(low: int | None, high: int | None) -> str:
+    if low is None:
+        return "" if high is None else f" of at most {high:,}"
+    return f" of at least {low:,}" if high is None else f" from {low:,} to {high:,}"
+
+
+def optional(check: Callable[..., T], value: Any, name: str, *args: Any) -> T | None:
+    """None, which means the default, or ``value`` passed by ``check``."""
+    return None if value is None else check(value, name, *args)
+
+
+def seconds(value: Any, name: str, low: float = 0.0) -> float:
+    """``value`` as a number of seconds, at least ``low`` (infinity, no limit, is one; NaN,
+    which no clock ever passes or fails to pass, is not)."""
+    real = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if not real or math.isnan(value) or value < low:
+        raise InputError(f"give a number of seconds of at least {low:g}, not {shown(value)}", name)
+    return float(value)
+
+
+def flag(value: Any, name: str) -> bool:
+    """``value``, True or False (not a truthy word: ``"no"`` is not False)."""
+    if not isinstance(value, bool):
+        raise InputError(f"give True or False, not {shown(value)}", name)
+    return value
+
+
+def text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"give text (a str), not {shown(value)}", name)
+    return value
+
+
+def texts(value: Any, name: str) -> tuple[str, ...]:
+    """``value``, a list or tuple of texts, as a tuple (one text alone is refused: its letters
+    are not what was meant)."""
+    if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
+        raise InputError(f"give a list or tuple of texts, not {shown(value)}", name)
+    return tuple(value)
+
+
+def instance(value: Any, name: str, kind: type[T], made_by: str = "") -> T:
+    """``value``, a ``kind`` (``made_by`` says where one comes from)."""
+    if not isinstance(value, kind):
+        article = "an" if kind.__name__[0] in "AEIOU" else "a"
+        hint = f" ({made_by})" if made_by else ""
+        raise InputError(f"give {article} {kind.__name__}{hint}, not {shown(value)}", name)
+    return value
+
+
+def count_or_range(value: Any, name: str, low: int) -> tuple[int, int]:
+    """A count ``N``, or a range ``(LOW, HIGH)``, as the range ``(LOW, HIGH)``; each at least
+    ``low`` (whether LOW <= HIGH, and the board's own bounds, the caller checks)."""
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        return whole(value[0], name, low), whole(value[1], name, low)
+    if isinstance(value, (tuple, list)):
+        raise InputError(f"give a count or a range (LOW, HIGH), not {shown(value)}", name)
+    number = whole(value, name, low)
+    return number, number
+
+
+def puzzle(value: Any, name: str = "puzzle") -> Puzzle:
+    return instance(value, name, Puzzle, "rhasp.read or rhasp.parse makes one")
+
+
+def plan(value: Any, name: str = "plan") -> str | tuple[Move, ...]:
+    """A plan as text, or as moves (each a vehicle's label and a whole number of cells)."""
+    if isinstance(value, str):
+        return value
+    moves = value if isinstance(value, (list, tuple)) else None
+    if moves is None or not all(_is_move(move) for move in moves):
+        raise InputError(f"give text or a list of Move, not {shown(value)}", name)
+    return tuple(moves)
+
+
+def _is_move(move: Any) -> bool:
+    if not isinstance(move, Move) or not isinstance(move.label, str):
+        return False
+    return not isinstance(move.delta, bool) and isinstance(move.delta, numbers.Integral)
+
+
+def budget(value: Any, name: str = "budget") -> Budget:
+    """A :class:`Budget` whose states and seconds are what ``max_states`` and a time limit
+    may be."""
+    checked = instance(value, name, Budget)
+    whole(checked.states, f"{name}.states", 1)
+    optional(seconds, checked.seconds, f"{name}.seconds")
+    return checked
+
+
+def asp_options(value: Any, name: str = "asp") -> AspOptions:
+    """An :class:`AspOptions` whose every field is what ``rhasp.solve``'s keyword of that name
+    may be (and what the CLI's option of that name allows)."""
+    options = instance(value, name, AspOptions)
+    optional(whole, options.max_horizon, "max_horizon")
+    optional(seconds, options.timeout, "timeout")
+    texts(options.clingo_args, "clingo_args")
+    flag(options.memo, "memo")
+    if options.progress is not None and not callable(options.progress):
+        raise InputError(f"give a function or None, not {shown(options.progress)}", "progress")
+    optional(whole, options.max_atoms, "max_atoms", 1)
+    return options
