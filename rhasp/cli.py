@@ -10,7 +10,6 @@ solve the puzzle); 2 bad input or usage; 3 the engines disagree (a bug); 4 a sea
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import os
 import random
@@ -55,7 +54,7 @@ from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, insta
 from rhasp.files import destination, written_whole
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
-from rhasp.generation import Tried, new_puzzles
+from rhasp.generation import BOARDS_PER_PUZZLE, SECONDS_PER_PUZZLE, Tried, new_puzzles
 from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
 from rhasp.notation import NOTATIONS
 from rhasp.output import (
@@ -661,7 +660,22 @@ def generate(
     ] = False,
     max_boards: Annotated[
         int | None,
-        typer.Option("--max-boards", min=1, help="Give up after this many random boards."),
+        typer.Option(
+            "--max-boards",
+            min=1,
+            show_default=False,
+            help="Give up after this many random boards, with exit code 4 "
+            f"(default: {BOARDS_PER_PUZZLE:,} per puzzle asked for).",
+        ),
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            show_default=False,
+            help="Give up after this many seconds, with exit code 4 "
+            f"(default: {SECONDS_PER_PUZZLE:g} per puzzle asked for).",
+        ),
     ] = None,
     jobs: JobsOpt = None,
     dest: Annotated[
@@ -674,32 +688,25 @@ def generate(
     if walls > size * size - 2:
         raise InputError(f"{walls} walls leave no room on a {size}×{size} board", "--walls")
     chosen = random.randrange(10**6) if seed is None else seed
-    limit = min(max_boards or 1000 * count, sys.maxsize)
     flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
     tried = Tried()
     board = {"size": size, "min_moves": min_moves, "walls": walls, "minimal": minimal}
+    bounds = {"count": count, "max_boards": max_boards, "seconds": seconds}
     workers = {"jobs": jobs or os.cpu_count() or 1, "max_states": max_states}
-    puzzles = new_puzzles(chosen, tried=tried, max_boards=limit, **board, **workers)
+    puzzles = new_puzzles(chosen, tried=tried, **bounds, **board, **workers)
     kept = 0
     with open_output(dest, keep_partial=True) as deck_file:
         deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")
-        for found in itertools.islice(puzzles, count):
-            deck_file.write(found.deck_line() + "\n")
-            deck_file.flush()  # an interrupted run keeps what it made
-            kept += 1
-    made = f"{counted(kept, 'puzzle')} from {counted(tried.boards, 'board')}"
-    if tried.skipped:
-        made += f", {counted(tried.skipped, 'board')} skipped at the state limit"
-    err.print(f"rhasp generate: {made} (seed {chosen})")
-    if kept < count:
-        report(
-            InputError(
-                f"gave up after {limit} boards with {kept} of {count} puzzles; "
-                "ask for fewer moves or more boards",
-                "--max-boards",
-            )
-        )
-        return EXIT_LIMIT
+        try:
+            for found in puzzles:
+                deck_file.write(found.deck_line() + "\n")
+                deck_file.flush()  # an interrupted run keeps what it made
+                kept += 1
+        finally:  # also when a bound ends the run: its SearchLimit is exit code 4
+            made = f"{counted(kept, 'puzzle')} from {counted(tried.boards, 'board')}"
+            if tried.skipped:
+                made += f", {counted(tried.skipped, 'board')} skipped at the state limit"
+            err.print(f"rhasp generate: {made} (seed {chosen})")
     return EXIT_OK
 
 
