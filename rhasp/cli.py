@@ -4,7 +4,8 @@
 Exit codes: 0 done (solved, or the plan solves the puzzle); 1 no solution (or the plan does not
 solve the puzzle); 2 bad input or usage; 3 the engines disagree (a bug); 4 a search limit
 (--max-states, --max-atoms, --max-horizon, --timeout, or the memory) was reached first;
-130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Errors are one line on standard error.
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 141 standard output closed by its reader
+(``| head``: quietly). Errors are one line on standard error.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ from rhasp.pictures.charts import draw_cluster, draw_database, draw_profile
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_LIMIT = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + the signal, as shells report it
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: the reader of standard output went away
 #: When a deck's puzzles end differently, the exit code is the most serious of them.
 SEVERITY = (EXIT_OK, EXIT_UNSOLVED, EXIT_LIMIT, EXIT_BAD_INPUT, EXIT_DISAGREE)
 
@@ -138,8 +140,25 @@ app = Rhasp(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class ClosedPipe(BaseException):
+    """Standard output closed by its reader (``rhasp solve deck.txt | head -1``): not an
+    error, so rhasp ends quietly with exit code 141, as a program killed by SIGPIPE does. (Not
+    an OSError, which typer turns into exit code 1, nor rich's exit code 1.)"""
+
+
+class Output(Console):
+    """A rich console that ends rhasp quietly when its reader goes away (see
+    :class:`ClosedPipe`)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise ClosedPipe
+
+
+out = Output(highlight=False, soft_wrap=True)
+err = Output(stderr=True, highlight=False, soft_wrap=True)
 
 
 def choices(name: str, values: Sequence[str]) -> type[StrEnum]:
@@ -243,6 +262,8 @@ def guarded(run: Callable[[], int]) -> None:
         raise typer.Exit(EXIT_LIMIT) from None
     except RhaspError as error:
         fail(error)
+    except BrokenPipeError:
+        raise ClosedPipe from None
     except OSError as error:
         fail(InputError(error.strerror or str(error), str(error.filename or "output")))
     raise typer.Exit(code)
@@ -702,12 +723,18 @@ def generate(
                 deck_file.write(found.deck_line() + "\n")
                 deck_file.flush()  # an interrupted run keeps what it made
                 kept += 1
-        finally:  # also when a bound ends the run: its SearchLimit is exit code 4
-            made = f"{counted(kept, 'puzzle')} from {counted(tried.boards, 'board')}"
-            if tried.skipped:
-                made += f", {counted(tried.skipped, 'board')} skipped at the state limit"
-            err.print(f"rhasp generate: {made} (seed {chosen})")
+        except SearchLimit:  # a bound ended the run: what it made, then why (exit code 4)
+            err.print(generate_summary(kept, tried, chosen))
+            raise
+    err.print(generate_summary(kept, tried, chosen))
     return EXIT_OK
+
+
+def generate_summary(kept: int, tried: Tried, seed: int) -> str:
+    made = f"{counted(kept, 'puzzle')} from {counted(tried.boards, 'board')}"
+    if tried.skipped:
+        made += f", {counted(tried.skipped, 'board')} skipped at the state limit"
+    return f"rhasp generate: {made} (seed {seed})"
 
 
 def count_range(text: str, option: str) -> tuple[int, int]:
@@ -961,25 +988,45 @@ def plain_usage_error(message: str) -> str:
 def main() -> None:
     """The ``rhasp`` command. Usage errors (a bad option value, an extra argument) are one line
     naming the command, exit code 2, like every other error; bare ``rhasp`` prints its help.
-    Ctrl-C and SIGTERM stop it cleanly (exit codes 130 and 143)."""
+    Ctrl-C and SIGTERM stop it cleanly (exit codes 130 and 143), and so does standard output
+    closed by its reader (141, nothing on standard error)."""
     signal.signal(signal.SIGTERM, _terminate)
+    try:
+        code = run_app()
+        sys.stdout.flush()  # here, not at exit, where a closed pipe would print a warning
+    except (ClosedPipe, BrokenPipeError):
+        code = closed_pipe()
+    sys.exit(code)
+
+
+def closed_pipe() -> int:
+    """Exit code 141, and standard output sent nowhere, so that what is still buffered for it
+    is not written (nor complained about) when Python exits."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_CLOSED_PIPE
+
+
+def run_app() -> int:
+    """Run the command line; its exit code."""
     try:
         code = app(prog_name="rhasp", standalone_mode=False)
     except Terminated:
         err.print("rhasp: terminated")
-        sys.exit(EXIT_TERMINATED)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:  # typer turns it into exit code 130 itself, mostly
         code = EXIT_INTERRUPTED
     except click_errors.NoArgsIsHelpError:
-        sys.exit(EXIT_OK)  # the help is printed already, as with --help
+        return EXIT_OK  # the help is printed already, as with --help
     except click_errors.UsageError as error:
         command = error.ctx.command_path if error.ctx else "rhasp"
         message = plain_usage_error(error.format_message())
         err.print(f"{command}: {message} (see {command} --help)", markup=False)
-        sys.exit(EXIT_BAD_INPUT)
+        return EXIT_BAD_INPUT
     except click_errors.ClickException as error:
         err.print(f"rhasp: {error.format_message()}", markup=False)
-        sys.exit(error.exit_code)
+        return error.exit_code
     if code == EXIT_INTERRUPTED:
         err.print("rhasp: interrupted")
-    sys.exit(code if isinstance(code, int) else EXIT_OK)
+    return code if isinstance(code, int) else EXIT_OK
