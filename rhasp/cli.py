@@ -911,9 +911,7 @@ def serve(
     """Serve the web page: play a card, get a hint, watch an optimal plan and its proof."""
 
     try:
-        import uvicorn
-
-        from rhasp.web.server import Database, Limits, create_app
+        from rhasp.web.server import Database, Limits, create_app, serve_app
     except ImportError:
         raise MissingTool(
             "FastAPI and uvicorn are not installed: " + install_command("web"), "serve"
@@ -921,18 +919,20 @@ def serve(
     puzzles = None if database is None else Database(database)  # a bad file: one line
     listening = listen(host, port)  # first, so that a taken port is one line
     limits = Limits(states=max_states, seconds=time_limit)
-    config = uvicorn.Config(create_app(limits, puzzles), log_level="warning")
     bound = listening.getsockname()[1]
     address = f"http://{'[' + host + ']' if ':' in host else host}:{bound}/"
-    err.print(f"rhasp serve: {address} (Ctrl-C stops)", markup=False)
-    if open_page:
-        threading.Timer(1.0, webbrowser.open, (address,)).start()
-    uvicorn.Server(config).run(sockets=[listening])
+
+    def announce() -> None:
+        err.print(f"rhasp serve: {address} (Ctrl-C stops)", markup=False)
+        if open_page:  # in a thread: a browser starting holds up no request
+            threading.Thread(target=webbrowser.open, args=(address,), daemon=True).start()
+
+    serve_app(create_app(limits, puzzles), listening, announce)
     return EXIT_OK
 
 
 def listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host``:``port`` for the server, or one line saying why not."""
+    """A socket listening on ``host``:``port`` for the server, or one line saying why not."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # Said to be TCP, so that asyncio turns Nagle's delay off on every connection (with 0 it
     # does not, and each answer on a kept connection waits for a delayed acknowledgement).
@@ -940,6 +940,7 @@ def listen(host: str, port: int) -> socket.socket:
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listening.bind((host, port))
+        listening.listen()  # from now on a connection waits for the server, never refused
     except (OSError, UnicodeError) as error:
         listening.close()
         reason = getattr(error, "strerror", None) or str(error)

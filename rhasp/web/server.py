@@ -18,6 +18,7 @@ import json
 import os
 import queue
 import random
+import socket
 import threading
 from array import array
 from collections.abc import Callable, Iterator
@@ -26,6 +27,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
@@ -285,6 +287,20 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
         return answer(lambda: rhasp.analyze(position(request), budget=budget).record())
 
     return app
+
+
+def serve_app(app: FastAPI, listening: socket.socket, announce: Callable[[], None]) -> None:
+    """Serve ``app`` on the ``listening`` socket until Ctrl-C or SIGTERM; ``announce()`` once
+    the server accepts connections, so that whoever reads the address it prints (a person, a
+    script) can connect at once."""
+
+    class Announcing(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                announce()
+
+    Announcing(uvicorn.Config(app, log_level="warning")).run(sockets=[listening])
 
 
 #: The levels the original deck prints on its cards, ten cards each, card 1 first.
