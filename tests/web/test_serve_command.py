@@ -88,3 +88,13 @@ def test_a_bad_database_is_one_line_before_serving(tmp_path):
     assert result.exit_code == 2
     expected = f"rhasp: {bad}:1: not a database line (expected MOVES BOARD CLUSTER)"
     assert result.stderr.strip() == expected
+
+
+def test_a_bad_board_in_the_database_stops_serve_naming_its_line(tmp_path):
+    # Issue 30: serve started, and the line was a 400 only when picked.
+    bad = tmp_path / "bad.txt"
+    bad.write_text(f"05 DBBBDooEDAAECCoo 15\n05 {'B' * 36} 1\n")
+    command = [sys.executable, "-m", "rhasp", "serve", "--port", "0", "--database", str(bad)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)  # not served
+    assert result.returncode == 2
+    assert re.fullmatch(rf"rhasp: {re.escape(str(bad))}:2:\d+: vehicle B [^\n]*\n", result.stderr)
