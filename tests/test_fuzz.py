@@ -5,7 +5,10 @@ command lines, mutated) and gives plain text of its own. Each case must end in a
 puzzle that is valid all the way or in an InputError of one line that names its place; a
 command line must exit 0, 1, 2 or 4 and, on exit 2, say one line. The runs are deterministic
 (``derandomize``): 250 cases for each of eight readers, 200 command lines and 200 texts of
-hypothesis's own, 2,400 in all. ``bench/fuzz.py`` runs the same generators for 100,000 cases.
+hypothesis's own, 2,400 in all; and 400 HTTP requests to every route of ``rhasp serve``'s
+app (random JSON bodies: fields missing or of any type, huge numbers, odd strings, nesting),
+each answered with a 2xx or a JSON one-line ``error``, never a 500. ``bench/fuzz.py`` runs
+the same generators for 100,000 cases.
 
 The failures it found in the commands, outside the readers, have a test each at the end.
 """
@@ -25,6 +28,8 @@ from tests.fuzzing import (
     READERS,
     Case,
     cli_files,
+    http_app,
+    http_routes,
     make_case,
     run_case,
     run_command_line,
@@ -32,7 +37,7 @@ from tests.fuzzing import (
     seeds,
 )
 
-TEXT_READERS = tuple(reader for reader in READERS if reader != "options")
+TEXT_READERS = tuple(reader for reader in READERS if reader not in ("options", "http"))
 
 
 def fuzzed(examples: int):
@@ -76,6 +81,26 @@ def test_any_text_is_a_valid_puzzle_or_a_one_line_error(reader: str, text: str):
 @given(rng=st.randoms(use_true_random=False))
 def test_a_command_line_exits_0_1_2_or_4_with_one_line_on_exit_2(rng: random.Random):
     judged(make_case(rng, "options"))
+
+
+@fuzzed(400)
+@given(rng=st.randoms(use_true_random=False))
+def test_any_request_to_any_route_is_an_answer_or_a_json_error(rng: random.Random):
+    # Issue 30: every error the server gives is JSON with an "error" line, and none is a 500.
+    judged(make_case(rng, "http"))
+
+
+def test_every_route_of_the_app_is_fuzzed():
+    paths = {make_case(random.Random(n), "http").data[1] for n in range(400)}
+    for route in http_app().routes:
+        assert any(path.startswith(route.path) for path in paths), route.path
+    posted = {path for path, methods, fields, _ in http_routes() if "POST" in methods}
+    assert posted >= {"/api/solve", "/api/check", "/api/generate", "/api/database"}
+    assert dict((path, fields) for path, _, fields, _ in http_routes())["/api/check"] == (
+        "board",
+        "moves",
+        "plan",
+    )
 
 
 def test_the_seeds_are_read():
