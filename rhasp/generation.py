@@ -200,7 +200,7 @@ def _bound_reached(
     boards: int, max_boards: int | None, began: float, seconds: float | None
 ) -> str | None:
     """``"boards"`` or ``"seconds"`` when that bound of a run is reached, else None."""
-    if boards == max_boards:
+    if max_boards is not None and boards >= max_boards:
         return "boards"
     if seconds is not None and time.perf_counter() - began > seconds:
         return "seconds"
