@@ -15,6 +15,7 @@ it, and answers moves in card notation. Safe by default for a page on one's own 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import queue
 import random
@@ -394,11 +395,10 @@ def answer(work: Callable[[], Any]) -> Any:
         return failure(SearchLimit("out of memory before the search ended"), 422, limit=True)
 
 
-def internal_error_line(request: Request, error: Exception) -> str:
-    return (
-        f"{request.method} {request.url.path}: internal error ({type(error).__name__}); "
-        "the server's log has the details"
-    )
+def internal_error_line(request: Request | None, error: Exception) -> str:
+    """What a failure the server did not foresee (a bug) tells the page: its kind only."""
+    where = "" if request is None else f"{request.method} {request.url.path}: "
+    return f"{where}internal error ({type(error).__name__}); the server's log has the details"
 
 
 def failure(error: Exception, status: int, **extra: Any) -> JSONResponse:
@@ -540,6 +540,9 @@ def proof_events(
                 events.put(("error", json.loads(bytes(outcome.body))))
             else:
                 events.put(("solution", outcome))
+        except Exception as error:  # a bug: an error event too, not a stream that just stops
+            logging.getLogger("uvicorn.error").exception("the ASP proof failed")
+            events.put(("error", {"error": internal_error_line(None, error)}))
         finally:
             finished()
             events.put(("end", None))

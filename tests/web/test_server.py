@@ -716,6 +716,17 @@ def test_an_unforeseen_failure_is_json_too(monkeypatch):
     assert "internal error (RuntimeError)" in one_line_error(failing.get("/api/puzzles"), 500)
 
 
+def test_an_unforeseen_failure_in_a_streamed_proof_is_an_error_event(monkeypatch):
+    # Issue 30: the stream just stopped, with neither a solution nor an error.
+    def broken(*_) -> dict:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("rhasp.web.server.solve_position", broken)
+    streamed = post(TestClient(create_app()), "solve", board=CARD1, engine="asp", stream=True)
+    ((name, data),) = events(streamed.text)
+    assert name == "error" and "internal error (RuntimeError)" in data["error"]
+
+
 def test_the_pages_minimum_moves_field_has_the_servers_limits(client):
     page = client.get("/").text
     field = re.search(r'<input id="min-moves"[^>]*>', page)[0]
