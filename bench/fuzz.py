@@ -3,16 +3,18 @@
     python bench/fuzz.py [--cases 100000] [--seed 13] [--readers grid,line,...]
 
 Runs the generators of ``tests/fuzzing.py`` (those ``tests/test_fuzz.py`` drives with
-hypothesis for 2,400 cases) with seeded random sources instead: the readers in turn (grid,
+hypothesis for 2,800 cases) with seeded random sources instead: the readers in turn (grid,
 one-line board, deck read whole, deck streamed from a file, car list, JSON, a file of any
-format as bytes, a plan for ``check``, a command line), case number ``i`` drawn from
-``random.Random(f"{seed}:{i}")``, so that any case can be made again alone (``--only I``).
+format as bytes, a plan for ``check``, a command line, an HTTP request to ``rhasp serve``'s
+app), case number ``i`` drawn from ``random.Random(f"{seed}:{i}")``, so that any case can be
+made again alone (``--only I``).
 
 Each case ends as a valid puzzle (written in every format that holds it and read back the
-same; a small one solved by BFS and its plan replayed), a one-line error naming its place, a
-traceback, or other (an error of several lines or of no place, a puzzle that does not read
-back, a command's exit code outside 0/1/2/4). Prints a table of the outcomes per reader, the
-failures by kind with the first case of each, the first few in full, and one JSON line;
+same; a small one solved by BFS and its plan replayed; for HTTP, a 2xx answer), a one-line
+error naming its place, a traceback, or other (an error of several lines or of no place, a
+puzzle that does not read back, a command's exit code outside 0/1/2/4, an HTTP 500 or an
+error that is not JSON). Prints a table of the outcomes per reader, the failures by kind with
+the first case of each, the first few in full, and one JSON line;
 exits 1 if there is any failure.
 """
 

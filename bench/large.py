@@ -137,6 +137,7 @@ def generated(size: int, args: argparse.Namespace) -> tuple[list[tuple[Puzzle, i
     began = time.perf_counter()
     for hardest in new_puzzles(
         args.seed,
+        count=None,  # as many as the seconds allow
         tried=tried,
         seconds=args.generate_seconds,
         size=size,

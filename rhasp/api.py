@@ -50,7 +50,7 @@ from rhasp.engines.limits import (
     default_max_states,
 )
 from rhasp.engines.static import static_verdict
-from rhasp.errors import InputError, SearchLimit
+from rhasp.errors import InputError
 from rhasp.formats import Entry, read_path, read_text
 from rhasp.generation import new_puzzles
 from rhasp.hints import Hint, kept_hint
@@ -238,21 +238,28 @@ def generate(
     *,
     seconds: float | None = None,
     max_states: int | None = None,
+    max_boards: int | None = None,
 ) -> Puzzle:
     """A new 6×6 puzzle whose minimum is at least ``min_moves``: the hardest state of the
     first random board (from ``seed``, else the clock) that has one. Its ``meta`` carries
-    ``moves`` (the proven minimum, by BFS) and ``cluster``. Past ``seconds``, a SearchLimit."""
+    ``moves`` (the proven minimum, by BFS) and ``cluster``. Always ends: after ``max_boards``
+    random boards or ``seconds`` (by default :data:`~rhasp.generation.BOARDS_PER_PUZZLE` and
+    :data:`~rhasp.generation.SECONDS_PER_PUZZLE`) without one, a SearchLimit says what was
+    found; a board whose cluster has more than ``max_states`` states is skipped."""
     min_moves = arguments.whole(min_moves, "min_moves")
     seed = arguments.optional(arguments.whole, seed, "seed", None, None)
     seconds = arguments.optional(arguments.seconds, seconds, "seconds")
     max_states = arguments.optional(arguments.whole, max_states, "max_states", 1)
+    max_boards = arguments.optional(arguments.whole, max_boards, "max_boards", 1)
     chosen = time.time_ns() if seed is None else seed
-    boards = new_puzzles(chosen, seconds=seconds, min_moves=min_moves, max_states=max_states)
-    found = next(boards, None)
-    if found is None:
-        raise SearchLimit(
-            f"no board of at least {min_moves} moves found in {seconds:g} s; ask for fewer"
-        )
+    boards = new_puzzles(
+        chosen,
+        min_moves=min_moves,
+        seconds=seconds,
+        max_states=max_states,
+        max_boards=max_boards,
+    )
+    found = next(boards)
     meta = {"moves": found.moves, "cluster": found.cluster}
     return Puzzle(found.puzzle.board, found.puzzle.placement, found.puzzle.name, meta)
 

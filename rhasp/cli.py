@@ -4,13 +4,13 @@
 Exit codes: 0 done (solved, or the plan solves the puzzle); 1 no solution (or the plan does not
 solve the puzzle); 2 bad input or usage; 3 the engines disagree (a bug); 4 a search limit
 (--max-states, --max-atoms, --max-horizon, --timeout, or the memory) was reached first;
-130 interrupted (Ctrl-C), 143 terminated (SIGTERM). Errors are one line on standard error.
+130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 141 standard output closed by its reader
+(``| head``: quietly). Errors are one line on standard error.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import os
 import random
@@ -56,7 +56,7 @@ from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, insta
 from rhasp.files import destination, naming_the_file, written_whole
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
-from rhasp.generation import Tried, new_puzzles
+from rhasp.generation import BOARDS_PER_PUZZLE, SECONDS_PER_PUZZLE, Tried, new_puzzles
 from rhasp.journal import journal_of
 from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
 from rhasp.notation import NOTATIONS
@@ -79,6 +79,7 @@ from rhasp.pictures.charts import draw_cluster, draw_database, draw_profile
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_LIMIT = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + the signal, as shells report it
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: the reader of standard output went away
 #: When a deck's puzzles end differently, the exit code is the most serious of them.
 SEVERITY = (EXIT_OK, EXIT_UNSOLVED, EXIT_LIMIT, EXIT_BAD_INPUT, EXIT_DISAGREE)
 
@@ -141,8 +142,25 @@ app = Rhasp(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class ClosedPipe(BaseException):
+    """Standard output closed by its reader (``rhasp solve deck.txt | head -1``): not an
+    error, so rhasp ends quietly with exit code 141, as a program killed by SIGPIPE does. (Not
+    an OSError, which typer turns into exit code 1, nor rich's exit code 1.)"""
+
+
+class Output(Console):
+    """A rich console that ends rhasp quietly when its reader goes away (see
+    :class:`ClosedPipe`)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise ClosedPipe
+
+
+out = Output(highlight=False, soft_wrap=True)
+err = Output(stderr=True, highlight=False, soft_wrap=True)
 
 
 def choices(name: str, values: Sequence[str]) -> type[StrEnum]:
@@ -270,6 +288,8 @@ def guarded(run: Callable[[], int]) -> None:
         raise typer.Exit(EXIT_LIMIT) from None
     except RhaspError as error:
         fail(error)
+    except BrokenPipeError:
+        raise ClosedPipe from None
     except OSError as error:
         fail(InputError(error.strerror or str(error), str(error.filename or "standard output")))
     raise typer.Exit(code)
@@ -711,7 +731,22 @@ def generate(
     ] = False,
     max_boards: Annotated[
         int | None,
-        typer.Option("--max-boards", min=1, help="Give up after this many random boards."),
+        typer.Option(
+            "--max-boards",
+            min=1,
+            show_default=False,
+            help="Give up after this many random boards, with exit code 4 "
+            f"(default: {BOARDS_PER_PUZZLE:,} per puzzle asked for).",
+        ),
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option(
+            min=0,
+            show_default=False,
+            help="Give up after this many seconds, with exit code 4 "
+            f"(default: {SECONDS_PER_PUZZLE:g} per puzzle asked for).",
+        ),
     ] = None,
     jobs: JobsOpt = None,
     dest: Annotated[
@@ -724,33 +759,32 @@ def generate(
     if walls > size * size - 2:
         raise InputError(f"{walls} walls leave no room on a {size}×{size} board", "--walls")
     chosen = random.randrange(10**6) if seed is None else seed
-    limit = min(max_boards or 1000 * count, sys.maxsize)
     flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
     tried = Tried()
     board = {"size": size, "min_moves": min_moves, "walls": walls, "minimal": minimal}
+    bounds = {"count": count, "max_boards": max_boards, "seconds": seconds}
     workers = {"jobs": jobs or os.cpu_count() or 1, "max_states": max_states}
-    puzzles = new_puzzles(chosen, tried=tried, max_boards=limit, **board, **workers)
+    puzzles = new_puzzles(chosen, tried=tried, **bounds, **board, **workers)
     kept = 0
     with open_output(dest, keep_partial=True) as deck_file:
         deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")
-        for found in itertools.islice(puzzles, count):
-            deck_file.write(found.deck_line() + "\n")
-            deck_file.flush()  # an interrupted run keeps what it made
-            kept += 1
+        try:
+            for found in puzzles:
+                deck_file.write(found.deck_line() + "\n")
+                deck_file.flush()  # an interrupted run keeps what it made
+                kept += 1
+        except SearchLimit:  # a bound ended the run: what it made, then why (exit code 4)
+            err.print(generate_summary(kept, tried, chosen))
+            raise
+    err.print(generate_summary(kept, tried, chosen))
+    return EXIT_OK
+
+
+def generate_summary(kept: int, tried: Tried, seed: int) -> str:
     made = f"{counted(kept, 'puzzle')} from {counted(tried.boards, 'board')}"
     if tried.skipped:
         made += f", {counted(tried.skipped, 'board')} skipped at the state limit"
-    err.print(f"rhasp generate: {made} (seed {chosen})")
-    if kept < count:
-        report(
-            InputError(
-                f"gave up after {limit} boards with {kept} of {count} puzzles; "
-                "ask for fewer moves or more boards",
-                "--max-boards",
-            )
-        )
-        return EXIT_LIMIT
-    return EXIT_OK
+    return f"rhasp generate: {made} (seed {seed})"
 
 
 def count_range(text: str, option: str) -> tuple[int, int]:
@@ -929,9 +963,7 @@ def serve(
     """Serve the web page: play a card, get a hint, watch an optimal plan and its proof."""
 
     try:
-        import uvicorn
-
-        from rhasp.web.server import Database, Limits, create_app
+        from rhasp.web.server import Database, Limits, create_app, serve_app
     except ImportError:
         raise MissingTool(
             "FastAPI and uvicorn are not installed: " + install_command("web"), "serve"
@@ -939,18 +971,20 @@ def serve(
     puzzles = None if database is None else Database(database)  # a bad file: one line
     listening = listen(host, port)  # first, so that a taken port is one line
     limits = Limits(states=max_states, seconds=time_limit)
-    config = uvicorn.Config(create_app(limits, puzzles), log_level="warning")
     bound = listening.getsockname()[1]
     address = f"http://{'[' + host + ']' if ':' in host else host}:{bound}/"
-    err.print(f"rhasp serve: {address} (Ctrl-C stops)", markup=False)
-    if open_page:
-        threading.Timer(1.0, webbrowser.open, (address,)).start()
-    uvicorn.Server(config).run(sockets=[listening])
+
+    def announce() -> None:
+        err.print(f"rhasp serve: {address} (Ctrl-C stops)", markup=False)
+        if open_page:  # in a thread: a browser starting holds up no request
+            threading.Thread(target=webbrowser.open, args=(address,), daemon=True).start()
+
+    serve_app(create_app(limits, puzzles), listening, announce)
     return EXIT_OK
 
 
 def listen(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host``:``port`` for the server, or one line saying why not."""
+    """A socket listening on ``host``:``port`` for the server, or one line saying why not."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # Said to be TCP, so that asyncio turns Nagle's delay off on every connection (with 0 it
     # does not, and each answer on a kept connection waits for a delayed acknowledgement).
@@ -958,6 +992,7 @@ def listen(host: str, port: int) -> socket.socket:
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listening.bind((host, port))
+        listening.listen()  # from now on a connection waits for the server, never refused
     except (OSError, UnicodeError) as error:
         listening.close()
         reason = getattr(error, "strerror", None) or str(error)
@@ -1006,25 +1041,45 @@ def plain_usage_error(message: str) -> str:
 def main() -> None:
     """The ``rhasp`` command. Usage errors (a bad option value, an extra argument) are one line
     naming the command, exit code 2, like every other error; bare ``rhasp`` prints its help.
-    Ctrl-C and SIGTERM stop it cleanly (exit codes 130 and 143)."""
+    Ctrl-C and SIGTERM stop it cleanly (exit codes 130 and 143), and so does standard output
+    closed by its reader (141, nothing on standard error)."""
     signal.signal(signal.SIGTERM, _terminate)
+    try:
+        code = run_app()
+        sys.stdout.flush()  # here, not at exit, where a closed pipe would print a warning
+    except (ClosedPipe, BrokenPipeError):
+        code = closed_pipe()
+    sys.exit(code)
+
+
+def closed_pipe() -> int:
+    """Exit code 141, and standard output sent nowhere, so that what is still buffered for it
+    is not written (nor complained about) when Python exits."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return EXIT_CLOSED_PIPE
+
+
+def run_app() -> int:
+    """Run the command line; its exit code."""
     try:
         code = app(prog_name="rhasp", standalone_mode=False)
     except Terminated:
         err.print("rhasp: terminated")
-        sys.exit(EXIT_TERMINATED)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:  # typer turns it into exit code 130 itself, mostly
         code = EXIT_INTERRUPTED
     except click_errors.NoArgsIsHelpError:
-        sys.exit(EXIT_OK)  # the help is printed already, as with --help
+        return EXIT_OK  # the help is printed already, as with --help
     except click_errors.UsageError as error:
         command = error.ctx.command_path if error.ctx else "rhasp"
         message = plain_usage_error(error.format_message())
         err.print(f"{command}: {message} (see {command} --help)", markup=False)
-        sys.exit(EXIT_BAD_INPUT)
+        return EXIT_BAD_INPUT
     except click_errors.ClickException as error:
         err.print(f"rhasp: {error.format_message()}", markup=False)
-        sys.exit(error.exit_code)
+        return error.exit_code
     if code == EXIT_INTERRUPTED:
         err.print("rhasp: interrupted")
-    sys.exit(code if isinstance(code, int) else EXIT_OK)
+    return code if isinstance(code, int) else EXIT_OK

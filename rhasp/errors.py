@@ -61,6 +61,12 @@ def about(where: str) -> Iterator[None]:
         raise
 
 
+def counted(number: int, noun: str) -> str:
+    """``1 move``, ``2 moves``, ``1,000 states``: a count with its noun, singular for one (in
+    the messages here and in what the CLI prints)."""
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
 def location(source: str, line: int | None = None, column: int | None = None) -> str:
     """``source:line:column`` with the parts that are known."""
     parts = [source]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from typing import Any
 from rhasp.cluster import Canonical, Hardest, hardest_state
 from rhasp.engines.bitboard import fewest_moves, prefer_compiled
 from rhasp.engines.limits import Budget, default_max_states
-from rhasp.errors import SearchLimit
+from rhasp.errors import SearchLimit, counted
 from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle
 from rhasp.parallel import worker_pool
 
@@ -80,66 +81,130 @@ def _removable_labels(puzzle: Puzzle) -> list[str]:
     return [v.label for v in puzzle.board.vehicles if v.label not in puzzle.board.targets]
 
 
+#: Random boards a run draws for each puzzle asked for before it gives up (exit code 4): a 6×6
+#: board takes about 0.03 s, and one in 20 to 40 reaches 15 moves, so 1,000 boards find most
+#: depths that random boards reach at all, and end in about 30 s when none does.
+BOARDS_PER_PUZZLE = 1_000
+#: Seconds a run may take for each puzzle asked for before it gives up: on 6×6 the boards
+#: bound comes first; on large boards, where one board can take seconds, this one does.
+SECONDS_PER_PUZZLE = 60.0
+
+
 def generate(
     seed: int,
     *,
     size: int = 6,
-    min_moves: int = 1,
     walls: int = 0,
     minimal: bool = False,
     jobs: int = 1,
     max_states: int | None = None,
 ) -> Iterator[Outcome]:
-    """Board after board, in order: its hardest state when it is kept (at least ``min_moves``,
-    of a cluster not met before), the limit when its cluster has more than ``max_states``
-    states (default: a share of the memory per job), else None. Endless: the caller stops.
-    The boards are worked out on ``jobs`` processes and judged in order, so the deck does not
+    """Board after board, in order: its hardest state, the limit when its cluster has more
+    than ``max_states`` states (default: a share of the memory per job), or None when no goal
+    is reachable. Endless: the caller judges the boards and stops (:func:`new_puzzles`).
+    The boards are worked out on ``jobs`` processes and yielded in order, so the deck does not
     depend on ``jobs``."""
-    seen: set[Canonical] = set()
     prefer_compiled()  # endless work: load the compiled core before the workers start
     budget = Budget(default_max_states(jobs) if max_states is None else max_states)
     work = functools.partial(_hardest_of_board, seed, size, walls, minimal, budget)
-    for found in _in_order(work, jobs):
-        if isinstance(found, SearchLimit):
-            yield found
-        elif found is None or found.moves < min_moves or found.canonical in seen:
-            yield None
-        else:
-            seen.add(found.canonical)
-            yield found
+    yield from _in_order(work, jobs)
 
 
 @dataclass
 class Tried:
-    """How many random boards a run of :func:`new_puzzles` drew, and how many of them it
-    skipped at the state limit."""
+    """How a run of :func:`new_puzzles` went: the random boards it drew, how many of them it
+    skipped at the state limit, the most moves any board's hardest state took (kept or not),
+    and which bound ended it (``"boards"`` or ``"seconds"``), if one did."""
 
     boards: int = 0
     skipped: int = 0
+    deepest: int | None = None
+    stopped: str | None = None
+
+    def count(self, found: Outcome) -> None:
+        self.boards += 1
+        if isinstance(found, SearchLimit):
+            self.skipped += 1
+        elif found is not None:
+            self.deepest = max(found.moves, self.deepest or 0)
+
+    def shortfall(self, kept: int, count: int, min_moves: int, seconds: float) -> SearchLimit:
+        """Why the run ended with ``kept`` of the ``count`` puzzles asked for, in one line:
+        the bound that ended it, and what was found within it (the deepest board), or that
+        every board was skipped at the state limit, since then no depth was seen at all."""
+        boards = counted(self.boards, "board")
+        if self.skipped == self.boards:
+            return SearchLimit(
+                f"all {boards} skipped at the state limit: each one's cluster has more "
+                "states than the limit allows; raise the state limit",
+                "generate",
+            )
+        wanted = f"at least {counted(min_moves, 'move')}"
+        made = f"no puzzle of {wanted}" if kept == 0 else f"{kept} of {count} puzzles of {wanted}"
+        within = boards if self.stopped == "boards" else f"{seconds:g} s ({boards})"
+        line = f"{made} in {within}"
+        if self.deepest is None:
+            line += "; no board had a reachable goal"
+        else:
+            line += f"; the deepest found took {counted(self.deepest, 'move')}"
+        if self.skipped:
+            line += f" ({counted(self.skipped, 'board')} skipped at the state limit)"
+        more = "boards" if self.stopped == "boards" else "seconds"
+        return SearchLimit(f"{line}; ask for fewer moves, or allow more {more}", "generate")
 
 
 def new_puzzles(
     seed: int,
     *,
+    count: int | None = 1,
+    min_moves: int = 1,
     tried: Tried | None = None,
     max_boards: int | None = None,
     seconds: float | None = None,
     **options: Any,
 ) -> Iterator[Hardest]:
-    """The puzzles :func:`generate` keeps (``options`` are its own), one by one, until
-    ``max_boards`` boards have been drawn or ``seconds`` have passed; ``tried`` counts the
-    boards. The one loop behind ``rhasp generate`` and ``rhasp.generate``."""
+    """The puzzles of at least ``min_moves`` moves, each of a cluster not met before, one by
+    one, as :func:`generate` (``options`` are its own) draws boards: ``count`` of them, unless
+    ``max_boards`` boards are drawn or ``seconds`` pass first (by default
+    :data:`BOARDS_PER_PUZZLE` and :data:`SECONDS_PER_PUZZLE` for each puzzle asked for); then
+    a SearchLimit saying what was found. With ``count`` None, as many as the bounds allow
+    (at least one of them given), and no SearchLimit. ``tried`` counts the boards. The one
+    loop behind ``rhasp generate`` and ``rhasp.generate``."""
     tried = Tried() if tried is None else tried
+    if count is not None:
+        max_boards = min(
+            BOARDS_PER_PUZZLE * count if max_boards is None else max_boards, sys.maxsize
+        )
+        seconds = SECONDS_PER_PUZZLE * count if seconds is None else seconds
+    if max_boards is None and seconds is None:
+        raise ValueError("new_puzzles needs a count or a bound: it would never end")
+    seen: set[Canonical] = set()
+    kept = 0
     began = time.perf_counter()
     for found in generate(seed, **options):
-        tried.boards += 1
-        if isinstance(found, SearchLimit):
-            tried.skipped += 1
-        elif found is not None:
+        tried.count(found)
+        if isinstance(found, Hardest) and found.moves >= min_moves and found.canonical not in seen:
+            seen.add(found.canonical)
+            kept += 1
             yield found
-        late = seconds is not None and time.perf_counter() - began > seconds
-        if tried.boards == max_boards or late:
-            return
+            if kept == count:
+                return
+        tried.stopped = _bound_reached(tried.boards, max_boards, began, seconds)
+        if tried.stopped is not None:
+            break
+    if count is not None:
+        raise tried.shortfall(kept, count, min_moves, seconds)
+
+
+def _bound_reached(
+    boards: int, max_boards: int | None, began: float, seconds: float | None
+) -> str | None:
+    """``"boards"`` or ``"seconds"`` when that bound of a run is reached, else None."""
+    if max_boards is not None and boards >= max_boards:
+        return "boards"
+    if seconds is not None and time.perf_counter() - began > seconds:
+        return "seconds"
+    return None
 
 
 def _in_order(work: Callable[[int], Outcome], jobs: int) -> Iterator[Outcome]:

@@ -21,6 +21,7 @@ from rich.text import Text
 
 from rhasp.analysis import Analysis
 from rhasp.engines import Solution
+from rhasp.errors import counted
 from rhasp.model import EMPTY, WALL, Board, State, replay
 from rhasp.notation import Notation, format_plan
 from rhasp.plan_check import PlanCheck
@@ -43,11 +44,6 @@ _PALETTE = [
     "plum4",
 ]
 _EXIT_MARK = {"right": ">", "left": "<", "bottom": "v", "top": "^"}
-
-
-def counted(number: int, noun: str) -> str:
-    """``1 move``, ``2 moves``, ``1,000 states``: a count with its noun, singular for one."""
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
 
 
 def vehicle_style(board: Board, label: str) -> str:

@@ -2,7 +2,9 @@
 
 A case is an input for one reader: a grid file, a one-line board, a deck (read whole, or
 streamed from a file as ``rhasp deck`` reads it), a car list, JSON, a file of any format as
-bytes, a plan for ``check``, or a command line. Every case must end either in puzzles that are
+bytes, a plan for ``check``, a command line, or an HTTP request to a route of ``rhasp
+serve``'s app (issue 30), which must be answered with a 2xx or a JSON one-line ``error``,
+never a 500. Every case must end either in puzzles that are
 valid all the way (each written in every format that can hold it reads back the same, and a
 BFS plan of a small one replays in the model) or in an InputError whose message is one line
 and names its place; a command line must exit 0, 1, 2 or 4, with one line on standard error
@@ -36,6 +38,7 @@ import string
 import sys
 import tempfile
 import traceback
+import urllib.parse
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -80,7 +83,19 @@ PUZZLES = ROOT / "puzzles"
 SHARED_DECK = ROOT.parent / "shared" / "decks" / "original40.txt"
 DATABASE_DECK = ROOT / "bench" / "database10k.txt"
 
-READERS = ("grid", "line", "deck", "stream", "carlist", "json", "file", "plan", "options", "api")
+READERS = (
+    "grid",
+    "line",
+    "deck",
+    "stream",
+    "carlist",
+    "json",
+    "file",
+    "plan",
+    "options",
+    "api",
+    "http",
+)
 OUTCOMES = ("valid", "error", "traceback", "other")
 #: A puzzle is solved by BFS, and its plan replayed, when it cannot reach more states than
 #: this (a bound from its vehicles' positions); and solved again on the model up to the other.
@@ -528,6 +543,8 @@ def make_case(rng: random.Random, reader: str) -> Case:
         return Case(reader, command_line(rng))
     if reader == "api":
         return Case(reader, api_call(rng))
+    if reader == "http":
+        return Case(reader, http_request(rng))
     raise ValueError(f"unknown reader {reader!r}")
 
 
@@ -1210,6 +1227,173 @@ def _one(puzzle: Puzzle) -> Outcome:
     return VALID if problem is None else Outcome("other", problem)
 
 
+# --- HTTP requests to rhasp serve's app (issue 30) ------------------------------------------
+
+#: What one fuzzed request may spend: tiny, so that a case takes milliseconds.
+HTTP_LIMITS = {"states": 2_000, "seconds": 0.2, "asp_proofs": 1}
+#: Values a body field of that name may take that the server can do something with.
+FIELD_VALUES: dict[str, tuple[Any, ...]] = {
+    "objective": ("moves", "slides", "fewest", ""),
+    "engine": ("bfs", "asp", "astar", "BFS"),
+    "stream": (True, False, "yes", 1),
+    "min_moves": (1, 3, 5, 40, 41, 0, -1),
+    "moves": (0, 3, 5, 8, 999_999, 10**6, ""),
+    "seed": (0, 1, 2**63 - 1, 2**63, -1),
+}
+#: After ``/static``: files that are there, and names that are not or try to climb out.
+STATIC_NAMES = ("app.js", "index.html", "style.css", "nope.js", "", "../server.py", "..%2f..")
+HTTP_METHODS = ("GET", "POST", "POST", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH")
+
+
+@functools.cache
+def http_app() -> Any:
+    """The app ``rhasp serve`` runs, with tiny limits and a small database of 6×6 lines."""
+    from rhasp.web.server import Database, Limits, create_app
+
+    database = scratch() / "database.txt"
+    lines = DATABASE_DECK.read_text(encoding="utf-8").splitlines()[:200]
+    database.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return create_app(Limits(**HTTP_LIMITS), Database(database))
+
+
+@functools.cache
+def http_client() -> Any:
+    import warnings
+
+    with warnings.catch_warnings():  # starlette would rather have httpx2; FastAPI uses httpx
+        warnings.simplefilter("ignore")
+        from fastapi.testclient import TestClient
+
+    return TestClient(http_app(), raise_server_exceptions=False)
+
+
+@functools.cache
+def http_routes() -> tuple[tuple[str, tuple[str, ...], tuple[str, ...], bool], ...]:
+    """(path, methods, body fields, whether a mount) of every route of the app, read from
+    ``app.routes``, so that a route added later is fuzzed too."""
+    app = http_app()
+    schema = app.openapi()
+    found = []
+    for route in app.routes:
+        methods = getattr(route, "methods", None)
+        mount = methods is None  # static files: a name goes after its path
+        methods = tuple(sorted(methods or ("GET",)))
+        found.append((route.path, methods, _body_fields(schema, route.path, methods), mount))
+    return tuple(found)
+
+
+def _body_fields(schema: dict[str, Any], path: str, methods: tuple[str, ...]) -> tuple[str, ...]:
+    """The fields of the JSON body the route's schema documents (none for a mount or GET)."""
+    fields: list[str] = []
+    for method in methods:
+        body = schema["paths"].get(path, {}).get(method.lower(), {}).get("requestBody", {})
+        reference = body.get("content", {}).get("application/json", {}).get("schema", {})
+        name = reference.get("$ref", "").rsplit("/", 1)[-1]
+        fields += schema["components"]["schemas"].get(name, {}).get("properties", {})
+    return tuple(dict.fromkeys(fields))
+
+
+def random_json(rng: random.Random, depth: int = 0) -> Any:
+    """Any JSON value: scalars of every kind (huge numbers, odd strings), lists and objects
+    nested a few deep."""
+    choice = rng.random()
+    if choice < 0.35 or depth > 3:
+        return rng.choice(
+            (
+                None,
+                True,
+                False,
+                rng.randint(-3, 60),
+                rng.choice((-1, 1)) * 10 ** rng.randint(10, 400),
+                rng.choice((0.5, -0.0, 1e308, 5e-324, 3.0, 1e19)),
+                noise(rng),
+                rng.choice(seeds().texts),
+                *JSON_VALUES,
+            )
+        )
+    if choice < 0.6:
+        return [random_json(rng, depth + 1) for _ in range(rng.choice((0, 1, 2, 5)))]
+    keys = [*FIELD_VALUES, "board", "plan", noise(rng)[:10]]
+    return {rng.choice(keys): random_json(rng, depth + 1) for _ in range(rng.choice((0, 1, 3)))}
+
+
+def _position(rng: random.Random) -> dict[str, Any]:
+    """A board and moves a person might send: a seed puzzle in any format with a prefix of one
+    of its plans played and the rest to check, or a mutated text."""
+    index, plan = rng.choice(seeds().plans)
+    played = rng.randint(0, len(plan.split()))
+    words = plan.split()
+    board = write(seeds().puzzles[index], rng.choice(("grid", "json")))  # any board holds
+    if rng.random() < 0.3:
+        board = mutate(rng, board)
+    return {"board": board, "moves": " ".join(words[:played]), "plan": " ".join(words[played:])}
+
+
+def _body(rng: random.Random, fields: tuple[str, ...]) -> Any:
+    """A JSON body for a route with ``fields``: each field present or not, each value one the
+    server can use or any JSON value; or, at times, any JSON value at all."""
+    if rng.random() < 0.15:
+        return random_json(rng)
+    sensible = _position(rng)
+    wild = rng.random() < 0.6  # else every field has a value the server can use
+    body = {}
+    for name in fields:
+        if wild and rng.random() < 0.2:
+            continue  # a field missing
+        if not wild or rng.random() < 0.6:
+            positional = name in sensible and "board" in fields  # moves: a plan, not a count
+            body[name] = sensible[name] if positional else rng.choice(FIELD_VALUES[name])
+        else:
+            body[name] = random_json(rng)
+    if rng.random() < 0.1:
+        body[noise(rng)[:8]] = random_json(rng)  # a field the route does not know
+    return body
+
+
+def http_request(rng: random.Random) -> tuple[str, str, bytes | None, dict[str, str]]:
+    """One request to a route of the app: its method (the route's own, mostly), path, body
+    (JSON mostly, else bytes that are not JSON, nested too deep, over the size limit, or none)
+    and headers."""
+    path, methods, fields, mount = rng.choice(http_routes())
+    method = rng.choice(methods) if rng.random() < 0.85 else rng.choice(HTTP_METHODS)
+    if mount:
+        path += "/" + urllib.parse.quote(rng.choice(STATIC_NAMES), safe="/%")
+    if rng.random() < 0.03:
+        path += rng.choice(("/", "x", "/../api/solve", "?board=1"))
+    headers = {"content-type": rng.choice(("application/json",) * 18 + ("text/plain", ""))}
+    choice = rng.random()
+    if choice < 0.8:
+        body: bytes | None = json.dumps(_body(rng, fields), ensure_ascii=rng.random() < 0.5)
+        body = body.encode("utf-8", "surrogatepass")
+    elif choice < 0.88:
+        body = mutate_bytes(rng, mutate(rng, json.dumps(_position(rng))))
+    elif choice < 0.92:
+        depth = rng.choice((50, 5_000, 30_000))
+        body = ("[" * depth + "]" * depth).encode()
+    elif choice < 0.95:
+        body = b'{"board": "' + b"o" * 70_000 + b'"}'
+    else:
+        body = None
+    return method, path, body, headers
+
+
+def _http(data: tuple[str, str, bytes | None, dict[str, str]]) -> Outcome:
+    """A 2xx answer is valid; any other must be JSON with a one-line ``error``, and never a
+    500 (a failure the server did not foresee)."""
+    method, path, body, headers = data
+    response = http_client().request(method, path, content=body, headers=headers)
+    status = response.status_code
+    if status < 300 or (method == "HEAD" and status < 500):
+        return VALID
+    try:
+        error = response.json()["error"]
+    except (ValueError, KeyError, TypeError):
+        return Outcome("other", f"HTTP {status}, not a JSON error: {response.text[:300]!r}")
+    if status >= 500 or not isinstance(error, str) or not error or "\n" in error:
+        return Outcome("other", f"HTTP {status}: {error!r}")
+    return ERROR
+
+
 READ: dict[str, Callable[[Any], Outcome]] = {
     "grid": lambda text: _one(read_grid(text, "fuzz.txt", name="fuzz")),
     "line": lambda text: _one(read_line(text, "deck.txt", 7, name="fuzz")),
@@ -1223,6 +1407,7 @@ READ: dict[str, Callable[[Any], Outcome]] = {
     "plan": _plan,
     "options": lambda argv: run_command_line(argv),
     "api": lambda call: run_api_call(call),
+    "http": _http,
 }
 
 

@@ -693,3 +693,31 @@ def test_several_puzzles_in_a_one_puzzle_format_need_a_directory():
     result = rhasp("convert", str(deck), "--to", "grid")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == f"rhasp: {deck}: several puzzles in grid format need -o DIRECTORY\n"
+
+
+# --- standard output closed by its reader (issue 30): quietly, exit 0 or 141 ---------------
+
+DATABASE10K = PUZZLES.parent / "bench" / "database10k.txt"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", str(DATABASE10K), "--engine", "bfs"],  # rich's console
+        ["solve", str(DATABASE10K), "--engine", "bfs", "--format", "json"],  # print()
+        ["deck", str(DATABASE10K), "--jobs", "1"],
+        ["generate", "--seed", "1", "--count", "500", "--jobs", "1"],
+    ],
+    ids=["solve", "solve-json", "deck", "generate"],
+)
+def test_a_closed_pipe_ends_quietly(args):
+    # `rhasp solve ... | head -1` once exited 1 (the "no solution" code), at times after a
+    # "Broken pipe" line. The reader here closes after one line, with thousands still to come.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rhasp", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert process.stdout.readline()
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) in (0, 141), stderr
+    assert stderr == ""

@@ -6,7 +6,10 @@ puzzle that is valid all the way or in an InputError of one line that names its 
 command line must exit 0, 1, 2 or 4 and, on exit 2, say one line. The runs are deterministic
 (``derandomize``): 250 cases for each of eight readers, 200 command lines, 200 texts of
 hypothesis's own and 400 calls of the Python API with arguments of any type (issue 30), 2,800
-in all. ``bench/fuzz.py`` runs the same generators for 100,000 cases.
+in all; and 400 HTTP requests to every route of ``rhasp serve``'s app (random JSON bodies:
+fields missing or of any type, huge numbers, odd strings, nesting), each answered with a 2xx
+or a JSON one-line ``error``, never a 500. ``bench/fuzz.py`` runs the same generators for
+100,000 cases.
 
 The failures it found in the commands, outside the readers, have a test each at the end.
 """
@@ -28,6 +31,8 @@ from tests.fuzzing import (
     READERS,
     Case,
     cli_files,
+    http_app,
+    http_routes,
     make_case,
     run_case,
     run_command_line,
@@ -35,7 +40,7 @@ from tests.fuzzing import (
     seeds,
 )
 
-TEXT_READERS = tuple(reader for reader in READERS if reader not in ("options", "api"))
+TEXT_READERS = tuple(reader for reader in READERS if reader not in ("options", "api", "http"))
 
 
 def fuzzed(examples: int):
@@ -99,6 +104,26 @@ def test_the_api_fuzzing_calls_every_function_to_answers_and_to_errors():
         case = make_case(rng, "api")
         kinds.add((case.data.function, run_case(case).kind))
     assert kinds == {(function, kind) for function in API for kind in ("valid", "error")}
+
+
+@fuzzed(400)
+@given(rng=st.randoms(use_true_random=False))
+def test_any_request_to_any_route_is_an_answer_or_a_json_error(rng: random.Random):
+    # Issue 30: every error the server gives is JSON with an "error" line, and none is a 500.
+    judged(make_case(rng, "http"))
+
+
+def test_every_route_of_the_app_is_fuzzed():
+    paths = {make_case(random.Random(n), "http").data[1] for n in range(400)}
+    for route in http_app().routes:
+        assert any(path.startswith(route.path) for path in paths), route.path
+    posted = {path for path, methods, fields, _ in http_routes() if "POST" in methods}
+    assert posted >= {"/api/solve", "/api/check", "/api/generate", "/api/database"}
+    assert dict((path, fields) for path, _, fields, _ in http_routes())["/api/check"] == (
+        "board",
+        "moves",
+        "plan",
+    )
 
 
 def test_the_seeds_are_read():

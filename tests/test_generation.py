@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
+from rhasp import generation
+from rhasp.api import generate
 from rhasp.engines.bitboard import cluster_size, fewest_moves
+from rhasp.errors import SearchLimit
 from rhasp.formats import read_text
 from rhasp.formats.line import database_board
 from rhasp.generation import board_number, random_board
@@ -142,7 +146,7 @@ def test_giving_up_keeps_the_puzzles_made_and_says_why(tmp_path):
         str(deck_file),
     )
     assert result.exit_code == 4
-    assert "gave up after 20 boards" in result.stderr
+    assert "of 50 puzzles of at least 1 move in 20 boards" in result.stderr
     kept = [line for line in deck_file.read_text().splitlines() if not line.startswith(";")]
     assert 0 < len(kept) < 50
 
@@ -170,4 +174,70 @@ def test_a_large_board_run_stops_at_its_limits_in_one_line():
     )
     assert result.exit_code == 4, result.stderr
     assert "Traceback" not in result.stderr
-    assert "gave up after 2 boards" in result.stderr
+    assert "2 boards skipped at the state limit" in result.stderr.splitlines()[-1]
+
+
+# --- every run ends (issue 30): bounds on boards, seconds and states, and what was found ----
+
+
+def deepest_of_boards(seed: int, size: int, boards: int) -> int:
+    """The most moves any of a run's first boards needs from its hardest state, by the naive
+    goal-distance search of this file (not rhasp's)."""
+    depths = []
+    for number in range(boards):
+        puzzle = board_number(seed, number, size, walls=0)
+        distance = goal_distance(["".join(row) for row in puzzle.board.grid(puzzle.start)])
+        depths.extend(distance.values())
+    return max(depths)
+
+
+def test_a_depth_the_boards_never_reach_ends_saying_the_deepest_found():
+    # No 5×5 board needs 60 moves; before issue 30 the message did not say what was found.
+    result = rhasp(
+        "generate", "--size", "5", "--seed", "2", "--min-moves", "60", "--max-boards", "30"
+    )
+    assert result.exit_code == 4, result.stderr
+    deepest = deepest_of_boards(2, 5, 30)
+    assert result.stderr.splitlines()[-1] == (
+        f"rhasp: generate: no puzzle of at least 60 moves in 30 boards; the deepest found took "
+        f"{deepest} moves; ask for fewer moves, or allow more boards"
+    )
+
+
+def test_the_api_takes_max_boards_and_says_the_deepest_found():
+    # Boards 0 to 3 of seed 1 need 11, 6, 7 and 15 moves at their hardest: the naive
+    # goal-distance search of this file (deepest_of_boards(1, 6, 4), 45 s, so not run here).
+    with pytest.raises(SearchLimit) as stopped:
+        generate(min_moves=60, seed=1, max_boards=4)
+    assert str(stopped.value) == (
+        "generate: no puzzle of at least 60 moves in 4 boards; the deepest found took 15 moves;"
+        " ask for fewer moves, or allow more boards"
+    )
+
+
+def test_the_api_gives_up_by_default(monkeypatch):
+    # generate(min_moves=60) once drew boards for ever: no 6×6 puzzle needs 60 moves.
+    monkeypatch.setattr(generation, "BOARDS_PER_PUZZLE", 3)
+    with pytest.raises(SearchLimit, match=r"no puzzle of at least 60 moves in 3 boards"):
+        generate(min_moves=60, seed=1)
+
+
+def test_boards_all_skipped_at_the_state_limit_are_blamed_on_it():
+    # Once: no end without seconds, and with them the time was blamed. A cluster of one state
+    # is a board where nothing moves: none of these boards is one.
+    with pytest.raises(SearchLimit) as stopped:
+        generate(min_moves=5, seed=1, max_states=1, seconds=60, max_boards=40)
+    assert str(stopped.value).startswith("generate: all 40 boards skipped at the state limit")
+    result = rhasp("generate", "--seed", "1", "--max-states", "1", "--max-boards", "40")
+    assert result.exit_code == 4
+    assert "all 40 boards skipped at the state limit" in result.stderr
+
+
+def test_a_run_past_its_seconds_says_so_and_what_it_found():
+    result = rhasp("generate", "--seed", "1", "--min-moves", "60", "--seconds", "0.5")
+    assert result.exit_code == 4
+    assert re.search(
+        r"no puzzle of at least 60 moves in 0\.5 s \([\d,]+ boards\); the deepest found took "
+        r"\d+ moves; ask for fewer moves, or allow more seconds",
+        result.stderr,
+    ), result.stderr

@@ -19,6 +19,7 @@ import logging
 import os
 import queue
 import random
+import socket
 import threading
 from array import array
 from collections.abc import Callable, Iterator
@@ -27,6 +28,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
@@ -42,7 +44,7 @@ from rhasp.engines import EngineDisagreement, Solution
 from rhasp.engines.limits import ANALYSIS_BYTES_PER_STATE, BYTES_PER_STATE, Budget
 from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.formats import read_path, write
-from rhasp.formats.line import DECK_LINE
+from rhasp.formats.line import DECK_LINE, read_line
 from rhasp.model import Puzzle
 from rhasp.notation import format_move
 from rhasp.output import solution_dict
@@ -106,65 +108,87 @@ class CheckRequest(Position):
     plan: str = Field(description="The plan to check, in any notation.")
 
 
+#: The most moves a database line may have, and so a pick may ask for: one limit for what
+#: ``GET /api/database`` lists and what ``POST /api/database`` takes (random boards of any
+#: size seldom need more than a hundred).
+MOST_MOVES = 999_999
+
+
 class DatabaseRequest(BaseModel):
-    moves: int = Field(ge=0, le=999, description="The number of moves of the puzzle to pick.")
+    moves: int = Field(
+        ge=0, le=MOST_MOVES, description="The number of moves of the puzzle to pick."
+    )
     seed: int | None = Field(None, ge=0, le=2**63 - 1, description="For the same pick again.")
+
+
+@dataclass
+class Shelf:
+    """The database's puzzles of one number of moves, packed: their boards end to end (a
+    pick reads one), each one's start, cluster (-1: not given) and line in the file."""
+
+    boards: bytearray = field(default_factory=bytearray)
+    starts: array[int] = field(default_factory=lambda: array("q"))
+    clusters: array[int] = field(default_factory=lambda: array("q"))
+    lines: array[int] = field(default_factory=lambda: array("q"))
+
+    def add(self, board: str, cluster: int | None, line: int) -> None:
+        self.starts.append(len(self.boards))
+        self.boards += board.encode()
+        self.clusters.append(-1 if cluster is None else cluster)
+        self.lines.append(line)
+
+    def board(self, k: int) -> str:
+        end = self.starts[k + 1] if k + 1 < len(self.starts) else len(self.boards)
+        return self.boards[self.starts[k] : end].decode()
 
 
 class Database:
     """A puzzle database file (``MOVES BOARD CLUSTER`` lines, as ``rhasp enumerate`` writes
-    them), indexed by moves: each line's place in the file, so that a pick reads one line
-    and millions of lines take little memory. Its lines' boards are read when picked."""
+    them), read whole at start: every line is checked then (a bad one is an InputError naming
+    it, so the server does not start), and its puzzles are kept in memory, packed by moves, so
+    that a pick never reads the file again (it may be moved or removed)."""
 
     def __init__(self, path: Path) -> None:
-        self.path = path
-        self.places: dict[int, tuple[array[int], array[int]]] = {}  # moves: offsets, lines
-        offset = 0
-        with path.open("rb") as handle:
-            for number, raw in enumerate(handle, 1):
-                text = raw.decode("utf-8", "replace").strip()
+        self.name = path.name
+        self.shelves: dict[int, Shelf] = {}
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            for number, line in enumerate(handle, 1):
+                text = line.strip()
                 if text and not text.startswith(";"):
-                    moves = self._moves(text, number)
-                    offsets, lines = self.places.setdefault(moves, (array("q"), array("q")))
-                    offsets.append(offset)
-                    lines.append(number)
-                offset += len(raw)
-        if not self.places:
+                    self._add(text, str(path), number)
+        if not self.shelves:
             raise InputError("holds no database lines (MOVES BOARD CLUSTER)", str(path))
 
-    def _moves(self, text: str, number: int) -> int:
+    def _add(self, text: str, source: str, number: int) -> None:
+        """Check line ``number`` of ``source``, ``text``, and shelve its puzzle by moves."""
+        where = f"{source}:{number}"
         match = DECK_LINE.fullmatch(text)
         if match is None or match["moves"] is None:
-            raise InputError(
-                "not a database line (expected MOVES BOARD CLUSTER)", f"{self.path}:{number}"
-            )
-        return int(match["moves"])
+            raise InputError("not a database line (expected MOVES BOARD CLUSTER)", where)
+        puzzle = read_line(text, source, number, name=self.name)  # a bad board: its column
+        moves = puzzle.meta["moves"]
+        if moves > MOST_MOVES:
+            raise InputError(f"{moves:,} moves: a pick asks for at most {MOST_MOVES:,}", where)
+        shelf = self.shelves.setdefault(moves, Shelf())
+        shelf.add(match["board"], puzzle.meta.get("cluster"), number)  # the board as written
 
     def counts(self) -> dict[int, int]:
-        return {moves: len(places[0]) for moves, places in sorted(self.places.items())}
+        return {moves: len(shelf.lines) for moves, shelf in sorted(self.shelves.items())}
 
     def pick(self, moves: int, seed: int | None) -> dict[str, Any]:
         """A puzzle of ``moves`` moves, at random (from ``seed``, if given)."""
-        if moves not in self.places:
+        if moves not in self.shelves:
             raise InputError(f"no puzzle of {moves} moves in the database", "moves")
-        offsets, lines = self.places[moves]
-        k = random.Random(seed).randrange(len(offsets))
-        with self.path.open("rb") as handle:
-            handle.seek(offsets[k])
-            text = handle.readline().decode("utf-8", "replace").strip()
-        match = DECK_LINE.fullmatch(text)
-        where = f"{self.path}:{lines[k]}"
-        if match is None:  # the file changed since it was read
-            raise InputError("not a database line (expected MOVES BOARD CLUSTER)", where)
-        rhasp.parse(match["board"], where=where)  # a bad board: one line naming it
-        cluster = None if match["cluster"] is None else int(match["cluster"])
+        shelf = self.shelves[moves]
+        k = random.Random(seed).randrange(len(shelf.lines))
+        cluster = shelf.clusters[k]
         return {
-            "board": match["board"],
+            "board": shelf.board(k),
             "moves": moves,
-            "cluster": cluster,
-            "line": lines[k],
+            "cluster": None if cluster < 0 else cluster,
+            "line": shelf.lines[k],
             "number": k + 1,
-            "of": len(offsets),
+            "of": len(shelf.lines),
         }
 
 
@@ -203,6 +227,12 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
         line = f"{request.method} {request.url.path}: {str(error.detail).lower()}"
         return JSONResponse({"error": line}, status_code=error.status_code, headers=error.headers)
 
+    @app.exception_handler(Exception)
+    def internal_error(request: Request, error: Exception) -> JSONResponse:
+        """Any other failure (a bug) in the shape of every error too, never a plain-text page:
+        HTTP 500, the details in the server's log."""
+        return JSONResponse({"error": internal_error_line(request, error)}, status_code=500)
+
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -221,7 +251,7 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
             return JSONResponse(
                 {"error": "no database: start rhasp serve --database FILE"}, status_code=404
             )
-        return {"name": database.path.name, "counts": database.counts()}
+        return {"name": database.name, "counts": database.counts()}
 
     @app.post("/api/database")
     def database_pick(request: DatabaseRequest) -> Any:
@@ -289,6 +319,20 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
     return app
 
 
+def serve_app(app: FastAPI, listening: socket.socket, announce: Callable[[], None]) -> None:
+    """Serve ``app`` on the ``listening`` socket until Ctrl-C or SIGTERM; ``announce()`` once
+    the server accepts connections, so that whoever reads the address it prints (a person, a
+    script) can connect at once."""
+
+    class Announcing(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                announce()
+
+    Announcing(uvicorn.Config(app, log_level="warning")).run(sockets=[listening])
+
+
 #: The levels the original deck prints on its cards, ten cards each, card 1 first.
 LEVELS = ("beginner", "intermediate", "advanced", "expert")
 
@@ -350,6 +394,12 @@ def answer(work: Callable[[], Any]) -> Any:
         return failure(error, 400)
     except MemoryError:
         return failure(SearchLimit("out of memory before the search ended"), 422, limit=True)
+
+
+def internal_error_line(request: Request | None, error: Exception) -> str:
+    """What a failure the server did not foresee (a bug) tells the page: its kind only."""
+    where = "" if request is None else f"{request.method} {request.url.path}: "
+    return f"{where}internal error ({type(error).__name__}); the server's log has the details"
 
 
 def failure(error: Exception, status: int, **extra: Any) -> JSONResponse:
@@ -509,7 +559,7 @@ def last_event(work: Callable[[], Any]) -> tuple[str, Any]:
         outcome = answer(work)
     except Exception as error:
         LOG.exception("a streamed answer failed")
-        outcome = failure(RhaspError(f"internal error ({type(error).__name__}): a bug"), 500)
+        outcome = failure(RhaspError(internal_error_line(None, error)), 500)
     if isinstance(outcome, JSONResponse):
         return "error", json.loads(bytes(outcome.body))
     return "solution", outcome

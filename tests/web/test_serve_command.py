@@ -38,6 +38,27 @@ def test_serve_prints_its_address_and_serves_the_page():
         assert process.wait(timeout=10) == 143  # SIGTERM: stopped cleanly
 
 
+def test_the_address_is_printed_once_a_connection_succeeds():
+    # Issue 30: the line came before the socket listened, and a connection made as soon as it
+    # was read was refused (8 times in 8). No retry here: the first connection must succeed.
+    for _ in range(3):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "rhasp", "serve", "--port", "0"],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            port = int(re.search(r":(\d+)/", process.stderr.readline())[1])
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+                connection.sendall(b"GET /api/database HTTP/1.0\r\n\r\n")
+                answer = connection.makefile("rb").read()
+            assert answer.startswith(b"HTTP/1.1 404"), answer[:200]  # no --database: JSON 404
+            assert b'"error":' in answer
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+
+
 def test_a_taken_port_is_one_line_and_exit_2():
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -52,6 +73,7 @@ def test_a_taken_port_is_one_line_and_exit_2():
 
 def test_without_the_web_extra_serve_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if it were not installed
+    monkeypatch.setitem(sys.modules, "rhasp.web.server", None)  # nor imported before
     result = runner.invoke(app, ["serve"])
     assert result.exit_code == 2
     assert result.stderr == (
@@ -66,3 +88,13 @@ def test_a_bad_database_is_one_line_before_serving(tmp_path):
     assert result.exit_code == 2
     expected = f"rhasp: {bad}:1: not a database line (expected MOVES BOARD CLUSTER)"
     assert result.stderr.strip() == expected
+
+
+def test_a_bad_board_in_the_database_stops_serve_naming_its_line(tmp_path):
+    # Issue 30: serve started, and the line was a 400 only when picked.
+    bad = tmp_path / "bad.txt"
+    bad.write_text(f"05 DBBBDooEDAAECCoo 15\n05 {'B' * 36} 1\n")
+    command = [sys.executable, "-m", "rhasp", "serve", "--port", "0", "--database", str(bad)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=60)  # not served
+    assert result.returncode == 2
+    assert re.fullmatch(rf"rhasp: {re.escape(str(bad))}:2:\d+: vehicle B [^\n]*\n", result.stderr)

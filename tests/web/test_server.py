@@ -386,7 +386,9 @@ def test_a_stream_that_fails_on_a_bug_ends_with_an_error_event(monkeypatch):
     monkeypatch.setattr(web_server, "solve_position", bug)
     response = post(one, "solve", board=CARD1, engine="asp", stream=True)
     assert response.status_code == 200  # sent before the proof starts: the error is an event
-    assert events(response.text) == [("error", {"error": "internal error (IndexError): a bug"})]
+    assert events(response.text) == [
+        ("error", {"error": "internal error (IndexError); the server's log has the details"})
+    ]
     monkeypatch.undo()
     assert post(one, "solve", board=CARD1, engine="asp").json()["length"] == 8  # slot given back
 
@@ -696,6 +698,70 @@ def test_a_bad_database_line_names_its_place(tmp_path):
     bad.write_text("05 DBBBDooEDAAECCoo 15\nDBBBDooEDAAECCoo\n")
     with pytest.raises(InputError, match=r"bad.txt:2: not a database line"):
         Database(bad)
+
+
+def test_every_count_listed_can_be_asked_for(tmp_path):
+    # Issue 30: a line of 1,000 moves was listed, and asking for it was a 400 (at most 999).
+    deep = tmp_path / "deep.txt"
+    deep.write_text("1000 DBBBDooEDAAECCoo 15\n05 DBBBDooEDAAECCoo 15\n")
+    picker = TestClient(create_app(database=Database(deep)))
+    counts = picker.get("/api/database").json()["counts"]
+    assert counts == {"5": 1, "1000": 1}
+    for moves in counts:
+        picked = post(picker, "database", moves=int(moves)).json()
+        assert (picked["board"], picked["moves"]) == ("DBBBDooEDAAECCoo", int(moves))
+
+
+def test_a_line_of_more_moves_than_a_pick_may_ask_for_stops_the_start(tmp_path):
+    schema = TestClient(create_app()).get("/openapi.json").json()["components"]["schemas"]
+    most = int(schema["DatabaseRequest"]["properties"]["moves"]["maximum"])
+    bad = tmp_path / "bad.txt"
+    bad.write_text(f"05 DBBBDooEDAAECCoo 15\n{most + 1} DBBBDooEDAAECCoo 15\n")
+    with pytest.raises(InputError, match=rf"bad.txt:2: {most + 1:,} moves"):
+        Database(bad)
+
+
+def test_a_database_removed_after_the_start_changes_nothing(tmp_path):
+    # Issue 30: the file was read at each pick, and once removed a pick was a plain-text 500.
+    path = tmp_path / "gone.txt"
+    path.write_text("; two puzzles\n05 DBBBDooEDAAECCoo 15\n07 ooBBooCCAAoDoooD 9\n")
+    picker = TestClient(create_app(database=Database(path)), raise_server_exceptions=False)
+    path.unlink()
+    picked = post(picker, "database", moves=7).json()
+    assert (picked["board"], picked["cluster"], picked["line"]) == ("ooBBooCCAAoDoooD", 9, 3)
+    assert picker.get("/api/database").json() == {"name": "gone.txt", "counts": {"5": 1, "7": 1}}
+
+
+def test_a_bad_board_in_the_database_stops_the_start_naming_its_line(tmp_path):
+    # Issue 30: this line was let through, and picking it was a 400 naming "bad.txt:2:1:1".
+    bad = tmp_path / "bad.txt"
+    bad.write_text(f"05 DBBBDooEDAAECCoo 15\n05 {'B' * 36} 1\n")
+    with pytest.raises(InputError) as refused:
+        Database(bad)
+    assert re.fullmatch(
+        rf"{re.escape(str(bad))}:2:\d+: vehicle B is not straight.*", str(refused.value)
+    )
+
+
+def test_an_unforeseen_failure_is_json_too(monkeypatch):
+    # Issue 30: an error no handler knew was a plain-text 500 ("Internal Server Error").
+    def broken() -> list:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("rhasp.web.server.card_list", broken)
+    failing = TestClient(create_app(), raise_server_exceptions=False)
+    assert "internal error (RuntimeError)" in one_line_error(failing.get("/api/puzzles"), 500)
+
+
+def test_an_unforeseen_failure_in_a_streamed_proof_is_an_error_event(monkeypatch):
+    # Issue 30: the stream just stopped, with neither a solution nor an error.
+    def broken(*_) -> dict:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("rhasp.web.server.solve_position", broken)
+    streamed = post(TestClient(create_app()), "solve", board=CARD1, engine="asp", stream=True)
+    ((name, data),) = events(streamed.text)
+    assert name == "error" and "internal error (RuntimeError)" in data["error"]
 
 
 def test_the_pages_minimum_moves_field_has_the_servers_limits(client):
