@@ -139,11 +139,15 @@ def _limit(watch: Sequence[int], reached: Callable[[int], str]) -> SearchLimit:
 
 def _reached(search: Callable[..., Any], flags: dict[str, bool]) -> Callable[[int], str]:
     """How a limit line says where ``search`` stopped, from the number its watch holds: a
-    breadth-first search's depth, or A*'s f-value, the smallest cost so far plus lower bound
-    still queued, which every plan reaches (so it is a proven lower bound on the optimum)."""
-    if search is core.best_first and flags.get("bounded", True):
-        unit = "slides" if flags.get("by_slides") else "moves"
-        return lambda f: f"at f-value {f}, so every plan takes at least {f} {unit}"
+    breadth-first search's depth; or A*'s f-value (Dijkstra's cost), the smallest cost so
+    far plus lower bound still queued, which every plan reaches (so it is a proven lower
+    bound on the optimum)."""
+    if search in (core.best_first, core.cheapest):
+        by_slides = search is core.cheapest or flags.get("by_slides")  # cheapest: by slides
+        unit = "slides" if by_slides else "moves"
+        bounded = search is core.best_first and flags.get("bounded", True)
+        measure = "f-value" if bounded else "cost"
+        return lambda f: f"at {measure} {f}, so every plan takes at least {f} {unit}"
     return _at_depth
 
 
