@@ -170,8 +170,6 @@ def solve(
         raise InputError(f"no ASP option {', '.join(sorted(unknown))} (there are {known})", "solve")
     given = arguments.optional(arguments.instance, asp, "asp", AspOptions)
     options = arguments.asp_options(replace(given or AspOptions(), **asp_options))
-    if not isinstance(options.clingo_args, tuple):
-        options = replace(options, clingo_args=tuple(options.clingo_args))
     solver = get_engine(engine, asp=options, budget=budget)
     proven = static_verdict(puzzle, objective, solver.name)  # unsolvable at a glance: no search
     if proven is not None:

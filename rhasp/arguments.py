@@ -17,6 +17,7 @@ import math
 import numbers
 import operator
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from rhasp.engines import AspOptions
@@ -160,7 +161,7 @@ def asp_options(value: Any, name: str = "asp") -> AspOptions:
     options = instance(value, name, AspOptions)
     optional(whole, options.max_horizon, "max_horizon")
     optional(seconds, options.timeout, "timeout")
-    texts(options.clingo_args, "clingo_args")
+    options = replace(options, clingo_args=texts(options.clingo_args, "clingo_args"))
     flag(options.memo, "memo")
     if options.progress is not None and not callable(options.progress):
         raise InputError(f"give a function or None, not {shown(options.progress)}", "progress")

@@ -385,12 +385,11 @@ class DatabaseFile:
     """The deck lines of a run, written a shard at a time in shard order, with a journal
     beside them that ``--resume`` checks every shard against (:mod:`rhasp.journal`)."""
 
-    def __init__(self, path: Path, options: Options, resume: bool) -> None:
-        total = shard_count(prepared(options)[0])
+    def __init__(self, path: Path, options: Options, total: int, resume: bool) -> None:
         self.file = JournaledOutput(
             path, "enumerate", dataclasses.asdict(options), total, resume, option_flags
         )
-        self.notes = self.file.verified.notes(self.file.path, self.file.journal_path, total)
+        self.notes = self.file.notes()
         self.tally = Tally()
         for entry in self.file.verified.entries:
             self.tally.shards += 1
@@ -399,10 +398,6 @@ class DatabaseFile:
             self.tally.solvable += entry["solvable"]
         for line in self.file.verified.text.decode("ascii").splitlines():
             self.tally.add_line(line)
-
-    @property
-    def journal_path(self) -> Path:
-        return self.file.journal_path
 
     def write(self, shard: Shard) -> None:
         figures = {
@@ -439,7 +434,7 @@ def option_flags(options: Mapping[str, Any]) -> str:
 
 class Progress(Protocol):
     def note(self, text: str) -> None: ...
-    def resume(self, shards: int, layouts: int) -> None: ...
+    def resume(self, layouts: int) -> None: ...
     def start(self, total: int, skipped: int) -> None: ...
     def advance(self, tally: Tally) -> None: ...
     def stop(self) -> None: ...
@@ -478,13 +473,13 @@ def _run(
     total: int,
     pool: Pool | None,
 ) -> Tally:
-    database = DatabaseFile(out, options, resume) if out else None
+    database = DatabaseFile(out, options, total, resume) if out else None
     tally = database.tally if database else Tally()
     first = tally.shards
     if progress:
         for note in database.notes if database else ():
             progress.note(note)
-        progress.resume(first, tally.layouts)
+        progress.resume(tally.layouts)
         progress.start(total - first, first)
     numbers = range(first, total)
     try:

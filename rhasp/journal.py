@@ -179,6 +179,10 @@ class JournaledOutput:
             f"{name}): add --resume to finish it, or remove it and {name} to start anew"
         )
 
+    def notes(self) -> list[str]:
+        """What ``--resume`` found, a line each, for the user before the run goes on."""
+        return self.verified.notes(self.path, self.journal_path, self.header["shards"])
+
     def _refusal(self, what: str) -> InputError:
         return InputError(what, str(self.path))
 

@@ -316,20 +316,20 @@ class EnumerationProgress(DeckProgress):
 
     def __init__(self, console: Console, every: float = 30.0) -> None:
         super().__init__(console, every)
-        self.before = (0, 0)  # shards and layouts done before this run
+        self.layouts_before = 0  # layouts done before this run
 
     def note(self, text: str) -> None:
         """A line on what an earlier run's files held (what ``--resume`` verified)."""
         self.console.print(text, markup=False)
 
-    def resume(self, shards: int, layouts: int) -> None:
-        self.before = (shards, layouts)
+    def resume(self, layouts: int) -> None:
+        self.layouts_before = layouts
 
     def done(self, tally: Any) -> int:
-        return tally.shards - self.before[0]
+        return tally.shards - self.skipped
 
     def detail(self, tally: Any, seconds: float) -> str:
-        rate = (tally.layouts - self.before[1]) / max(seconds, 1e-9)
+        rate = (tally.layouts - self.layouts_before) / max(seconds, 1e-9)
         return f"{rate:,.0f} layouts/s · {counted(tally.puzzles, 'puzzle')}"
 
 

@@ -559,7 +559,7 @@ def last_event(work: Callable[[], Any]) -> tuple[str, Any]:
         outcome = answer(work)
     except Exception as error:
         LOG.exception("a streamed answer failed")
-        outcome = failure(RhaspError(internal_error_line(None, error)), 500)
+        return "error", {"error": internal_error_line(None, error)}
     if isinstance(outcome, JSONResponse):
         return "error", json.loads(bytes(outcome.body))
     return "solution", outcome
