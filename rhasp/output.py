@@ -346,7 +346,7 @@ def enumeration_table(tally: Any, seconds: float, journal: Path | None = None) -
         ("seconds", f"{seconds:,.1f}"),
     ]
     if journal is not None:
-        rows.append(("journal", f"{journal.name}: each shard's checksum; --resume checks it"))
+        rows.append(("journal", f"{journal.name} (checksums for --resume)"))
     for name, value in rows:
         table.add_row(name, value)
     if tally.by_moves:
