@@ -1,0 +1,143 @@
+"""Two source trees of rhasp measured in one run, under equal conditions: a refactor's
+"no regression" check (issue 31).
+
+    python bench/before_after.py --tree before=/work/wt-before --tree after=. [--runs 3]
+
+Each measure is a process started with ``PYTHONPATH`` set to one tree, wall time with
+start-up included (the compiled code already cached: one unmeasured warm-up run per tree
+first). The trees take turns within each run (A B, then B A, ...), so drift in the machine's
+load falls on both. What each measure writes must be the same for every tree (the database
+lines byte for byte; the deck's lengths and cluster sizes; the analyses' figures), or the
+run stops: a faster wrong answer is no answer.
+
+1. **cards, BFS**: ``rhasp deck puzzles/original40.txt --engine bfs --jobs 1``.
+2. **analyze, 40 cards**: ``rhasp.analyze`` on each card in one process (the public API).
+3. **enumerate 5×5**: ``rhasp enumerate --size 5`` (complete, no walls).
+4. **enumerate 6×6 slice**: ``rhasp enumerate --size 6 --pieces 1..6``.
+5. **deck 10k**: ``rhasp deck bench/database10k.txt --cluster --verify --jobs 2``.
+
+Prints a table (medians, the runs, after/before) and one JSON line. Not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDS = ROOT / "puzzles" / "original40.txt"
+DECK_10K = ROOT / "bench" / "database10k.txt"
+ANALYZE = """
+import json, sys
+import rhasp
+from rhasp.formats import read_path
+figures = []
+for puzzle in read_path(sys.argv[1]):
+    found = rhasp.analyze(puzzle)
+    figures.append([found.cluster_states, found.cluster_edges, found.minimal_moves,
+                    found.game_states, found.all_moves_states, found.hardest_distance,
+                    sorted(found.profile.items())])
+print(json.dumps(figures))
+"""
+
+
+def measures(scratch: Path) -> dict[str, list[str]]:
+    """Each measure's arguments to ``python``; ``{out}`` is the measure's output file."""
+    rhasp = ["-m", "rhasp"]
+    deck = [*rhasp, "deck", "--out", "{out}"]
+    return {
+        "cards, BFS": [*deck, str(CARDS), "--engine", "bfs", "--jobs", "1"],
+        "analyze, 40 cards": ["-c", ANALYZE, str(CARDS)],
+        "enumerate 5x5": [*rhasp, "enumerate", "--size", "5", "--out", "{out}"],
+        "enumerate 6x6 --pieces 1..6": [
+            *rhasp,
+            "enumerate",
+            *("--size", "6", "--pieces", "1..6", "--out", "{out}"),
+        ],
+        "deck 10k --cluster --verify": [
+            *deck,
+            str(DECK_10K),
+            *("--cluster", "--verify", "--jobs", "2"),
+        ],
+    }
+
+
+def run_once(tree: Path, arguments: list[str], out: Path) -> tuple[float, str]:
+    """Wall seconds of one process of ``tree``, and what it wrote (its answer, compared)."""
+    out.unlink(missing_ok=True)
+    journal = out.with_name(out.name + ".shards")
+    journal.unlink(missing_ok=True)
+    command = [sys.executable, *(a.replace("{out}", str(out)) for a in arguments)]
+    environment = {**os.environ, "PYTHONPATH": str(tree)}
+    began = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=ROOT)
+    seconds = time.perf_counter() - began
+    if done.returncode != 0:
+        sys.exit(f"{tree}: {command[1:5]} exit {done.returncode}:\n{done.stderr[-2000:]}")
+    return seconds, answer(out, done.stdout)
+
+
+def answer(out: Path, stdout: str) -> str:
+    """What a run found, in a form two trees must agree on: the output file's bytes, or for
+    a deck's records the figures (times and engine details aside)."""
+    if not out.exists():
+        return stdout
+    if out.suffix != ".jsonl":
+        return out.read_text()
+    records = sorted((json.loads(line) for line in out.open()), key=lambda r: r["line"])
+    keep = ("line", "length", "cluster", "status", "moves")
+    return json.dumps([{k: r.get(k) for k in keep} for r in records])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tree", action="append", required=True, help="NAME=PATH, twice")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", help="measures whose name contains this")
+    options = parser.parse_args()
+    trees = {name: Path(path).resolve() for name, path in (t.split("=", 1) for t in options.tree)}
+    scratch = Path(tempfile.mkdtemp(prefix="rhasp-before-after-"))
+    chosen = {k: v for k, v in measures(scratch).items() if (options.only or "") in k}
+    times: dict[str, dict[str, list[float]]] = {m: {t: [] for t in trees} for m in chosen}
+    for measure, arguments in chosen.items():
+        out = scratch / ("out.jsonl" if "deck" in arguments[2:3] else "out.txt")
+        answers = {name: run_once(tree, arguments, out)[1] for name, tree in trees.items()}
+        if len(set(answers.values())) != 1:
+            sys.exit(f"{measure}: the trees' answers differ")
+        for run in range(options.runs):
+            order = list(trees.items()) if run % 2 == 0 else list(reversed(trees.items()))
+            for name, tree in order:
+                seconds, found = run_once(tree, arguments, out)
+                if found != answers[name]:
+                    sys.exit(f"{measure}: {name} answered differently on run {run + 1}")
+                times[measure][name].append(seconds)
+        print(f"done: {measure}", file=sys.stderr)
+    report(times, list(trees), options.runs)
+
+
+def report(times: dict[str, dict[str, list[float]]], names: list[str], runs: int) -> None:
+    first, last = names[0], names[-1]
+    print(f"\n{platform.node()}, {os.cpu_count()} cores, medians of {runs} runs (seconds)\n")
+    print(f"| measure | {' | '.join(names)} | {last}/{first} | runs |")
+    print("| --- |" + " ---: |" * (len(names) + 1) + " --- |")
+    summary = {}
+    for measure, by_tree in times.items():
+        medians = {name: statistics.median(by_tree[name]) for name in names}
+        ratio = medians[last] / medians[first]
+        shown = "; ".join(", ".join(f"{s:.2f}" for s in by_tree[name]) for name in names)
+        row = " | ".join(f"{medians[name]:.2f}" for name in names)
+        print(f"| {measure} | {row} | {ratio:.2f} | {shown} |")
+        summary[measure] = {"medians": medians, "runs": by_tree, "ratio": round(ratio, 3)}
+    print(json.dumps({"bench": "before_after", "runs": runs, "measures": summary}))
+
+
+if __name__ == "__main__":
+    main()
