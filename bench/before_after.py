@@ -3,7 +3,8 @@
 
     python bench/before_after.py --tree before=/work/wt-before --tree after=. [--runs 3]
 
-Each measure is a process started with ``PYTHONPATH`` set to one tree, wall time with
+Each measure is a process started in one tree (``python -m`` and ``-c`` put the working
+folder first on the import path, before ``PYTHONPATH``, which names the tree too), wall time with
 start-up included (the compiled code already cached: one unmeasured warm-up run per tree
 first). The trees take turns within each run (A B, then B A, ...), so drift in the machine's
 load falls on both. What each measure writes must be the same for every tree (the database
@@ -78,7 +79,7 @@ def run_once(tree: Path, arguments: list[str], out: Path) -> tuple[float, str]:
     command = [sys.executable, *(a.replace("{out}", str(out)) for a in arguments)]
     environment = {**os.environ, "PYTHONPATH": str(tree)}
     began = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=ROOT)
+    done = subprocess.run(command, capture_output=True, text=True, env=environment, cwd=tree)
     seconds = time.perf_counter() - began
     if done.returncode != 0:
         sys.exit(f"{tree}: {command[1:5]} exit {done.returncode}:\n{done.stderr[-2000:]}")
