@@ -51,8 +51,6 @@ from rhasp.engines.limits import (
     BYTES_PER_STATE,
     OUT_OF_MEMORY,
     Budget,
-    default_max_atoms,
-    default_max_states,
 )
 from rhasp.engines.static import Blocked, always_occupied, blocked_exit
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
@@ -74,6 +72,7 @@ from rhasp.requests import (
     GenerateRequest,
     SolveRequest,
     StaticVerdict,
+    max_atoms_for,
     max_states_for,
     search_budget,
     solution,
@@ -112,14 +111,13 @@ __all__ = [
     "analyze",
     "check",
     "deck",
-    "default_max_atoms",
-    "default_max_states",
     "enumerate_database",
     "enumerate_puzzles",
     "fixed_cells",
     "generate",
     "hardest",
     "hint",
+    "max_atoms_for",
     "max_states_for",
     "moves_of",
     "new_puzzles",

@@ -59,8 +59,8 @@ from rhasp.api import (
     SolveRequest,
     StaticVerdict,
     Tried,
-    default_max_atoms,
-    default_max_states,
+    max_atoms_for,
+    max_states_for,
     moves_of,
 )
 from rhasp.arguments import LARGEST, MAX_JOBS, whole
@@ -238,7 +238,7 @@ def max_states_option(
     limit, and its default in words (from the memory, ``shared`` by worker processes, at
     ``bytes_each`` a state; or ``default``)."""
     if default is None:
-        states = f"{default_max_states(bytes_each=bytes_each):,}"
+        states = f"{max_states_for(None, bytes_each=bytes_each):,}"
         default = "from this machine's memory, " + (
             f"shared by the workers: {states} for one" if shared else states
         )
@@ -262,7 +262,7 @@ MaxAtomsOpt = Annotated[
         min=1,
         callback=at_most(LARGEST),
         help="ASP: stop before the ground program holds more atoms, with exit code 4 "
-        f"(default: from this machine's memory, {default_max_atoms():,}).",
+        f"(default: from this machine's memory, {max_atoms_for(None):,}).",
     ),
 ]
 ObjectiveOpt = Annotated[
@@ -788,7 +788,7 @@ def generate(
             minimal,
             max_boards,
             seconds,
-            jobs or os.cpu_count() or 1,
+            jobs,
             max_states,
         )
     flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
@@ -863,9 +863,8 @@ def enumerate_command(
         raise InputError("--resume needs --out FILE", "--resume")
     if histogram is not None:
         picture_format(destination(histogram), CHART_FORMATS)  # before the work, not after
-    processes = jobs or os.cpu_count() or 1
     with option_names("walls", "pieces"):
-        request = EnumerateRequest(size, walls, pieces, exit_row, processes, scheduler, max_states)
+        request = EnumerateRequest(size, walls, pieces, exit_row, jobs, scheduler, max_states)
     progress = EnumerationProgress(err)
     with saying_what_is_kept(dest, progress):
         tally = api.enumerate_database(request, dest, resume, progress)

@@ -56,6 +56,11 @@ def max_states_for(
     return default_max_states(processes, bytes_each) if max_states is None else max_states
 
 
+def processes_for(jobs: int | None) -> int:
+    """``jobs`` worker processes when given, else one per core."""
+    return (os.cpu_count() or 1) if jobs is None else jobs
+
+
 def max_atoms_for(max_atoms: int | None, processes: int = 1) -> int:
     """``max_atoms`` when given, else what the memory holds, shared as :func:`max_states_for`."""
     return default_max_atoms(processes) if max_atoms is None else max_atoms
@@ -156,8 +161,29 @@ class StaticVerdict:
         }
 
 
+class OnWorkers:
+    """What a request whose work is spread over processes shares: ``jobs`` of them (None:
+    one per core) or the Dask cluster at ``scheduler``, and each search's states, by default
+    the memory shared by the processes (:attr:`states`)."""
+
+    jobs: int | None
+    max_states: int | None
+    scheduler: str | None = None
+
+    def _check_workers(self) -> None:
+        jobs = arguments.whole(processes_for(self.jobs), "jobs", 1, arguments.MAX_JOBS)
+        object.__setattr__(self, "jobs", jobs)
+        arguments.optional(arguments.text, self.scheduler, "scheduler")
+        arguments.optional(arguments.whole, self.max_states, "max_states", 1)
+
+    @property
+    def states(self) -> int:
+        """The states of one search: given, or the memory shared by the workers."""
+        return max_states_for(self.max_states, self.jobs)
+
+
 @dataclass(frozen=True)
-class EnumerateRequest:
+class EnumerateRequest(OnWorkers):
     """What to enumerate, and on what: ``walls`` and ``pieces`` are a count, a pair
     ``(LOW, HIGH)`` or text ``N`` / ``LOW..HIGH``; ``pieces`` None is every count the board
     holds. ``options`` is the enumeration's own, built (and checked) once here."""
@@ -166,7 +192,7 @@ class EnumerateRequest:
     walls: int | tuple[int, int] | str = 0
     pieces: int | tuple[int, int] | str | None = None
     exit_row: int = 2
-    jobs: int = 1
+    jobs: int | None = 1  # None: one per core
     scheduler: str | None = None
     max_states: int | None = None
     options: Options = field(init=False, repr=False)
@@ -179,18 +205,11 @@ class EnumerateRequest:
         pieces = arguments.count_or_range(pieces, "pieces", 1)
         exit_row = arguments.whole(self.exit_row, "exit_row")
         object.__setattr__(self, "options", Options(size, exit_row, *walls, *pieces))
-        arguments.whole(self.jobs, "jobs", 1, arguments.MAX_JOBS)
-        arguments.optional(arguments.text, self.scheduler, "scheduler")
-        arguments.optional(arguments.whole, self.max_states, "max_states", 1)
-
-    @property
-    def states(self) -> int:
-        """The state limit of one cluster: given, or the memory shared by the workers."""
-        return max_states_for(self.max_states, self.jobs)
+        self._check_workers()
 
 
 @dataclass(frozen=True)
-class GenerateRequest:
+class GenerateRequest(OnWorkers):
     """New puzzles to make: ``count`` of at least ``min_moves`` moves on random boards of
     ``size`` with ``walls`` walls, from ``seed``; bounded by ``max_boards`` boards and
     ``seconds`` (by default, per puzzle asked for), a board of more than ``max_states``
@@ -204,7 +223,7 @@ class GenerateRequest:
     minimal: bool = False
     max_boards: int | None = None
     seconds: float | None = None
-    jobs: int = 1
+    jobs: int | None = 1  # None: one per core
     max_states: int | None = None
 
     def __post_init__(self) -> None:
@@ -218,16 +237,11 @@ class GenerateRequest:
         # Boards past 2**63 are no bound at all: generating caps them, as the CLI always let it.
         arguments.optional(arguments.whole, self.max_boards, "max_boards", 1, None)
         arguments.optional(arguments.seconds, self.seconds, "seconds")
-        arguments.whole(self.jobs, "jobs", 1, arguments.MAX_JOBS)
-        arguments.optional(arguments.whole, self.max_states, "max_states", 1)
-
-    @property
-    def states(self) -> int:
-        return max_states_for(self.max_states, self.jobs)
+        self._check_workers()
 
 
 @dataclass(frozen=True)
-class DeckRequest:
+class DeckRequest(OnWorkers):
     """A deck to solve, a puzzle per worker: the deck's file (or directory, or ``-``), the
     objective and engine of every puzzle, whether to count each cluster and compare with the
     deck line's figures, where to stream the records (``out``, else standard output) and
@@ -253,19 +267,13 @@ class DeckRequest:
         arguments.choice(self.engine, ENGINES, "engine")
         arguments.flag(self.cluster, "cluster")
         arguments.flag(self.verify, "verify")
-        jobs = (os.cpu_count() or 1) if self.jobs is None else self.jobs
-        object.__setattr__(self, "jobs", arguments.whole(jobs, "jobs", 1, arguments.MAX_JOBS))
-        arguments.optional(arguments.text, self.scheduler, "scheduler")
         arguments.optional(arguments.instance, self.out, "out", Path)
         arguments.flag(self.resume, "resume")
         object.__setattr__(self, "targets", arguments.texts(self.targets, "targets"))
-        arguments.optional(arguments.whole, self.max_states, "max_states", 1)
         arguments.optional(arguments.whole, self.max_atoms, "max_atoms", 1)
-
-    @property
-    def states(self) -> int:
-        return max_states_for(self.max_states, self.jobs)
+        self._check_workers()
 
     @property
     def atoms(self) -> int:
+        """The ground atoms of one ASP search: given, or the memory shared by the workers."""
         return max_atoms_for(self.max_atoms, self.jobs)
