@@ -351,19 +351,20 @@ def new_puzzles(request: GenerateRequest, tried: Tried | None = None) -> Iterato
 def enumerate_puzzles(
     size: int = 6,
     *,
-    walls: int | tuple[int, int] = 0,
-    pieces: int | tuple[int, int] | None = None,
+    walls: int | tuple[int, int] | str = 0,
+    pieces: int | tuple[int, int] | str | None = None,
     exit_row: int = 2,
-    jobs: int = 1,
+    jobs: int | None = 1,
     scheduler: str | None = None,
     max_states: int | None = None,
 ) -> Iterator[str]:
     """Every interesting puzzle of a ``size`` board as a database line, ``MOVES BOARD
     CLUSTER``, in the order ``rhasp enumerate`` writes them (``import rhasp`` calls this
-    ``rhasp.enumerate``). ``walls`` and ``pieces`` (vehicles, the target included) are a count
-    or a range ``(low, high)``; work is spread over ``jobs`` processes or the Dask cluster at
-    ``scheduler``. A cluster of more than ``max_states`` states is a SearchLimit. Its
-    arguments are checked at the call, before the first line is asked for."""
+    ``rhasp.enumerate``). ``walls`` and ``pieces`` (vehicles, the target included) are a count,
+    a range ``(low, high)`` or its text ``"low..high"``; work is spread over ``jobs``
+    processes (None: one per core) or the Dask cluster at ``scheduler``. A cluster of more
+    than ``max_states`` states is a SearchLimit. Its arguments are checked at the call,
+    before the first line is asked for."""
     request = EnumerateRequest(size, walls, pieces, exit_row, jobs, scheduler, max_states)
     return _database_lines(request)
 

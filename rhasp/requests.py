@@ -7,10 +7,12 @@ budget: a field left None is what the machine's memory allows, shared by the pro
 search at once (:func:`max_states_for`). The policies:
 
 - solving (:func:`solution`): static analysis first (a board proven unsolvable at a glance
-  needs no search), then the engine, then, for ASP, a BFS that confirms its length;
-- analysing (:class:`StaticVerdict`): when the cluster is too large to analyse but static
-  analysis proves the puzzle unsolvable, that verdict is the answer, with the limit beside
-  it, on the command line, in Python and on the web page alike;
+  needs no search), then the engine, then, unless the engine is BFS, a BFS that confirms its
+  length;
+- analysing (:class:`StaticVerdict`, given by :func:`rhasp.api.analysis`): when the cluster
+  is too large to analyse but static analysis proves the puzzle unsolvable, that verdict is
+  the answer, with the limit beside it, on the command line, in Python and on the web page
+  alike;
 - enumerating: the ranges of walls and pieces, as counts, pairs or ``LOW..HIGH`` text, are
   read by one function (:func:`rhasp.arguments.count_or_range`) and checked by the
   enumeration's own options.
@@ -85,6 +87,7 @@ def search_budget(
 
 
 def _analysis_budget() -> Budget:
+    """Analysis keeps each state's moves and the all-moves graph: fewer states fit."""
     return search_budget(bytes_each=ANALYSIS_BYTES_PER_STATE)
 
 
