@@ -9,11 +9,14 @@ The public API (see :mod:`rhasp.api`)::
     rhasp.analyze(puzzle).profile                         # distance -> number of states
     rhasp.hint(puzzle).move                               # the next move of an optimal plan
     lines = list(rhasp.enumerate(size=4))                 # the complete 4×4 puzzle database
+    rhasp.deck("deck.txt", out="results.jsonl").solved    # what `rhasp deck` does
 """
 
 __version__ = "0.1.0"
 
-from rhasp.api import analyze, check, generate, hardest, hint, parse, play, read, solve
+# ``rhasp.deck`` is the function (imported after the module of that name has loaded, it takes
+# the name); the module is reached by its full name (``from rhasp.deck import ...``).
+from rhasp.api import analyze, check, deck, generate, hardest, hint, parse, play, read, solve
 from rhasp.api import enumerate_puzzles as enumerate
 from rhasp.engines import EngineDisagreement, Solution
 from rhasp.errors import InputError, PlanError, RhaspError, SearchLimit
@@ -31,6 +34,7 @@ __all__ = [
     "__version__",
     "analyze",
     "check",
+    "deck",
     "enumerate",
     "generate",
     "hardest",

@@ -1,8 +1,13 @@
-"""The public Python API: read a puzzle, solve it, check a plan, analyse it, ask for a hint.
+"""The public Python API, and the only way in: read a puzzle, solve it, check a plan, analyse
+it, ask for a hint; generate puzzles, enumerate a database, solve a deck.
 
-These are the entry points that ``import rhasp`` offers. The command line and the web page
-answer one puzzle through them (decks, the enumeration and pictures have modules of their
-own), so a notebook gets exactly what they print::
+These are the entry points that ``import rhasp`` offers, and the command line and the web page
+go through them and nothing else (tests/test_layers.py): they parse what they are given into
+a request (:mod:`rhasp.requests`: one frozen dataclass per command that owns its defaults,
+budget and fallbacks), run it here, and render what comes back. So a policy (the static
+verdict before any search, BFS confirming ASP, the static proof when an analysis meets its
+limit, the budget the memory allows) exists once, and a notebook gets exactly what they
+print::
 
     import rhasp
     puzzle = rhasp.read("puzzles/original/card01.txt")
@@ -19,13 +24,17 @@ for ``solve``, returns a solution whose ``limit`` says which bound it met); bad 
 :class:`~rhasp.errors.InputError`, whose text is the one line the CLI prints. Bad input
 includes a bad argument: each function checks its arguments first (:mod:`rhasp.arguments`),
 and ``solve(puzzle, "move")`` is ``objective: give 'moves' or 'slides', not 'move'``.
+
+Each command has a function of keywords for people (``solve``, ``analyze``, ``generate``,
+``enumerate``, ``deck``) and one that runs its request for the command line and the page
+(``solution``, ``analysis``, ``new_puzzles``, ``enumerate_database``, ``run_deck``).
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
@@ -34,30 +43,93 @@ from rhasp import arguments, enumeration
 from rhasp.analysis import Analysis, hardest_puzzle
 from rhasp.analysis import analyze as analyze_cluster
 from rhasp.cluster import cluster_graph
-from rhasp.engines import (
-    ENGINES,
-    OBJECTIVES,
-    AspOptions,
-    Objective,
-    Solution,
-    confirmed,
-    get_engine,
-)
+from rhasp.deck import DeckTally, run_deck
+from rhasp.deck import Progress as DeckProgress
+from rhasp.engines import ENGINES, OBJECTIVES, AspOptions, EngineDisagreement, Objective, Solution
 from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
+    OUT_OF_MEMORY,
     Budget,
-    default_max_states,
 )
-from rhasp.engines.static import static_verdict
-from rhasp.errors import InputError
+from rhasp.engines.static import Blocked, always_occupied, blocked_exit
+from rhasp.enumeration import MAX_SIZE, MIN_SIZE
+from rhasp.enumeration import Progress as EnumerationProgress
+from rhasp.enumeration import Tally as EnumerationTally
+from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.formats import Entry, read_path, read_text
-from rhasp.generation import new_puzzles
+from rhasp.generation import BOARDS_PER_PUZZLE, SECONDS_PER_PUZZLE, Hardest, Tried
+from rhasp.generation import new_puzzles as generated
 from rhasp.hints import Hint, kept_hint
 from rhasp.hints import hint as next_move
-from rhasp.model import Move, Puzzle, position_after
+from rhasp.model import Cell, Move, Puzzle, position_after
 from rhasp.notation import extract_plan, parse_plan
 from rhasp.plan_check import check_plan
+from rhasp.requests import (
+    AnalyzeRequest,
+    DeckRequest,
+    EnumerateRequest,
+    GenerateRequest,
+    SolveRequest,
+    StaticVerdict,
+    max_atoms_for,
+    max_states_for,
+    search_budget,
+    solution,
+)
+
+#: The API, with the names the command line and the web page take from below it: they
+#: import nothing else of the search (tests/test_layers.py).
+__all__ = [
+    "ANALYSIS_BYTES_PER_STATE",
+    "BOARDS_PER_PUZZLE",
+    "BYTES_PER_STATE",
+    "ENGINES",
+    "FILE_SUFFIXES",
+    "MAX_SIZE",
+    "MIN_SIZE",
+    "OBJECTIVES",
+    "OUT_OF_MEMORY",
+    "SECONDS_PER_PUZZLE",
+    "Analysis",
+    "AnalyzeRequest",
+    "AspOptions",
+    "Blocked",
+    "Budget",
+    "DeckRequest",
+    "DeckTally",
+    "EngineDisagreement",
+    "EnumerateRequest",
+    "EnumerationTally",
+    "GenerateRequest",
+    "Hint",
+    "Solution",
+    "SolveRequest",
+    "StaticVerdict",
+    "Tried",
+    "analysis",
+    "analyze",
+    "check",
+    "deck",
+    "enumerate_database",
+    "enumerate_puzzles",
+    "fixed_cells",
+    "generate",
+    "hardest",
+    "hint",
+    "max_atoms_for",
+    "max_states_for",
+    "moves_of",
+    "new_puzzles",
+    "parse",
+    "play",
+    "read",
+    "run_deck",
+    "search_budget",
+    "single",
+    "solution",
+    "solve",
+]
 
 #: Suffixes that make a string that is not an existing file read as a file name, not text.
 FILE_SUFFIXES = (".txt", ".json", ".pl", ".lp")
@@ -159,24 +231,14 @@ def solve(
     A limit one engine meets never hides what the other proved: the answer is the proven one,
     and ``.stopped`` names the engine that stopped short (``{"asp": "timed out at horizon 35"}``).
     """
-    puzzle = arguments.puzzle(puzzle)
-    objective = arguments.choice(objective, OBJECTIVES, "objective")  # type: ignore[assignment]
-    engine = arguments.choice(engine, ENGINES, "engine")
-    confirm = arguments.flag(confirm, "confirm")
-    budget = bounded(max_states, budget)
+    budget = search_budget(max_states, budget)
     unknown = set(asp_options) - {option.name for option in fields(AspOptions)}
     if unknown:
         known = ", ".join(option.name for option in fields(AspOptions))
         raise InputError(f"no ASP option {', '.join(sorted(unknown))} (there are {known})", "solve")
     given = arguments.optional(arguments.instance, asp, "asp", AspOptions)
-    options = arguments.asp_options(replace(given or AspOptions(), **asp_options))
-    solver = get_engine(engine, asp=options, budget=budget)
-    proven = static_verdict(puzzle, objective, solver.name)  # unsolvable at a glance: no search
-    if proven is not None:
-        return proven
-    if confirm and solver.name != "bfs":
-        return confirmed(solver, get_engine("bfs", budget=budget), puzzle, objective)
-    return solver.solve(puzzle, objective)
+    options = replace(given or AspOptions(), **asp_options)
+    return solution(SolveRequest(puzzle, objective, engine, confirm, budget, options))
 
 
 def check(
@@ -191,17 +253,32 @@ def check(
     (``solves``, ``moves``, ``slides``, ``minimal_moves``, ``moves_minimal``, ...)."""
     puzzle = arguments.puzzle(puzzle)
     moves = moves_of(puzzle, arguments.plan(plan))
-    return check_plan(puzzle, moves, bounded(max_states, budget))
+    return check_plan(puzzle, moves, search_budget(max_states, budget))
 
 
 def analyze(
     puzzle: Puzzle, *, max_states: int | None = None, budget: Budget | None = None
-) -> Analysis:
+) -> Analysis | StaticVerdict:
     """Why the puzzle is hard: its cluster, game graph, all-moves graph and distance profile
-    (``rhasp analyze``); ``.graph`` is the cluster, for drawing."""
-    puzzle = arguments.puzzle(puzzle)
-    budget = bounded(max_states, budget, ANALYSIS_BYTES_PER_STATE)
-    return analyze_cluster(puzzle, cluster_graph(puzzle, budget), budget)
+    (``rhasp analyze``); ``.graph`` is the cluster, for drawing. A cluster too large for the
+    budget is a SearchLimit, unless static analysis proves the puzzle unsolvable: then that
+    verdict (a :class:`~rhasp.requests.StaticVerdict`, ``minimal_moves`` None) is the answer."""
+    budget = search_budget(max_states, budget, bytes_each=ANALYSIS_BYTES_PER_STATE)
+    return analysis(AnalyzeRequest(puzzle, budget))
+
+
+def analysis(request: AnalyzeRequest) -> Analysis | StaticVerdict:
+    """The analysis ``request`` asks for, or the static verdict when its cluster is too
+    large (:func:`analyze`)."""
+    puzzle, budget = request.puzzle, request.budget
+    try:
+        return analyze_cluster(puzzle, cluster_graph(puzzle, budget), budget)
+    except SearchLimit as limit:
+        blocked = blocked_exit(puzzle)
+        if blocked is None:
+            raise
+        stopped = SearchLimit(f"the cluster analysis stopped: {limit.what}", limit.where)
+        return StaticVerdict(puzzle.name, blocked.proof(), stopped)
 
 
 def hardest(
@@ -209,7 +286,7 @@ def hardest(
 ) -> tuple[Puzzle, int] | None:
     """The hardest position of the puzzle's cluster (``rhasp hardest``) and its minimum in
     moves; None when no position of the cluster can be solved."""
-    return hardest_puzzle(arguments.puzzle(puzzle), bounded(max_states, budget))
+    return hardest_puzzle(arguments.puzzle(puzzle), search_budget(max_states, budget))
 
 
 def hint(
@@ -224,7 +301,7 @@ def hint(
     takes no search (the position solved, or in a cluster searched before), else None: a
     look-up of microseconds that a server can answer at once."""
     puzzle = arguments.puzzle(puzzle)
-    budget = bounded(max_states, budget)  # checked even where no search needs it
+    budget = search_budget(max_states, budget)  # checked even where no search needs it
     if not arguments.flag(search, "search"):
         return kept_hint(puzzle)
     return next_move(puzzle, budget)
@@ -244,69 +321,125 @@ def generate(
     random boards or ``seconds`` (by default :data:`~rhasp.generation.BOARDS_PER_PUZZLE` and
     :data:`~rhasp.generation.SECONDS_PER_PUZZLE`) without one, a SearchLimit says what was
     found; a board whose cluster has more than ``max_states`` states is skipped."""
-    min_moves = arguments.whole(min_moves, "min_moves")
-    seed = arguments.optional(arguments.whole, seed, "seed", None, None)
-    seconds = arguments.optional(arguments.seconds, seconds, "seconds")
-    max_states = arguments.optional(arguments.whole, max_states, "max_states", 1)
-    max_boards = arguments.optional(arguments.whole, max_boards, "max_boards", 1)
     chosen = time.time_ns() if seed is None else seed
-    boards = new_puzzles(
-        chosen,
-        min_moves=min_moves,
-        seconds=seconds,
-        max_states=max_states,
-        max_boards=max_boards,
+    request = GenerateRequest(
+        chosen, min_moves, max_boards=max_boards, seconds=seconds, max_states=max_states
     )
-    found = next(boards)
+    found = next(new_puzzles(request))
     meta = {"moves": found.moves, "cluster": found.cluster}
     return Puzzle(found.puzzle.board, found.puzzle.placement, found.puzzle.name, meta)
+
+
+def new_puzzles(request: GenerateRequest, tried: Tried | None = None) -> Iterator[Hardest]:
+    """The puzzles ``request`` asks for, one by one as they are found (``tried`` counts the
+    boards drawn); a bound reached first is a SearchLimit saying what was found."""
+    return generated(
+        request.seed,
+        count=request.count,
+        min_moves=request.min_moves,
+        tried=tried,
+        max_boards=request.max_boards,
+        seconds=request.seconds,
+        size=request.size,
+        walls=request.walls,
+        minimal=request.minimal,
+        jobs=request.jobs,
+        max_states=request.states,
+    )
 
 
 def enumerate_puzzles(
     size: int = 6,
     *,
-    walls: int | tuple[int, int] = 0,
-    pieces: int | tuple[int, int] | None = None,
+    walls: int | tuple[int, int] | str = 0,
+    pieces: int | tuple[int, int] | str | None = None,
     exit_row: int = 2,
-    jobs: int = 1,
+    jobs: int | None = 1,
     scheduler: str | None = None,
     max_states: int | None = None,
 ) -> Iterator[str]:
     """Every interesting puzzle of a ``size`` board as a database line, ``MOVES BOARD
     CLUSTER``, in the order ``rhasp enumerate`` writes them (``import rhasp`` calls this
-    ``rhasp.enumerate``). ``walls`` and ``pieces`` (vehicles, the target included) are a count
-    or a range ``(low, high)``; work is spread over ``jobs`` processes or the Dask cluster at
-    ``scheduler``. A cluster of more than ``max_states`` states is a SearchLimit. Its
-    arguments are checked at the call, before the first line is asked for."""
-    size = arguments.whole(size, "size", enumeration.MIN_SIZE, enumeration.MAX_SIZE)
-    low_walls, high_walls = arguments.count_or_range(walls, "walls", 0)
-    low_pieces, high_pieces = (
-        (1, size * size) if pieces is None else arguments.count_or_range(pieces, "pieces", 1)
-    )
-    exit_row = arguments.whole(exit_row, "exit_row")
-    # How the numbers fit the board (the exit row on it, LOW <= HIGH), the options check.
-    options = enumeration.Options(size, exit_row, low_walls, high_walls, low_pieces, high_pieces)
-    jobs = arguments.whole(jobs, "jobs", 1, arguments.MAX_JOBS)
-    scheduler = arguments.optional(arguments.text, scheduler, "scheduler")
-    max_states = arguments.optional(arguments.whole, max_states, "max_states", 1)
-    budget = default_max_states(jobs) if max_states is None else max_states
-    return _database_lines(options, budget, jobs, scheduler)
+    ``rhasp.enumerate``). ``walls`` and ``pieces`` (vehicles, the target included) are a count,
+    a range ``(low, high)`` or its text ``"low..high"``; work is spread over ``jobs``
+    processes (None: one per core) or the Dask cluster at ``scheduler``. A cluster of more
+    than ``max_states`` states is a SearchLimit. Its arguments are checked at the call,
+    before the first line is asked for."""
+    request = EnumerateRequest(size, walls, pieces, exit_row, jobs, scheduler, max_states)
+    return _database_lines(request)
 
 
-def _database_lines(
-    options: enumeration.Options, budget: int, jobs: int, scheduler: str | None
-) -> Iterator[str]:
+def _database_lines(request: EnumerateRequest) -> Iterator[str]:
+    options, jobs = request.options, request.jobs
     numbers = range(enumeration.shard_count(enumeration.prepared(options)[0]))
-    for shard in enumeration.shard_results(options, numbers, budget, jobs, scheduler):
+    for shard in enumeration.shard_results(
+        options, numbers, request.states, jobs, request.scheduler
+    ):
         yield from shard.lines
 
 
-def bounded(
-    max_states: int | None, budget: Budget | None, bytes_each: int = BYTES_PER_STATE
-) -> Budget:
-    """``budget``, else one of ``max_states``, else what half the memory holds at
-    ``bytes_each`` a state. Both are checked (:mod:`rhasp.arguments`)."""
-    states = arguments.optional(arguments.whole, max_states, "max_states", 1)  # even unused
-    if budget is not None:
-        return arguments.budget(budget)
-    return Budget(default_max_states(bytes_each=bytes_each) if states is None else states)
+def enumerate_database(
+    request: EnumerateRequest,
+    out: Path | None = None,
+    resume: bool = False,
+    progress: EnumerationProgress | None = None,
+) -> EnumerationTally:
+    """``rhasp enumerate``: the lines ``request`` asks for to ``out`` (resumably), else to
+    standard output, as each shard and those before it are done; what was found."""
+    return enumeration.run(
+        request.options,
+        budget=request.states,
+        jobs=request.jobs,
+        scheduler=request.scheduler,
+        out=out,
+        resume=resume,
+        progress=progress,
+    )
+
+
+def deck(
+    source: str | os.PathLike[str],
+    objective: Objective = "moves",
+    engine: str = "bfs",
+    *,
+    cluster: bool = False,
+    verify: bool = False,
+    jobs: int | None = None,
+    scheduler: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    targets: Sequence[str] = (),
+    max_states: int | None = None,
+    max_atoms: int | None = None,
+    progress: DeckProgress | None = None,
+    report: Callable[[RhaspError], None] | None = None,
+) -> DeckTally:
+    """Solve every puzzle of a deck (``rhasp deck``) on ``jobs`` processes (default: all
+    cores) or the Dask cluster at ``scheduler``, each as :func:`solve` would, streaming one
+    record per puzzle to ``out`` (``.jsonl`` or ``.csv``; else standard output). With
+    ``cluster`` each cluster is counted, with ``verify`` compared with the deck line's
+    figures. A bad line or a limit is recorded, passed to ``report`` and the run goes on;
+    the counts of what was found come back."""
+    request = DeckRequest(
+        os.fspath(source) if isinstance(source, os.PathLike) else source,
+        objective,  # type: ignore[arg-type]
+        engine,
+        cluster,
+        verify,
+        jobs,
+        scheduler,
+        None if out is None else Path(out),
+        resume,
+        tuple(targets) if isinstance(targets, list) else targets,
+        max_states,
+        max_atoms,
+    )
+    return run_deck(request, progress, report)
+
+
+def fixed_cells(puzzle: Puzzle) -> tuple[dict[Cell, str], Blocked | None]:
+    """The cells occupied in every reachable state (each with the label of the vehicle that
+    holds it) and, when one of them blocks a target's way out, that proof of unsolvability:
+    what ``rhasp render --fixed`` marks and says."""
+    puzzle = arguments.puzzle(puzzle)
+    return always_occupied(puzzle.board, puzzle.start), blocked_exit(puzzle)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -117,13 +118,24 @@ def instance(value: Any, name: str, kind: type[T], made_by: str = "") -> T:
 
 def count_or_range(value: Any, name: str, low: int) -> tuple[int, int]:
     """A count ``N``, or a range ``(LOW, HIGH)``, as the range ``(LOW, HIGH)``; each at least
-    ``low`` (whether LOW <= HIGH, and the board's own bounds, the caller checks)."""
+    ``low`` (whether LOW <= HIGH, and the board's own bounds, the caller checks). Text, as an
+    option gives it, is ``N`` or ``LOW..HIGH``, read for its form only: its bounds are left to
+    the caller, whose message says what a range may be."""
+    if isinstance(value, str):
+        return _range_text(value, name)
     if isinstance(value, (tuple, list)) and len(value) == 2:
         return whole(value[0], name, low), whole(value[1], name, low)
     if isinstance(value, (tuple, list)):
         raise InputError(f"give a count or a range (LOW, HIGH), not {shown(value)}", name)
     number = whole(value, name, low)
     return number, number
+
+
+def _range_text(text: str, name: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d{1,9})\s*(?:\.\.\s*(\d{1,9})\s*)?", text)
+    if match is None:
+        raise InputError(f"give a count or a range LOW..HIGH, not {text!r}", name)
+    return int(match[1]), int(match[2] or match[1])
 
 
 def puzzle(value: Any, name: str = "puzzle") -> Puzzle:

@@ -1,5 +1,7 @@
-"""The command line: parsing arguments and printing. One puzzle's work goes through the API
-(:mod:`rhasp.api`); decks, the enumeration and pictures through their own modules.
+"""The command line: parsing arguments into requests and printing what comes back. All the
+work goes through the API (:mod:`rhasp.api`), never around it (tests/test_layers.py), so the
+command line and the web page give the same verdict on the same board; pictures and printing
+have modules of their own.
 
 Exit codes: 0 done (solved, or the plan solves the puzzle); 1 no solution (or the plan does not
 solve the puzzle); 2 bad input or usage; 3 the engines disagree (a bug); 4 a search limit
@@ -22,7 +24,6 @@ import threading
 import webbrowser
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
@@ -37,26 +38,36 @@ except ImportError:  # pragma: no cover - older typer on the click package
 from rich.console import Console
 
 import rhasp
-from rhasp import __version__, enumeration
-from rhasp.api import bounded, moves_of
-from rhasp.arguments import LARGEST, MAX_JOBS, whole
-from rhasp.deck import Settings as DeckSettings
-from rhasp.deck import Tally, run_deck
-from rhasp.engines import ENGINES, OBJECTIVES, AspOptions, EngineDisagreement, Solution
-from rhasp.engines.limits import (
+from rhasp import __version__, api
+from rhasp.api import (
     ANALYSIS_BYTES_PER_STATE,
+    BOARDS_PER_PUZZLE,
     BYTES_PER_STATE,
+    ENGINES,
+    OBJECTIVES,
     OUT_OF_MEMORY,
+    SECONDS_PER_PUZZLE,
+    AnalyzeRequest,
+    AspOptions,
     Budget,
-    default_max_atoms,
-    default_max_states,
+    DeckRequest,
+    DeckTally,
+    EngineDisagreement,
+    EnumerateRequest,
+    GenerateRequest,
+    Solution,
+    SolveRequest,
+    StaticVerdict,
+    Tried,
+    max_atoms_for,
+    max_states_for,
+    moves_of,
 )
-from rhasp.engines.static import always_occupied, blocked_exit
+from rhasp.arguments import LARGEST, MAX_JOBS, whole
 from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, install_command
 from rhasp.files import destination, naming_the_file, written_whole
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
-from rhasp.generation import BOARDS_PER_PUZZLE, SECONDS_PER_PUZZLE, Tried, new_puzzles
 from rhasp.journal import journal_of
 from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
 from rhasp.notation import NOTATIONS
@@ -227,7 +238,7 @@ def max_states_option(
     limit, and its default in words (from the memory, ``shared`` by worker processes, at
     ``bytes_each`` a state; or ``default``)."""
     if default is None:
-        states = f"{default_max_states(bytes_each=bytes_each):,}"
+        states = f"{max_states_for(None, bytes_each=bytes_each):,}"
         default = "from this machine's memory, " + (
             f"shared by the workers: {states} for one" if shared else states
         )
@@ -251,7 +262,7 @@ MaxAtomsOpt = Annotated[
         min=1,
         callback=at_most(LARGEST),
         help="ASP: stop before the ground program holds more atoms, with exit code 4 "
-        f"(default: from this machine's memory, {default_max_atoms():,}).",
+        f"(default: from this machine's memory, {max_atoms_for(None):,}).",
     ),
 ]
 ObjectiveOpt = Annotated[
@@ -309,10 +320,22 @@ def guarded_command(body: Callable[..., int]) -> Callable[..., None]:
 def search_budget(
     max_states: int | None, output: str = "text", bytes_each: int = BYTES_PER_STATE
 ) -> Budget:
-    """The budget of a command's searches, shown live on a terminal unless the output is
-    JSON; by default what half the memory holds at ``bytes_each`` a state."""
+    """The budget of a command's searches (:func:`rhasp.api.search_budget`), shown live on a
+    terminal unless the output is JSON."""
     progress = SearchProgress(err) if output == "text" else None
-    return replace(bounded(max_states, None, bytes_each), progress=progress)
+    return api.search_budget(max_states, bytes_each=bytes_each, progress=progress)
+
+
+@contextmanager
+def option_names(*fields: str) -> Iterator[None]:
+    """A request's error naming one of its ``fields`` names the option instead (``walls``:
+    ``--walls``), as every other error of the command line does."""
+    try:
+        yield
+    except InputError as error:
+        if error.where in fields:
+            error.where = "--" + error.where.replace("_", "-")
+        raise
 
 
 @contextmanager
@@ -410,9 +433,8 @@ def solve(
             codes.append(EXIT_BAD_INPUT)
             continue
         try:
-            solution = rhasp.solve(
-                entry, objective.value, engine.value, confirm, budget=budget, asp=asp
-            )
+            request = SolveRequest(entry, objective.value, engine.value, confirm, budget, asp)
+            solution = api.solution(request)
         except EngineDisagreement as error:
             report(error)
             codes.append(EXIT_DISAGREE)
@@ -571,20 +593,23 @@ def deck(
 
     if resume and dest is None:
         raise InputError("--resume needs --out FILE", "--resume")
-    processes = jobs or os.cpu_count() or 1
-    settings = DeckSettings(
+    request = DeckRequest(
+        puzzles,
         objective.value,
         engine.value,
         cluster,
         check_numbers,
-        default_max_states(processes) if max_states is None else max_states,
-        default_max_atoms(processes) if max_atoms is None else max_atoms,
+        jobs,
+        scheduler,
+        dest,
+        resume,
+        tuple(target or ()),
+        max_states,
+        max_atoms,
     )
     progress = DeckProgress(err)
     with saying_what_is_kept(dest, progress):
-        tally = run_deck(
-            puzzles, settings, processes, scheduler, dest, resume, target, progress, report
-        )
+        tally = api.run_deck(request, progress, report)
     err.print(tally_table(tally, progress.seconds, check_numbers, progress.skipped))
     return deck_code(tally)
 
@@ -606,7 +631,7 @@ def saying_what_is_kept(dest: Path | None, progress: DeckProgress) -> Iterator[N
         raise
 
 
-def deck_code(tally: Tally) -> int:
+def deck_code(tally: DeckTally) -> int:
     """The exit code of a deck run: its most serious outcome (:data:`SEVERITY`)."""
     codes = [EXIT_OK]
     codes += [
@@ -660,15 +685,11 @@ def analyze(
             picture_format(destination(path), formats)  # before the work, not after
     entry = read_one(puzzle, target)
     budget = search_budget(max_states, output_format.value, ANALYSIS_BYTES_PER_STATE)
-    try:
-        analysis = rhasp.analyze(entry, budget=budget)
-    except SearchLimit as limit:
-        blocked = blocked_exit(entry)
-        if blocked is None:
-            raise
+    analysis = api.analysis(AnalyzeRequest(entry, budget))
+    if isinstance(analysis, StaticVerdict):
         # The cluster is too large to analyse, but its verdict is proven: say both.
-        report(SearchLimit(f"the cluster analysis stopped: {limit.what}", limit.where))
-        out.print(f"{entry.name} · no solution · proven by static analysis: {blocked.proof()}")
+        report(analysis.stopped)
+        out.print(f"{entry.name} · no solution · proven by static analysis: {analysis.proof}")
         return EXIT_UNSOLVED
     if output_format is ReportFormat.json:
         print(json.dumps(analysis.record()))
@@ -756,15 +777,23 @@ def generate(
 ) -> int:
     """Make new puzzles, a deck line each: random boards at their hardest, one per cluster."""
 
-    if walls > size * size - 2:
-        raise InputError(f"{walls} walls leave no room on a {size}×{size} board", "--walls")
     chosen = random.randrange(10**6) if seed is None else seed
+    with option_names("walls"):
+        request = GenerateRequest(
+            chosen,
+            min_moves,
+            count,
+            size,
+            walls,
+            minimal,
+            max_boards,
+            seconds,
+            jobs,
+            max_states,
+        )
     flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
     tried = Tried()
-    board = {"size": size, "min_moves": min_moves, "walls": walls, "minimal": minimal}
-    bounds = {"count": count, "max_boards": max_boards, "seconds": seconds}
-    workers = {"jobs": jobs or os.cpu_count() or 1, "max_states": max_states}
-    puzzles = new_puzzles(chosen, tried=tried, **bounds, **board, **workers)
+    puzzles = api.new_puzzles(request, tried)
     kept = 0
     with open_output(dest, keep_partial=True) as deck_file:
         deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")
@@ -787,21 +816,12 @@ def generate_summary(kept: int, tried: Tried, seed: int) -> str:
     return f"rhasp generate: {made} (seed {seed})"
 
 
-def count_range(text: str, option: str) -> tuple[int, int]:
-    """``N`` or ``LOW..HIGH``: the range they name (whether it is one the option allows, the
-    enumeration's options say)."""
-    match = re.fullmatch(r"\s*(\d{1,9})\s*(?:\.\.\s*(\d{1,9})\s*)?", text)
-    if match is None:
-        raise InputError(f"give a count or a range LOW..HIGH, not {text!r}", option)
-    return int(match[1]), int(match[2] or match[1])
-
-
 @app.command("enumerate")
 @guarded_command
 def enumerate_command(
     size: Annotated[
         int,
-        typer.Option(min=enumeration.MIN_SIZE, max=enumeration.MAX_SIZE, help="Board side."),
+        typer.Option(min=api.MIN_SIZE, max=api.MAX_SIZE, help="Board side."),
     ] = 6,
     walls: Annotated[
         str, typer.Option(help="Walls on every board: a count, or a range such as 0..1.")
@@ -843,22 +863,11 @@ def enumerate_command(
         raise InputError("--resume needs --out FILE", "--resume")
     if histogram is not None:
         picture_format(destination(histogram), CHART_FORMATS)  # before the work, not after
-    low_walls, high_walls = count_range(walls, "--walls")
-    low_pieces, high_pieces = count_range(pieces or f"1..{size * size}", "--pieces")
-    options = enumeration.Options(size, exit_row, low_walls, high_walls, low_pieces, high_pieces)
-    processes = jobs or os.cpu_count() or 1
-    budget = default_max_states(processes) if max_states is None else max_states
+    with option_names("walls", "pieces"):
+        request = EnumerateRequest(size, walls, pieces, exit_row, jobs, scheduler, max_states)
     progress = EnumerationProgress(err)
     with saying_what_is_kept(dest, progress):
-        tally = enumeration.run(
-            options,
-            budget=budget,
-            jobs=processes,
-            scheduler=scheduler,
-            out=dest,
-            resume=resume,
-            progress=progress,
-        )
+        tally = api.enumerate_database(request, dest, resume, progress)
     journal = None if dest is None else journal_of(dest)
     err.print(enumeration_table(tally, progress.seconds, journal))
     if histogram is not None:
@@ -904,12 +913,11 @@ def render(
     picture_format(destination(dest), BOARD_FORMATS)
     entry = read_one(puzzle, target)
     if not solution:
-        marked = always_occupied(entry.board, entry.start) if fixed else {}
+        marked, blocked = api.fixed_cells(entry) if fixed else ({}, None)
         with written_whole(dest) as path:
             render_board(entry, path, cell=cell, fixed=marked)
         out.print(f"wrote {dest}")
         if fixed:
-            blocked = blocked_exit(entry)
             verdict = f"unsolvable: {blocked.proof()}" if blocked else "no target is blocked"
             out.print(
                 f"{counted(len(marked), 'cell')} occupied in every reachable state; {verdict}"
@@ -963,14 +971,14 @@ def serve(
     """Serve the web page: play a card, get a hint, watch an optimal plan and its proof."""
 
     try:
-        from rhasp.web.server import Database, Limits, create_app, serve_app
+        from rhasp.web.server import Database, ServerLimits, create_app, serve_app
     except ImportError:
         raise MissingTool(
             "FastAPI and uvicorn are not installed: " + install_command("web"), "serve"
         ) from None
     puzzles = None if database is None else Database(database)  # a bad file: one line
     listening = listen(host, port)  # first, so that a taken port is one line
-    limits = Limits(states=max_states, seconds=time_limit)
+    limits = ServerLimits(states=max_states, seconds=time_limit)
     bound = listening.getsockname()[1]
     address = f"http://{'[' + host + ']' if ':' in host else host}:{bound}/"
 

@@ -1,7 +1,8 @@
 """Solving whole decks: all cores, streamed results, resumable, verifiable.
 
 The work is a list of :class:`Job` (a deck line and its puzzle); :func:`solve_job` turns one into
-a result record in a worker process, and :class:`ResultFile` streams records to JSON lines or
+a result record in a worker process, solving it as ``rhasp solve`` does (the one solve policy,
+:func:`rhasp.requests.solution`), and :class:`ResultFile` streams records to JSON lines or
 CSV as they finish, flushing each, so an interrupted run loses nothing already written and
 ``--resume`` can skip what is there. One run at a time writes a results file (a lock).
 
@@ -27,10 +28,9 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any, Protocol
 
-from rhasp.engines import AspOptions, Objective, Solution, confirmed, get_engine
+from rhasp.engines import AspOptions, Objective, Solution
 from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_count
-from rhasp.engines.limits import OUT_OF_MEMORY, Budget, default_max_atoms, default_max_states
-from rhasp.engines.static import static_verdict
+from rhasp.engines.limits import OUT_OF_MEMORY, Budget
 from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.files import lock_for_writing, naming_the_file
 from rhasp.formats import DeckLine, stream_deck
@@ -38,6 +38,7 @@ from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
 from rhasp.notation import format_plan
 from rhasp.parallel import dask_client, worker_pool
+from rhasp.requests import DeckRequest, SolveRequest, solution
 
 FIELDS = (
     "line",
@@ -106,14 +107,15 @@ OPTIONAL_FIELDS = ("stopped", "cluster", "expected_length", "expected_cluster", 
 
 @dataclass(frozen=True)
 class Settings:
-    """What to do with every puzzle of a deck."""
+    """What to do with every puzzle of a deck: a worker's share of a
+    :class:`~rhasp.requests.DeckRequest`, its budgets reckoned where the run starts."""
 
+    max_states: int  # per search
+    max_atoms: int  # per ASP search
     objective: Objective = "moves"
     engine: str = "bfs"
     cluster: bool = False  # also count the states reachable from the start
     verify: bool = False  # compare with the figures on the deck line
-    max_states: int = field(default_factory=default_max_states)  # per search
-    max_atoms: int = field(default_factory=default_max_atoms)  # per ASP search
 
 
 @dataclass(frozen=True)
@@ -141,46 +143,51 @@ def solve_job(job: Job) -> Result:
         return DeckRecord(job.line, puzzle.name, limit=OUT_OF_MEMORY)
 
 
+class CountingBfs:
+    """BFS for fewest moves that counts the cluster in the same pass (one target only), for
+    a deck with ``--cluster``: the engine the solve policy runs, with the count kept."""
+
+    name = "bfs"
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.size: int | None = None
+
+    def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
+        began = time.perf_counter()
+        plan, explored, self.size = solve_and_count(puzzle.board, puzzle.placement, self.budget)
+        seconds = time.perf_counter() - began
+        return Solution(puzzle, "moves", plan, "bfs", ("bfs",), explored, seconds)
+
+
 def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
     settings = job.settings
     budget = Budget(settings.max_states)
-    size = None
     one_pass = settings.cluster and settings.engine == "bfs" and settings.objective == "moves"
-    proven = static_verdict(puzzle, settings.objective, settings.engine)
-    if proven is not None:
-        solution = proven
-    elif one_pass and len(puzzle.board.targets) == 1:
-        began = time.perf_counter()
-        plan, explored, size = solve_and_count(puzzle.board, puzzle.placement, budget)
-        seconds = time.perf_counter() - began
-        solution = Solution(puzzle, "moves", plan, "bfs", ("bfs",), explored, seconds)
-    else:
-        # The deck's parallelism is one puzzle per worker process, so an ASP solve here runs
-        # one solver thread rather than the memo's default of one per core.
-        options = AspOptions(clingo_args=ONE_THREAD, max_atoms=settings.max_atoms)
-        engine = get_engine(settings.engine, asp=options, budget=budget)
-        if engine.name == "bfs":
-            solution = engine.solve(puzzle, settings.objective)
-        else:  # confirmed as solve confirms: BFS proves unsolvable, and answers past a limit
-            oracle = get_engine("bfs", budget=budget)
-            solution = confirmed(engine, oracle, puzzle, settings.objective)
-    if solution.limit:
-        return DeckRecord(job.line, puzzle.name, limit=solution.limit)
-    plan = solution.plan
+    counting = CountingBfs(budget) if one_pass and len(puzzle.board.targets) == 1 else None
+    # The deck's parallelism is one puzzle per worker process, so an ASP solve here runs
+    # one solver thread rather than the memo's default of one per core.
+    options = AspOptions(clingo_args=ONE_THREAD, max_atoms=settings.max_atoms)
+    request = SolveRequest(puzzle, settings.objective, settings.engine, True, budget, options)
+    found = solution(request, counting)
+    if found.limit:
+        return DeckRecord(job.line, puzzle.name, limit=found.limit)
+    plan = found.plan
     record = DeckRecord(
         job.line,
         puzzle.name,
         board="".join(board_rows(puzzle)),
-        length=solution.length,
-        moves=solution.moves,
-        slides=solution.slides,
+        length=found.length,
+        moves=found.moves,
+        slides=found.slides,
         plan=None if plan is None else " ".join(format_plan(plan, puzzle.board)),
-        explored=solution.explored,
-        seconds=round(solution.seconds, 6),
-        proven_by=solution.proofs,
-        stopped=dict(solution.stopped) or None,
+        explored=found.explored,
+        seconds=round(found.seconds, 6),
+        proven_by=found.proofs,
+        stopped=dict(found.stopped) or None,
     )
     if settings.cluster:
+        size = counting.size if counting else None
         counted = size or cluster_size(puzzle.board, puzzle.placement, budget)
         record = replace(record, cluster=counted)
     return verify(puzzle, record) if settings.verify else record
@@ -347,7 +354,7 @@ def read_results(path: Path) -> Iterable[dict[str, Any]]:
 
 
 @dataclass
-class Tally:
+class DeckTally:
     """What a deck run has found so far, for the progress line and the summary."""
 
     solved: int = 0
@@ -380,7 +387,7 @@ class Tally:
 
 class Progress(Protocol):
     def start(self, total: int, skipped: int) -> None: ...
-    def advance(self, tally: Tally) -> None: ...
+    def advance(self, tally: DeckTally) -> None: ...
     def stop(self) -> None: ...
 
 
@@ -389,27 +396,32 @@ REPORTED = 20
 
 
 def run_deck(
-    path: str,
-    settings: Settings,
-    processes: int,
-    scheduler: str | None,
-    out: Path | None,
-    resume: bool,
-    targets: Sequence[str] | None,
-    progress: Progress,
-    report: Callable[[RhaspError], None],
-) -> Tally:
-    """Solve a deck; each record goes to ``out`` (or standard output) as soon as it is done.
+    request: DeckRequest,
+    progress: Progress | None = None,
+    report: Callable[[RhaspError], None] | None = None,
+) -> DeckTally:
+    """Solve a deck; each record goes to the request's ``out`` (or standard output) as soon as
+    it is done.
 
     Bad lines and puzzles that reach a search limit are passed to ``report`` (the first
     :data:`REPORTED`, then a count) and recorded, and the rest goes on. With ``resume``, the
     lines already in ``out`` are skipped and the new records appended.
     """
-    total, numbered = stream_deck(path, targets=tuple(targets or ()))
-    results = ResultFile(out, resume) if out else None
+    path, out, scheduler = request.source, request.out, request.scheduler
+    settings = Settings(
+        request.states,
+        request.atoms,
+        request.objective,
+        request.engine,
+        request.cluster,
+        request.verify,
+    )
+    report = report or (lambda problem: None)
+    total, numbered = stream_deck(path, targets=request.targets)
+    results = ResultFile(out, request.resume) if out else None
     done = results.done if results else set()
     write = results.write if results else _print_record
-    tally = Tally()
+    tally = DeckTally()
 
     def record(result: DeckRecord, problem: RhaspError | None = None) -> None:
         write(result)
@@ -429,17 +441,20 @@ def run_deck(
     if settings.engine == "bfs" and total >= COMPILE_FROM and not scheduler:
         prefer_compiled()  # before the workers start, so that they inherit the loaded code
     try:
-        progress.start(max(0, total - len(done)), len(done))
-        for result in run_jobs(jobs(), processes, scheduler):
+        if progress:
+            progress.start(max(0, total - len(done)), len(done))
+        for result in run_jobs(jobs(), request.jobs, scheduler):
             if isinstance(result, LineError):
                 record(DeckRecord(result.line, error=str(result.error)), result.error)
             elif result.limit is not None:
                 record(result, SearchLimit(result.limit, f"{path}:{result.line}"))
             else:
                 record(result)
-            progress.advance(tally)
+            if progress:
+                progress.advance(tally)
     finally:
-        progress.stop()
+        if progress:
+            progress.stop()
         if results:
             results.close()
         unreported = tally.errors + tally.limited - REPORTED

@@ -75,6 +75,7 @@ from rhasp.model import (
     replay,
 )
 from rhasp.notation import NOTATIONS, format_plan, parse_plan
+from rhasp.requests import StaticVerdict
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -927,10 +928,24 @@ API: dict[str, dict[str, tuple[Any, ...]]] = {
         "scheduler": (None,),
         "max_states": (1, 5, 50),
     },
+    "deck": {
+        "source": ("<file>", "<path>"),
+        "objective": ("moves", "slides"),
+        "engine": ("bfs", "astar"),
+        "cluster": (False, True),
+        "verify": (False, True),
+        "jobs": (1,),
+        "max_states": TINY_STATES,
+    },
 }
 #: Arguments that a call must have, given good, else a call could run for ever (``generate``
 #: without ``seconds``) or wait on a network (``enumerate`` with a scheduler's address).
-ALWAYS_GOOD = {("generate", "seconds"), ("enumerate", "scheduler"), ("enumerate", "size")}
+ALWAYS_GOOD = {
+    ("generate", "seconds"),
+    ("enumerate", "scheduler"),
+    ("enumerate", "size"),
+    ("deck", "jobs"),  # a deck on a thousand processes would fork them
+}
 #: Arguments left out (their default) now and then: the default is a search's whole budget,
 #: which tiny boards never reach.
 OPTIONAL = {"max_states", "budget", "asp", "targets", "name", "where", "confirm", "objective"}
@@ -1056,6 +1071,14 @@ def _generated_right(arguments: dict[str, Any], puzzle: Any) -> str | None:
     return None if moves >= wanted == int(wanted) else f"{moves} moves, asked for {wanted}"
 
 
+def _analysed_right(puzzle: Puzzle, result: Any) -> str | None:
+    """An analysis counts a cluster; past its limit, a static verdict is right only for a
+    puzzle with no plan."""
+    if isinstance(result, StaticVerdict):
+        return None if solve_small(puzzle) is None else "unsolvable? it has a plan"
+    return None if result.cluster_states >= 1 else "no cluster"
+
+
 DATABASE_LINE = re.compile(r"\d+ [A-Za-z.x]+ \d+")
 API_RESULTS: dict[str, Callable[[dict[str, Any], Any], str | None]] = {
     "read": _is(Puzzle),
@@ -1063,7 +1086,7 @@ API_RESULTS: dict[str, Callable[[dict[str, Any], Any], str | None]] = {
     "solve": _solved_right,
     "check": lambda arguments, result: None if isinstance(result.solves, bool) else "no verdict",
     "play": _is(Puzzle),
-    "analyze": lambda arguments, result: None if result.cluster_states >= 1 else "no cluster",
+    "analyze": lambda arguments, result: _analysed_right(arguments["puzzle"], result),
     "hardest": lambda arguments, result: None if result is None or result[1] >= 0 else "?",
     "hint": _hint_right,
     "generate": _generated_right,
@@ -1071,6 +1094,7 @@ API_RESULTS: dict[str, Callable[[dict[str, Any], Any], str | None]] = {
         (f"not a database line: {line!r}" for line in lines if not DATABASE_LINE.fullmatch(line)),
         None,
     ),
+    "deck": lambda arguments, tally: None if tally.puzzles == 1 else f"{tally.puzzles} puzzles?",
 }
 
 
@@ -1248,12 +1272,12 @@ HTTP_METHODS = ("GET", "POST", "POST", "POST", "PUT", "DELETE", "HEAD", "OPTIONS
 @functools.cache
 def http_app() -> Any:
     """The app ``rhasp serve`` runs, with tiny limits and a small database of 6×6 lines."""
-    from rhasp.web.server import Database, Limits, create_app
+    from rhasp.web.server import Database, ServerLimits, create_app
 
     database = scratch() / "database.txt"
     lines = DATABASE_DECK.read_text(encoding="utf-8").splitlines()[:200]
     database.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return create_app(Limits(**HTTP_LIMITS), Database(database))
+    return create_app(ServerLimits(**HTTP_LIMITS), Database(database))
 
 
 @functools.cache

@@ -3,6 +3,7 @@ hand-counted boards, and the README's example run as it is written."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import subprocess
@@ -16,8 +17,9 @@ import rhasp
 from rhasp.engines.limits import Budget
 from rhasp.model import Move, Puzzle
 from rhasp.pictures.boards import TARGET
+from rhasp.requests import DeckRequest, SolveRequest
 from tests import reference
-from tests.boards import card, card_backs, example
+from tests.boards import CARD_MOVES, EXAMPLES, card, card_backs, example
 
 ROOT = Path(__file__).resolve().parents[1]
 CARD01 = ROOT / "puzzles" / "original" / "card01.txt"
@@ -355,3 +357,39 @@ def test_max_states_is_checked_even_where_a_budget_or_no_search_makes_it_unused(
         rhasp.solve(card(1), engine="bfs", max_states="10", budget=Budget(100))
     with pytest.raises(rhasp.InputError, match=r"^max_states: "):
         rhasp.hint(card(1), max_states=-1, search=False)
+
+
+def test_deck_solves_the_original_deck_as_the_card_backs_say(tmp_path):
+    out = tmp_path / "results.jsonl"
+    tally = rhasp.deck(ROOT / "puzzles" / "original40.txt", out=out, jobs=1)
+    assert (tally.solved, tally.unsolvable, tally.limited, tally.errors) == (40, 0, 0, 0)
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted((r["line"], r["length"]) for r in records) == list(
+        enumerate(CARD_MOVES, 1)  # the lengths printed on the card backs
+    )
+
+
+def test_a_deck_line_is_solved_by_the_policy_of_solve(tmp_path):
+    # unsolvable.txt: truck A on a wall across X's row, by hand: static analysis proves it.
+    board, out = str(EXAMPLES / "unsolvable.txt"), tmp_path / "results.jsonl"
+    alone = rhasp.solve(rhasp.read(board), engine="bfs")
+    tally = rhasp.deck(board, out=out, jobs=1)
+    assert alone.plan is None and alone.proofs == ("static analysis",)
+    assert tally.unsolvable == 1 and tally.solved == 0
+    assert json.loads(out.read_text())["proven_by"] == ["static analysis"]
+
+
+def test_enumerate_reads_a_range_as_text_as_the_command_line_gives_it():
+    as_text = list(rhasp.enumerate(size=4, walls="0..1"))
+    assert as_text == list(rhasp.enumerate(size=4, walls=(0, 1)))
+    with pytest.raises(rhasp.InputError, match=r"^walls: give a count or a range LOW..HIGH"):
+        rhasp.enumerate(walls="many")
+
+
+def test_a_request_is_checked_when_built():
+    with pytest.raises(rhasp.InputError, match=r"^objective: give 'moves' or 'slides'"):
+        SolveRequest(card(1), "move")  # type: ignore[arg-type]
+    with pytest.raises(rhasp.InputError, match=r"^jobs: give a whole number from 1 to 1,024"):
+        DeckRequest("deck.txt", jobs=0)
+    with pytest.raises(rhasp.InputError, match=r"^engine: "):
+        rhasp.deck("deck.txt", engine="dfs")

@@ -60,6 +60,7 @@ def test_a_count_or_a_range():
     assert arguments.count_or_range(2, "walls", 0) == (2, 2)
     assert arguments.count_or_range((1, 3), "walls", 0) == (1, 3)
     assert arguments.count_or_range([1, 3], "walls", 0) == (1, 3)
-    for bad in ((1, 2, 3), "1..3", (0, "2"), -1):
+    assert arguments.count_or_range(" 1..3 ", "walls", 0) == (1, 3)  # as --walls gives it
+    for bad in ((1, 2, 3), "1..", "1-3", (0, "2"), -1):
         with pytest.raises(InputError, match=r"^walls: give "):
             arguments.count_or_range(bad, "walls", 0)

@@ -99,7 +99,7 @@ def test_a_limit_bfs_meets_never_hides_the_optimum_asp_proved():
 
 
 def test_a_disagreement_exits_3(monkeypatch):
-    from rhasp import api
+    from rhasp import requests
     from rhasp.engines import Solution, get_engine
 
     class Wrong:
@@ -109,7 +109,7 @@ def test_a_disagreement_exits_3(monkeypatch):
             return Solution(puzzle, objective, (), self.name, ("asp",), None, 0.0)
 
     wrong_asp = lambda name, **options: Wrong() if name == "asp" else get_engine(name, **options)  # noqa: E731
-    monkeypatch.setattr(api, "get_engine", wrong_asp)
+    monkeypatch.setattr(requests, "get_engine", wrong_asp)
     result = rhasp("solve", str(ORIGINAL / "card01.txt"))
     assert result.exit_code == 3
     assert "a plan that does not solve the puzzle: a bug" in result.stderr

@@ -220,7 +220,7 @@ def test_workers_are_fed_only_as_they_free_up():
         nonlocal taken
         while True:
             taken += 1
-            yield Job(taken, DeckLine(FOUR, "deck", taken, "four"), Settings())
+            yield Job(taken, DeckLine(FOUR, "deck", taken, "four"), Settings(1000, 10_000))
 
     records = run_jobs(endless(), processes=2)
     first = next(records)

@@ -54,3 +54,61 @@ def test_lower_layers_never_import_what_draws_or_prints_and_nothing_imports_the_
             if within(imported, ("rhasp.cli",)) and module != "rhasp.__main__":
                 wrong.append(f"{module} imports the CLI ({imported})")
     assert not wrong, wrong
+
+
+#: What the command line and the web page reach only through the API (rhasp.api and the
+#: requests it runs): the search and the work behind each command. Drawing and printing
+#: (rhasp.pictures, rhasp.output) render what comes back and may import what they draw.
+DOORS = ("rhasp.cli", "rhasp.web")
+BEHIND_THE_API = (
+    "rhasp.engines",
+    "rhasp.cluster",
+    "rhasp.generation",
+    "rhasp.deck",
+    "rhasp.enumeration",
+    "rhasp.analysis",
+    "rhasp.hints",
+)
+
+
+def leaks(module: str, source: str) -> list[str]:
+    """Each import of ``module`` (of the CLI or the web page, its text ``source``) that goes
+    around the API: at the top or inside a function, absolute or relative."""
+    tree = ast.parse(source)
+    found = [name for name, _ in imports(tree)]
+    package = module.split(".")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = ".".join([*package[: len(package) - node.level], *filter(None, [node.module])])
+            found.extend(f"{base}.{alias.name}" for alias in node.names)
+    return [f"{module} imports {name}" for name in found if within(name, BEHIND_THE_API)]
+
+
+def test_the_cli_and_the_web_page_go_through_the_api():
+    doors = [path for path in sorted(PACKAGE.rglob("*.py")) if within(module_name(path), DOORS)]
+    assert len(doors) >= 3  # cli.py, web/__init__.py, web/server.py: the test sees them
+    wrong = [
+        leak
+        for path in doors
+        for leak in leaks(module_name(path), path.read_text(encoding="utf-8"))
+    ]
+    assert not wrong, wrong
+
+
+def test_a_leak_is_found_at_the_top_inside_a_function_and_relative():
+    leaky = (
+        "from rhasp import api\n"
+        "from rhasp.engines.static import blocked_exit\n"
+        "from ..hints import hint\n"
+        "from . import server\n"
+        "def later():\n"
+        "    import rhasp.deck\n"
+        "    from rhasp import cluster\n"
+    )
+    found = [line.split(" imports ")[1] for line in leaks("rhasp.web.leaky", leaky)]
+    assert sorted(found) == [
+        "rhasp.cluster",
+        "rhasp.deck",
+        "rhasp.engines.static.blocked_exit",
+        "rhasp.hints.hint",
+    ]

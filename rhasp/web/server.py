@@ -5,7 +5,7 @@ file name: the server reads no file a request names), optionally with ``moves`` 
 it, and answers moves in card notation. Safe by default for a page on one's own machine:
 
 - request bodies of at most :data:`MAX_BODY` bytes (HTTP 413 beyond);
-- every search bounded by :class:`Limits` (states and seconds): a limit is HTTP 422 with
+- every search bounded by :class:`ServerLimits` (states and seconds): a limit is HTTP 422 with
   ``"limit": true``, never "no solution";
 - at most one ASP proof per core at a time; the next is told ``busy`` (HTTP 429) at once
   rather than queued behind minutes of work;
@@ -39,9 +39,16 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
 
 import rhasp
-from rhasp.api import moves_of
-from rhasp.engines import EngineDisagreement, Solution
-from rhasp.engines.limits import ANALYSIS_BYTES_PER_STATE, BYTES_PER_STATE, Budget
+from rhasp import api
+from rhasp.api import (
+    ANALYSIS_BYTES_PER_STATE,
+    BYTES_PER_STATE,
+    AnalyzeRequest,
+    Budget,
+    EngineDisagreement,
+    Solution,
+    moves_of,
+)
 from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.formats import read_path, write
 from rhasp.formats.line import DECK_LINE, read_line
@@ -52,7 +59,7 @@ from rhasp.pictures.boards import board_scene, vehicle_shapes
 from rhasp.pictures.scene import svg
 from rhasp.shipped import shipped
 
-STATIC = Path(__file__).parent / "static"
+STATIC_FILES = Path(__file__).parent / "static"
 LOG = logging.getLogger(__name__)
 MAX_BODY = 64 * 1024
 #: A hint on a board and moves of at most this many characters (a 6×6 board and 240 moves:
@@ -65,7 +72,7 @@ CELL = 60
 
 
 @dataclass(frozen=True)
-class Limits:
+class ServerLimits:
     """What one request may spend: states per search (of a BFS: a search that keeps more per
     state, as analysis does, gets fewer, for the same memory), seconds per search (BFS and
     ASP), and how many ASP proofs may run at once (default: one per core)."""
@@ -75,8 +82,10 @@ class Limits:
     asp_proofs: int = field(default_factory=lambda: os.cpu_count() or 1)
 
     def budget(self, bytes_each: int = BYTES_PER_STATE) -> Budget:
+        """The budget of one search that keeps ``bytes_each`` a state: the memory of
+        ``states`` BFS states, and the seconds."""
         states = max(1, self.states * BYTES_PER_STATE // bytes_each)
-        return Budget(states, seconds=self.seconds)
+        return api.search_budget(states, seconds=self.seconds)
 
 
 class Position(BaseModel):
@@ -90,7 +99,7 @@ class Position(BaseModel):
     )
 
 
-class SolveRequest(Position):
+class SolveBody(Position):
     objective: Literal["moves", "slides"] = "moves"
     engine: Literal["bfs", "asp"] = Field(
         "bfs",
@@ -104,7 +113,7 @@ class SolveRequest(Position):
     )
 
 
-class CheckRequest(Position):
+class CheckBody(Position):
     plan: str = Field(description="The plan to check, in any notation.")
 
 
@@ -114,7 +123,7 @@ class CheckRequest(Position):
 MOST_MOVES = 999_999
 
 
-class DatabaseRequest(BaseModel):
+class DatabaseBody(BaseModel):
     moves: int = Field(
         ge=0, le=MOST_MOVES, description="The number of moves of the puzzle to pick."
     )
@@ -192,15 +201,15 @@ class Database:
         }
 
 
-class GenerateRequest(BaseModel):
+class GenerateBody(BaseModel):
     min_moves: int = Field(10, ge=1, le=40, description="The fewest moves the puzzle takes.")
     seed: int | None = Field(None, ge=0, le=2**63 - 1, description="For the same puzzle again.")
 
 
-def create_app(limits: Limits | None = None, database: Database | None = None) -> FastAPI:
+def create_app(limits: ServerLimits | None = None, database: Database | None = None) -> FastAPI:
     """The ASGI app: the page at ``/``, its files under ``/static``, the API under ``/api``
     (documented at ``/docs``); with a ``database``, picks from it."""
-    limits = limits or Limits()
+    limits = limits or ServerLimits()
     asp_slots = threading.BoundedSemaphore(limits.asp_proofs)
     app = FastAPIOffline(  # /docs from the package's own copy of Swagger UI: no internet needed
         title="rhasp",
@@ -208,7 +217,7 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
         summary="Optimal Rush Hour plans, proven minimal: the API behind rhasp serve's page.",
     )
     app.add_middleware(BodyLimit, limit=MAX_BODY)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", StaticFiles(directory=STATIC_FILES), name="static")
 
     @app.exception_handler(RequestValidationError)
     def bad_request(_: Request, error: RequestValidationError) -> JSONResponse:
@@ -235,7 +244,7 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
 
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+        return FileResponse(STATIC_FILES / "index.html")
 
     @app.get("/api/puzzles")
     def puzzles() -> list[dict[str, Any]]:
@@ -254,7 +263,7 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
         return {"name": database.name, "counts": database.counts()}
 
     @app.post("/api/database")
-    def database_pick(request: DatabaseRequest) -> Any:
+    def database_pick(request: DatabaseBody) -> Any:
         """A puzzle of the database with the number of moves asked for, picked at random (the
         same ``seed``, the same puzzle): its board, moves, cluster and line in the file."""
         if database is None:
@@ -272,12 +281,12 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
         return answer(lambda: view(position(request)) | {"played": played(request)})
 
     @app.post("/api/generate")
-    def generated(request: GenerateRequest) -> Any:
+    def generated(request: GenerateBody) -> Any:
         """A new 6×6 puzzle of at least ``min_moves`` moves (its hardest state)."""
         return answer(lambda: new_puzzle(request, limits))
 
     @app.post("/api/solve")
-    def solve(request: SolveRequest) -> Any:
+    def solve(request: SolveBody) -> Any:
         """An optimal plan from the position, by BFS or by the ASP horizon proof (confirmed
         by BFS). With ``stream``, server-sent events."""
         if request.engine == "asp":
@@ -304,7 +313,7 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
         return await run_in_threadpool(answer, lambda: hint_record(position(request), limits))
 
     @app.post("/api/check")
-    def check(request: CheckRequest) -> Any:
+    def check(request: CheckBody) -> Any:
         """Does the plan solve the position, and is it minimal in moves and slides (BFS)?"""
         return answer(
             lambda: rhasp.check(position(request), request.plan, budget=limits.budget()).record()
@@ -312,9 +321,11 @@ def create_app(limits: Limits | None = None, database: Database | None = None) -
 
     @app.post("/api/analyze")
     def analyze(request: Position) -> Any:
-        """Cluster, minimal moves and slides, distance profile (``rhasp analyze``)."""
+        """Cluster, minimal moves and slides, distance profile (``rhasp analyze``); for a
+        cluster too large to analyse whose puzzle static analysis proves unsolvable, that
+        verdict (``proven_by``, ``proof``, and where the analysis ``stopped``)."""
         budget = limits.budget(ANALYSIS_BYTES_PER_STATE)
-        return answer(lambda: rhasp.analyze(position(request), budget=budget).record())
+        return answer(lambda: api.analysis(AnalyzeRequest(position(request), budget)).record())
 
     return app
 
@@ -406,7 +417,7 @@ def failure(error: Exception, status: int, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": str(error)} | extra, status_code=status)
 
 
-def busy(limits: Limits) -> JSONResponse:
+def busy(limits: ServerLimits) -> JSONResponse:
     return JSONResponse(
         {
             "error": f"busy: {limits.asp_proofs} ASP proofs are running, one per core; try again "
@@ -467,14 +478,14 @@ def link_text(puzzle: Puzzle) -> str:
         return json.dumps(json.loads(write(puzzle, "json")), separators=(",", ":"))
 
 
-def new_puzzle(request: GenerateRequest, limits: Limits) -> dict[str, Any]:
+def new_puzzle(request: GenerateBody, limits: ServerLimits) -> dict[str, Any]:
     puzzle = rhasp.generate(
         request.min_moves, request.seed, seconds=limits.seconds, max_states=limits.states
     )
     return {"name": puzzle.name, "board": link_text(puzzle), "moves": puzzle.meta["moves"]}
 
 
-def hint_record(puzzle: Puzzle, limits: Limits | None = None) -> dict[str, Any] | None:
+def hint_record(puzzle: Puzzle, limits: ServerLimits | None = None) -> dict[str, Any] | None:
     """The hint as the page reads it; without ``limits``, only one that takes no search (a
     look-up in a kept cluster), else None."""
     if limits is None:
@@ -495,7 +506,7 @@ def hint_record(puzzle: Puzzle, limits: Limits | None = None) -> dict[str, Any] 
     }
 
 
-def solve_position(request: SolveRequest, limits: Limits, progress: Any) -> dict[str, Any]:
+def solve_position(request: SolveBody, limits: ServerLimits, progress: Any) -> dict[str, Any]:
     puzzle = position(request)
     solution = rhasp.solve(
         puzzle,

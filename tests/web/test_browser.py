@@ -70,6 +70,12 @@ def hurried_server() -> Iterator[str]:
     yield from serve("--time-limit", "1")
 
 
+@pytest.fixture(scope="module")
+def small_server() -> Iterator[str]:
+    """``rhasp serve`` with a state limit that a 12×12 board's cluster soon passes."""
+    yield from serve("--max-states", "125000")
+
+
 def serve(*options: str) -> Iterator[str]:
     port = free_port()
     process = subprocess.Popen(
@@ -364,6 +370,19 @@ def test_an_unsolvable_puzzle_says_so_and_a_broken_link_falls_back_in_words(
         error = page.text_content("#input-error")  # X is blocked by Q: the server says so
         assert error.startswith("The link's moves: move 2: X is blocked by Q")
         assert page.text_content("#counter") == "0 moves · 0 slides"
+
+
+def test_an_analysis_past_its_limit_shows_the_verdict_static_analysis_proved(
+    browser: object, small_server: str
+) -> None:
+    # walled12: target A faces a wall at the end of its row (row 6, column 12, read off the
+    # file); rhasp analyze says so on the command line, and the page says the same.
+    walled = (ROOT / "puzzles" / "large" / "walled12.txt").read_text()
+    for page in opened_page(browser, f"{small_server}?{urlencode({'board': walled})}"):
+        page.click("#analyse-button")
+        figures = wait_text(page, "#figures", "static analysis")
+        assert "no plan (proven by static analysis: row 6, column 12 is occupied" in figures
+        assert "the cluster analysis stopped: state limit reached" in figures
 
 
 def test_cards_generated_puzzles_and_the_field_say_what_they_are(page: object) -> None:

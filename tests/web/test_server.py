@@ -30,8 +30,9 @@ from rhasp.model import Puzzle, State
 from rhasp.pictures.boards import board_scene
 from rhasp.pictures.scene import svg
 from rhasp.web import server as web_server
-from rhasp.web.server import MAX_BODY, QUICK_TEXT, Database, Limits, create_app
+from rhasp.web.server import MAX_BODY, QUICK_TEXT, Database, ServerLimits, create_app
 from tests.boards import CARD_MOVES, EXAMPLES, ORIGINAL, PUZZLES, card, card_backs, card_rows
+from tests.command import rhasp as rhasp_command
 from tests.reference import cluster, database_rows, fewest
 
 with warnings.catch_warnings():  # starlette would rather have httpx2; httpx is what FastAPI uses
@@ -382,7 +383,7 @@ def test_a_stream_that_fails_on_a_bug_ends_with_an_error_event(monkeypatch):
     def bug(*_):
         raise IndexError("tuple index out of range")
 
-    one = TestClient(create_app(Limits(asp_proofs=1)))
+    one = TestClient(create_app(ServerLimits(asp_proofs=1)))
     monkeypatch.setattr(web_server, "solve_position", bug)
     response = post(one, "solve", board=CARD1, engine="asp", stream=True)
     assert response.status_code == 200  # sent before the proof starts: the error is an event
@@ -424,6 +425,38 @@ def test_analyze_card1_against_the_naive_cluster(client):
     assert record["minimal_moves"] == 8
     assert record["minimal_slides"] == fewest(card_rows(1), {"X": "right"}, "slides")
     assert sum(record["distance_profile"].values()) == len(states)
+
+
+#: A 12×12 board whose target A faces a wall at the end of its row (row 6, column 12: read
+#: off the file), and whose cluster is far larger than the 10,000 states allowed here.
+WALLED12 = PUZZLES / "large" / "walled12.txt"
+WALL_PROOF = "row 6, column 12 is occupied in every reachable state, by a wall"
+
+
+def test_analyze_past_its_limit_gives_the_static_verdict_as_the_cli_and_python_do():
+    # One state limit for the three ways in: the page's is the memory of BFS states, of
+    # which analysis, at 2,500 bytes a state against 200, gets 2/25: 125,000 -> 10,000.
+    page = TestClient(create_app(ServerLimits(states=125_000)))
+    record = post(page, "analyze", board=WALLED12.read_text()).json()
+    assert record["minimal_moves"] is None and record["proven_by"] == "static analysis"
+    assert record["proof"].startswith(WALL_PROOF)
+    assert record["stopped"].startswith("the cluster analysis stopped: state limit reached")
+    python = rhasp.analyze(rhasp.read(WALLED12), max_states=10_000)
+    assert python.minimal_moves is None and python.proof == record["proof"]
+    command = rhasp_command("analyze", str(WALLED12), "--max-states", "10000")
+    assert command.exit_code == 1  # no solution
+    assert f"walled12 · no solution · proven by static analysis: {record['proof']}" in (
+        command.stdout
+    )
+
+
+def test_analyze_past_its_limit_with_nothing_proven_is_a_limit_everywhere():
+    page = TestClient(create_app(ServerLimits(states=125_000)))
+    assert "state limit" in one_line_error(post(page, "analyze", board=LEFT12), 422)
+    with pytest.raises(rhasp.SearchLimit, match="state limit"):
+        rhasp.analyze(rhasp.parse(LEFT12), max_states=10_000)
+    left12 = str(PUZZLES / "large" / "left12.txt")
+    assert rhasp_command("analyze", left12, "--max-states", "10000").exit_code == 4
 
 
 # --- /api/generate -----------------------------------------------------------------------------
@@ -488,7 +521,7 @@ def test_a_state_limit_is_422_and_never_no_solution(endpoint, extra):
     # Hints keep each board's cluster for the whole process, and a kept cluster answers
     # without a search under any limit: so a board no other test asks about (card 1, a wall
     # where nothing passes).
-    small = TestClient(create_app(Limits(states=50)))
+    small = TestClient(create_app(ServerLimits(states=50)))
     response = post(small, endpoint, board=CARD1.replace("P..Q.O", "P..Q#O"), **extra)
     error = one_line_error(response, 422)
     assert response.json()["limit"] is True
@@ -499,12 +532,13 @@ def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
     # Card 1, a wall where nothing passes: 8 moves, by hand (the card-back plan needs no P).
     board = CARD1.replace("P..Q.O", "P..Q#O")
     fewest = post(TestClient(create_app()), "solve", board=board).json()
-    past_bfs = post(TestClient(create_app(Limits(states=50))), "solve", board=board, engine="asp")
+    small = TestClient(create_app(ServerLimits(states=50)))
+    past_bfs = post(small, "solve", board=board, engine="asp")
     assert past_bfs.status_code == 200
     record = past_bfs.json()
     assert record["length"] == fewest["length"] and record["proven_by"] == ["asp"]
     assert record["stopped"]["bfs"].startswith("state limit reached")
-    hurried = TestClient(create_app(Limits(seconds=0.5)))
+    hurried = TestClient(create_app(ServerLimits(seconds=0.5)))
     past_asp = post(hurried, "solve", board=HARDEST, engine="asp", objective="slides").json()
     assert past_asp["proven_by"] == ["bfs"] and past_asp["stopped"]["asp"].startswith("timed out")
     assert (
@@ -516,7 +550,7 @@ def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
 @pytest.mark.parametrize("endpoint", ["solve", "hint", "analyze"])
 def test_a_time_limit_is_422(endpoint):
     # States enough that the time trips first on any machine (analysis gets 1/12 of them).
-    quick = TestClient(create_app(Limits(seconds=0.2, states=50_000_000)))
+    quick = TestClient(create_app(ServerLimits(seconds=0.2, states=50_000_000)))
     began = time.perf_counter()
     response = post(quick, endpoint, board=LEFT12)
     assert time.perf_counter() - began < 10  # the 12x12 board takes far longer unbounded
@@ -525,16 +559,16 @@ def test_a_time_limit_is_422(endpoint):
 
 
 def test_generate_past_its_time_is_422():
-    quick = TestClient(create_app(Limits(seconds=0.2)))
+    quick = TestClient(create_app(ServerLimits(seconds=0.2)))
     response = post(quick, "generate", min_moves=40, seed=1)
     assert "ask for fewer" in one_line_error(response, 422)
 
 
 def test_an_asp_slot_is_given_back_after_each_proof():
-    one = TestClient(create_app(Limits(asp_proofs=1)))
+    one = TestClient(create_app(ServerLimits(asp_proofs=1)))
     for _ in range(2):
         assert post(one, "solve", board=CARD1, engine="asp").json()["length"] == 8
-    limited = TestClient(create_app(Limits(asp_proofs=1, states=50, seconds=0.5)))
+    limited = TestClient(create_app(ServerLimits(asp_proofs=1, states=50, seconds=0.5)))
     for _ in range(2):  # a proof stopped by a limit (and its BFS by another) gives it back too
         one_line_error(post(limited, "solve", board=HARDEST, engine="asp"), 422)
 
@@ -544,7 +578,7 @@ def live_server():
     """Start the app under uvicorn in a thread, on a free port of the loopback address."""
     running = []
 
-    def start(limits: Limits) -> str:
+    def start(limits: ServerLimits) -> str:
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         server = uvicorn.Server(uvicorn.Config(create_app(limits), log_level="warning"))
@@ -566,7 +600,7 @@ def live_server():
 
 def test_a_second_asp_proof_is_told_busy_while_one_runs(live_server):
     # Card 26 takes the ASP engine seconds; the 1 s limit ends it either way.
-    base = live_server(Limits(asp_proofs=1, seconds=1.0))
+    base = live_server(ServerLimits(asp_proofs=1, seconds=1.0))
     slow = (ORIGINAL / "card26.txt").read_text()
     with httpx.Client(base_url=base, timeout=60, trust_env=False) as http:
         asked = {"board": slow, "engine": "asp", "stream": True}
@@ -714,7 +748,7 @@ def test_every_count_listed_can_be_asked_for(tmp_path):
 
 def test_a_line_of_more_moves_than_a_pick_may_ask_for_stops_the_start(tmp_path):
     schema = TestClient(create_app()).get("/openapi.json").json()["components"]["schemas"]
-    most = int(schema["DatabaseRequest"]["properties"]["moves"]["maximum"])
+    most = int(schema["DatabaseBody"]["properties"]["moves"]["maximum"])
     bad = tmp_path / "bad.txt"
     bad.write_text(f"05 DBBBDooEDAAECCoo 15\n{most + 1} DBBBDooEDAAECCoo 15\n")
     with pytest.raises(InputError, match=rf"bad.txt:2: {most + 1:,} moves"):
@@ -767,7 +801,7 @@ def test_an_unforeseen_failure_in_a_streamed_proof_is_an_error_event(monkeypatch
 def test_the_pages_minimum_moves_field_has_the_servers_limits(client):
     page = client.get("/").text
     field = re.search(r'<input id="min-moves"[^>]*>', page)[0]
-    limits = client.get("/openapi.json").json()["components"]["schemas"]["GenerateRequest"]
+    limits = client.get("/openapi.json").json()["components"]["schemas"]["GenerateBody"]
     bounds = limits["properties"]["min_moves"]
     assert int(re.search(r'min="(\d+)"', field)[1]) == bounds["minimum"]
     assert int(re.search(r'max="(\d+)"', field)[1]) == bounds["maximum"]

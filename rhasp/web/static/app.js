@@ -600,6 +600,13 @@ async function analyse() {
   try {
     const record = await api("/api/analyze", position());
     if (token !== game.token) return;
+    if (record.proof) {  // too large to analyse, proven unsolvable by static analysis
+      figures.replaceChildren(
+        entry("fewest moves", `no plan (proven by static analysis: ${record.proof})`),
+        entry("cluster", record.stopped),
+      );
+      return;
+    }
     figures.replaceChildren(
       entry("cluster", `${record.cluster.states.toLocaleString("en")} states, ${record.cluster.edges.toLocaleString("en")} moves between them`),
       entry("fewest moves", record.minimal_moves === null ? "no plan" : `${record.minimal_moves} (proven by BFS)`),

@@ -1,0 +1,282 @@
+"""One request per command, and the policies that were once spread over the command line,
+the web server and the deck: each lives here once, so every way in gives the same answer.
+
+A request is a frozen dataclass whose fields are checked when it is built
+(:mod:`rhasp.arguments`), so a bad one never reaches a search. It owns its defaults and its
+budget: a field left None is what the machine's memory allows, shared by the processes that
+search at once (:func:`max_states_for`). The policies:
+
+- solving (:func:`solution`): static analysis first (a board proven unsolvable at a glance
+  needs no search), then the engine, then, unless the engine is BFS, a BFS that confirms its
+  length;
+- analysing (:class:`StaticVerdict`, given by :func:`rhasp.api.analysis`): when the cluster
+  is too large to analyse but static analysis proves the puzzle unsolvable, that verdict is
+  the answer, with the limit beside it, on the command line, in Python and on the web page
+  alike;
+- enumerating: the ranges of walls and pieces, as counts, pairs or ``LOW..HIGH`` text, are
+  read by one function (:func:`rhasp.arguments.count_or_range`) and checked by the
+  enumeration's own options.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rhasp import arguments
+from rhasp.engines import (
+    ENGINES,
+    OBJECTIVES,
+    AspOptions,
+    Engine,
+    Objective,
+    Solution,
+    confirmed,
+    get_engine,
+)
+from rhasp.engines.limits import (
+    ANALYSIS_BYTES_PER_STATE,
+    BYTES_PER_STATE,
+    Budget,
+    SearchProgress,
+    default_max_atoms,
+    default_max_states,
+)
+from rhasp.engines.static import static_verdict
+from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
+from rhasp.errors import InputError, SearchLimit
+from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
+
+
+def max_states_for(
+    max_states: int | None, processes: int = 1, bytes_each: int = BYTES_PER_STATE
+) -> int:
+    """``max_states`` when given, else what half the memory holds at ``bytes_each`` a state,
+    shared by ``processes`` searching at once: the one place that default is reckoned."""
+    return default_max_states(processes, bytes_each) if max_states is None else max_states
+
+
+def processes_for(jobs: int | None) -> int:
+    """``jobs`` worker processes when given, else one per core."""
+    return (os.cpu_count() or 1) if jobs is None else jobs
+
+
+def max_atoms_for(max_atoms: int | None, processes: int = 1) -> int:
+    """``max_atoms`` when given, else what the memory holds, shared as :func:`max_states_for`."""
+    return default_max_atoms(processes) if max_atoms is None else max_atoms
+
+
+def search_budget(
+    max_states: int | None = None,
+    budget: Budget | None = None,
+    *,
+    bytes_each: int = BYTES_PER_STATE,
+    seconds: float | None = None,
+    progress: SearchProgress | None = None,
+) -> Budget:
+    """``budget``, else one of ``max_states`` states (by default what the memory holds at
+    ``bytes_each`` a state), ``seconds`` and ``progress``. Both are checked: a bad
+    ``max_states`` is refused even beside a budget, so a typo never passes silently."""
+    states = arguments.optional(arguments.whole, max_states, "max_states", 1)
+    if budget is not None:
+        return arguments.budget(budget)
+    states = max_states_for(states, bytes_each=bytes_each)
+    return Budget(states, progress=progress, seconds=seconds)
+
+
+def _analysis_budget() -> Budget:
+    """Analysis keeps each state's moves and the all-moves graph: fewer states fit."""
+    return search_budget(bytes_each=ANALYSIS_BYTES_PER_STATE)
+
+
+@dataclass(frozen=True)
+class SolveRequest:
+    """One puzzle to solve: the objective, the engine, whether BFS confirms an ASP answer,
+    the budget of the BFS and A* searches and how the ASP search runs."""
+
+    puzzle: Puzzle
+    objective: Objective = "moves"
+    engine: str = "asp"
+    confirm: bool = True
+    budget: Budget = field(default_factory=search_budget)
+    asp: AspOptions = field(default_factory=AspOptions)
+
+    def __post_init__(self) -> None:
+        arguments.puzzle(self.puzzle)
+        arguments.choice(self.objective, OBJECTIVES, "objective")
+        arguments.choice(self.engine, ENGINES, "engine")
+        arguments.flag(self.confirm, "confirm")
+        arguments.budget(self.budget)
+        object.__setattr__(self, "asp", arguments.asp_options(self.asp))
+
+
+def solution(request: SolveRequest, solver: Engine | None = None) -> Solution:
+    """The solve policy, for ``rhasp solve``, ``rhasp.solve``, the web page and every line of
+    a deck: a board static analysis proves unsolvable needs no search; else the engine
+    (``solver``, when the caller has one of its own, else the request's) answers, and an ASP
+    answer is confirmed by a BFS when the request says so (a difference is a bug:
+    :class:`~rhasp.engines.EngineDisagreement`)."""
+    solver = solver or get_engine(request.engine, asp=request.asp, budget=request.budget)
+    proven = static_verdict(request.puzzle, request.objective, solver.name)
+    if proven is not None:
+        return proven
+    if request.confirm and solver.name != "bfs":
+        oracle = get_engine("bfs", budget=request.budget)
+        return confirmed(solver, oracle, request.puzzle, request.objective)
+    return solver.solve(request.puzzle, request.objective)
+
+
+@dataclass(frozen=True)
+class AnalyzeRequest:
+    """One puzzle to analyse, within a budget reckoned at what analysis keeps per state."""
+
+    puzzle: Puzzle
+    budget: Budget = field(default_factory=_analysis_budget)
+
+    def __post_init__(self) -> None:
+        arguments.puzzle(self.puzzle)
+        arguments.budget(self.budget)
+
+
+@dataclass(frozen=True)
+class StaticVerdict:
+    """The answer of an analysis whose cluster was too large to explore, for a puzzle that
+    static analysis proves unsolvable: the verdict is proven, the figures are not known.
+    ``minimal_moves`` is None, as an analysis of an unsolvable puzzle says."""
+
+    name: str
+    proof: str  # why no target can leave
+    stopped: SearchLimit  # the limit the cluster analysis met
+
+    minimal_moves = None
+
+    def record(self) -> dict[str, Any]:
+        """The JSON form: the verdict, its proof, and where the analysis stopped."""
+        return {
+            "name": self.name,
+            "minimal_moves": None,
+            "minimal_slides": None,
+            "proven_by": "static analysis",
+            "proof": self.proof,
+            "stopped": self.stopped.what,
+        }
+
+
+class OnWorkers:
+    """What a request whose work is spread over processes shares: ``jobs`` of them (None:
+    one per core) or the Dask cluster at ``scheduler``, and each search's states, by default
+    the memory shared by the processes (:attr:`states`)."""
+
+    jobs: int | None
+    max_states: int | None
+    scheduler: str | None = None
+
+    def _check_workers(self) -> None:
+        jobs = arguments.whole(processes_for(self.jobs), "jobs", 1, arguments.MAX_JOBS)
+        object.__setattr__(self, "jobs", jobs)
+        arguments.optional(arguments.text, self.scheduler, "scheduler")
+        arguments.optional(arguments.whole, self.max_states, "max_states", 1)
+
+    @property
+    def states(self) -> int:
+        """The states of one search: given, or the memory shared by the workers."""
+        return max_states_for(self.max_states, self.jobs)
+
+
+@dataclass(frozen=True)
+class EnumerateRequest(OnWorkers):
+    """What to enumerate, and on what: ``walls`` and ``pieces`` are a count, a pair
+    ``(LOW, HIGH)`` or text ``N`` / ``LOW..HIGH``; ``pieces`` None is every count the board
+    holds. ``options`` is the enumeration's own, built (and checked) once here."""
+
+    size: int = 6
+    walls: int | tuple[int, int] | str = 0
+    pieces: int | tuple[int, int] | str | None = None
+    exit_row: int = 2
+    jobs: int | None = 1  # None: one per core
+    scheduler: str | None = None
+    max_states: int | None = None
+    options: Options = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        size = arguments.whole(self.size, "size", MIN_SIZE, MAX_SIZE)
+        walls = arguments.count_or_range(self.walls, "walls", 0)
+        everything = (1, size * size)
+        pieces = everything if self.pieces is None else self.pieces
+        pieces = arguments.count_or_range(pieces, "pieces", 1)
+        exit_row = arguments.whole(self.exit_row, "exit_row")
+        object.__setattr__(self, "options", Options(size, exit_row, *walls, *pieces))
+        self._check_workers()
+
+
+@dataclass(frozen=True)
+class GenerateRequest(OnWorkers):
+    """New puzzles to make: ``count`` of at least ``min_moves`` moves on random boards of
+    ``size`` with ``walls`` walls, from ``seed``; bounded by ``max_boards`` boards and
+    ``seconds`` (by default, per puzzle asked for), a board of more than ``max_states``
+    states skipped (by default, the memory shared by the ``jobs`` workers)."""
+
+    seed: int
+    min_moves: int = 1
+    count: int = 1
+    size: int = 6
+    walls: int = 0
+    minimal: bool = False
+    max_boards: int | None = None
+    seconds: float | None = None
+    jobs: int | None = 1  # None: one per core
+    max_states: int | None = None
+
+    def __post_init__(self) -> None:
+        arguments.whole(self.seed, "seed", None, None)
+        arguments.whole(self.min_moves, "min_moves")
+        arguments.whole(self.count, "count", 1)
+        size = arguments.whole(self.size, "size", MIN_SIDE, MAX_SIDE)
+        if arguments.whole(self.walls, "walls") > size * size - 2:
+            raise InputError(f"{self.walls} walls leave no room on a {size}×{size} board", "walls")
+        arguments.flag(self.minimal, "minimal")
+        # Boards past 2**63 are no bound at all: generating caps them, as the CLI always let it.
+        arguments.optional(arguments.whole, self.max_boards, "max_boards", 1, None)
+        arguments.optional(arguments.seconds, self.seconds, "seconds")
+        self._check_workers()
+
+
+@dataclass(frozen=True)
+class DeckRequest(OnWorkers):
+    """A deck to solve, a puzzle per worker: the deck's file (or directory, or ``-``), the
+    objective and engine of every puzzle, whether to count each cluster and compare with the
+    deck line's figures, where to stream the records (``out``, else standard output) and
+    whether to resume there. Each puzzle's states and atoms are what the memory holds shared
+    by the ``jobs`` workers, unless given."""
+
+    source: str
+    objective: Objective = "moves"
+    engine: str = "bfs"
+    cluster: bool = False
+    verify: bool = False
+    jobs: int | None = None  # None: one per core
+    scheduler: str | None = None
+    out: Path | None = None
+    resume: bool = False
+    targets: tuple[str, ...] = ()
+    max_states: int | None = None
+    max_atoms: int | None = None
+
+    def __post_init__(self) -> None:
+        arguments.text(self.source, "source")
+        arguments.choice(self.objective, OBJECTIVES, "objective")
+        arguments.choice(self.engine, ENGINES, "engine")
+        arguments.flag(self.cluster, "cluster")
+        arguments.flag(self.verify, "verify")
+        arguments.optional(arguments.instance, self.out, "out", Path)
+        arguments.flag(self.resume, "resume")
+        object.__setattr__(self, "targets", arguments.texts(self.targets, "targets"))
+        arguments.optional(arguments.whole, self.max_atoms, "max_atoms", 1)
+        self._check_workers()
+
+    @property
+    def atoms(self) -> int:
+        """The ground atoms of one ASP search: given, or the memory shared by the workers."""
+        return max_atoms_for(self.max_atoms, self.jobs)
