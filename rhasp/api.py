@@ -164,19 +164,35 @@ def solve(
     engine = arguments.choice(engine, ENGINES, "engine")
     confirm = arguments.flag(confirm, "confirm")
     budget = bounded(max_states, budget)
-    unknown = set(asp_options) - {option.name for option in fields(AspOptions)}
+    names = [option.name for option in fields(AspOptions)] + list(ASP_BOUNDS)
+    unknown = set(asp_options) - set(names)
     if unknown:
-        known = ", ".join(option.name for option in fields(AspOptions))
+        known = ", ".join(sorted(names))
         raise InputError(f"no ASP option {', '.join(sorted(unknown))} (there are {known})", "solve")
+    asp_budget = _asp_budget(budget, {name: asp_options.pop(name, None) for name in ASP_BOUNDS})
     given = arguments.optional(arguments.instance, asp, "asp", AspOptions)
     options = arguments.asp_options(replace(given or AspOptions(), **asp_options))
-    solver = get_engine(engine, asp=options, budget=budget)
+    solver = get_engine(engine, asp=options, budget=asp_budget if engine == "asp" else budget)
     proven = static_verdict(puzzle, objective, solver.name)  # unsolvable at a glance: no search
     if proven is not None:
         return proven
     if confirm and solver.name != "bfs":
         return confirmed(solver, get_engine("bfs", budget=budget), puzzle, objective)
     return solver.solve(puzzle, objective)
+
+
+#: ``rhasp.solve``'s keywords that bound the ASP search: the Budget's field each sets.
+ASP_BOUNDS = {"timeout": "seconds", "max_horizon": "horizon", "max_atoms": "atoms"}
+
+
+def _asp_budget(budget: Budget, given: dict[str, Any]) -> Budget:
+    """``budget`` with the ASP keywords given (not None) in their fields, each checked: they
+    bound the ASP search alone, not the BFS that confirms it."""
+    arguments.optional(arguments.seconds, given["timeout"], "timeout")
+    arguments.optional(arguments.whole, given["max_horizon"], "max_horizon")
+    arguments.optional(arguments.whole, given["max_atoms"], "max_atoms", 1)
+    bounds = {ASP_BOUNDS[name]: value for name, value in given.items() if value is not None}
+    return replace(budget, **bounds)
 
 
 def check(
@@ -296,7 +312,7 @@ def enumerate_puzzles(
 def _database_lines(
     options: enumeration.Options, budget: int, jobs: int, scheduler: str | None
 ) -> Iterator[str]:
-    numbers = range(enumeration.shard_count(enumeration.prepared(options)[0]))
+    numbers = range(enumeration.shard_count(enumeration.prepared(options)))
     for shard in enumeration.shard_results(options, numbers, budget, jobs, scheduler):
         yield from shard.lines
 

@@ -64,7 +64,7 @@ from rhasp.output import (
     DeckProgress,
     EnumerationProgress,
     ProofProgress,
-    SearchProgress,
+    SearchLine,
     analysis_text,
     check_lines,
     counted,
@@ -311,7 +311,7 @@ def search_budget(
 ) -> Budget:
     """The budget of a command's searches, shown live on a terminal unless the output is
     JSON; by default what half the memory holds at ``bytes_each`` a state."""
-    progress = SearchProgress(err) if output == "text" else None
+    progress = SearchLine(err) if output == "text" else None
     return replace(bounded(max_states, None, bytes_each), progress=progress)
 
 
@@ -399,7 +399,8 @@ def solve(
     """Find an optimal plan for a puzzle (or for every puzzle of a deck)."""
     live = ProofProgress(err) if output == OutputChoice.text else None
 
-    asp = AspOptions(max_horizon, timeout, tuple(clingo_arg or ()), memo, live, max_atoms)
+    asp = AspOptions(tuple(clingo_arg or ()), memo, live)
+    bounds = {"timeout": timeout, "max_horizon": max_horizon, "max_atoms": max_atoms}
 
     budget = search_budget(max_states, output.value)
     entries = read_entries(puzzle, target)
@@ -411,7 +412,7 @@ def solve(
             continue
         try:
             solution = rhasp.solve(
-                entry, objective.value, engine.value, confirm, budget=budget, asp=asp
+                entry, objective.value, engine.value, confirm, budget=budget, asp=asp, **bounds
             )
         except EngineDisagreement as error:
             report(error)
@@ -419,7 +420,7 @@ def solve(
             continue
         finally:
             if live is not None:
-                live.done()
+                live.stop()
         show_solution(solution, notation.value, output, boards, compact=len(entries) > 1)
         codes.append(outcome(solution))
     return max(codes, key=SEVERITY.index)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from multiprocessing.pool import Pool
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from rhasp.engines import AspOptions, Objective, Solution, confirmed, get_engine
 from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_count
@@ -38,6 +38,7 @@ from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
 from rhasp.notation import format_plan
 from rhasp.parallel import dask_client, worker_pool
+from rhasp.progress import Progress
 
 FIELDS = (
     "line",
@@ -143,7 +144,7 @@ def solve_job(job: Job) -> Result:
 
 def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
     settings = job.settings
-    budget = Budget(settings.max_states)
+    budget = Budget(settings.max_states, atoms=settings.max_atoms)
     size = None
     one_pass = settings.cluster and settings.engine == "bfs" and settings.objective == "moves"
     proven = static_verdict(puzzle, settings.objective, settings.engine)
@@ -157,7 +158,7 @@ def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
     else:
         # The deck's parallelism is one puzzle per worker process, so an ASP solve here runs
         # one solver thread rather than the memo's default of one per core.
-        options = AspOptions(clingo_args=ONE_THREAD, max_atoms=settings.max_atoms)
+        options = AspOptions(clingo_args=ONE_THREAD)
         engine = get_engine(settings.engine, asp=options, budget=budget)
         if engine.name == "bfs":
             solution = engine.solve(puzzle, settings.objective)
@@ -376,12 +377,6 @@ class Tally:
             self.verified += 1
         if record.mismatch:
             self.mismatches.append(record)
-
-
-class Progress(Protocol):
-    def start(self, total: int, skipped: int) -> None: ...
-    def advance(self, tally: Tally) -> None: ...
-    def stop(self) -> None: ...
 
 
 #: Bad lines and limits printed one by one; beyond, they are counted (each is in the records).
