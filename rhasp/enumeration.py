@@ -4,8 +4,10 @@
 *interesting* puzzle as ``MOVES BOARD CLUSTER``. The definitions (layouts, interesting,
 hardest, minimal, lettering, ties) are the README's ("rhasp enumerate"); the search that
 applies them is :mod:`rhasp.engines.layouts`, compiled. This module builds what it reads (each
-line's entries), cuts the work into *shards*, runs them in order or on workers, and turns what
-they find into deck lines.
+line's entries), cuts the work into *shards*, runs them in order or on workers (each through
+the core's runner, :data:`rhasp.engines.runner.RUNNER`, which warms numba, watches and stops
+them), and turns what they find into deck lines, reporting through
+:class:`rhasp.progress.Progress`.
 
 A shard is the layouts that begin with given entries on the first few lines. It is a pure
 function of its number and the options, so shards may run anywhere (worker processes, a Dask
