@@ -152,9 +152,10 @@ def solve(
     ``engine="asp"`` grows the horizon until a plan exists, and with ``confirm`` a BFS checks
     its length (a difference raises :class:`~rhasp.engines.EngineDisagreement`: a bug).
     ``asp`` (an :class:`~rhasp.engines.AspOptions`), or its fields as keywords
-    (``timeout=5``, ``max_horizon``, ``max_atoms``, ``clingo_args``, ``memo``, ``progress``),
-    say how the ASP search runs; ``progress(horizon, seconds, memo_states)`` is called while
-    an ASP horizon is solved.
+    (``clingo_args``, ``memo``, ``progress``), say how the ASP search runs; ``progress`` (a
+    :class:`~rhasp.progress.Progress`, or a function ``(horizon, seconds, memo_states)``)
+    follows the horizons solved. ``timeout=5``, ``max_horizon`` and ``max_atoms`` bound the
+    ASP search alone (the fields ``seconds``, ``horizon`` and ``atoms`` of its budget).
     A solution with no plan is proven unsolvable (``.proofs``) or stopped at ``.limit``.
     A limit one engine meets never hides what the other proved: the answer is the proven one,
     and ``.stopped`` names the engine that stopped short (``{"asp": "timed out at horizon 35"}``).

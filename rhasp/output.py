@@ -8,14 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeRemainingColumn
+from rich.progress import Progress as Bar  # rich's bar; rhasp's Progress is rhasp.progress's
 from rich.table import Table
 from rich.text import Text
 
@@ -250,7 +244,7 @@ class DeckProgress(Silent):
     def __init__(self, console: Console, every: float = 5.0) -> None:
         self.console = console
         self.every = every
-        self.bar: Progress | None = None
+        self.bar: Bar | None = None
         self.task: TaskID | None = None
         self.began = self.last = 0.0
         self.total = self.skipped = 0
@@ -262,7 +256,7 @@ class DeckProgress(Silent):
         if skipped:
             self.console.print(f"resuming: {skipped:,} {self.unit} already done, {total:,} to go")
         if self.console.is_terminal:
-            self.bar = Progress(
+            self.bar = Bar(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),

@@ -131,7 +131,7 @@ class Runner:
         if jit is None:
             return False
         twin, converted, watch = self._way(function, tables, arguments, jit)
-        twin(converted[0], *converted[1:], watch, **flags)
+        twin(*converted, watch, **flags)
         return True
 
     def call(
@@ -142,16 +142,19 @@ class Runner:
         budget: Budget | None = None,
         reached: Callable[[int], str] = _at_depth,
         threaded: bool = False,
+        compiles: bool = True,
         **flags: Any,
     ) -> tuple[Any, ...]:
-        """``function(tables, *arguments, watch, **flags)``, compiled if this process may
-        (prefer :meth:`warm_up` first), watched within ``budget``'s seconds and progress (in a
-        thread of its own when ``threaded``, so that Ctrl-C stops it at once). A function
-        that answers :data:`rhasp.engines.core.BUDGET` raises a :class:`SearchLimit`, where
-        ``reached`` words the depth its watch holds."""
+        """``function(tables, *arguments, watch, **flags)``, compiled if this process may and
+        the tables ``compiles`` (fit 64-bit words; prefer :meth:`warm_up` first), watched
+        within ``budget``'s seconds and progress (in a thread of its own when ``threaded``, so
+        that Ctrl-C stops it at once). A function that answers
+        :data:`rhasp.engines.core.BUDGET` raises a :class:`SearchLimit`, where ``reached``
+        words the depth its watch holds."""
         budget = budget or Budget(UNLIMITED)
+        jit = self.compiled() if compiles else None
         outcome, watch = self._attempt(
-            function, tables, arguments, budget, self.compiled(), reached, threaded, flags
+            function, tables, arguments, budget, jit, reached, threaded, flags
         )
         if outcome[0] == core.BUDGET:
             raise _limit(watch, reached)
@@ -211,7 +214,7 @@ class Runner:
         measure = "f" if function is core.best_first else "depth"
 
         def search() -> tuple[Any, ...]:
-            return twin(converted[0], *converted[1:], watch, **flags)
+            return twin(*converted, watch, **flags)
 
         watched = _Watched(budget, watch, reached, measure)
         return watched.run(search, threaded), watch
