@@ -81,18 +81,20 @@ def _may_compile() -> bool:
 #: Tables converted for the compiled core, by the identity of the tables converted (hashing
 #: an enumeration's lines costs 10 µs a shard), each kept with them so that the id holds.
 _converted_tables: dict[int, tuple[Any, Any]] = {}
+_converting = threading.Lock()  # the web server searches in threads
 
 
 def _converted(jit: ModuleType, tables: Any) -> Any:
     """``tables`` as the compiled core takes them, converted once while they are in use."""
-    kept = _converted_tables.get(id(tables))
-    if kept is not None and kept[0] is tables:
-        return kept[1]
-    if len(_converted_tables) >= CONVERTED:
-        del _converted_tables[next(iter(_converted_tables))]  # the oldest
-    converted = jit.tables(tables)
-    _converted_tables[id(tables)] = (tables, converted)
-    return converted
+    with _converting:
+        kept = _converted_tables.get(id(tables))
+        if kept is not None and kept[0] is tables:
+            return kept[1]
+        if len(_converted_tables) >= CONVERTED:
+            del _converted_tables[next(iter(_converted_tables))]  # the oldest
+        converted = jit.tables(tables)
+        _converted_tables[id(tables)] = (tables, converted)
+        return converted
 
 
 def _at_depth(depth: int) -> str:
