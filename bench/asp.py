@@ -33,6 +33,7 @@ import statistics
 from pathlib import Path
 
 from rhasp.engines import AspOptions, Solution, get_engine
+from rhasp.engines.limits import Budget
 from rhasp.formats import read_path
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
@@ -115,10 +116,10 @@ def main() -> None:
                 get_engine(
                     "asp",
                     asp=AspOptions(
-                        timeout=args.timeout,
                         clingo_args=(*options, *args.clingo_arg),
                         memo=variant in MEMO_VARIANTS,
                     ),
+                    budget=Budget(seconds=args.timeout),
                 ),
                 memo_bound=BOUND[variant],
             )

@@ -122,7 +122,7 @@ def six_by_six_sample(sample: int, jobs: int) -> dict[str, object]:
     ways = {"packed": enumeration.Options(6, from_goals=False), "goals": enumeration.Options(6)}
     found: dict[str, dict[str, float]] = {}
     for name, options in ways.items():
-        total = enumeration.shard_count(enumeration.prepared(options)[0])
+        total = enumeration.shard_count(enumeration.prepared(options))
         step = max(1, total // sample)
         found[name] = {"shards": total, "step": step, "seconds": 0.0, "layouts": 0, "puzzles": 0}
     budget = 10**8

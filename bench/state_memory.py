@@ -70,12 +70,12 @@ print(found.cluster_states, (after - before) * 1024)
 
 ATOMS = """
 import resource, sys
-from rhasp.engines import AspOptions
 from rhasp.engines.asp import AspEngine
+from rhasp.engines.limits import Budget
 from rhasp.formats import read_path
 puzzle = read_path("puzzles/original/card40.txt")[0]
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-found = AspEngine(AspOptions(max_horizon=int(sys.argv[1]))).solve(puzzle, "moves")
+found = AspEngine(budget=Budget(horizon=int(sys.argv[1]))).solve(puzzle, "moves")
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(found.stats["asp"]["atoms"], (after - before) * 1024)
 """

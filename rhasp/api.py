@@ -44,7 +44,6 @@ from rhasp.analysis import Analysis, hardest_puzzle
 from rhasp.analysis import analyze as analyze_cluster
 from rhasp.cluster import cluster_graph
 from rhasp.deck import DeckTally, run_deck
-from rhasp.deck import Progress as DeckProgress
 from rhasp.engines import ENGINES, OBJECTIVES, AspOptions, EngineDisagreement, Objective, Solution
 from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
@@ -54,7 +53,6 @@ from rhasp.engines.limits import (
 )
 from rhasp.engines.static import Blocked, always_occupied, blocked_exit
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
-from rhasp.enumeration import Progress as EnumerationProgress
 from rhasp.enumeration import Tally as EnumerationTally
 from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.formats import Entry, read_path, read_text
@@ -65,7 +63,9 @@ from rhasp.hints import hint as next_move
 from rhasp.model import Cell, Move, Puzzle, position_after
 from rhasp.notation import extract_plan, parse_plan
 from rhasp.plan_check import check_plan
+from rhasp.progress import Progress
 from rhasp.requests import (
+    ASP_BOUNDS,
     AnalyzeRequest,
     DeckRequest,
     EnumerateRequest,
@@ -224,21 +224,24 @@ def solve(
     ``engine="asp"`` grows the horizon until a plan exists, and with ``confirm`` a BFS checks
     its length (a difference raises :class:`~rhasp.engines.EngineDisagreement`: a bug).
     ``asp`` (an :class:`~rhasp.engines.AspOptions`), or its fields as keywords
-    (``timeout=5``, ``max_horizon``, ``max_atoms``, ``clingo_args``, ``memo``, ``progress``),
-    say how the ASP search runs; ``progress(horizon, seconds, memo_states)`` is called while
-    an ASP horizon is solved.
+    (``clingo_args``, ``memo``, ``progress``), say how the ASP search runs; ``progress`` (a
+    :class:`~rhasp.progress.Progress`, or a function ``(horizon, seconds, memo_states)``)
+    follows the horizons solved. ``timeout=5``, ``max_horizon`` and ``max_atoms`` bound the
+    ASP search alone (the fields ``seconds``, ``horizon`` and ``atoms`` of its budget).
     A solution with no plan is proven unsolvable (``.proofs``) or stopped at ``.limit``.
     A limit one engine meets never hides what the other proved: the answer is the proven one,
     and ``.stopped`` names the engine that stopped short (``{"asp": "timed out at horizon 35"}``).
     """
     budget = search_budget(max_states, budget)
-    unknown = set(asp_options) - {option.name for option in fields(AspOptions)}
+    names = [option.name for option in fields(AspOptions)] + list(ASP_BOUNDS)
+    unknown = set(asp_options) - set(names)
     if unknown:
-        known = ", ".join(option.name for option in fields(AspOptions))
+        known = ", ".join(sorted(names))
         raise InputError(f"no ASP option {', '.join(sorted(unknown))} (there are {known})", "solve")
+    bounds = {name: asp_options.pop(name, None) for name in ASP_BOUNDS}
     given = arguments.optional(arguments.instance, asp, "asp", AspOptions)
     options = replace(given or AspOptions(), **asp_options)
-    return solution(SolveRequest(puzzle, objective, engine, confirm, budget, options))
+    return solution(SolveRequest(puzzle, objective, engine, confirm, budget, options, **bounds))
 
 
 def check(
@@ -371,7 +374,7 @@ def enumerate_puzzles(
 
 def _database_lines(request: EnumerateRequest) -> Iterator[str]:
     options, jobs = request.options, request.jobs
-    numbers = range(enumeration.shard_count(enumeration.prepared(options)[0]))
+    numbers = range(enumeration.shard_count(enumeration.prepared(options)))
     for shard in enumeration.shard_results(
         options, numbers, request.states, jobs, request.scheduler
     ):
@@ -382,7 +385,7 @@ def enumerate_database(
     request: EnumerateRequest,
     out: Path | None = None,
     resume: bool = False,
-    progress: EnumerationProgress | None = None,
+    progress: Progress | None = None,
 ) -> EnumerationTally:
     """``rhasp enumerate``: the lines ``request`` asks for to ``out`` (resumably), else to
     standard output, as each shard and those before it are done; what was found."""
@@ -411,7 +414,7 @@ def deck(
     targets: Sequence[str] = (),
     max_states: int | None = None,
     max_atoms: int | None = None,
-    progress: DeckProgress | None = None,
+    progress: Progress | None = None,
     report: Callable[[RhaspError], None] | None = None,
 ) -> DeckTally:
     """Solve every puzzle of a deck (``rhasp deck``) on ``jobs`` processes (default: all

@@ -25,6 +25,7 @@ from rhasp.engines import AspOptions
 from rhasp.engines.limits import Budget
 from rhasp.errors import InputError
 from rhasp.model import Move, Puzzle
+from rhasp.progress import HorizonCalls
 
 #: The largest count a search takes (states, atoms, steps): the compiled core counts in 64-bit
 #: words, and a count past them is an OverflowError deep in a worker.
@@ -159,11 +160,13 @@ def _is_move(move: Any) -> bool:
 
 
 def budget(value: Any, name: str = "budget") -> Budget:
-    """A :class:`Budget` whose states and seconds are what ``max_states`` and a time limit
-    may be."""
+    """A :class:`Budget` whose states, seconds, atoms and horizon are what ``max_states``, a
+    time limit, ``max_atoms`` and ``max_horizon`` may be."""
     checked = instance(value, name, Budget)
     whole(checked.states, f"{name}.states", 1)
     optional(seconds, checked.seconds, f"{name}.seconds")
+    optional(whole, checked.atoms, f"{name}.atoms", 1)
+    whole(checked.horizon, f"{name}.horizon")
     return checked
 
 
@@ -171,11 +174,11 @@ def asp_options(value: Any, name: str = "asp") -> AspOptions:
     """An :class:`AspOptions` whose every field is what ``rhasp.solve``'s keyword of that name
     may be (and what the CLI's option of that name allows)."""
     options = instance(value, name, AspOptions)
-    optional(whole, options.max_horizon, "max_horizon")
-    optional(seconds, options.timeout, "timeout")
     options = replace(options, clingo_args=texts(options.clingo_args, "clingo_args"))
     flag(options.memo, "memo")
-    if options.progress is not None and not callable(options.progress):
-        raise InputError(f"give a function or None, not {shown(options.progress)}", "progress")
-    optional(whole, options.max_atoms, "max_atoms", 1)
-    return options
+    progress = options.progress
+    if progress is None or hasattr(progress, "searching"):
+        return options
+    if not callable(progress):
+        raise InputError(f"give a function or None, not {shown(progress)}", "progress")
+    return replace(options, progress=HorizonCalls(progress))

@@ -75,7 +75,7 @@ from rhasp.output import (
     DeckProgress,
     EnumerationProgress,
     ProofProgress,
-    SearchProgress,
+    SearchLine,
     analysis_text,
     check_lines,
     counted,
@@ -322,7 +322,7 @@ def search_budget(
 ) -> Budget:
     """The budget of a command's searches (:func:`rhasp.api.search_budget`), shown live on a
     terminal unless the output is JSON."""
-    progress = SearchProgress(err) if output == "text" else None
+    progress = SearchLine(err) if output == "text" else None
     return api.search_budget(max_states, bytes_each=bytes_each, progress=progress)
 
 
@@ -422,7 +422,8 @@ def solve(
     """Find an optimal plan for a puzzle (or for every puzzle of a deck)."""
     live = ProofProgress(err) if output == OutputChoice.text else None
 
-    asp = AspOptions(max_horizon, timeout, tuple(clingo_arg or ()), memo, live, max_atoms)
+    asp = AspOptions(tuple(clingo_arg or ()), memo, live)
+    bounds = {"timeout": timeout, "max_horizon": max_horizon, "max_atoms": max_atoms}
 
     budget = search_budget(max_states, output.value)
     entries = read_entries(puzzle, target)
@@ -433,7 +434,9 @@ def solve(
             codes.append(EXIT_BAD_INPUT)
             continue
         try:
-            request = SolveRequest(entry, objective.value, engine.value, confirm, budget, asp)
+            request = SolveRequest(
+                entry, objective.value, engine.value, confirm, budget, asp, **bounds
+            )
             solution = api.solution(request)
         except EngineDisagreement as error:
             report(error)
@@ -441,7 +444,7 @@ def solve(
             continue
         finally:
             if live is not None:
-                live.done()
+                live.stop()
         show_solution(solution, notation.value, output, boards, compact=len(entries) > 1)
         codes.append(outcome(solution))
     return max(codes, key=SEVERITY.index)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from multiprocessing.pool import Pool
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from rhasp.engines import AspOptions, Objective, Solution
 from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_count
@@ -38,6 +38,7 @@ from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
 from rhasp.notation import format_plan
 from rhasp.parallel import dask_client, worker_pool
+from rhasp.progress import Progress
 from rhasp.requests import DeckRequest, SolveRequest, solution
 
 FIELDS = (
@@ -167,8 +168,16 @@ def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
     counting = CountingBfs(budget) if one_pass and len(puzzle.board.targets) == 1 else None
     # The deck's parallelism is one puzzle per worker process, so an ASP solve here runs
     # one solver thread rather than the memo's default of one per core.
-    options = AspOptions(clingo_args=ONE_THREAD, max_atoms=settings.max_atoms)
-    request = SolveRequest(puzzle, settings.objective, settings.engine, True, budget, options)
+    options = AspOptions(clingo_args=ONE_THREAD)
+    request = SolveRequest(
+        puzzle,
+        settings.objective,
+        settings.engine,
+        True,
+        budget,
+        options,
+        max_atoms=settings.max_atoms,
+    )
     found = solution(request, counting)
     if found.limit:
         return DeckRecord(job.line, puzzle.name, limit=found.limit)
@@ -383,12 +392,6 @@ class DeckTally:
             self.verified += 1
         if record.mismatch:
             self.mismatches.append(record)
-
-
-class Progress(Protocol):
-    def start(self, total: int, skipped: int) -> None: ...
-    def advance(self, tally: DeckTally) -> None: ...
-    def stop(self) -> None: ...
 
 
 #: Bad lines and limits printed one by one; beyond, they are counted (each is in the records).

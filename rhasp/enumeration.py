@@ -4,8 +4,10 @@
 *interesting* puzzle as ``MOVES BOARD CLUSTER``. The definitions (layouts, interesting,
 hardest, minimal, lettering, ties) are the README's ("rhasp enumerate"); the search that
 applies them is :mod:`rhasp.engines.layouts`, compiled. This module builds what it reads (each
-line's entries), cuts the work into *shards*, runs them in order or on workers, and turns what
-they find into deck lines.
+line's entries), cuts the work into *shards*, runs them in order or on workers (each through
+the core's runner, :data:`rhasp.engines.runner.RUNNER`, which warms numba, watches and stops
+them), and turns what they find into deck lines, reporting through
+:class:`rhasp.progress.Progress`.
 
 A shard is the layouts that begin with given entries on the first few lines. It is a pure
 function of its number and the options, so shards may run anywhere (worker processes, a Dask
@@ -26,15 +28,16 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.pool import Pool
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from rhasp.engines import core, layouts
-from rhasp.engines.limits import state_limit
-from rhasp.engines.runner import compiled_core, interruptible, use_compiled
+from rhasp.engines import layouts
+from rhasp.engines.limits import Budget
+from rhasp.engines.runner import RUNNER, UNLIMITED
 from rhasp.errors import InputError
 from rhasp.formats.line import database_text
 from rhasp.journal import JournaledOutput
 from rhasp.parallel import dask_client, worker_pool
+from rhasp.progress import Progress
 
 MIN_SIZE, MAX_SIZE = 4, 7
 TARGET_LENGTH = 2
@@ -116,16 +119,17 @@ class Shard:
 
 # The lines and their entries.
 
-Piece = tuple[int, int, int]  # first cell, length, kind (layouts.HORIZONTAL, VERTICAL, WALL)
+#: A piece standing in a line: first cell, length, kind (layouts.HORIZONTAL, VERTICAL, WALL).
+LinePiece = tuple[int, int, int]
 
 
-def line_order(options: Options) -> list[tuple[str, int]]:
+def lines_in_order(options: Options) -> list[tuple[str, int]]:
     """The board's lines in the order the enumeration fills them (the lettering's order)."""
     rows = [("row", r) for r in range(options.size) if r != options.exit_row]
     return [("row", options.exit_row), *rows, *(("column", c) for c in range(options.size))]
 
 
-def entries(options: Options, kind: str, index: int) -> list[list[Piece]]:
+def entries(options: Options, kind: str, index: int) -> list[list[LinePiece]]:
     """Every way a line's own pieces can stand in it: in a row, horizontal vehicles and walls
     filling fewer than all its cells; in a column, vertical vehicles likewise; in the exit
     row, the target alone among vehicles, walls only to its left."""
@@ -135,9 +139,9 @@ def entries(options: Options, kind: str, index: int) -> list[list[Piece]]:
     sizes = [(n, layouts.HORIZONTAL if across else layouts.VERTICAL) for n in LENGTHS]
     if across and options.max_walls:
         sizes.append((1, layouts.WALL))
-    found: list[list[Piece]] = []
+    found: list[list[LinePiece]] = []
 
-    def place(x: int, used: int, pieces: list[Piece]) -> None:
+    def place(x: int, used: int, pieces: list[LinePiece]) -> None:
         if x >= size:
             if used < size:
                 found.append(list(pieces))
@@ -156,11 +160,11 @@ def entries(options: Options, kind: str, index: int) -> list[list[Piece]]:
     return kept
 
 
-def _walls(pieces: list[Piece]) -> int:
+def _walls(pieces: list[LinePiece]) -> int:
     return sum(kind == layouts.WALL for _, _, kind in pieces)
 
 
-def _exit_row(options: Options, pieces: list[Piece]) -> list[Piece] | None:
+def _exit_row(options: Options, pieces: list[LinePiece]) -> list[LinePiece] | None:
     """The pieces of an exit row, the target first, if they make one (see :func:`entries`)."""
     vehicles = [p for p in pieces if p[2] != layouts.WALL]
     if len(vehicles) != 1 or vehicles[0][1] != TARGET_LENGTH:
@@ -174,7 +178,7 @@ def _exit_row(options: Options, pieces: list[Piece]) -> list[Piece] | None:
     return [target, *(p for p in pieces if p is not target)]
 
 
-def _require(options: Options, pieces: list[Piece], is_exit_row: bool) -> int:
+def _require(options: Options, pieces: list[LinePiece], is_exit_row: bool) -> int:
     """The cells that must be covered by other lines' pieces for every vehicle of this entry
     to be packed (blocked on its left, or above): the cell just before each, if on the board
     and not the entry's own."""
@@ -191,7 +195,7 @@ def _require(options: Options, pieces: list[Piece], is_exit_row: bool) -> int:
     return needs
 
 
-def _mask(options: Options, pieces: list[Piece]) -> int:
+def _mask(options: Options, pieces: list[LinePiece]) -> int:
     size = options.size
     mask = 0
     for cell, length, kind in pieces:
@@ -207,7 +211,7 @@ def line_tables(options: Options) -> layouts.Lines:
     line_first, column = [0], []
     masks, requires, vehicles, walls = [], [], [], []
     piece_first, cells, lengths, kinds = [0], [], [], []
-    for kind, index in line_order(options):
+    for kind, index in lines_in_order(options):
         is_exit_row = kind == "row" and index == options.exit_row
         for pieces in entries(options, kind, index):
             masks.append(_mask(options, pieces))
@@ -270,23 +274,19 @@ def shard_prefix(lines: layouts.Lines, number: int) -> list[int]:
 
 
 @functools.cache
-def prepared(options: Options) -> tuple[layouts.Lines, Any]:
-    """The lines of ``options``' board, as the core takes them uncompiled and compiled (None
-    where the core cannot be compiled here)."""
+def prepared(options: Options) -> layouts.Lines:
+    """The lines of ``options``' board, the compiled core warmed up to run them (where it
+    may be compiled): the enumeration is large work, worth numba from the start."""
     lines = line_tables(options)
-    jit = use_compiled()
-    if jit is None:
-        return lines, None
-    compiled = jit.tables(lines)
     nothing = layouts.Limits(1, 0, 0, 0, 1, 1)  # no layout fits: only the code is loaded
-    jit.enumerate_shard(compiled, jit.keys([lines.line_first[0]]), nothing, jit.watch())
-    return lines, compiled
+    RUNNER.warm_up(layouts.enumerate_shard, lines, [lines.line_first[0]], nothing)
+    return lines
 
 
 def run_shard(options: Options, budget: int, number: int) -> Shard:
     """Shard ``number``: its tallies and deck lines. A cluster of more than ``budget`` states
     is a :class:`rhasp.errors.SearchLimit`."""
-    lines, compiled = prepared(options)
+    lines = prepared(options)
     limits = layouts.Limits(
         options.min_pieces,
         options.max_pieces,
@@ -295,15 +295,15 @@ def run_shard(options: Options, budget: int, number: int) -> Shard:
         int(options.from_goals),
         budget,
     )
-    prefix = shard_prefix(lines, number)
-    jit = compiled_core()
-    if compiled is None or jit is None:  # the same source, uncompiled
-        search, tables, watch = layouts.enumerate_shard, lines, core.new_buffer(core.WATCH_FIELDS)
-    else:
-        search, tables, watch, prefix = jit.enumerate_shard, compiled, jit.watch(), jit.keys(prefix)
-    outcome, tallies, found = interruptible(watch, lambda: search(tables, prefix, limits, watch))
-    if outcome == core.BUDGET:
-        raise state_limit(int(watch[core.STATES]), f"in one cluster of shard {number}")
+    _, tallies, found = RUNNER.call(
+        layouts.enumerate_shard,
+        lines,
+        shard_prefix(lines, number),
+        limits,
+        budget=Budget(UNLIMITED),  # the limits hold the states a cluster may have
+        reached=lambda _: f"in one cluster of shard {number}",
+        threaded=True,  # Ctrl-C stops a shard at once
+    )
     return Shard(
         number,
         tallies[layouts.LAYOUTS],
@@ -432,14 +432,6 @@ def option_flags(options: Mapping[str, Any]) -> str:
     return " ".join(flags)
 
 
-class Progress(Protocol):
-    def note(self, text: str) -> None: ...
-    def resume(self, layouts: int) -> None: ...
-    def start(self, total: int, skipped: int) -> None: ...
-    def advance(self, tally: Tally) -> None: ...
-    def stop(self) -> None: ...
-
-
 def run(
     options: Options,
     *,
@@ -453,8 +445,7 @@ def run(
     """Enumerate: each shard's lines to ``out`` (or standard output) in shard order as soon as
     it and every shard before it are done. With ``resume``, the shards already in ``out`` are
     kept and the rest appended."""
-    lines, _ = prepared(options)
-    total = shard_count(lines)
+    total = shard_count(prepared(options))
     with contextlib.ExitStack() as started:
         # Workers first: forked after the output was opened, they would hold its lock, and
         # one still busy after the run was killed would make --resume refuse.
@@ -479,8 +470,8 @@ def _run(
     if progress:
         for note in database.notes if database else ():
             progress.note(note)
-        progress.resume(tally.layouts)
         progress.start(total - first, first)
+        progress.advance(tally)  # what was resumed from: the figures this run starts at
     numbers = range(first, total)
     try:
         for shard in shard_results(options, numbers, budget, jobs, scheduler, pool):

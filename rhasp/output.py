@@ -8,14 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeRemainingColumn
+from rich.progress import Progress as Bar  # rich's bar; rhasp's Progress is rhasp.progress's
 from rich.table import Table
 from rich.text import Text
 
@@ -25,6 +19,7 @@ from rhasp.errors import counted
 from rhasp.model import EMPTY, WALL, Board, State, replay
 from rhasp.notation import Notation, format_plan
 from rhasp.plan_check import PlanCheck
+from rhasp.progress import Silent
 
 TARGET_STYLE = "bold white on red3"
 WALL_STYLE = "white on grey23"
@@ -197,7 +192,7 @@ def check_lines(result: PlanCheck) -> list[str]:
     return lines
 
 
-class LiveLine:
+class LiveLine(Silent):
     """One line on a terminal that a long computation rewrites as it goes.
 
     Silent for the first second (most work is over by then) and off the terminal: a pipe or a
@@ -216,7 +211,7 @@ class LiveLine:
         self.console.file.flush()
         self.shown = True
 
-    def done(self) -> None:
+    def stop(self) -> None:
         if self.shown:
             self.console.file.write("\r\x1b[K")
             self.console.file.flush()
@@ -224,23 +219,24 @@ class LiveLine:
 
 
 class ProofProgress(LiveLine):
-    """The live line of a long ASP proof: horizon, time so far, memo size."""
+    """The live line of a long ASP proof: horizon (the depth), time so far, memo size (the
+    states)."""
 
-    def __call__(self, horizon: int, seconds: float, states: int) -> None:
+    def searching(self, states: int, depth: int, seconds: float, measure: str) -> None:
         memo = f" · {states:,} states in the memo" if states else ""
-        self.show(f"proving horizon {horizon} · {seconds:.1f} s{memo}", seconds)
+        self.show(f"proving horizon {depth} · {seconds:.1f} s{memo}", seconds)
 
 
-class SearchProgress(LiveLine):
+class SearchLine(LiveLine):
     """The live line of a long search: states found, depth (or A*'s f-value), rate."""
 
-    def __call__(self, states: int, depth: int, seconds: float, measure: str = "depth") -> None:
+    def searching(self, states: int, depth: int, seconds: float, measure: str) -> None:
         rate = states / seconds if seconds > 0 else 0
         text = f"searching: {counted(states, 'state')} · {measure} {depth} · {rate:,.0f} states/s"
         self.show(text, seconds)
 
 
-class DeckProgress:
+class DeckProgress(Silent):
     """A progress bar with rate and ETA on a terminal, else a plain line every few seconds."""
 
     doing, unit = "solving", "puzzles"  # the bar's description, and what it counts
@@ -248,7 +244,7 @@ class DeckProgress:
     def __init__(self, console: Console, every: float = 5.0) -> None:
         self.console = console
         self.every = every
-        self.bar: Progress | None = None
+        self.bar: Bar | None = None
         self.task: TaskID | None = None
         self.began = self.last = 0.0
         self.total = self.skipped = 0
@@ -260,7 +256,7 @@ class DeckProgress:
         if skipped:
             self.console.print(f"resuming: {skipped:,} {self.unit} already done, {total:,} to go")
         if self.console.is_terminal:
-            self.bar = Progress(
+            self.bar = Bar(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
@@ -274,7 +270,7 @@ class DeckProgress:
     def advance(self, tally: Any) -> None:
         self.latest = tally
         now = time.perf_counter()
-        done = self.done(tally)
+        done = self.count(tally)
         rate = done / max(now - self.began, 1e-9)
         if self.bar is not None and self.task is not None:
             self.bar.update(self.task, completed=done, rate=self.detail(tally, now - self.began))
@@ -286,13 +282,13 @@ class DeckProgress:
                 f"{self.detail(tally, now - self.began)} · {left:,.0f} s left"
             )
 
-    def done(self, tally: Any) -> int:
+    def count(self, tally: Any) -> int:
         """How much of the total is done."""
         return tally.puzzles
 
     def detail(self, tally: Any, seconds: float) -> str:
         """What the line says besides the count: the rate."""
-        return f"{self.done(tally) / max(seconds, 1e-9):,.0f}/s"
+        return f"{self.count(tally) / max(seconds, 1e-9):,.0f}/s"
 
     def stop(self) -> None:
         if self.bar is not None:
@@ -300,7 +296,7 @@ class DeckProgress:
 
     def kept(self) -> str:
         """What a run stopped now keeps, counting what it resumed from: ``12 of 40 puzzles``."""
-        done = self.skipped + (self.done(self.latest) if self.latest is not None else 0)
+        done = self.skipped + (self.count(self.latest) if self.latest is not None else 0)
         return f"{done:,} of {self.skipped + self.total:,} {self.unit}"
 
     @property
@@ -316,20 +312,25 @@ class EnumerationProgress(DeckProgress):
 
     def __init__(self, console: Console, every: float = 30.0) -> None:
         super().__init__(console, every)
-        self.layouts_before = 0  # layouts done before this run
+        self.layouts_before: int | None = None  # layouts done before this run
 
     def note(self, text: str) -> None:
         """A line on what an earlier run's files held (what ``--resume`` verified)."""
         self.console.print(text, markup=False)
 
-    def resume(self, layouts: int) -> None:
-        self.layouts_before = layouts
+    def advance(self, tally: Any) -> None:
+        """The first tally, before any shard, is what the run resumed from: not drawn."""
+        if self.layouts_before is None:
+            self.layouts_before = tally.layouts
+            self.latest = tally
+            return
+        super().advance(tally)
 
-    def done(self, tally: Any) -> int:
+    def count(self, tally: Any) -> int:
         return tally.shards - self.skipped
 
     def detail(self, tally: Any, seconds: float) -> str:
-        rate = (tally.layouts - self.layouts_before) / max(seconds, 1e-9)
+        rate = (tally.layouts - (self.layouts_before or 0)) / max(seconds, 1e-9)
         return f"{rate:,.0f} layouts/s · {counted(tally.puzzles, 'puzzle')}"
 
 

@@ -21,7 +21,7 @@ search at once (:func:`max_states_for`). The policies:
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,6 @@ from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
     Budget,
-    SearchProgress,
     default_max_atoms,
     default_max_states,
 )
@@ -48,6 +47,7 @@ from rhasp.engines.static import static_verdict
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
 from rhasp.errors import InputError, SearchLimit
 from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
+from rhasp.progress import Progress
 
 
 def max_states_for(
@@ -74,7 +74,7 @@ def search_budget(
     *,
     bytes_each: int = BYTES_PER_STATE,
     seconds: float | None = None,
-    progress: SearchProgress | None = None,
+    progress: Progress | None = None,
 ) -> Budget:
     """``budget``, else one of ``max_states`` states (by default what the memory holds at
     ``bytes_each`` a state), ``seconds`` and ``progress``. Both are checked: a bad
@@ -91,10 +91,17 @@ def _analysis_budget() -> Budget:
     return search_budget(bytes_each=ANALYSIS_BYTES_PER_STATE)
 
 
+#: The solve request's fields that bound the ASP search alone (not the BFS that confirms it),
+#: and the field of the ASP engine's budget each one sets.
+ASP_BOUNDS = {"timeout": "seconds", "max_horizon": "horizon", "max_atoms": "atoms"}
+
+
 @dataclass(frozen=True)
 class SolveRequest:
     """One puzzle to solve: the objective, the engine, whether BFS confirms an ASP answer,
-    the budget of the BFS and A* searches and how the ASP search runs."""
+    the budget of the BFS and A* searches, how the ASP search runs, and what bounds it
+    alone: seconds, steps and ground atoms (None: no time limit, the default horizon, what
+    the memory holds)."""
 
     puzzle: Puzzle
     objective: Objective = "moves"
@@ -102,6 +109,9 @@ class SolveRequest:
     confirm: bool = True
     budget: Budget = field(default_factory=search_budget)
     asp: AspOptions = field(default_factory=AspOptions)
+    timeout: float | None = None
+    max_horizon: int | None = None
+    max_atoms: int | None = None
 
     def __post_init__(self) -> None:
         arguments.puzzle(self.puzzle)
@@ -110,6 +120,17 @@ class SolveRequest:
         arguments.flag(self.confirm, "confirm")
         arguments.budget(self.budget)
         object.__setattr__(self, "asp", arguments.asp_options(self.asp))
+        arguments.optional(arguments.seconds, self.timeout, "timeout")
+        arguments.optional(arguments.whole, self.max_horizon, "max_horizon")
+        arguments.optional(arguments.whole, self.max_atoms, "max_atoms", 1)
+
+    @property
+    def engine_budget(self) -> Budget:
+        """The budget of the request's own engine: ASP's carries the ASP bounds given."""
+        if self.engine != "asp":
+            return self.budget
+        given = {ASP_BOUNDS[name]: getattr(self, name) for name in ASP_BOUNDS}
+        return replace(self.budget, **{k: v for k, v in given.items() if v is not None})
 
 
 def solution(request: SolveRequest, solver: Engine | None = None) -> Solution:
@@ -118,7 +139,7 @@ def solution(request: SolveRequest, solver: Engine | None = None) -> Solution:
     (``solver``, when the caller has one of its own, else the request's) answers, and an ASP
     answer is confirmed by a BFS when the request says so (a difference is a bug:
     :class:`~rhasp.engines.EngineDisagreement`)."""
-    solver = solver or get_engine(request.engine, asp=request.asp, budget=request.budget)
+    solver = solver or get_engine(request.engine, asp=request.asp, budget=request.engine_budget)
     proven = static_verdict(request.puzzle, request.objective, solver.name)
     if proven is not None:
         return proven

@@ -900,7 +900,7 @@ API: dict[str, dict[str, tuple[Any, ...]]] = {
         "confirm": (True, False),
         "max_states": TINY_STATES,
         "budget": (None, Budget(50), Budget(2_000, seconds=2.0)),
-        "asp": (None, AspOptions(max_horizon=5)),
+        "asp": (None, AspOptions(memo=False)),
         "timeout": (0.5, 2, 0),
         "max_horizon": (0, 3, 30),
         "max_atoms": (1, 10_000, 1_000_000),

@@ -362,16 +362,16 @@ def test_the_text_summary_names_the_memos_work():
 def test_the_live_line_shows_after_a_second_on_a_terminal_only():
     terminal = Console(file=io.StringIO(), force_terminal=True)
     live = ProofProgress(terminal)
-    live(3, 0.5, 120)
+    live.searching(120, 3, 0.5, "horizon")
     assert terminal.file.getvalue() == ""  # most proofs are over within the first second
-    live(7, 1.5, 2105)
+    live.searching(2105, 7, 1.5, "horizon")
     assert (
         terminal.file.getvalue() == "\r\x1b[Kproving horizon 7 · 1.5 s · 2,105 states in the memo"
     )
-    live.done()
+    live.stop()
     assert terminal.file.getvalue().endswith("\r\x1b[K")
     pipe = Console(file=io.StringIO())
-    ProofProgress(pipe)(7, 5.0, 10)
+    ProofProgress(pipe).searching(10, 7, 5.0, "horizon")
     assert pipe.file.getvalue() == ""
 
 

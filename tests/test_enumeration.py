@@ -19,7 +19,7 @@ import rhasp
 from rhasp import enumeration
 from rhasp.cli import app
 from rhasp.engines import core, layouts
-from rhasp.engines.runner import compiled_core
+from rhasp.engines.runner import RUNNER
 from rhasp.journal import JournaledOutput
 from tests import reference
 from tests.command import runner
@@ -45,7 +45,7 @@ def five():
     tally = enumeration.Tally()
     lines = []
     options = enumeration.Options(size=5)
-    numbers = range(enumeration.shard_count(enumeration.prepared(options)[0]))
+    numbers = range(enumeration.shard_count(enumeration.prepared(options)))
     for shard in enumeration.shard_results(options, numbers, BUDGET, jobs=2, scheduler=None):
         tally.add(shard)
         lines += shard.lines
@@ -71,7 +71,7 @@ def test_the_database_is_the_brute_force_one(size, walls, pieces):
         options = enumeration.Options(size, 2, *walls, *pieces, from_goals=from_goals)
         tally = enumeration.Tally()
         found = []
-        shards = range(enumeration.shard_count(enumeration.prepared(options)[0]))
+        shards = range(enumeration.shard_count(enumeration.prepared(options)))
         for shard in enumeration.shard_results(options, shards, BUDGET, 1, None):
             tally.add(shard)
             found += shard.lines
@@ -81,7 +81,7 @@ def test_the_database_is_the_brute_force_one(size, walls, pieces):
 
 
 def test_the_core_finds_the_same_uncompiled_and_compiled():
-    jit = compiled_core()
+    jit = RUNNER.compiled()
     if jit is None:
         pytest.skip("numba is not installed")
     options = enumeration.Options(size=4, max_walls=1)
@@ -98,7 +98,7 @@ def test_starting_from_packed_layouts_finds_the_same_puzzles(five):
     # The two ways of starting (module docstring of rhasp.engines.layouts) agree.
     lines, _ = five
     options = enumeration.Options(size=5, from_goals=False)
-    numbers = range(enumeration.shard_count(enumeration.prepared(options)[0]))
+    numbers = range(enumeration.shard_count(enumeration.prepared(options)))
     found = [
         line
         for shard in enumeration.shard_results(options, numbers, BUDGET, 2, None)
@@ -157,7 +157,7 @@ def test_a_killed_run_resumes_to_the_uninterrupted_output(tmp_path):
     assert (
         0
         < written
-        < enumeration.shard_count(enumeration.prepared(enumeration.Options(6, max_pieces=4))[0])
+        < enumeration.shard_count(enumeration.prepared(enumeration.Options(6, max_pieces=4)))
     )
     result = enumerate_cli(*slice_, "--out", str(out), "--resume")
     assert result.exit_code == 0, result.stderr

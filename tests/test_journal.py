@@ -40,7 +40,7 @@ def whole(tmp_path_factory) -> tuple[bytes, bytes]:
 @pytest.fixture(scope="module")
 def shards() -> dict[int, enumeration.Shard]:
     options = enumeration.Options(size=5)
-    numbers = range(enumeration.shard_count(enumeration.prepared(options)[0]))
+    numbers = range(enumeration.shard_count(enumeration.prepared(options)))
     return {
         shard.number: shard
         for shard in enumeration.shard_results(options, numbers, BUDGET, 1, None)

@@ -9,7 +9,14 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "rhasp"
-LOWER = ("rhasp.model", "rhasp.errors", "rhasp.notation", "rhasp.formats", "rhasp.engines")
+LOWER = (
+    "rhasp.model",
+    "rhasp.errors",
+    "rhasp.notation",
+    "rhasp.formats",
+    "rhasp.engines",
+    "rhasp.progress",
+)
 UPPER = ("rhasp.pictures", "rhasp.output", "rhasp.cli", "rhasp.web")
 #: (module, function) pairs whose imports of an upper layer are allowed: Jupyter's pictures.
 LAZY_PICTURES = {("rhasp.model", "_repr_svg_"), ("rhasp.engines", "_repr_svg_")}

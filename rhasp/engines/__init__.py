@@ -9,38 +9,30 @@ enumeration's layouts) calls the search core's own functions in :mod:`.bitboard`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
+from rhasp.engines.limits import Budget
 from rhasp.errors import InputError, RhaspError
 from rhasp.model import Plan, Puzzle, plan_slides, replay
-
-if TYPE_CHECKING:
-    from rhasp.engines.limits import Budget
+from rhasp.progress import Progress
 
 Objective = Literal["moves", "slides"]
 OBJECTIVES: tuple[Objective, ...] = ("moves", "slides")
 ENGINES = ("asp", "bfs", "astar")
 
-#: Called while an ASP horizon is being solved: horizon, seconds so far, boards in the memo.
-Progress = Callable[[int, float, int], None]
-#: The steps an ASP search tries before it says "no plan up to horizon N".
-DEFAULT_MAX_HORIZON = 500
-
 
 @dataclass(frozen=True)
 class AspOptions:
-    """How an ASP search runs: the one list of the ASP options, passed whole from the CLI and
-    the API down to the engine. None means the default: :data:`DEFAULT_MAX_HORIZON` steps, no
-    time limit, ground atoms bounded by the machine's memory."""
+    """How an ASP search runs, passed whole from the CLI and the API down to the engine; how
+    far it may go (atoms, horizon, seconds) is its :class:`~rhasp.engines.limits.Budget`, as
+    for every engine. ``progress`` follows the horizons being solved (its ``searching`` gets
+    the horizon as the depth and the boards in the memo as the states)."""
 
-    max_horizon: int | None = None
-    timeout: float | None = None  # seconds for the whole search
     clingo_args: tuple[str, ...] = ()
     memo: bool = True  # the state memo propagator, with its heuristic and threads
     progress: Progress | None = None
-    max_atoms: int | None = None  # the ground program's bound
 
 
 @dataclass(frozen=True)
@@ -113,19 +105,18 @@ class EngineDisagreement(RhaspError):
 
 
 def get_engine(name: str, *, asp: AspOptions | None = None, budget: Budget | None = None) -> Engine:
-    """The engine called ``name``: ``budget`` bounds the BFS (default: by the machine's
-    memory), ``asp`` says how the ASP engine runs."""
+    """The engine called ``name``: ``budget`` bounds it (default: by the machine's memory),
+    ``asp`` says how the ASP engine runs."""
     from rhasp.engines.asp import AspEngine
     from rhasp.engines.astar import AstarEngine
     from rhasp.engines.bfs import BfsEngine
-    from rhasp.engines.limits import Budget
 
     if name == "bfs":
         return BfsEngine(budget=budget or Budget())
     if name == "astar":
         return AstarEngine(budget=budget or Budget())
     if name == "asp":
-        return AspEngine(asp or AspOptions())
+        return AspEngine(asp or AspOptions(), budget=budget or Budget())
     raise InputError(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})", "--engine")
 
 

@@ -25,8 +25,8 @@ from typing import Any
 
 import clingo
 
-from rhasp.engines import DEFAULT_MAX_HORIZON, AspOptions, Objective, Solution
-from rhasp.engines.limits import default_max_atoms, wait_until_done
+from rhasp.engines import AspOptions, Objective, Solution
+from rhasp.engines.limits import Budget, wait_until_done
 from rhasp.engines.memo import StateMemo
 from rhasp.errors import InputError
 from rhasp.formats.facts import write_facts
@@ -97,16 +97,7 @@ class AspEngine:
     name = "asp"
     options: AspOptions = field(default_factory=AspOptions)
     memo_bound: bool | None = None  # the memo's horizon bound: None, by slides only (StateMemo)
-
-    @property
-    def max_horizon(self) -> int:
-        given = self.options.max_horizon
-        return DEFAULT_MAX_HORIZON if given is None else given
-
-    @property
-    def max_atoms(self) -> int:
-        given = self.options.max_atoms
-        return default_max_atoms() if given is None else given
+    budget: Budget = field(default_factory=Budget)  # its atoms, horizon and seconds
 
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
         atoms, stats, limit = self.search(puzzle, objective)
@@ -141,8 +132,8 @@ class AspEngine:
         """Solve horizons 0, 1, 2, ... until one has a plan (its atoms) or a limit is hit."""
         atoms: list[clingo.Symbol] = []
         ground = 0  # atoms in the ground program so far
-        max_atoms = self.max_atoms
-        for horizon in range(self.max_horizon + 1):
+        max_atoms, max_horizon = self.budget.max_atoms, self.budget.horizon
+        for horizon in range(max_horizon + 1):
             now = len(control.symbolic_atoms)
             growth = now - ground if horizon > 1 else 0  # what the last step added
             ground = now
@@ -159,7 +150,7 @@ class AspEngine:
             stats.add(control.statistics)
             if satisfiable:
                 return atoms, None
-        return atoms, f"no plan up to horizon {self.max_horizon}"
+        return atoms, f"no plan up to horizon {max_horizon}"
 
     def _solve_horizon(
         self,
@@ -173,14 +164,14 @@ class AspEngine:
         The solve runs in the background while this thread waits in short slices, reporting
         progress between them.
         """
-        timeout, progress = self.options.timeout, self.options.progress
+        timeout, progress = self.budget.seconds, self.options.progress
         deadline = math.inf if timeout is None else began + timeout
         on_model = lambda model: atoms.extend(model.symbols(shown=True))  # noqa: E731
 
         def tick(now: float) -> None:
             if progress is not None:
                 states = 0 if stats.memo is None else len(stats.memo.memo)
-                progress(stats.horizon, now - began, states)
+                progress.searching(states, stats.horizon, now - began, "horizon")
 
         with control.solve(on_model=on_model, async_=True) as handle:
             if not wait_until_done(handle.wait, deadline, tick):

@@ -1,9 +1,9 @@
 """The fast searches: boards as bit masks, on the one search core, compiled where it pays.
 
 Each search here builds the board's :class:`~rhasp.engines.geometry.Geometry`, runs a
-function of :mod:`rhasp.engines.core` through :func:`rhasp.engines.runner.run` (which decides
-whether it runs compiled, and bounds, watches and interrupts it), and reads the answer back as
-plans, counts or keys.
+function of :mod:`rhasp.engines.core` through the runner (:data:`rhasp.engines.runner.RUNNER`,
+which decides whether it runs compiled, and bounds, watches and interrupts it), and reads the
+answer back as plans, counts or keys.
 
 The readable model in :mod:`rhasp.model` stays the reference: tests check that the core finds
 the same plans and counts on every kind of board, compiled and not.
@@ -11,12 +11,10 @@ the same plans and counts on every kind of board, compiled and not.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from rhasp.engines import core
 from rhasp.engines.geometry import Geometry
-from rhasp.engines.limits import Budget, SearchProgress
-from rhasp.engines.runner import run, use_compiled
+from rhasp.engines.limits import Budget
+from rhasp.engines.runner import RUNNER, UNLIMITED, run
 from rhasp.model import Board, Piece, Plan, Puzzle, State, TargetSpec, build_puzzle
 
 
@@ -24,14 +22,14 @@ def prefer_compiled() -> bool:
     """Switch this process to the compiled core now, for work known to be large (a deck, a
     generation run), and load its code, so that worker processes forked afterwards start
     with it. False if the core cannot or must not be compiled."""
-    if use_compiled() is None:
-        return False
     puzzle = _tiny_puzzle()
-    for targets_leave in (True, False):  # numba loads each function's code at its first call
+    for targets_leave in (True, False):
         geometry = Geometry.of(puzzle.board, targets_leave=targets_leave)
         key = geometry.key(puzzle.placement)
         for search, flags in WARM_UP:
-            run(geometry, search, [key] if search is core.layers else key, **flags)
+            start = [key] if search is core.layers else key
+            if not RUNNER.warm_up(search, geometry.tables, start, UNLIMITED, **flags):
+                return False
     return True
 
 
@@ -77,8 +75,6 @@ def best_first(
     states whose cost so far plus a lower bound on the rest (:func:`core.lower_bound`) can
     still beat the best plan; and the number of states reached."""
     geometry = Geometry.of(board)
-    if budget is not None and budget.progress is not None:
-        budget = replace(budget, progress=_FValues(budget.progress))
     goal, found, path = run(
         geometry,
         core.best_first,
@@ -87,20 +83,6 @@ def best_first(
         by_slides=objective == "slides",
     )
     return (geometry.plan(path) if goal >= 0 else None), found
-
-
-@dataclass(frozen=True)
-class _FValues:
-    """A search's progress line showing A*'s f-value (cost so far plus the bound) where a
-    breadth-first search shows its depth."""
-
-    shown: SearchProgress
-
-    def __call__(self, states: int, f: int, seconds: float, measure: str = "f") -> None:
-        self.shown(states, f, seconds, measure="f")
-
-    def done(self) -> None:
-        self.shown.done()
 
 
 def explore(

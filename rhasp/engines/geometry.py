@@ -1,6 +1,9 @@
 """A board as the search core sees it: integer tables (:class:`rhasp.engines.core.Tables`),
 and the ways back from keys to states and from paths to plans.
 
+Plain data: it neither knows nor decides how the core runs. The runner
+(:mod:`rhasp.engines.runner`) converts the tables for the compiled core when it runs compiled.
+
 A *key* packs a state into one integer: each vehicle's position in a field of ``bits`` bits,
 vehicle 0 lowest. A target that has left holds ``gone`` (all ones) in its field.
 """
@@ -13,7 +16,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from rhasp.engines import core
-from rhasp.engines.runner import compiled_core
 from rhasp.model import Board, Move, Plan, State
 
 WORD_BITS = 63  # what an int64 holds without its sign bit
@@ -75,14 +77,6 @@ class Geometry:
     def horizontal(self) -> tuple[int, ...]:
         """Per vehicle, 1 if it is horizontal (the database's order of states needs it)."""
         return tuple(int(vehicle.horizontal) for vehicle in self.board.vehicles)
-
-    @cached_property
-    def compiled(self) -> core.Tables:
-        """The tables as the compiled core takes them (asked for only once it is loaded)."""
-        jit = compiled_core()
-        if jit is None:
-            raise RuntimeError("the compiled core is not loaded")
-        return jit.tables(self.tables)
 
     def key(self, state: State) -> int:
         gone = self.tables.gone

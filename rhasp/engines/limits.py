@@ -2,9 +2,10 @@
 machine has, and a search that reaches its bound says so (:class:`rhasp.errors.SearchLimit`,
 exit code 4) rather than eating the machine or answering "no solution".
 
-The BFS searches count states and the ASP engine counts ground atoms. What each costs at its
-peak is measured by ``bench/state_memory.py``; the defaults let one search take half of the
-memory (the machine's, or its container's when that is less).
+One :class:`Budget` bounds every engine: the core's searches (BFS, A*, the cluster's) count
+states, the ASP engine counts ground atoms and horizons, and any may be given seconds. What a
+state and an atom cost at their peak is measured by ``bench/state_memory.py``; the defaults
+let one search take half of the memory (the machine's, or its container's when that is less).
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 from rhasp.errors import SearchLimit, TimeLimit
+from rhasp.progress import Progress
 
 #: What one state costs a search at its peak: 108-115 bytes uncompiled, 84-85 compiled
 #: (bench/state_memory.py, 2026-11-23 and -24), rounded up for larger keys and the tables' growth.
@@ -31,6 +32,8 @@ BYTES_PER_ATOM = 2_000
 MEMORY_SHARE = 0.5
 #: How often a running search's progress is shown (seconds).
 PROGRESS_EVERY = 0.25
+#: The steps an ASP search tries before it says "no plan up to horizon N".
+DEFAULT_MAX_HORIZON = 500
 
 
 def wait_until_done(
@@ -92,20 +95,21 @@ def time_limit(seconds: float, states: int, reached: str) -> TimeLimit:
     return TimeLimit(f"time limit of {seconds:g} s reached after {states:,} states {reached}")
 
 
-class SearchProgress(Protocol):
-    """Shows a running search: states found, depth reached (or another ``measure`` of how far
-    it has gone: A* shows its f-value), seconds so far; ``done`` clears."""
-
-    def __call__(self, states: int, depth: int, seconds: float, measure: str = "depth") -> None: ...
-    def done(self) -> None: ...
-
-
 @dataclass(frozen=True)
 class Budget:
-    """How far one search may go: ``states`` at most (beyond, a SearchLimit), ``seconds`` at
-    most when given (a server answering many people bounds time too), and where to show its
-    progress while it runs, if anywhere."""
+    """How far one search may go, whichever engine runs it: ``states`` at most for the core's
+    searches (beyond, a SearchLimit); for ASP, ``atoms`` in the ground program (None: what
+    the machine's memory holds, :func:`default_max_atoms`, reckoned only when an ASP search
+    runs) and ``horizon`` steps; ``seconds`` at most when given (a server answering many
+    people bounds time too); and where to show its progress while it runs, if anywhere."""
 
     states: int = field(default_factory=default_max_states)
-    progress: SearchProgress | None = field(default=None, compare=False)
+    progress: Progress | None = field(default=None, compare=False)
     seconds: float | None = None
+    atoms: int | None = None
+    horizon: int = DEFAULT_MAX_HORIZON
+
+    @property
+    def max_atoms(self) -> int:
+        """``atoms``, or the machine's default when not given."""
+        return default_max_atoms() if self.atoms is None else self.atoms

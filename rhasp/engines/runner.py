@@ -1,20 +1,30 @@
-"""Which way the search core runs: compiled where it pays, else uncompiled, and always
+"""One way to run the search core: :data:`RUNNER`, which runs any function of
+:mod:`rhasp.engines.core` or :mod:`rhasp.engines.layouts` (or any module with compiled twins
+in :mod:`rhasp.engines.jit`) by reference, compiled where it pays, else uncompiled, and always
 bounded, watched and interruptible.
 
-Every search runs the source of :mod:`rhasp.engines.core`, in one of two ways, chosen per
-search:
+It owns every decision the callers would otherwise repeat:
 
-- **compiled** (numba, :mod:`rhasp.engines.jit`), for boards whose keys and cells fit 63-bit
-  words (:attr:`rhasp.engines.geometry.Geometry.compiles`): every board up to 6×6, and boards
-  of up to 63 cells with up to 21 vehicles (15 when a line is longer than 8 cells);
-- **uncompiled**, the same functions on Python integers, for every other board, when numba is
-  missing, and at first in each process: loading numba and its cached code costs about as
-  much as 100,000 states searched uncompiled, so a process searches uncompiled until it has
-  spent that much (:data:`SWITCH_STATES`), then switches for good, restarting the search that
-  crossed the line. A small solve never pays for numba; work known to be large (decks,
-  generation, enumeration) loads it at once (:func:`use_compiled`,
-  :func:`rhasp.engines.bitboard.prefer_compiled`). ``RHASP_JIT=always`` or ``never`` fixes
-  the choice (tests and benchmarks).
+- **compiled or not.** Compiled (numba, :mod:`rhasp.engines.jit`) for tables whose keys and
+  cells fit 63-bit words (:attr:`rhasp.engines.geometry.Geometry.compiles`: every board up to
+  6×6, and boards of up to 63 cells with up to 21 vehicles, 15 when a line is longer than 8
+  cells); uncompiled, the same functions on Python integers, for every other board, when
+  numba is missing, and at first in each process. ``RHASP_JIT=always`` or ``never`` fixes the
+  choice (tests and benchmarks).
+- **the switch.** Loading numba and its cached code costs about as much as 100,000 states
+  searched uncompiled, so a process searches uncompiled until it has spent that much
+  (:data:`SWITCH_STATES`), then switches for good, restarting the search that crossed the
+  line. A small solve never pays for numba.
+- **the warm-up.** Work known to be large (decks, generation, the enumeration) switches at
+  once and loads the code of the functions it will call (:meth:`Runner.warm_up`), before
+  forking workers, so that they inherit it.
+- **the watch and threads.** A search writes its watch (states, depth, stop flag; see
+  :mod:`rhasp.engines.core`); with a progress display, a time limit or when asked, it runs in
+  a thread of its own while this one shows its progress (:class:`rhasp.progress.Progress`),
+  stops it when its time is up, and on Ctrl-C or SIGTERM stops it at once.
+- **the conversions.** The compiled twin takes int64 arrays: the runner converts tables
+  (cached, keyed by the tables themselves, so a :class:`~rhasp.engines.geometry.Geometry`
+  stays plain data) and lists of keys.
 """
 
 from __future__ import annotations
@@ -37,9 +47,9 @@ if TYPE_CHECKING:
     from rhasp.engines.geometry import Geometry
 
 SWITCH_STATES = 100_000
-UNLIMITED = 1 << 62
-
-_uncompiled_states = 0  # states this process has searched uncompiled so far
+UNLIMITED = 1 << 62  # an int64 holds it
+#: How many boards' tables stay converted for the compiled core (a deck solves one at a time).
+CONVERTED = 64
 
 
 @functools.cache
@@ -59,78 +69,178 @@ def _numba_installed() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-def use_compiled() -> ModuleType | None:
-    """The compiled core, this process switched to it for good, without loading the code of
-    any search yet; None if it cannot or must not be compiled (``RHASP_JIT=never``)."""
-    global _uncompiled_states
-    if os.environ.get("RHASP_JIT") == "never" or not _numba_installed() or compiled_core() is None:
-        return None
-    _uncompiled_states = max(_uncompiled_states, SWITCH_STATES)
-    return compiled_core()
+def _mode() -> str:
+    return os.environ.get("RHASP_JIT", "auto")
 
 
-def run(
-    geometry: Geometry,
-    search: Callable[..., tuple[Any, ...]],
-    start: Any,
-    *,
-    budget: Budget | None = None,
-    **flags: bool,
-) -> tuple[Any, ...]:
-    """``search(tables, start, states, watch, **flags)``, a function of :mod:`rhasp.engines.core`
-    run compiled or not (module docstring), within ``budget``: beyond its states it raises
-    :class:`SearchLimit`.
-
-    An uncompiled search that could compile gets the states left before the switch as its
-    budget; when it spends them first, the search starts again compiled.
-    """
-    global _uncompiled_states
-    budget = budget or Budget()
-    mode = os.environ.get("RHASP_JIT", "auto")
-    compiles = geometry.compiles and mode != "never" and _numba_installed()
-    if not compiles or (mode != "always" and _uncompiled_states < SWITCH_STATES):
-        spare = max(1, SWITCH_STATES - _uncompiled_states) if compiles else UNLIMITED
-        states = min(budget.states, spare)
-        function, tables, watch = _way(geometry, search, None)
-        search_here = lambda: function(tables, start, states, watch, **flags)  # noqa: E731
-        result = _run_watched(budget, watch, search_here, reached=_reached(search, flags))
-        if result[0] != core.BUDGET:
-            _uncompiled_states += _states(result)
-            return result
-        if not compiles or states == budget.states:
-            raise _limit(watch, _reached(search, flags))
-        _uncompiled_states = SWITCH_STATES  # this search alone is worth the switch: restart it
-    return _compiled(geometry, search, start, budget, flags)
+def _may_compile() -> bool:
+    """Whether the core may be compiled here, found without loading numba."""
+    return _mode() != "never" and _numba_installed()
 
 
-def _compiled(
-    geometry: Geometry,
-    search: Callable[..., tuple[Any, ...]],
-    start: Any,
-    budget: Budget,
-    flags: dict[str, bool],
-) -> tuple[Any, ...]:
-    jit = compiled_core()
-    function, tables, watch = _way(geometry, search, jit)
-    if jit is not None and not isinstance(start, int):
-        start = jit.keys(start)
-    states = min(budget.states, UNLIMITED)  # an int64 holds it
-    reached = _reached(search, flags)
-    search_here = lambda: function(tables, start, states, watch, **flags)  # noqa: E731
-    result = _run_watched(budget, watch, search_here, reached=reached)
-    if result[0] == core.BUDGET:
-        raise _limit(watch, reached)
-    return result
+#: Tables converted for the compiled core, by the identity of the tables converted (hashing
+#: an enumeration's lines costs 10 µs a shard), each kept with them so that the id holds.
+_converted_tables: dict[int, tuple[Any, Any]] = {}
+_converting = threading.Lock()  # the web server searches in threads
 
 
-def _way(
-    geometry: Geometry, search: Callable[..., Any], jit: ModuleType | None
-) -> tuple[Callable[..., Any], Any, Any]:
-    """The search function, the tables it reads and a watch for it to write: the core's own
-    (uncompiled) when ``jit`` is None, else its compiled twin's, of the same name."""
-    if jit is None:
-        return search, geometry.tables, core.new_buffer(core.WATCH_FIELDS)
-    return getattr(jit, search.__name__), geometry.compiled, jit.watch()
+def _converted(jit: ModuleType, tables: Any) -> Any:
+    """``tables`` as the compiled core takes them, converted once while they are in use."""
+    with _converting:
+        kept = _converted_tables.get(id(tables))
+        if kept is not None and kept[0] is tables:
+            return kept[1]
+        if len(_converted_tables) >= CONVERTED:
+            del _converted_tables[next(iter(_converted_tables))]  # the oldest
+        converted = jit.tables(tables)
+        _converted_tables[id(tables)] = (tables, converted)
+        return converted
+
+
+def _at_depth(depth: int) -> str:
+    return f"at depth {depth}"
+
+
+class Runner:
+    """Runs the core (module docstring). One per process, :data:`RUNNER`: it remembers how
+    many states the process has searched uncompiled, which decides the switch."""
+
+    def __init__(self, switch_states: int = SWITCH_STATES) -> None:
+        self.switch_states = switch_states
+        self.uncompiled_states = 0
+
+    def compiled(self) -> ModuleType | None:
+        """The compiled core, if this process may use it at all (numba installed and
+        loadable, ``RHASP_JIT`` not ``never``); None otherwise. Loads numba."""
+        return compiled_core() if _may_compile() else None
+
+    def prefer_compiled(self) -> ModuleType | None:
+        """The compiled core, this process switched to it for good, without loading the code
+        of any function yet; None if it cannot or must not be compiled."""
+        jit = self.compiled()
+        if jit is not None:
+            self.uncompiled_states = max(self.uncompiled_states, self.switch_states)
+        return jit
+
+    def warm_up(
+        self, function: Callable[..., Any], tables: Any, *arguments: Any, **flags: Any
+    ) -> bool:
+        """Switch to the compiled core and load ``function``'s compiled code by calling it
+        once (on tables small enough to answer at once): numba loads each function's code at
+        its first call, and workers forked afterwards inherit it. False where the core
+        cannot or must not be compiled."""
+        jit = self.prefer_compiled()
+        if jit is None:
+            return False
+        twin, converted, watch = self._way(function, tables, arguments, jit)
+        twin(*converted, watch, **flags)
+        return True
+
+    def call(
+        self,
+        function: Callable[..., tuple[Any, ...]],
+        tables: Any,
+        *arguments: Any,
+        budget: Budget | None = None,
+        reached: Callable[[int], str] = _at_depth,
+        threaded: bool = False,
+        compiles: bool = True,
+        **flags: Any,
+    ) -> tuple[Any, ...]:
+        """``function(tables, *arguments, watch, **flags)``, compiled if this process may and
+        the tables ``compiles`` (fit 64-bit words; prefer :meth:`warm_up` first), watched
+        within ``budget``'s seconds and progress (in a thread of its own when ``threaded``, so
+        that Ctrl-C stops it at once). A function that answers
+        :data:`rhasp.engines.core.BUDGET` raises a :class:`SearchLimit`, where ``reached``
+        words the depth its watch holds."""
+        budget = budget or Budget(UNLIMITED)
+        jit = self.compiled() if compiles else None
+        outcome, watch = self._attempt(
+            function, tables, arguments, budget, jit, reached, threaded, flags
+        )
+        if outcome[0] == core.BUDGET:
+            raise _limit(watch, reached)
+        return outcome
+
+    def run(
+        self,
+        geometry: Geometry,
+        search: Callable[..., tuple[Any, ...]],
+        start: Any,
+        *,
+        budget: Budget | None = None,
+        **flags: bool,
+    ) -> tuple[Any, ...]:
+        """``search(tables, start, states, watch, **flags)``, a search of
+        :mod:`rhasp.engines.core` on ``geometry``, within ``budget``: beyond its states it
+        raises :class:`SearchLimit`.
+
+        An uncompiled search that could compile gets the states left before the switch as
+        its budget; when it spends them first, the search starts again compiled.
+        """
+        budget = budget or Budget()
+        mode = _mode()
+        compiles = geometry.compiles and _may_compile()
+        reached = _reached(search, flags)
+        if not compiles or (mode != "always" and self.uncompiled_states < self.switch_states):
+            spare = max(1, self.switch_states - self.uncompiled_states) if compiles else UNLIMITED
+            states = min(budget.states, spare)
+            arguments = (start, states)
+            result, watch = self._attempt(
+                search, geometry.tables, arguments, budget, None, reached, False, flags
+            )
+            if result[0] != core.BUDGET:
+                self.uncompiled_states += _states(result)
+                return result
+            if not compiles or states == budget.states:
+                raise _limit(watch, reached)
+            self.uncompiled_states = self.switch_states  # worth the switch alone: restart it
+        arguments = (start, min(budget.states, UNLIMITED))
+        return self.call(
+            search, geometry.tables, *arguments, budget=budget, reached=reached, **flags
+        )
+
+    def _attempt(
+        self,
+        function: Callable[..., tuple[Any, ...]],
+        tables: Any,
+        arguments: tuple[Any, ...],
+        budget: Budget,
+        jit: ModuleType | None,
+        reached: Callable[[int], str],
+        threaded: bool,
+        flags: dict[str, Any],
+    ) -> tuple[tuple[Any, ...], Any]:
+        """What ``function`` returns, run compiled when ``jit`` is given, and its watch."""
+        twin, converted, watch = self._way(function, tables, arguments, jit)
+        measure = "f" if function is core.best_first else "depth"
+
+        def search() -> tuple[Any, ...]:
+            return twin(*converted, watch, **flags)
+
+        watched = _Watched(budget, watch, reached, measure)
+        return watched.run(search, threaded), watch
+
+    @staticmethod
+    def _way(
+        function: Callable[..., Any],
+        tables: Any,
+        arguments: tuple[Any, ...],
+        jit: ModuleType | None,
+    ) -> tuple[Callable[..., Any], tuple[Any, ...], Any]:
+        """The function to call, its tables and arguments as it takes them, and a watch for
+        it to write: the core's own when ``jit`` is None, else the compiled twin of the same
+        name, on int64 arrays."""
+        if jit is None:
+            return function, (tables, *arguments), core.new_buffer(core.WATCH_FIELDS)
+        keys = (jit.keys(a) if isinstance(a, list) else a for a in arguments)
+        return getattr(jit, function.__name__), (_converted(jit, tables), *keys), jit.watch()
+
+
+#: The process's runner (see :class:`Runner`).
+RUNNER = Runner()
+#: A search of the core on a geometry, by the process's runner (:meth:`Runner.run`).
+run = RUNNER.run
 
 
 def _limit(watch: Sequence[int], reached: Callable[[int], str]) -> SearchLimit:
@@ -151,67 +261,57 @@ def _reached(search: Callable[..., Any], flags: dict[str, bool]) -> Callable[[in
     return _at_depth
 
 
-def _at_depth(depth: int) -> str:
-    return f"at depth {depth}"
+class _Watched:
+    """A search that writes a watch, run where its progress can be shown and it can be
+    stopped: with a progress display or a time limit (or when threaded), in a thread of its
+    own (the compiled core releases the GIL) while this one shows its progress, stops it when
+    its time is up, and on Ctrl-C or SIGTERM asks it to stop before passing the interrupt on."""
 
+    def __init__(self, budget: Budget, watch: Any, reached: Callable[[int], str], measure: str):
+        self.budget, self.watch, self.reached, self.measure = budget, watch, reached, measure
 
-def interruptible(watch: Any, search: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
-    """``search()``, a long core search that writes ``watch``, in a thread of its own, so that
-    Ctrl-C or SIGTERM stops it at once rather than when it ends (see :func:`_run_watched`)."""
-    return _run_watched(Budget(UNLIMITED), watch, search, threaded=True)
+    def run(self, search: Callable[[], tuple[Any, ...]], threaded: bool) -> tuple[Any, ...]:
+        budget, watch = self.budget, self.watch
+        if budget.progress is None and budget.seconds is None and not threaded:
+            return search()
+        outcome: list[Any] = []
 
+        def work() -> None:
+            try:
+                outcome.append(search())
+            except BaseException as error:  # handed to the waiting thread
+                outcome.append(error)
 
-def _run_watched(
-    budget: Budget,
-    watch: Any,
-    search: Callable[[], tuple[Any, ...]],
-    threaded: bool = False,
-    reached: Callable[[int], str] = _at_depth,
-) -> tuple[Any, ...]:
-    """``search()``, which writes ``watch``. With a progress display or a time limit (or when
-    ``threaded``), the search runs in a thread of its own (the compiled core releases the
-    GIL) while this one shows its progress, stops it when its time is up, and on Ctrl-C or
-    SIGTERM asks it to stop before passing the interrupt on; ``reached`` words where it
-    stopped, from its watch's depth (see :func:`_reached`)."""
-    if budget.progress is None and budget.seconds is None and not threaded:
-        return search()
-    outcome: list[Any] = []
+        thread = threading.Thread(target=work, name="rhasp-search", daemon=True)
+        began = time.perf_counter()
+        deadline = math.inf if budget.seconds is None else began + budget.seconds
+        thread.start()
 
-    def work() -> None:
+        def joined(seconds: float) -> bool:
+            thread.join(seconds)
+            return not thread.is_alive()
+
         try:
-            outcome.append(search())
-        except BaseException as error:  # handed to the waiting thread
-            outcome.append(error)
-
-    thread = threading.Thread(target=work, name="rhasp-search", daemon=True)
-    began = time.perf_counter()
-    deadline = math.inf if budget.seconds is None else began + budget.seconds
-    thread.start()
-
-    def joined(seconds: float) -> bool:
-        thread.join(seconds)
-        return not thread.is_alive()
-
-    def tick(now: float) -> None:
-        if budget.progress is not None:
-            budget.progress(int(watch[core.STATES]), int(watch[core.DEPTH]), now - began)
-
-    try:
-        if not wait_until_done(joined, deadline, tick):
+            if not wait_until_done(joined, deadline, lambda now: self._tick(now - began)):
+                watch[core.STOP] = 1
+                thread.join()
+                stopped = self.reached(int(watch[core.DEPTH]))
+                raise time_limit(budget.seconds or 0, int(watch[core.STATES]), stopped)
+        except BaseException:
             watch[core.STOP] = 1
             thread.join()
-            stopped = reached(int(watch[core.DEPTH]))
-            raise time_limit(budget.seconds or 0, int(watch[core.STATES]), stopped)
-    except BaseException:
-        watch[core.STOP] = 1
-        thread.join()
-        raise
-    finally:
-        if budget.progress is not None:
-            budget.progress.done()
-    if isinstance(outcome[0], BaseException):
-        raise outcome[0]
-    return outcome[0]
+            raise
+        finally:
+            if budget.progress is not None:
+                budget.progress.stop()
+        if isinstance(outcome[0], BaseException):
+            raise outcome[0]
+        return outcome[0]
+
+    def _tick(self, seconds: float) -> None:
+        if self.budget.progress is not None:
+            states, depth = int(self.watch[core.STATES]), int(self.watch[core.DEPTH])
+            self.budget.progress.searching(states, depth, seconds, self.measure)
 
 
 def _states(result: tuple[Any, ...]) -> int:

@@ -19,6 +19,7 @@ from rhasp.engines import AspOptions, EngineDisagreement, Solution, confirmed, g
 from rhasp.engines.asp import AspEngine, encoding_path, plan_from_atoms
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.bitboard import fewest_moves
+from rhasp.engines.limits import Budget
 from rhasp.formats import read_path, read_text
 from rhasp.formats.grid import board_rows
 from rhasp.model import Move, Puzzle, replay
@@ -75,7 +76,7 @@ def test_examples_agree(name, objective, variant):
 
 def test_unsolvable_example_has_no_plan_up_to_its_state_count():
     # Three states are reachable, so any plan would have at most two moves.
-    solution = AspEngine(AspOptions(max_horizon=3)).solve(example("unsolvable"), "moves")
+    solution = AspEngine(budget=Budget(horizon=3)).solve(example("unsolvable"), "moves")
     assert not solution.has_plan
     assert solution.limit == "no plan up to horizon 3"
 
@@ -115,9 +116,9 @@ def test_a_disagreement_is_loud():
 
 
 def test_timeout_and_max_horizon_are_limits_not_answers():
-    slow = AspEngine(AspOptions(timeout=0.0)).solve(card(26), "moves")
+    slow = AspEngine(budget=Budget(seconds=0.0)).solve(card(26), "moves")
     assert slow.limit == "timed out at horizon 0" and not slow.has_plan
-    short = AspEngine(AspOptions(max_horizon=5)).solve(card(26), "moves")
+    short = AspEngine(budget=Budget(horizon=5)).solve(card(26), "moves")
     assert short.limit == "no plan up to horizon 5" and short.proofs == ()
 
 
@@ -151,7 +152,9 @@ def test_random_boards_asp_agrees_with_bfs(variant, puzzle):
         # A shortest plan never repeats a state, so none can be longer than the state count:
         # ASP finding nothing up to that horizon agrees that there is no plan at all.
         for objective in ("moves", "slides"):
-            found = AspEngine(AspOptions(max_horizon=explored, memo=memo)).solve(puzzle, objective)
+            found = AspEngine(AspOptions(memo=memo), budget=Budget(horizon=explored)).solve(
+                puzzle, objective
+            )
             assert found.limit == f"no plan up to horizon {explored}"
         return
     for objective in ("moves", "slides"):

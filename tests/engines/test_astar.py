@@ -16,6 +16,7 @@ from rhasp.engines.geometry import Geometry
 from rhasp.engines.limits import Budget
 from rhasp.generation import board_number
 from rhasp.model import plan_slides, replay
+from rhasp.progress import Silent
 from tests.boards import CARD_MOVES, PUZZLES, card, puzzles
 from tests.command import rhasp
 from tests.engines.test_bfs import CARD_SLIDES
@@ -133,12 +134,9 @@ def test_astar_proves_a_plan_where_bfs_stops_at_its_limit():
 def test_the_progress_line_shows_the_f_value():
     shown = []
 
-    class Line:
-        def __call__(self, states, depth, seconds, measure="depth"):
+    class Line(Silent):
+        def searching(self, states, depth, seconds, measure):
             shown.append(measure)
-
-        def done(self):
-            pass
 
     puzzle = card(40)
     bitboard.best_first(puzzle.board, puzzle.start, "moves", Budget(10**6, Line(), seconds=60))

@@ -141,12 +141,12 @@ def test_a_process_switches_to_the_compiled_core_midway(monkeypatch):
     puzzle = card(40)
     with core_mode("never"):
         expected = bitboard.fewest_moves(puzzle.board, puzzle.start)
-    monkeypatch.setattr(runner, "SWITCH_STATES", 1_000)
-    monkeypatch.setattr(runner, "_uncompiled_states", 0)
+    monkeypatch.setattr(runner.RUNNER, "switch_states", 1_000)
+    monkeypatch.setattr(runner.RUNNER, "uncompiled_states", 0)
     with core_mode("auto"):
         # Card 40 needs far more than 1,000 states: the search restarts compiled.
         assert bitboard.fewest_moves(puzzle.board, puzzle.start) == expected
-        assert runner._uncompiled_states == 1_000
+        assert runner.RUNNER.uncompiled_states == 1_000
 
 
 def test_keys_and_occupancy_round_trip():

@@ -22,6 +22,7 @@ from rhasp.errors import SearchLimit
 from rhasp.formats import read_path
 from rhasp.formats.facts import write_facts
 from rhasp.formats.grid import board_rows
+from rhasp.progress import Silent
 from tests import reference
 from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card
 from tests.command import runner
@@ -111,7 +112,7 @@ def test_the_defaults_follow_the_memory():
     assert default_max_atoms(2) < default_max_atoms(1)
 
 
-class Recorder:
+class Recorder(Silent):
     """A progress display that records what it is shown (and can press Ctrl-C)."""
 
     def __init__(self, interrupt_after: int | None = None) -> None:
@@ -119,12 +120,12 @@ class Recorder:
         self.cleared = 0
         self.interrupt_after = interrupt_after
 
-    def __call__(self, states: int, depth: int, seconds: float) -> None:
+    def searching(self, states: int, depth: int, seconds: float, measure: str) -> None:
         self.shown.append((states, depth))
         if self.interrupt_after is not None and len(self.shown) >= self.interrupt_after:
             raise KeyboardInterrupt
 
-    def done(self) -> None:
+    def stop(self) -> None:
         self.cleared += 1
 
 
@@ -169,13 +170,13 @@ def test_the_asp_engine_stops_before_the_ground_program_outgrows_its_bound():
     # little less than this count; either way the bound stops it before the plan's horizon.
     bound = (ground[4] + ground[5]) // 2
     for memo in (False, True):
-        found = AspEngine(AspOptions(max_atoms=bound, memo=memo)).solve(puzzle, "moves")
+        found = AspEngine(AspOptions(memo=memo), budget=Budget(atoms=bound)).solve(puzzle, "moves")
         assert not found.has_plan and found.limit.endswith("(raise --max-atoms)")
         atoms, horizon = re.fullmatch(
             r"ground program limit reached after ([\d,]+) atoms at horizon (\d+) .*", found.limit
         ).groups()
         assert int(atoms.replace(",", "")) <= bound and 4 <= int(horizon) < 8
-        enough = AspEngine(AspOptions(max_atoms=ground[8], memo=memo))
+        enough = AspEngine(AspOptions(memo=memo), budget=Budget(atoms=ground[8]))
         assert enough.solve(puzzle, "moves").length == 8
 
 
@@ -251,18 +252,18 @@ def test_the_progress_line_shows_on_a_terminal_only_and_is_wiped():
 
     from rich.console import Console
 
-    from rhasp.output import SearchProgress
+    from rhasp.output import SearchLine
 
     screen = io.StringIO()
-    live = SearchProgress(Console(file=screen, force_terminal=True))
-    live(1_000, 3, 0.5)  # within the first second: nothing
+    live = SearchLine(Console(file=screen, force_terminal=True))
+    live.searching(1_000, 3, 0.5, "depth")  # within the first second: nothing
     assert screen.getvalue() == ""
-    live(250_000, 7, 2.0)
+    live.searching(250_000, 7, 2.0, "depth")
     assert screen.getvalue() == "\r\x1b[Ksearching: 250,000 states · depth 7 · 125,000 states/s"
-    live.done()
+    live.stop()
     assert screen.getvalue().endswith("\r\x1b[K")
     pipe = io.StringIO()
-    SearchProgress(Console(file=pipe, force_terminal=False))(250_000, 7, 2.0)
+    SearchLine(Console(file=pipe, force_terminal=False)).searching(250_000, 7, 2.0, "depth")
     assert pipe.getvalue() == ""
 
 

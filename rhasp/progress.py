@@ -1,0 +1,74 @@
+"""The one way running work says how far it has got.
+
+A search (BFS, A*, an ASP horizon), a deck and an enumeration all report through
+:class:`Progress`, so that one display, or one recorder in a test, can follow any of them.
+What reports what:
+
+- a running search calls :meth:`Progress.searching` every quarter of a second or so (the
+  search runner for the core's searches, the ASP engine between solver slices), then
+  :meth:`Progress.stop` when it ends, however it ends;
+- a run of many jobs (a deck, an enumeration) calls :meth:`Progress.note` for what it found
+  before starting, :meth:`Progress.start` once, :meth:`Progress.advance` after every job with
+  its running tally, then :meth:`Progress.stop`.
+
+:class:`Silent` does nothing for every call, so a display shows only what it cares about
+(:mod:`rhasp.output` holds the terminal's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+class Progress(Protocol):
+    """Where running work reports (module docstring)."""
+
+    def searching(self, states: int, depth: int, seconds: float, measure: str) -> None:
+        """A search has found ``states`` states (for ASP: boards in its memo) and reached
+        ``depth``, in the unit ``measure`` names (``depth``, A*'s ``f``, an ASP ``horizon``)."""
+
+    def note(self, text: str) -> None:
+        """A line about what an earlier run left (what ``--resume`` verified)."""
+
+    def start(self, total: int, skipped: int) -> None:
+        """``total`` jobs to do, ``skipped`` done by an earlier run."""
+
+    def advance(self, tally: Any) -> None:
+        """One more job done; ``tally`` is the run's figures so far (deck's or enumeration's).
+        An enumeration calls it once more right after :meth:`start`, with the figures it
+        resumed from, before any job."""
+
+    def stop(self) -> None:
+        """The work ended (done, stopped or failed): clear what is shown."""
+
+
+class Silent:
+    """A :class:`Progress` that shows nothing: the base of displays that show only a part."""
+
+    def searching(self, states: int, depth: int, seconds: float, measure: str) -> None:
+        pass
+
+    def note(self, text: str) -> None:
+        pass
+
+    def start(self, total: int, skipped: int) -> None:
+        pass
+
+    def advance(self, tally: Any) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class HorizonCalls(Silent):
+    """A plain function ``(horizon, seconds, memo states)`` as a :class:`Progress`: what
+    ``rhasp.solve(progress=...)`` took before there was one protocol, and still takes."""
+
+    function: Callable[[int, float, int], None]
+
+    def searching(self, states: int, depth: int, seconds: float, measure: str) -> None:
+        self.function(depth, seconds, states)

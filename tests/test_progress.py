@@ -1,0 +1,62 @@
+"""One progress protocol (rhasp.progress): an enumeration reports through it in order, and the
+terminal's display of a resumed enumeration counts only what this run did."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+
+from rhasp import enumeration, output
+from rhasp.progress import Silent
+
+
+class Recorder(Silent):
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any]] = []
+
+    def start(self, total: int, skipped: int) -> None:
+        self.calls.append(("start", (total, skipped)))
+
+    def advance(self, tally: Any) -> None:
+        self.calls.append(("advance", tally.shards))
+
+    def stop(self) -> None:
+        self.calls.append(("stop", None))
+
+
+def test_an_enumeration_reports_start_each_shard_and_stop(capsys):
+    options = enumeration.Options(size=4)
+    recorder = Recorder()
+    tally = enumeration.run(options, budget=100_000, progress=recorder)
+    total = tally.shards
+    assert total >= enumeration.SHARDS_AT_LEAST[4]
+    # Started with nothing skipped, then the figures it starts at (no shard), then each shard.
+    expected = [("start", (total, 0)), *(("advance", n) for n in range(total + 1)), ("stop", None)]
+    assert recorder.calls == expected
+    assert len(capsys.readouterr().out.splitlines()) == tally.puzzles
+
+
+@dataclass
+class Figures:
+    shards: int
+    layouts: int
+    puzzles: int
+
+
+def test_a_resumed_enumerations_line_counts_this_runs_layouts_only(monkeypatch):
+    clock = iter([100.0, 102.0])
+    monkeypatch.setattr(output.time, "perf_counter", lambda: next(clock))
+    screen = io.StringIO()
+    shown = output.EnumerationProgress(Console(file=screen, force_terminal=False), every=0.0)
+    shown.start(4, 2)  # at 100 s: 2 shards done before, 4 to go
+    shown.advance(Figures(shards=2, layouts=1_000, puzzles=5))  # resumed from: not drawn
+    shown.advance(Figures(shards=3, layouts=1_600, puzzles=7))  # at 102 s
+    # 600 layouts in 2 s; 1 shard in 2 s, so 3 more take 6 s.
+    assert screen.getvalue().splitlines() == [
+        "resuming: 2 shards already done, 4 to go",
+        "1/4 shards · 300 layouts/s · 7 puzzles · 6 s left",
+    ]
+    assert shown.kept() == "3 of 6 shards"
