@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from rhasp import arguments, enumeration
-from rhasp.analysis import Analysis, hardest_puzzle
+from rhasp.analysis import Analysis
 from rhasp.analysis import analyze as analyze_cluster
-from rhasp.cluster import cluster_graph
+from rhasp.cluster import cluster_graph, hardest_puzzle
 from rhasp.engines import (
     ENGINES,
     OBJECTIVES,

@@ -278,7 +278,7 @@ def prepared(options: Options) -> tuple[layouts.Lines, Any]:
     if jit is None:
         return lines, None
     compiled = jit.tables(lines)
-    nothing = layouts.Limits(1, 0, 0, 0, 1, 1)  # no layout fits: only the code is loaded
+    nothing = layouts.ShardLimits(1, 0, 0, 0, 1, 1)  # no layout fits: only the code is loaded
     jit.enumerate_shard(compiled, jit.keys([lines.line_first[0]]), nothing, jit.watch())
     return lines, compiled
 
@@ -287,7 +287,7 @@ def run_shard(options: Options, budget: int, number: int) -> Shard:
     """Shard ``number``: its tallies and deck lines. A cluster of more than ``budget`` states
     is a :class:`rhasp.errors.SearchLimit`."""
     lines, compiled = prepared(options)
-    limits = layouts.Limits(
+    limits = layouts.ShardLimits(
         options.min_pieces,
         options.max_pieces,
         options.min_walls,

@@ -15,7 +15,7 @@ from rhasp.formats import read_text
 from rhasp.formats.line import database_board
 from rhasp.generation import board_number, random_board
 from tests.command import rhasp
-from tests.reference import cluster, database_deck, fewest
+from tests.reference import cluster, database_deck, fewest, goal_distance
 
 
 def test_the_same_seed_gives_the_same_board():
@@ -83,27 +83,6 @@ def test_generated_puzzles_are_hardest_and_from_different_clusters():
         named.append(({relabelled(cells) for cells in distance}, relabelled(board)))
     for i, (states, _) in enumerate(named):
         assert all(board not in states for j, (_, board) in enumerate(named) if j != i)
-
-
-def goal_distance(rows: list[str]) -> dict[str, int]:
-    """Moves to the nearest goal (A at the right edge) for every state of the naive cluster."""
-    states, edges = cluster(rows)
-    side = len(rows[0])
-    near: dict[str, list[str]] = {state: [] for state in states}
-    for a, b in map(tuple, edges):
-        near[a].append(b)
-        near[b].append(a)
-    frontier = [s for s in states if any(row.endswith("A") for row in _rows(s, side))]
-    distance = dict.fromkeys(frontier, 0)
-    while frontier:
-        following = []
-        for a in frontier:
-            for b in near[a]:
-                if b not in distance:
-                    distance[b] = distance[a] + 1
-                    following.append(b)
-        frontier = following
-    return distance
 
 
 def _rows(cells: str, side: int) -> list[str]:

@@ -100,6 +100,32 @@ def with_room(seen: set[int], more: int) -> set[int]:
     return seen
 
 
+def fill_rows(
+    masks: Buffer,
+    behind: Buffer,
+    ahead: Buffer,
+    near: Buffer,
+    base: int,
+    first: int,
+    step: int,
+    length: int,
+    last: int,
+) -> None:
+    """Fill one vehicle's rows of :class:`Tables` from ``base`` on, position by position: its
+    cells, the cell it enters moving back or ahead, and both. The vehicle covers cells
+    ``first + c * step`` (``c < length``) at position 0 and moves ``step`` bits a position, up
+    to ``last``. The one place where a board's tables are worked out, for a puzzle's
+    geometry and for every layout of the enumeration alike."""
+    shape = 0
+    for c in range(length):
+        shape |= 1 << (first + c * step)
+    for p in range(last + 1):
+        masks[base + p] = shape << (p * step)
+        behind[base + p] = 1 << (first + (p - 1) * step) if p > 0 else 0
+        ahead[base + p] = 1 << (first + (p + length) * step) if p < last else 0
+        near[base + p] = behind[base + p] | ahead[base + p]
+
+
 def occupancy(g: Tables, key: int) -> int:
     """The occupied cells of state ``key``: the walls and every vehicle's cells."""
     masks, shift, stride, gone = g.masks, g.shift, g.stride, g.gone
@@ -277,20 +303,6 @@ def layers(
         if done == ends[-1] and done < len(order):
             ends.append(len(order))
     return len(order), order, ends
-
-
-def goal_layers(
-    g: Tables, first: int, budget: int, watch: Buffer
-) -> tuple[int, list[int], list[int]]:
-    """:func:`layers` from every goal state of ``first``'s cluster (in a geometry whose targets
-    stay): the cluster by distance to the nearest goal. Nothing when no goal is reachable."""
-    reached, order, ends = layers(g, [first], budget, watch)
-    if reached == BUDGET:
-        return reached, order, ends
-    goals = [key for key in order if solved(g, key)]
-    if len(goals) == 0:
-        return 0, order[:0], ends[:0]
-    return layers(g, goals, budget, watch)
 
 
 def cheapest(g: Tables, first: int, budget: int, watch: Buffer) -> tuple[int, int, list[int]]:
