@@ -172,9 +172,9 @@ def hardest_puzzle(puzzle: Puzzle, budget: Budget | None = None) -> tuple[Puzzle
 def needless_piece(
     found: Hardest, graph: ClusterGraph, budget: Budget | None = None
 ) -> Puzzle | None:
-    """The hardest state ``found`` (of the cluster ``graph``) with one piece fewer and the same
-    length, or None when it is minimal (module docstring): each piece but the target, walls
-    included, is removed in turn, last first, and the rest solved again.
+    """The hardest state ``found`` of the cluster ``graph`` (:func:`hardest_of`) with one
+    piece fewer and the same length, or None when it is minimal (module docstring): each
+    piece but the target, walls included, is removed in turn, and the rest solved again.
 
     A vehicle that moves on one optimal way is needed (the way without its moves would be
     shorter), so only the others are tried, as the walk of
@@ -184,10 +184,8 @@ def needless_piece(
     boards: the two must agree (tests/test_cluster.py checks that they do)."""
     board, geometry = found.puzzle.board, graph.geometry
     moved = [0] * geometry.count
-    start = graph.index_of(geometry.key(found.puzzle.placement))
-    assert start is not None, "the hardest state lies in its cluster"
     args = (graph.keys, graph.distance, graph.first_edge, graph.edges, moved)
-    clusters.moved_on_the_way(geometry.tables, start, *args)
+    clusters.moved_on_the_way(geometry.tables, graph.hardest(), *args)
     idle = [v.label for v, m in zip(board.vehicles, moved, strict=True) if not m]
     for smaller in _without_each(
         found.puzzle, [label for label in idle if label not in board.targets]
