@@ -197,14 +197,15 @@ def needless_piece(
 
 
 def _without_each(puzzle: Puzzle, labels: list[str]) -> Iterator[Puzzle]:
-    """The puzzle without each wall, then without each vehicle ``labels``, last first."""
-    board = puzzle.board
-    for cell in sorted(board.walls, reverse=True):
-        yield Puzzle(
-            dataclasses.replace(board, walls=board.walls - {cell}), puzzle.placement, puzzle.name
-        )
-    for label in reversed(labels):
+    """The puzzle without each vehicle ``labels`` in board order, then without each wall.
+    The order decides only which needless piece goes first: ``rhasp generate --minimal``
+    removes vehicles in the order it always has, walls after them."""
+    for label in labels:
         yield puzzle.without({label})
+    board = puzzle.board
+    for cell in sorted(board.walls):
+        walls = board.walls - {cell}
+        yield Puzzle(dataclasses.replace(board, walls=walls), puzzle.placement, puzzle.name)
 
 
 def vehicles_by_line(puzzle: Puzzle) -> list[int]:
