@@ -31,14 +31,13 @@ def prefer_compiled() -> bool:
         geometry = Geometry.of(puzzle.board, targets_leave=targets_leave)
         key = geometry.key(puzzle.placement)
         for search, flags in WARM_UP:
-            run(geometry, search, [key] if search is core.layers else key, **flags)
+            run(geometry, search, key, **flags)
     return True
 
 
 #: Each compiled search and the flags it is called with, to load their code before forking.
 WARM_UP = (
     (core.breadth_first, {"stop_at_goal": True, "with_links": True}),
-    (core.layers, {}),
     (clusters.cluster, {}),
     (core.cheapest, {}),
     (core.best_first, {"by_slides": False}),

@@ -273,38 +273,6 @@ def walk_back(keys: list[int], parent: list[int], index: int) -> list[int]:
     return path
 
 
-def layers(
-    g: Tables, sources: Sequence[int], budget: int, watch: Buffer
-) -> tuple[int, list[int], list[int]]:
-    """Every state reachable from ``sources``, in breadth-first order, and where each layer
-    starts: states ``order[ends[d - 1]:ends[d]]`` lie ``d`` moves from the nearest source.
-    The first item is how many states were found, or BUDGET when the budget ran out (the
-    order and ends then stop where the search stopped)."""
-    order = [sources[0]]
-    seen = key_set(sources[0])
-    for k in range(1, len(sources)):
-        seen = with_room(seen, 1)
-        if add_new(seen, sources[k]):
-            order.append(sources[k])
-    ends = [len(order)]
-    moved = [NO_SKIP] * len(order)
-    keys, slides, movers = buffers(g)
-    done = 0
-    while done < len(order):
-        if post_progress(watch, len(order), len(ends) - 1, budget):
-            return BUDGET, order, ends
-        seen = with_room(seen, len(keys))
-        n = successors(g, order[done], moved[done], keys, slides, movers)
-        for j in range(n):
-            if add_new(seen, keys[j]):
-                order.append(keys[j])
-                moved.append(movers[j])
-        done += 1
-        if done == ends[-1] and done < len(order):
-            ends.append(len(order))
-    return len(order), order, ends
-
-
 def cheapest(g: Tables, first: int, budget: int, watch: Buffer) -> tuple[int, int, list[int]]:
     """Dijkstra over whole moves, cost (slides, moves): fewest slides, then fewest moves.
     :func:`best_first` with no bound (which is what Dijkstra's search is).

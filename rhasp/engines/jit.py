@@ -94,8 +94,9 @@ def _room(seen, more):
     return lambda seen, more: _with_room(seen, more)
 
 
-#: The core's functions with a compiled twin above; every other function of the core and of
-#: the enumeration is registered, found rather than listed, so none can be forgotten.
+#: The core's functions with a compiled twin above; every other function of the core, of the
+#: cluster functions and of the enumeration is registered, found rather than listed, so none
+#: can be forgotten.
 TWINNED = (core.new_buffer, core.key_set, core.add_new, core.with_room)
 
 
@@ -114,7 +115,6 @@ for _helper in _functions(core) + _functions(clusters) + _functions(layouts):
 # Without the GIL (nogil), so that the thread that started a search can show its progress and
 # stop it (Ctrl-C) while it runs.
 breadth_first = njit(cache=True, nogil=True)(core.breadth_first)
-layers = njit(cache=True, nogil=True)(core.layers)
 cheapest = njit(cache=True, nogil=True)(core.cheapest)
 best_first = njit(cache=True, nogil=True)(core.best_first)
 
