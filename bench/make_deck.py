@@ -18,8 +18,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from rhasp.cluster import deck_line, hardest_state
-from rhasp.engines.bitboard import goal_distances
+from rhasp.cluster import cluster_graph, deck_line, hardest_state
 from rhasp.formats import read_path
 from rhasp.generation import random_board
 from rhasp.model import Puzzle
@@ -40,16 +39,16 @@ def by_length_from_cards(per_length: int, seed: int) -> dict[int, list[str]]:
     rng = random.Random(seed)
     found: dict[int, list[str]] = {}
     for puzzle in read_path(str(ROOT / "puzzles" / "original40.txt")):
-        geometry, distance = goal_distances(puzzle.board, puzzle.placement)
+        graph = cluster_graph(puzzle)
         layers: dict[int, list[int]] = {}
-        for key, d in distance.items():
-            layers.setdefault(d, []).append(key)
+        for i in graph.by_distance:
+            layers.setdefault(graph.distance[i], []).append(graph.keys[i])
         for d, keys in sorted(layers.items()):
             if d == 0:
                 continue
             for key in rng.sample(sorted(keys), min(2, len(keys))):
-                state = Puzzle(puzzle.board, geometry.state(key), puzzle.name)
-                found.setdefault(d, []).append(deck_line(state, d, len(distance)))
+                state = Puzzle(puzzle.board, graph.geometry.state(key), puzzle.name)
+                found.setdefault(d, []).append(deck_line(state, d, len(graph.by_distance)))
     return {d: lines[:per_length] for d, lines in found.items()}
 
 

@@ -1,7 +1,8 @@
 """Why a puzzle is hard: its cluster, its game graph and how far its states are from a goal.
 
 Every figure is defined in the README ("rhasp analyze") and computed from the cluster graph
-of :mod:`rhasp.cluster` (explored once, with every state's distance to the nearest goal).
+of :mod:`rhasp.cluster` (explored once with its moves kept, as arrays over state indices,
+with every state's distance to the nearest goal).
 Single-target puzzles only: "one move from winning" is defined for one target.
 
 The all-moves graph is enumerated line by line (a *line* is a row or column with its vehicles):
@@ -18,10 +19,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from rhasp.cluster import ClusterGraph, cluster_graph, hardest_state, line_order, one_target
+from rhasp.cluster import ClusterGraph, cluster_graph, vehicles_by_line
 from rhasp.engines.bitboard import fewest_slides
+from rhasp.engines.clusters import database_order
 from rhasp.engines.geometry import Geometry
-from rhasp.engines.layouts import database_order
 from rhasp.engines.limits import Budget, state_limit
 from rhasp.errors import about
 from rhasp.model import Board, Puzzle, State
@@ -84,26 +85,25 @@ def analyze(
     search (nor the all-moves graph) goes beyond ``budget``'s states."""
     budget = budget or Budget()
     graph = graph or cluster_graph(puzzle, budget)
-    neighbours, distance, start = graph.neighbours, graph.distance, graph.start
-    winning = {key for key, d in distance.items() if d <= 1}
-    playing = lambda key: key not in winning  # noqa: E731
-    game = {} if start in winning else _layers(neighbours, start, playing)
-    profile = Counter(distance.values())
-    farthest = max(profile, default=None)
-    hardest_keys = [key for key, d in distance.items() if d == farthest]
+    distance, start = graph.distance, graph.START
+    winning = [0 <= d <= 1 for d in distance]
+    game = {} if winning[start] else _layers(graph, start, lambda i: not winning[i])
+    profile = Counter(distance[i] for i in graph.by_distance)
+    farthest = graph.farthest
+    hardest_keys = [graph.keys[i] for i in graph.by_distance if distance[i] == farthest]
     with about(puzzle.name):
         slides, _ = fewest_slides(puzzle.board, puzzle.start, budget)
         tried, all_states, all_edges = all_moves_graph(puzzle, graph.geometry, budget.states)
     return Analysis(
         name=puzzle.name,
-        cluster_states=len(neighbours),
-        cluster_edges=sum(map(len, neighbours.values())) // 2,  # every move undoes
+        cluster_states=graph.states,
+        cluster_edges=graph.moves,
         goal_states=len(graph.goals),
-        minimal_moves=distance.get(start),
+        minimal_moves=distance[start] if distance[start] >= 0 else None,
         minimal_slides=None if slides is None else sum(move.slides for move in slides),
         game_states=len(game),
         game_levels=max(game.values()) + 1 if game else 0,
-        winning_edges=sum(after in winning for key in game for after in neighbours[key]),
+        winning_edges=sum(winning[after] for i in game for after in graph.neighbours(i)),
         all_moves_tried=tried,
         all_moves_states=all_states,
         all_moves_edges=all_edges,
@@ -116,7 +116,7 @@ def analyze(
 
 def _in_database_order(geometry: Geometry, keys: list[int]) -> list[State]:
     """The states ``keys`` in the puzzle database's order, the first the one ``hardest`` and
-    ``rhasp enumerate`` choose (:func:`rhasp.engines.layouts.database_order`)."""
+    ``rhasp enumerate`` choose (:func:`rhasp.engines.clusters.database_order`)."""
     tables, horizontal = geometry.tables, geometry.horizontal
     keys = sorted(keys, key=lambda key: database_order(tables, key, horizontal))
     return [geometry.state(key) for key in keys]
@@ -154,7 +154,8 @@ def line_placements(puzzle: Puzzle, geometry: Geometry) -> list[list[LinePlaceme
     neither a wall nor another of them."""
     board = puzzle.board
     lines = itertools.groupby(
-        line_order(puzzle), key=lambda i: (board.vehicles[i].orientation, board.vehicles[i].line)
+        vehicles_by_line(puzzle),
+        key=lambda i: (board.vehicles[i].orientation, board.vehicles[i].line),
     )
     return [list(_placements(list(line), 0, board, geometry)) for _, line in lines]
 
@@ -175,32 +176,18 @@ def _placements(
                 yield cells | mask, (p << tables.shift[i]) + key
 
 
-def _layers(
-    neighbours: dict[int, list[int]], start: int, enters: Callable[[int], bool]
-) -> dict[int, int]:
-    """Breadth-first distances from ``start`` over ``neighbours``, stepping only into states
-    for which ``enters`` holds: the game graph, which stops at the winning states."""
+def _layers(graph: ClusterGraph, start: int, enters: Callable[[int], bool]) -> dict[int, int]:
+    """Breadth-first distances from state ``start`` (an index) over the cluster's moves,
+    stepping only into states for which ``enters`` holds: the game graph, which stops at the
+    winning states."""
     distance = {start: 0}
     frontier = [start]
     while frontier:
         following = []
-        for key in frontier:
-            for after in neighbours[key]:
+        for i in frontier:
+            for after in graph.neighbours(i):
                 if after not in distance and enters(after):
-                    distance[after] = distance[key] + 1
+                    distance[after] = distance[i] + 1
                     following.append(after)
         frontier = following
     return distance
-
-
-def hardest_puzzle(puzzle: Puzzle, budget: Budget | None = None) -> tuple[Puzzle, int] | None:
-    """The cluster's canonical hardest state (farthest from any goal; see
-    :func:`rhasp.cluster.hardest_state`) as a puzzle of its own, with its length; None when
-    no goal is reachable."""
-    one_target(puzzle)
-    with about(puzzle.name):
-        found = hardest_state(puzzle, budget)
-    if found is None:
-        return None
-    name, meta = f"{puzzle.name}-hardest", {"moves": found.moves}
-    return Puzzle(puzzle.board, found.puzzle.placement, name, meta), found.moves

@@ -40,9 +40,9 @@ from pathlib import Path
 from typing import Any
 
 from rhasp import arguments, enumeration
-from rhasp.analysis import Analysis, hardest_puzzle
+from rhasp.analysis import Analysis
 from rhasp.analysis import analyze as analyze_cluster
-from rhasp.cluster import cluster_graph
+from rhasp.cluster import cluster_graph, hardest_puzzle
 from rhasp.deck import DeckTally, run_deck
 from rhasp.engines import ENGINES, OBJECTIVES, AspOptions, EngineDisagreement, Objective, Solution
 from rhasp.engines.limits import (

@@ -1,27 +1,33 @@
-"""A puzzle's cluster: every state its moves reach, each state's distance to the nearest goal,
-and the cluster's canonical hardest state.
+"""A puzzle's cluster: every state its moves reach, with those moves, each state's distance to
+the nearest goal, its canonical hardest state, and whether that state is minimal.
 
-One home for what ``analyze``, ``hardest``, hints and ``generate`` ask of a cluster; ``rhasp
-enumerate`` runs the same definitions on its compiled core (:mod:`rhasp.engines.layouts`),
-and both break ties between hardest states by the one database order defined there. Goal
-states have the target at its exit edge and targets stay on the board, as puzzle databases
-count; distances come from one breadth-first search backwards from all goals. Single-target
-puzzles only: "nearest goal" is defined here for one target.
+The one home of what ``analyze``, ``hardest``, hints, ``generate`` and the cluster drawing ask
+of a cluster. The work is done by :mod:`rhasp.engines.clusters`, on the search core, run
+compiled where it pays (:func:`rhasp.engines.runner.run`); ``rhasp enumerate`` runs the same
+functions inside its compiled shard (:mod:`rhasp.engines.layouts`), so both break ties
+between hardest states by the one database order, and find the same distances. Goal states
+have the target at its exit edge and targets stay on the board, as puzzle databases count.
+Single-target puzzles only: "nearest goal" is defined here for one target.
 
 A cluster is named by its *canonical state*, which depends neither on labels nor on where in
 the cluster a board started: the hardest states are the same set for every state of a cluster,
 so the least of them in the database's order, written as positions in an order fixed by the
 board's lines, names the cluster.
+
+A hardest state is *minimal* when removing any piece but the target, vehicle or wall,
+shortens its solution: the database's definition (README, "rhasp enumerate").
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
-from rhasp.engines import core
-from rhasp.engines.bitboard import distances, explore, goal_layers
+from rhasp.engines import clusters
+from rhasp.engines.bitboard import fewest_moves
 from rhasp.engines.geometry import Geometry
-from rhasp.engines.layouts import least_of
 from rhasp.engines.limits import Budget
 from rhasp.engines.runner import run
 from rhasp.errors import InputError, about
@@ -34,24 +40,68 @@ Canonical = tuple[object, ...]
 
 @dataclass(frozen=True)
 class ClusterGraph:
-    """The cluster as a graph: each state's neighbours (every state expanded once) and its
-    distance in moves to the nearest goal (goal states: the target at its exit edge)."""
+    """The cluster as flat arrays over state indices, the start's index 0: each state's key,
+    its moves as neighbour indices (``edges[first_edge[i]:first_edge[i + 1]]``, every state
+    expanded once) and its distance in moves to the nearest goal (-1: none reachable). Arrays
+    rather than a dict of lists: a few numbers a state, as the compiled exploration leaves
+    them (see :mod:`rhasp.engines.clusters`)."""
 
     geometry: Geometry
-    start: int
-    neighbours: dict[int, list[int]]  # in breadth-first order from the start
-    goals: list[int]
-    distance: dict[int, int]  # only states from which a goal is reachable
+    keys: Sequence[int]  # in breadth-first order from the start
+    first_edge: Sequence[int]
+    edges: Sequence[int]
+    distance: Sequence[int]
+    by_distance: Sequence[int]  # the indices of states with a goal, nearest first
 
-    def optimal_path(self) -> list[int]:
-        """The states of one shortest way from the start to a goal (the first found)."""
-        if self.start not in self.distance:
+    START = 0
+
+    @property
+    def states(self) -> int:
+        return len(self.keys)
+
+    @property
+    def moves(self) -> int:
+        """The cluster's edges: every move can be undone, so each is kept twice."""
+        return len(self.edges) // 2
+
+    @property
+    def goals(self) -> Sequence[int]:
+        """The goal states' indices (they come first in ``by_distance``)."""
+        count = 0
+        while count < len(self.by_distance) and self.distance[self.by_distance[count]] == 0:
+            count += 1
+        return self.by_distance[:count]
+
+    @property
+    def farthest(self) -> int | None:
+        """The most moves any state takes to a goal; None when no goal is reachable."""
+        return self.distance[self.by_distance[-1]] if self.by_distance else None
+
+    def neighbours(self, i: int) -> Sequence[int]:
+        return self.edges[self.first_edge[i] : self.first_edge[i + 1]]
+
+    @cached_property
+    def _index(self) -> dict[int, int]:
+        """Keys to indices, built only when a position is looked up (hints)."""
+        return {key: i for i, key in enumerate(self.keys)}
+
+    def index_of(self, key: int) -> int | None:
+        return self._index.get(key)
+
+    def way_down(self, start: int = START) -> list[int]:
+        """The indices of one shortest way from state ``start`` to a goal (the first found);
+        empty when no goal is reachable."""
+        if self.distance[start] < 0:
             return []
-        path = [self.start]
-        while self.distance[path[-1]]:
-            d = self.distance[path[-1]]
-            path.append(next(b for b in self.neighbours[path[-1]] if self.distance[b] == d - 1))
-        return path
+        return clusters.way_down(start, self.distance, self.first_edge, self.edges)
+
+    def hardest(self) -> int:
+        """The canonical hardest state's index (:func:`hardest_state`); a goal must be
+        reachable."""
+        g = self.geometry
+        return clusters.hardest_index(
+            g.tables, self.keys, self.distance, self.by_distance, g.horizontal
+        )
 
 
 def one_target(puzzle: Puzzle) -> None:
@@ -61,14 +111,13 @@ def one_target(puzzle: Puzzle) -> None:
 
 
 def cluster_graph(puzzle: Puzzle, budget: Budget | None = None) -> ClusterGraph:
-    """The whole cluster of the puzzle's start, explored once, with its distances to goals."""
+    """The whole cluster of the puzzle's start, explored once with its moves kept, and its
+    distances to the goals over those moves."""
     one_target(puzzle)
+    geometry = Geometry.of(puzzle.board, targets_leave=False)
     with about(puzzle.name):
-        geometry, order = explore(puzzle.board, puzzle.placement, budget)
-        neighbours = {key: geometry.neighbours(key) for key in order}
-        goals = [key for key in order if geometry.solved(key)]
-        distance = distances(*run(geometry, core.layers, goals, budget=budget)[1:]) if goals else {}
-    return ClusterGraph(geometry, order[0], neighbours, goals, distance)
+        found = run(geometry, clusters.cluster, geometry.key(puzzle.placement), budget=budget)
+    return ClusterGraph(geometry, *found[1:])
 
 
 @dataclass(frozen=True)
@@ -91,21 +140,75 @@ def deck_line(puzzle: Puzzle, moves: int, cluster: int) -> str:
 
 def hardest_state(puzzle: Puzzle, budget: Budget | None = None) -> Hardest | None:
     """The canonical hardest state of the puzzle's cluster: of the states farthest from a
-    goal, the least in the database's order (:func:`rhasp.engines.layouts.database_order`),
+    goal, the least in the database's order (:func:`rhasp.engines.clusters.database_order`),
     as ``rhasp enumerate`` chooses. None if no goal is reachable."""
-    geometry, distance_order, ends = goal_layers(puzzle.board, puzzle.placement, budget)
-    if not ends:
+    return hardest_of(puzzle, cluster_graph(puzzle, budget))
+
+
+def hardest_of(puzzle: Puzzle, graph: ClusterGraph) -> Hardest | None:
+    """:func:`hardest_state` of the cluster ``graph`` of ``puzzle``."""
+    if not graph.by_distance:
         return None
-    far = len(ends) - 1
-    begin = ends[-2] if far else 0
-    key = least_of(geometry.tables, distance_order, begin, ends[-1], geometry.horizontal)
-    found = Puzzle(puzzle.board, geometry.state(key), puzzle.name)
-    order = line_order(puzzle)
+    hardest = graph.hardest()
+    found = Puzzle(puzzle.board, graph.geometry.state(graph.keys[hardest]), puzzle.name)
+    order = vehicles_by_line(puzzle)
     positions = tuple(found.placement[i] for i in order)  # labels do not enter it
-    return Hardest(found, far, len(distance_order), (_shape(puzzle.board, order), positions))
+    canonical = (_shape(puzzle.board, order), positions)
+    return Hardest(found, graph.distance[hardest], graph.states, canonical)
 
 
-def line_order(puzzle: Puzzle) -> list[int]:
+def hardest_puzzle(puzzle: Puzzle, budget: Budget | None = None) -> tuple[Puzzle, int] | None:
+    """The cluster's canonical hardest state (:func:`hardest_state`) as a puzzle of its own,
+    with its length; None when no goal is reachable."""
+    one_target(puzzle)
+    with about(puzzle.name):
+        found = hardest_state(puzzle, budget)
+    if found is None:
+        return None
+    name, meta = f"{puzzle.name}-hardest", {"moves": found.moves}
+    return Puzzle(puzzle.board, found.puzzle.placement, name, meta), found.moves
+
+
+def needless_piece(
+    found: Hardest, graph: ClusterGraph, budget: Budget | None = None
+) -> Puzzle | None:
+    """The hardest state ``found`` of the cluster ``graph`` (:func:`hardest_of`) with one
+    piece fewer and the same length, or None when it is minimal (module docstring): each
+    piece but the target, walls included, is removed in turn, and the rest solved again.
+
+    A vehicle that moves on one optimal way is needed (the way without its moves would be
+    shorter), so only the others are tried, as the walk of
+    :func:`rhasp.engines.clusters.moved_on_the_way` marks them. ``rhasp enumerate`` tests the
+    same definition with its own loop, :func:`rhasp.engines.layouts.is_minimal`, which works
+    on the tables of its compiled shard, rebuilt in place without each piece, rather than on
+    boards: the two must agree (tests/test_cluster.py checks that they do)."""
+    board, geometry = found.puzzle.board, graph.geometry
+    moved = [0] * geometry.count
+    args = (graph.keys, graph.distance, graph.first_edge, graph.edges, moved)
+    clusters.moved_on_the_way(geometry.tables, graph.hardest(), *args)
+    idle = [v.label for v, m in zip(board.vehicles, moved, strict=True) if not m]
+    for smaller in _without_each(
+        found.puzzle, [label for label in idle if label not in board.targets]
+    ):
+        plan, _ = fewest_moves(smaller.board, smaller.start, budget)
+        if plan is not None and len(plan) == found.moves:
+            return smaller
+    return None
+
+
+def _without_each(puzzle: Puzzle, labels: list[str]) -> Iterator[Puzzle]:
+    """The puzzle without each vehicle ``labels`` in board order, then without each wall.
+    The order decides only which needless piece goes first: ``rhasp generate --minimal``
+    removes vehicles in the order it always has, walls after them."""
+    for label in labels:
+        yield puzzle.without({label})
+    board = puzzle.board
+    for cell in sorted(board.walls):
+        walls = board.walls - {cell}
+        yield Puzzle(dataclasses.replace(board, walls=walls), puzzle.placement, puzzle.name)
+
+
+def vehicles_by_line(puzzle: Puzzle) -> list[int]:
     """Vehicle indices by orientation, line, and place along the line: moves never change it
     (vehicles on one line cannot pass each other), and labels do not enter it."""
     board = puzzle.board

@@ -278,7 +278,7 @@ def prepared(options: Options) -> layouts.Lines:
     """The lines of ``options``' board, the compiled core warmed up to run them (where it
     may be compiled): the enumeration is large work, worth numba from the start."""
     lines = line_tables(options)
-    nothing = layouts.Limits(1, 0, 0, 0, 1, 1)  # no layout fits: only the code is loaded
+    nothing = layouts.ShardLimits(1, 0, 0, 0, 1, 1)  # no layout fits: only the code is loaded
     RUNNER.warm_up(layouts.enumerate_shard, lines, [lines.line_first[0]], nothing)
     return lines
 
@@ -287,7 +287,7 @@ def run_shard(options: Options, budget: int, number: int) -> Shard:
     """Shard ``number``: its tallies and deck lines. A cluster of more than ``budget`` states
     is a :class:`rhasp.errors.SearchLimit`."""
     lines = prepared(options)
-    limits = layouts.Limits(
+    limits = layouts.ShardLimits(
         options.min_pieces,
         options.max_pieces,
         options.min_walls,

@@ -16,8 +16,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from rhasp.cluster import Canonical, Hardest, hardest_state
-from rhasp.engines.bitboard import fewest_moves, prefer_compiled
+from rhasp.cluster import (
+    Canonical,
+    Hardest,
+    cluster_graph,
+    hardest_of,
+    hardest_state,
+    needless_piece,
+)
+from rhasp.engines.bitboard import prefer_compiled
 from rhasp.engines.limits import Budget, default_max_states
 from rhasp.errors import SearchLimit, counted
 from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle
@@ -59,26 +66,21 @@ def _random_piece(rng: random.Random, label: str, size: int, exit_row: int) -> P
     return Piece(label, "v", rng.randrange(size - length + 1), rng.randrange(size), length)
 
 
-def without_needless_vehicles(found: Hardest, budget: Budget | None = None) -> Hardest:
-    """Remove, one at a time, every vehicle whose removal leaves the minimal length as it is,
-    moving to the new cluster's hardest state after each removal (it is never shorter: the
-    state before lies in the new cluster at the same distance). What remains has no vehicle
-    that can go without changing the minimal length."""
-    puzzle = found.puzzle
+def without_needless_pieces(puzzle: Puzzle, budget: Budget | None = None) -> Hardest | None:
+    """The puzzle's hardest state, made minimal as the puzzle database defines it
+    (:func:`rhasp.cluster.needless_piece`): while a piece can go without changing the
+    length, it goes, and the search moves to the new cluster's hardest state (never shorter:
+    the state before lies in the new cluster at the same distance). None when no goal is
+    reachable."""
     while True:
-        for label in _removable_labels(puzzle):
-            smaller = puzzle.without({label})
-            plan, _ = fewest_moves(smaller.board, smaller.start, budget)
-            if plan is not None and len(plan) == found.moves:
-                found = hardest_state(smaller, budget)  # a goal is reachable: the plan shows it
-                puzzle = found.puzzle
-                break
-        else:
+        graph = cluster_graph(puzzle, budget)
+        found = hardest_of(puzzle, graph)
+        if found is None:
+            return None
+        smaller = needless_piece(found, graph, budget)
+        if smaller is None:
             return found
-
-
-def _removable_labels(puzzle: Puzzle) -> list[str]:
-    return [v.label for v in puzzle.board.vehicles if v.label not in puzzle.board.targets]
+        puzzle = smaller
 
 
 #: Random boards a run draws for each puzzle asked for before it gives up (exit code 4): a 6×6
@@ -222,12 +224,10 @@ def _hardest_of_board(
     seed: int, size: int, walls: int, minimal: bool, budget: Budget, number: int
 ) -> Outcome:
     try:
-        found = hardest_state(board_number(seed, number, size, walls), budget)
-        if found is not None and minimal:
-            found = without_needless_vehicles(found, budget)
+        puzzle = board_number(seed, number, size, walls)
+        return without_needless_pieces(puzzle, budget) if minimal else hardest_state(puzzle, budget)
     except SearchLimit as limit:
         return limit
-    return found
 
 
 def board_number(seed: int, number: int, size: int, walls: int) -> Puzzle:

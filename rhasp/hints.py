@@ -25,7 +25,8 @@ from rhasp.model import Board, Move, Puzzle
 #: The largest cluster kept for hints; beyond it each hint is a search of its own.
 CLUSTER_STATES = 200_000
 #: How many states the kept clusters hold at most, all together (least recently used boards
-#: go first): about 1.5 GB at the 1,500 bytes a state of a cluster graph costs.
+#: go first): about 330 MB at the 270 to 330 bytes a state a kept cluster graph costs (its
+#: arrays and its index of keys; tracemalloc on cards 34, 39 and 40, 2026-11-25).
 KEPT_STATES = 1_000_000
 #: How many boards are remembered as having clusters too large to keep.
 LARGE_BOARDS = 1_024
@@ -58,7 +59,7 @@ class ClusterBook:
         self._lock = threading.Lock()
 
     def graph(self, puzzle: Puzzle, budget: Budget) -> tuple[ClusterGraph, int]:
-        """The cluster holding the puzzle's position, and the position's key in it."""
+        """The cluster holding the puzzle's position, and the position's index in it."""
         kept = self.kept(puzzle)
         if kept is not None:
             return kept
@@ -83,7 +84,7 @@ class ClusterBook:
                         self._remember_large(puzzle.board, limit)  # out of time is not large
                     raise
                 self._keep(puzzle.board, graph)
-                return graph, graph.start
+                return graph, graph.START
         finally:
             with self._lock:
                 search.users -= 1
@@ -91,23 +92,23 @@ class ClusterBook:
                     del self._searches[puzzle.board]
 
     def kept(self, puzzle: Puzzle) -> tuple[ClusterGraph, int] | None:
-        """The kept cluster holding the puzzle's position and its key there, else None."""
+        """The kept cluster holding the puzzle's position and its index there, else None."""
         with self._lock:
             graphs = list(self._clusters.get(puzzle.board, ()))
         for graph in graphs:
-            key = graph.geometry.key(puzzle.placement)
-            if key in graph.neighbours:
-                return graph, key
+            index = graph.index_of(graph.geometry.key(puzzle.placement))
+            if index is not None:
+                return graph, index
         return None
 
     def _keep(self, board: Board, graph: ClusterGraph) -> None:
         with self._lock:
             self._clusters.setdefault(board, []).append(graph)
             self._clusters.move_to_end(board)
-            self._kept_states += len(graph.neighbours)
+            self._kept_states += graph.states
             while self._kept_states > self._states and len(self._clusters) > 1:
                 _, dropped = self._clusters.popitem(last=False)
-                self._kept_states -= sum(len(old.neighbours) for old in dropped)
+                self._kept_states -= sum(old.states for old in dropped)
 
     def _remember_large(self, board: Board, limit: SearchLimit) -> None:
         with self._lock:
@@ -165,9 +166,10 @@ def kept_hint(puzzle: Puzzle, book: ClusterBook = BOOK) -> Hint | None:
     return None if found is None else _from_cluster(*found)
 
 
-def _from_cluster(graph: ClusterGraph, key: int) -> Hint:
-    distance = graph.distance.get(key)
-    if distance is None:
-        return Hint(None, None)
-    closer = next(b for b in graph.neighbours[key] if graph.distance.get(b) == distance - 1)
-    return Hint(graph.geometry.move(key, closer), distance)
+def _from_cluster(graph: ClusterGraph, index: int) -> Hint:
+    """The first move of the cluster's way down from state ``index``."""
+    way = graph.way_down(index)
+    if len(way) < 2:  # no way, or a goal already
+        return Hint(None, len(way) - 1 if way else None)
+    key, closer = graph.keys[way[0]], graph.keys[way[1]]
+    return Hint(graph.geometry.move(key, closer), len(way) - 1)

@@ -117,6 +117,29 @@ def cluster(rows: list[str]) -> tuple[set[str], set[frozenset[str]]]:
     return states, edges
 
 
+def goal_distance(rows: list[str], target: str = "A") -> dict[str, int]:
+    """Moves to the nearest goal (``target`` at the right edge) for every state of the
+    cluster that reaches one: a breadth-first search from all goals over its pairs."""
+    states, edges = cluster(rows)
+    width = len(rows[0])
+    near: dict[str, list[str]] = {state: [] for state in states}
+    for a, b in map(tuple, edges):
+        near[a].append(b)
+        near[b].append(a)
+    ends = range(width - 1, width * len(rows), width)
+    frontier = [s for s in states if any(s[i] == target for i in ends)]
+    distance = dict.fromkeys(frontier, 0)
+    while frontier:
+        following = []
+        for a in frontier:
+            for b in near[a]:
+                if b not in distance:
+                    distance[b] = distance[a] + 1
+                    following.append(b)
+        frontier = following
+    return distance
+
+
 def _moves(cells: str, width: int):
     """Every board one move away, nothing leaving: a move is a run of one-cell shifts of one
     vehicle in one direction, and each position along the run is a neighbour."""

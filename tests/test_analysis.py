@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from rhasp.analysis import analyze, hardest_puzzle
+from rhasp.analysis import analyze
+from rhasp.cluster import hardest_puzzle
 from rhasp.engines.reference import fewest_moves, fewest_slides
 from rhasp.formats import read_text
 from rhasp.model import Puzzle

@@ -104,7 +104,7 @@ def test_analyze_counts_the_cluster_as_the_reference_does():
     assert analysis.cluster_states == len(states)
     assert sum(analysis.profile.values()) == len(states)
     assert analysis.minimal_moves == 8
-    assert analysis.graph is not None and len(analysis.graph.neighbours) == len(states)
+    assert analysis.graph is not None and analysis.graph.states == len(states)
 
 
 def random_position(puzzle: Puzzle, rng: random.Random, moves: int) -> tuple[Move, ...]:

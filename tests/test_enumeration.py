@@ -86,7 +86,7 @@ def test_the_core_finds_the_same_uncompiled_and_compiled():
         pytest.skip("numba is not installed")
     options = enumeration.Options(size=4, max_walls=1)
     lines = enumeration.line_tables(options)
-    limits = layouts.Limits(1, 16, 0, 1, 1, BUDGET)
+    limits = layouts.ShardLimits(1, 16, 0, 1, 1, BUDGET)
     for number in range(0, enumeration.shard_count(lines), 7):
         prefix = enumeration.shard_prefix(lines, number)
         plain = layouts.enumerate_shard(lines, prefix, limits, core.new_buffer(3))

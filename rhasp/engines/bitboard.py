@@ -11,7 +11,7 @@ the same plans and counts on every kind of board, compiled and not.
 
 from __future__ import annotations
 
-from rhasp.engines import core
+from rhasp.engines import clusters, core
 from rhasp.engines.geometry import Geometry
 from rhasp.engines.limits import Budget
 from rhasp.engines.runner import RUNNER, UNLIMITED, run
@@ -27,8 +27,7 @@ def prefer_compiled() -> bool:
         geometry = Geometry.of(puzzle.board, targets_leave=targets_leave)
         key = geometry.key(puzzle.placement)
         for search, flags in WARM_UP:
-            start = [key] if search is core.layers else key
-            if not RUNNER.warm_up(search, geometry.tables, start, UNLIMITED, **flags):
+            if not RUNNER.warm_up(search, geometry.tables, key, UNLIMITED, **flags):
                 return False
     return True
 
@@ -36,8 +35,7 @@ def prefer_compiled() -> bool:
 #: Each compiled search and the flags it is called with, to load their code before forking.
 WARM_UP = (
     (core.breadth_first, {"stop_at_goal": True, "with_links": True}),
-    (core.layers, {}),
-    (core.goal_layers, {}),
+    (clusters.cluster, {}),
     (core.cheapest, {}),
     (core.best_first, {"by_slides": False}),
 )
@@ -85,23 +83,12 @@ def best_first(
     return (geometry.plan(path) if goal >= 0 else None), found
 
 
-def explore(
-    board: Board, placement: State, budget: Budget | None = None
-) -> tuple[Geometry, list[int]]:
-    """Every state reachable from ``placement``, goal states included, in breadth-first order.
-
-    As puzzle databases count them: targets stay on the board (a target at its exit edge is a
-    state like any other, and may move back), so this is the connected component of the start
-    in the graph of all moves. The geometry reads the keys.
-    """
-    geometry = Geometry.of(board, targets_leave=False)
-    _, order, _ = run(geometry, core.layers, [geometry.key(placement)], budget=budget)
-    return geometry, order
 
 
 def cluster_size(board: Board, placement: State, budget: Budget | None = None) -> int:
-    """The number of states in the placement's cluster (see :func:`explore`), counted without
-    keeping a state's link to the one it came from."""
+    """The number of states in the placement's cluster (targets stay on the board, as puzzle
+    databases count; see :mod:`rhasp.engines.clusters`), counted without keeping a state's
+    link to the one it came from, nor its moves."""
     geometry = Geometry.of(board, targets_leave=False)
     key = geometry.key(placement)
     flags = {"stop_at_goal": False, "with_links": False}
@@ -128,36 +115,3 @@ def solve_and_count(
     if goal < 0:
         return None, size, size
     return geometry.plan(path), goal + 1, size
-
-
-def goal_layers(
-    board: Board, placement: State, budget: Budget | None = None
-) -> tuple[Geometry, list[int], list[int]]:
-    """The cluster by distance from the nearest goal (single target): the states in order of
-    that distance, and where each distance ends (as :func:`rhasp.engines.core.layers`).
-
-    A breadth-first search from all goal states at once (the target at its exit edge), over
-    the cluster's moves, which can all be undone; the last move, to the edge, counts.
-    Empty when no goal is reachable.
-    """
-    geometry = Geometry.of(board, targets_leave=False)
-    _, order, ends = run(geometry, core.goal_layers, geometry.key(placement), budget=budget)
-    return geometry, order, ends
-
-
-def goal_distances(
-    board: Board, placement: State, budget: Budget | None = None
-) -> tuple[Geometry, dict[int, int]]:
-    """The fewest moves from every state of the cluster to a solution (see :func:`goal_layers`)."""
-    geometry, order, ends = goal_layers(board, placement, budget)
-    return geometry, distances(order, ends)
-
-
-def distances(order: list[int], ends: list[int]) -> dict[int, int]:
-    """Each state's layer, from :func:`rhasp.engines.core.layers`' order and ends."""
-    distance = {}
-    begin = 0
-    for d, end in enumerate(ends):
-        distance.update(dict.fromkeys(order[begin:end], d))
-        begin = end
-    return distance

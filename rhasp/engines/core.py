@@ -100,6 +100,32 @@ def with_room(seen: set[int], more: int) -> set[int]:
     return seen
 
 
+def fill_rows(
+    masks: Buffer,
+    behind: Buffer,
+    ahead: Buffer,
+    near: Buffer,
+    base: int,
+    first: int,
+    step: int,
+    length: int,
+    last: int,
+) -> None:
+    """Fill one vehicle's rows of :class:`Tables` from ``base`` on, position by position: its
+    cells, the cell it enters moving back or ahead, and both. The vehicle covers cells
+    ``first + c * step`` (``c < length``) at position 0 and moves ``step`` bits a position, up
+    to ``last``. The one place where a board's tables are worked out, for a puzzle's
+    geometry and for every layout of the enumeration alike."""
+    shape = 0
+    for c in range(length):
+        shape |= 1 << (first + c * step)
+    for p in range(last + 1):
+        masks[base + p] = shape << (p * step)
+        behind[base + p] = 1 << (first + (p - 1) * step) if p > 0 else 0
+        ahead[base + p] = 1 << (first + (p + length) * step) if p < last else 0
+        near[base + p] = behind[base + p] | ahead[base + p]
+
+
 def occupancy(g: Tables, key: int) -> int:
     """The occupied cells of state ``key``: the walls and every vehicle's cells."""
     masks, shift, stride, gone = g.masks, g.shift, g.stride, g.gone
@@ -245,52 +271,6 @@ def walk_back(keys: list[int], parent: list[int], index: int) -> list[int]:
         path.append(keys[index])
     path.reverse()
     return path
-
-
-def layers(
-    g: Tables, sources: Sequence[int], budget: int, watch: Buffer
-) -> tuple[int, list[int], list[int]]:
-    """Every state reachable from ``sources``, in breadth-first order, and where each layer
-    starts: states ``order[ends[d - 1]:ends[d]]`` lie ``d`` moves from the nearest source.
-    The first item is how many states were found, or BUDGET when the budget ran out (the
-    order and ends then stop where the search stopped)."""
-    order = [sources[0]]
-    seen = key_set(sources[0])
-    for k in range(1, len(sources)):
-        seen = with_room(seen, 1)
-        if add_new(seen, sources[k]):
-            order.append(sources[k])
-    ends = [len(order)]
-    moved = [NO_SKIP] * len(order)
-    keys, slides, movers = buffers(g)
-    done = 0
-    while done < len(order):
-        if post_progress(watch, len(order), len(ends) - 1, budget):
-            return BUDGET, order, ends
-        seen = with_room(seen, len(keys))
-        n = successors(g, order[done], moved[done], keys, slides, movers)
-        for j in range(n):
-            if add_new(seen, keys[j]):
-                order.append(keys[j])
-                moved.append(movers[j])
-        done += 1
-        if done == ends[-1] and done < len(order):
-            ends.append(len(order))
-    return len(order), order, ends
-
-
-def goal_layers(
-    g: Tables, first: int, budget: int, watch: Buffer
-) -> tuple[int, list[int], list[int]]:
-    """:func:`layers` from every goal state of ``first``'s cluster (in a geometry whose targets
-    stay): the cluster by distance to the nearest goal. Nothing when no goal is reachable."""
-    reached, order, ends = layers(g, [first], budget, watch)
-    if reached == BUDGET:
-        return reached, order, ends
-    goals = [key for key in order if solved(g, key)]
-    if len(goals) == 0:
-        return 0, order[:0], ends[:0]
-    return layers(g, goals, budget, watch)
 
 
 def cheapest(g: Tables, first: int, budget: int, watch: Buffer) -> tuple[int, int, list[int]]:

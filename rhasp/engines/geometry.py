@@ -47,7 +47,7 @@ class Geometry:
         # Room for every position and for gone (no vehicle at all once the last target left).
         bits = (max(lasts, default=0) + 1).bit_length()
         gone, stride = (1 << bits) - 1, 1 << bits
-        rows = [_vehicle_rows(board, i, stride) for i in range(len(board.vehicles))]
+        masks, behind, ahead, near = _rows(board, lasts, stride)
         exit_at = [_exit_position(board, i, last) for i, last in enumerate(lasts)]
         leaving = [p if targets_leave else -1 for p in exit_at]
         targets = tuple(board.index(label) for label in board.targets)
@@ -60,10 +60,10 @@ class Geometry:
             last=tuple(lasts),
             exit_behind=tuple(int(p == 0) for p in leaving),
             exit_ahead=tuple(int(p > 0) for p in leaving),
-            masks=sum((row[0] for row in rows), ()),
-            behind=sum((row[1] for row in rows), ()),
-            ahead=sum((row[2] for row in rows), ()),
-            near=sum((row[3] for row in rows), ()),
+            masks=masks,
+            behind=behind,
+            ahead=ahead,
+            near=near,
             goal_shift=tuple(bits * i for i in targets),
             goal_pos=tuple(gone if targets_leave else exit_at[i] for i in targets),
         )
@@ -117,20 +117,15 @@ class Geometry:
         return tuple(self.move(a, b) for a, b in itertools.pairwise(path))
 
 
-def _vehicle_rows(board: Board, i: int, stride: int) -> tuple[tuple[int, ...], ...]:
-    """Vehicle ``i``'s masks, behind, ahead and near cells per position, ``stride`` long."""
-    width, vehicle = board.width, board.vehicles[i]
-    last = board.line_length(vehicle) - vehicle.length
-    cells = vehicle.cells(0)
-    step = 1 if vehicle.horizontal else width  # bit distance between neighbour cells
-    first = sum(1 << (r * width + c) for r, c in cells)
-    masks = [first << (step * p) for p in range(last + 1)]
-    head = 1 << (cells[-1][0] * width + cells[-1][1])
-    tail = 1 << (cells[0][0] * width + cells[0][1])
-    ahead = [head << (step * (p + 1)) for p in range(last)] + [0]  # entered going p -> p+1
-    behind = [0] + [tail << (step * (p - 1)) for p in range(1, last + 1)]  # p -> p-1
-    near = [b | a for b, a in zip(behind, ahead, strict=True)]
-    return tuple((*row, *[0] * (stride - len(row))) for row in (masks, behind, ahead, near))
+def _rows(board: Board, lasts: list[int], stride: int) -> tuple[tuple[int, ...], ...]:
+    """Every vehicle's masks, behind, ahead and near cells per position, ``stride`` a vehicle
+    (:func:`rhasp.engines.core.fill_rows`, run here uncompiled on Python integers)."""
+    rows: list[list[int]] = [[0] * (stride * len(board.vehicles)) for _ in range(4)]
+    for i, (vehicle, last) in enumerate(zip(board.vehicles, lasts, strict=True)):
+        row, col = vehicle.cells(0)[0]
+        step = 1 if vehicle.horizontal else board.width  # bit distance between neighbour cells
+        core.fill_rows(*rows, i * stride, row * board.width + col, step, vehicle.length, last)
+    return tuple(tuple(table) for table in rows)
 
 
 def _exit_position(board: Board, i: int, last: int) -> int:

@@ -17,18 +17,19 @@ import numpy as np
 from numba import njit
 from numba.extending import overload, register_jitable
 
-from rhasp.engines import core, layouts
+from rhasp.engines import clusters, core, layouts
+from rhasp.engines.clusters import SPREAD
 
 TablesT = TypeVar("TablesT", core.Tables, layouts.Lines)
 
 EMPTY = -1  # no key is negative: keys fit 63 bits
-SPREAD = -7046029254386353131  # 2**64 / golden ratio, as int64: multiplicative hashing
 
 
 # The states seen, compiled: in place of numba's own set, which measured 1.5 times slower on
 # this core's clusters, an int64 array of slots in open addressing with linear probing, kept at
 # most half full, with the count of keys held in its last element. Keys are well-mixed
-# integers already, so one multiplication spreads them.
+# integers already, so one multiplication (by SPREAD, as the cluster's index table does)
+# spreads them.
 
 
 @njit
@@ -93,8 +94,9 @@ def _room(seen, more):
     return lambda seen, more: _with_room(seen, more)
 
 
-#: The core's functions with a compiled twin above; every other function of the core and of
-#: the enumeration is registered, found rather than listed, so none can be forgotten.
+#: The core's functions with a compiled twin above; every other function of the core, of the
+#: cluster functions and of the enumeration is registered, found rather than listed, so none
+#: can be forgotten.
 TWINNED = (core.new_buffer, core.key_set, core.add_new, core.with_room)
 
 
@@ -106,18 +108,17 @@ def _functions(module: object) -> list[object]:
     ]
 
 
-for _helper in _functions(core) + _functions(layouts):
+for _helper in _functions(core) + _functions(clusters) + _functions(layouts):
     if _helper not in TWINNED:
         register_jitable(_helper)
 
 # Without the GIL (nogil), so that the thread that started a search can show its progress and
 # stop it (Ctrl-C) while it runs.
 breadth_first = njit(cache=True, nogil=True)(core.breadth_first)
-layers = njit(cache=True, nogil=True)(core.layers)
-goal_layers = njit(cache=True, nogil=True)(core.goal_layers)
 cheapest = njit(cache=True, nogil=True)(core.cheapest)
 best_first = njit(cache=True, nogil=True)(core.best_first)
 
+cluster = njit(cache=True, nogil=True)(clusters.cluster)
 enumerate_shard = njit(cache=True, nogil=True)(layouts.enumerate_shard)
 
 

@@ -1,9 +1,13 @@
-"""Every layout of a board, once per cluster: the search core of ``rhasp enumerate``.
+"""Every layout of a board, once per cluster: the shard loop of ``rhasp enumerate``.
 
 Like :mod:`rhasp.engines.core`, this is plain Python in the subset numba compiles, one source
-run two ways (:mod:`rhasp.engines.jit` compiles it; tests also run it as it stands). The
-definitions it implements are the puzzle database's, spelled out in the README ("rhasp
-enumerate"); this docstring says why the search finds each cluster exactly once.
+run two ways (:mod:`rhasp.engines.jit` compiles it; tests also run it as it stands). It owns
+the line entries, the walk over layouts, each layout's tables (built in place, in the field
+order the database's order needs) and the minimality test on those tables; what a cluster is
+(its exploration, distances, hardest state and the database's order of states) it takes from
+:mod:`rhasp.engines.clusters`, which ``analyze``, ``hardest`` and ``generate`` share. The
+definitions are the puzzle database's, spelled out in the README ("rhasp enumerate"); this
+docstring says why the search finds each cluster exactly once.
 
 **Layouts line by line.** A board has ``2 * size`` lines: the exit row, the other rows top to
 bottom, then the columns left to right. Each line has a list of *entries*, every way its own
@@ -20,16 +24,16 @@ another vehicle. Each entry carries the cells its vehicles need occupied on that
 (``require``); the columns, placed last, must cover what the rows require and find what they
 require already covered. So only packed layouts are visited, the least state of every cluster
 among them, and a cluster is kept only from its least state: its exploration stops at once
-when a smaller state turns up (:func:`explore_if_least`). With ``from_goals`` (the default of
-``rhasp enumerate``), the exit row holds the target at its exit only and the target need not
-be packed: every solvable cluster's least *goal* state is such a layout (moving any other
-vehicle up or left keeps the target at the exit and makes a smaller goal state), and only
-goal states are compared, so unsolvable clusters are never visited, and half the work is.
+when a smaller state turns up (:func:`rhasp.engines.clusters.explore`). With
+``from_goals`` (the default of ``rhasp enumerate``), the exit row holds the target at its exit
+only and the target need not be packed: every solvable cluster's least *goal* state is such a
+layout (moving any other vehicle up or left keeps the target at the exit and makes a smaller
+goal state), and only goal states are compared, so unsolvable clusters are never visited, and
+half the work is.
 
-**Distances without a second search.** The exploration keeps every state's moves (as lists
-of neighbour indices), so the moves from each state to the nearest goal come from one
-breadth-first search over those lists from all goal states at once, and one optimal way down
-from the hardest state is a walk down the distances.
+**Distances without a second search.** The exploration keeps every state's moves, so the
+distances to the goals and one optimal way down come without searching the board again
+(:mod:`rhasp.engines.clusters`).
 
 **What is kept.** A cluster whose least state is the layout, with a goal (the target at its
 exit edge, targets staying on the board), gives its hardest state: the farthest in moves from
@@ -43,10 +47,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rhasp.engines import core
-
-# What a layout's exploration returns instead of a count.
-NOT_LEAST = -3  # a smaller state of the cluster turned up: the cluster is kept elsewhere
+from rhasp.engines import clusters, core
 
 # The kinds of piece in an entry.
 HORIZONTAL, VERTICAL, WALL = 0, 1, 2
@@ -84,7 +85,7 @@ class Lines(NamedTuple):
     piece_kind: core.Ints
 
 
-class Limits(NamedTuple):
+class ShardLimits(NamedTuple):
     """What one shard keeps and how far its searches may go."""
 
     min_vehicles: int
@@ -145,7 +146,7 @@ def scratch(size: int) -> Scratch:
 
 
 def enumerate_shard(
-    lines: Lines, prefix: core.Buffer, limits: Limits, watch: core.Buffer
+    lines: Lines, prefix: core.Buffer, limits: ShardLimits, watch: core.Buffer
 ) -> tuple[int, list[int], list[int]]:
     """Every layout that starts with the entries ``prefix`` (one per line, from the first),
     each explored if it is its cluster's least state.
@@ -197,7 +198,7 @@ def enumerate_shard(
 
 def _fits(
     lines: Lines,
-    limits: Limits,
+    limits: ShardLimits,
     level: int,
     entry: int,
     occupied: list[int],
@@ -231,7 +232,7 @@ def _fits(
 
 def _layout(
     lines: Lines,
-    limits: Limits,
+    limits: ShardLimits,
     chosen: list[int],
     room: Scratch,
     tallies: list[int],
@@ -244,26 +245,23 @@ def _layout(
     pieces = _gather(lines, chosen, room)
     g = _geometry(lines.size, pieces, -1, room)
     start = _start_key(lines.size, g, room)
-    reached, order, first_edge, edges = explore_if_least(g, start, room.horizontal, limits, watch)
-    if reached == NOT_LEAST:
+    give_up = clusters.SMALLER_GOAL if limits.from_goals else clusters.ANY_SMALLER
+    reached, order, first_edge, edges = clusters.explore(
+        g, start, room.horizontal, give_up, limits.budget, watch
+    )
+    if reached == clusters.NOT_LEAST:
         return 0
     if reached == core.BUDGET:
         return core.BUDGET
     tallies[LEAST] += 1
-    distance, by_distance = goal_distances(g, order, first_edge, edges)
+    distance, by_distance = clusters.goal_distances(g, order, first_edge, edges)
     if len(by_distance) == 0:
         return 0
     tallies[SOLVABLE] += 1
-    far = distance[by_distance[-1]]
-    last = len(by_distance)
-    while last > 0 and distance[by_distance[last - 1]] == far:
-        last -= 1
-    hardest = by_distance[last]
-    for k in range(last + 1, len(by_distance)):
-        if precedes(g, order[by_distance[k]], order[hardest], room.horizontal):
-            hardest = by_distance[k]
+    hardest = clusters.hardest_index(g, order, distance, by_distance, room.horizontal)
+    far = distance[hardest]
     moved = core.new_buffer(g.count)
-    moved_on_the_way(g, hardest, order, distance, first_edge, edges, moved)
+    clusters.moved_on_the_way(g, hardest, order, distance, first_edge, edges, moved)
     minimal = is_minimal(lines.size, g, order[hardest], far, pieces, moved, room, limits, watch)
     if minimal == core.BUDGET:
         return core.BUDGET
@@ -313,15 +311,7 @@ def _geometry(size: int, pieces: int, skip: int, room: Scratch) -> core.Tables:
         t.last[i] = last
         t.exit_behind[i] = 0
         t.exit_ahead[i] = 0
-        shape = 0
-        for c in range(length):
-            shape |= 1 << (start + c * step)
-        base = i * stride
-        for p in range(last + 1):
-            t.masks[base + p] = shape << (p * step)
-            t.behind[base + p] = 1 << (start + (p - 1) * step) if p > 0 else 0
-            t.ahead[base + p] = 1 << (start + (p + length) * step) if p < last else 0
-            t.near[base + p] = t.behind[base + p] | t.ahead[base + p]
+        core.fill_rows(t.masks, t.behind, t.ahead, t.near, i * stride, start, step, length, last)
         i += 1
     _order_fields(i, bits, room)
     t.goal_shift[0] = t.shift[0]
@@ -349,7 +339,8 @@ def _order_fields(count: int, bits: int, room: Scratch) -> None:
     cells do: vertical vehicles in the low fields, then the horizontal ones by first cell.
     Within a row, the union of its vehicles' cells compares as their positions do from the
     rightmost vehicle on, and a lower row is more significant, so the key's horizontal part
-    (:func:`horizontal_shift`) orders states as their horizontal cells do."""
+    (:func:`rhasp.engines.clusters.horizontal_shift`) orders states as their horizontal cells
+    do."""
     shift = room.tables.shift
     vertical = 0
     for i in range(count):
@@ -375,185 +366,6 @@ def _start_key(size: int, g: core.Tables, room: Scratch) -> int:
     return key
 
 
-def horizontal_shift(g: core.Tables, horizontal: core.Buffer) -> int:
-    """Where the horizontal vehicles' fields begin in a key (see :func:`_order_fields`)."""
-    lowest = g.shift[0]  # the target is horizontal
-    for i in range(g.count):
-        if horizontal[i] and g.shift[i] < lowest:
-            lowest = g.shift[i]
-    return lowest
-
-
-def vertical_cells(g: core.Tables, key: int, horizontal: core.Buffer) -> int:
-    """The cells of the vertical vehicles of state ``key``."""
-    cells = 0
-    for i in range(g.count):
-        if not horizontal[i]:
-            cells |= g.masks[i * g.stride + ((key >> g.shift[i]) & g.gone)]
-    return cells
-
-
-def database_order(g: core.Tables, key: int, horizontal: core.Buffer) -> tuple[int, int]:
-    """State ``key``'s place in the database's order of states: the cells of its horizontal
-    vehicles, then those of its vertical ones, each read as a binary number whose lowest bit
-    is the top-left cell (walls, which never move, count in neither). This order breaks ties
-    between hardest states, for ``rhasp enumerate``, ``analyze`` and ``hardest`` alike, on
-    any board's tables."""
-    down = vertical_cells(g, key, horizontal)
-    return core.occupancy(g, key) & ~g.walls & ~down, down
-
-
-def precedes(g: core.Tables, key: int, other: int, horizontal: core.Buffer) -> bool:
-    """Whether state ``key`` comes before ``other`` in the database's order of states."""
-    across, down = database_order(g, key, horizontal)
-    other_across, other_down = database_order(g, other, horizontal)
-    return across < other_across or (across == other_across and down < other_down)
-
-
-def least_of(g: core.Tables, keys: list[int], begin: int, end: int, horizontal: core.Buffer) -> int:
-    """The least of ``keys[begin:end]`` in the database's order of states (:func:`precedes`)."""
-    best = keys[begin]
-    for k in range(begin + 1, end):
-        if precedes(g, keys[k], best, horizontal):
-            best = keys[k]
-    return best
-
-
-def explore_if_least(
-    g: core.Tables, first: int, horizontal: core.Buffer, limits: Limits, watch: core.Buffer
-) -> tuple[int, list[int], list[int], list[int]]:
-    """``first``'s cluster in breadth-first order, with its moves, unless a state before it
-    turns up (a goal state, with ``limits.from_goals``): then NOT_LEAST at once. BUDGET
-    beyond the budget.
-
-    Returns (the count, or NOT_LEAST or BUDGET; the states; and the moves as lists of
-    neighbours, ``edges[first_edge[i]:first_edge[i + 1]]`` being the indices of state
-    ``i``'s). Keeping the moves costs a look-up per move, which finding the states pays
-    anyway; the distances then need no second search (:func:`goal_distances`).
-    """
-    split = horizontal_shift(g, horizontal)
-    least = first >> split
-    least_down = -1  # the vertical cells of ``first``, once needed
-    order = [first]
-    first_edge = [0]
-    edges = [0]
-    edges.pop()
-    index = _index_table(128)
-    _index_of(index, first, 0)
-    keys, slides, movers = core.buffers(g)
-    done = 0
-    while done < len(order):
-        if core.post_progress(watch, len(order), 0, limits.budget):
-            return core.BUDGET, order, first_edge, edges
-        if 4 * (len(order) + len(keys)) > len(index):  # at most half of the slots taken
-            index = _grown(index)
-        n = core.successors(g, order[done], core.NO_SKIP, keys, slides, movers)
-        for j in range(n):
-            after = keys[j]
-            at = _index_of(index, after, len(order))
-            if at < 0:  # a new state
-                if after >> split <= least and (limits.from_goals == 0 or core.solved(g, after)):
-                    if after >> split < least:
-                        return NOT_LEAST, order, first_edge, edges
-                    if least_down < 0:
-                        least_down = vertical_cells(g, first, horizontal)
-                    if vertical_cells(g, after, horizontal) < least_down:
-                        return NOT_LEAST, order, first_edge, edges
-                at = len(order)
-                order.append(after)
-            edges.append(at)
-        first_edge.append(len(edges))
-        done += 1
-    return len(order), order, first_edge, edges
-
-
-# The states' indices while a cluster is explored: open addressing with linear probing in one
-# buffer, each slot a key (EMPTY_SLOT where free) and its index side by side, one memory
-# access for both; kept at most half full. Keys are well-mixed integers already: one
-# multiplication spreads them.
-
-EMPTY_SLOT = -1  # no key is negative
-SPREAD = -7046029254386353131  # 2**64 / golden ratio, as int64
-
-
-def _index_table(slots: int) -> core.Buffer:
-    table = core.new_buffer(2 * slots)
-    for slot in range(slots):
-        table[2 * slot] = EMPTY_SLOT
-    return table
-
-
-def _index_of(table: core.Buffer, key: int, index: int) -> int:
-    """``key``'s index in ``table``; if it is not there, it is put there with ``index``, and
-    the answer is -1."""
-    mask = len(table) // 2 - 1
-    slot = ((key * SPREAD) >> 32) & mask
-    while table[2 * slot] != EMPTY_SLOT:
-        if table[2 * slot] == key:
-            return table[2 * slot + 1]
-        slot = (slot + 1) & mask
-    table[2 * slot] = key
-    table[2 * slot + 1] = index
-    return -1
-
-
-def _grown(table: core.Buffer) -> core.Buffer:
-    """The same keys and indices in four times the slots."""
-    grown = _index_table(2 * len(table))
-    for slot in range(len(table) // 2):
-        if table[2 * slot] != EMPTY_SLOT:
-            _index_of(grown, table[2 * slot], table[2 * slot + 1])
-    return grown
-
-
-def goal_distances(
-    g: core.Tables, order: list[int], first_edge: list[int], edges: list[int]
-) -> tuple[list[int], list[int]]:
-    """Each state's moves to the nearest goal state (the target at its exit edge), by one
-    breadth-first search from all of them over the moves :func:`explore_if_least` kept; and
-    the states' indices in the order reached, nearest first. Nothing reached: no goal."""
-    distance = [-1] * len(order)
-    reached = [0]
-    reached.pop()
-    for i in range(len(order)):
-        if core.solved(g, order[i]):
-            distance[i] = 0
-            reached.append(i)
-    head = 0
-    while head < len(reached):
-        i = reached[head]
-        head += 1
-        for e in range(first_edge[i], first_edge[i + 1]):
-            j = edges[e]
-            if distance[j] < 0:
-                distance[j] = distance[i] + 1
-                reached.append(j)
-    return distance, reached
-
-
-def moved_on_the_way(
-    g: core.Tables,
-    start: int,
-    order: list[int],
-    distance: list[int],
-    first_edge: list[int],
-    edges: list[int],
-    moved: core.Buffer,
-) -> None:
-    """Mark in ``moved`` (per vehicle) every vehicle that moves on one shortest way from state
-    ``start`` (an index) to a goal: downhill in ``distance``, a move at a time."""
-    i = start
-    while distance[i] > 0:
-        for e in range(first_edge[i], first_edge[i + 1]):
-            j = edges[e]
-            if distance[j] == distance[i] - 1:
-                for v in range(g.count):
-                    if (order[i] >> g.shift[v]) & g.gone != (order[j] >> g.shift[v]) & g.gone:
-                        moved[v] = 1
-                i = j
-                break
-
-
 def is_minimal(
     size: int,
     g: core.Tables,
@@ -562,7 +374,7 @@ def is_minimal(
     pieces: int,
     moved: core.Buffer,
     room: Scratch,
-    limits: Limits,
+    limits: ShardLimits,
     watch: core.Buffer,
 ) -> int:
     """1 if removing any piece but the target from state ``hardest`` (``moves`` from a goal)
@@ -570,8 +382,10 @@ def is_minimal(
     move on one optimal way (``moved``, per vehicle) are needed (module docstring): only the
     others are tried.
 
-    The tables of ``g`` live in ``room`` and are rebuilt without each piece in turn, then
-    restored."""
+    The same definition as :func:`rhasp.cluster.needless_piece`, in a loop of its own: this
+    one runs inside the compiled shard, millions of times, on the tables of ``g``, which live
+    in ``room`` and are rebuilt without each piece in turn, then restored; that one works on
+    boards and puzzles. tests/test_cluster.py checks that the two agree."""
     count = g.count
     needed = [0] * pieces
     needed[0] = 1

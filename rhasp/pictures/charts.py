@@ -30,7 +30,7 @@ GRAPH_LIMIT = 5000
 def draw_cluster(puzzle: Puzzle, graph: ClusterGraph, path: Path) -> None:
     """Write the cluster drawing; the format is the file's suffix (svg, png, pdf, ...)."""
     suffix = picture_format(path, GRAPH_FORMATS)
-    states = len(graph.neighbours)
+    states = graph.states
     if states > GRAPH_LIMIT:
         raise InputError(
             f"the cluster has {states:,} states; --graph draws up to {GRAPH_LIMIT:,}", str(path)
@@ -55,11 +55,11 @@ def draw_cluster(puzzle: Puzzle, graph: ClusterGraph, path: Path) -> None:
 def cluster_dot(puzzle: Puzzle, graph: ClusterGraph, graphviz: ModuleType) -> Any:
     """The Graphviz graph of the cluster (see the module docstring)."""
     distance = graph.distance
-    farthest = max(distance.values())
-    path = graph.optimal_path()
+    farthest = graph.farthest
+    path = graph.way_down()
     on_path = set(path)
     title = (
-        f"{puzzle.name}: {len(distance):,} states by moves to the nearest goal · "
+        f"{puzzle.name}: {len(graph.by_distance):,} states by moves to the nearest goal · "
         f"green: goals · red: hardest ({farthest} moves) · blue: an optimal way from the start "
         f"({len(path) - 1} moves)"
     )
@@ -78,43 +78,44 @@ def cluster_dot(puzzle: Puzzle, graph: ClusterGraph, graphviz: ModuleType) -> An
     drawing.attr("node", shape="point", width="0.06", color=NEUTRAL, label="")
     drawing.attr("edge", color=EDGE, penwidth="0.4")
     by_distance: dict[int, list[int]] = {}
-    for key, d in distance.items():
-        by_distance.setdefault(d, []).append(key)
-    for d, keys in sorted(by_distance.items()):
+    for i in graph.by_distance:
+        by_distance.setdefault(distance[i], []).append(i)
+    for d, states in sorted(by_distance.items()):
         with drawing.subgraph() as rank:
             rank.attr(rank="same")
-            for key in keys:
+            for i in states:
                 rank.node(
-                    str(key),
-                    tooltip=_tooltip(puzzle, graph, key, d),
-                    **_look(key, d, farthest, on_path, graph.start),
+                    str(i),
+                    tooltip=_tooltip(puzzle, graph, i, d),
+                    **_look(i, d, farthest, on_path, graph.START),
                 )
     path_edges = {frozenset(pair) for pair in itertools.pairwise(path)}
-    for key, after_keys in graph.neighbours.items():
-        for after in after_keys:
-            if key < after:
-                near, far = sorted((key, after), key=distance.__getitem__)
-                style = {"color": PATH, "penwidth": "2.5"} if {key, after} in path_edges else {}
+    for i in range(graph.states):
+        for after in graph.neighbours(i):
+            if i < after:
+                near, far = sorted((i, after), key=distance.__getitem__)
+                style = {"color": PATH, "penwidth": "2.5"} if {i, after} in path_edges else {}
                 if distance[near] == distance[far]:
                     style["constraint"] = "false"
                 drawing.edge(str(near), str(far), **style)
     return drawing
 
 
-def _look(key: int, d: int, farthest: int, on_path: set[int], start: int) -> dict[str, str]:
-    if key == start:
+def _look(i: int, d: int, farthest: int, on_path: set[int], start: int) -> dict[str, str]:
+    """State ``i``'s look (an index, as ``start`` and ``on_path``)."""
+    if i == start:
         return {"color": PATH, "width": "0.2", "shape": "doublecircle"}  # where the path starts
     if d == 0:
         return {"color": GOAL, "width": "0.1"}
     if d == farthest:
         return {"color": HARDEST, "width": "0.12"}
-    if key in on_path:
+    if i in on_path:
         return {"color": PATH, "width": "0.12"}
     return {}
 
 
-def _tooltip(puzzle: Puzzle, graph: ClusterGraph, key: int, d: int) -> str:
-    state = graph.geometry.state(key)
+def _tooltip(puzzle: Puzzle, graph: ClusterGraph, i: int, d: int) -> str:
+    state = graph.geometry.state(graph.keys[i])
     rows = board_rows(Puzzle(puzzle.board, state, puzzle.name))
     return f"{d} move{'' if d == 1 else 's'} to the nearest goal\n" + "\n".join(rows)
 

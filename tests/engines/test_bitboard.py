@@ -10,6 +10,7 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from rhasp.cluster import cluster_graph
 from rhasp.engines import bitboard, reference, runner
 from rhasp.engines.geometry import Geometry
 from rhasp.model import plan_slides, replay
@@ -88,8 +89,9 @@ def every_result(puzzle) -> tuple:
         bitboard.cluster_size(board, placement),
     ]
     if len(board.targets) == 1:
-        _, order, ends = bitboard.goal_layers(board, placement)
-        found += [bitboard.solve_and_count(board, placement), list(order), list(ends)]
+        graph = cluster_graph(puzzle)
+        arrays = (graph.keys, graph.first_edge, graph.edges, graph.distance, graph.by_distance)
+        found += [bitboard.solve_and_count(board, placement), *map(list, arrays)]
     return tuple(found)
 
 
@@ -167,23 +169,6 @@ def test_cluster_of_the_4x4_board_counted_by_hand():
     # with A at the bottom, B is stuck left and X (which may stand at its exit) takes 3.
     puzzle = example("4x4")
     assert bitboard.cluster_size(puzzle.board, puzzle.placement) == 9
-
-
-@pytest.mark.parametrize("number", [1, 40])
-def test_goal_distances_equal_the_searched_lengths(number):
-    puzzle = card(number)
-    geometry, distance = bitboard.goal_distances(puzzle.board, puzzle.placement)
-    assert distance[geometry.key(puzzle.placement)] == len(
-        bitboard.fewest_moves(puzzle.board, puzzle.start)[0]
-    )
-    # Every state of the cluster: its distance is what the search finds from it.
-    sample = sorted(distance)[:: max(1, len(distance) // 25)]
-    for key in sample:
-        start = puzzle.board.settle(geometry.state(key))
-        plan, _ = reference.fewest_moves(puzzle.board, start)
-        assert len(plan) == distance[key]
-    if number == 40:
-        assert max(distance.values()) == 51  # card 40 is the hardest state of its cluster
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -57,10 +57,10 @@ def test_a_search_ends_at_its_budget_and_says_how_far_it_got(monkeypatch, jit, n
     puzzle = card(number)
     layers = reference_layers(tuple(board_rows(puzzle)))
     size = sum(layers)
-    assert bitboard.explore(puzzle.board, puzzle.placement, Budget(size))[1][0] is not None
+    assert cluster_graph(puzzle, Budget(size)).states == size
     for budget in (1, size // 3, size - 1):
         with pytest.raises(SearchLimit) as stopped:
-            bitboard.explore(puzzle.board, puzzle.placement, Budget(budget))
+            cluster_graph(puzzle, Budget(budget))
         words = stopped.value.what.replace(",", "").split()
         states, depth = int(words[4]), int(words[8])
         assert stopped.value.what.endswith("(raise --max-states)")
@@ -79,7 +79,7 @@ def test_every_kind_of_search_keeps_the_budget(monkeypatch, jit):
         lambda b: bitboard.fewest_slides(board, start, b),
         lambda b: bitboard.cluster_size(board, start, b),
         lambda b: bitboard.solve_and_count(board, start, b),
-        lambda b: bitboard.goal_layers(board, start, b),
+        lambda b: cluster_graph(puzzle, b),
         lambda b: analyze(puzzle, budget=b),
     ]
     for search in searches:
@@ -135,8 +135,8 @@ def test_progress_shows_states_and_depth_and_changes_nothing(monkeypatch, jit):
     puzzle = card(40)
     layers = reference_layers(tuple(board_rows(puzzle)))
     recorder = Recorder()
-    shown = bitboard.explore(puzzle.board, puzzle.placement, Budget(10**6, recorder))[1]
-    plain = bitboard.explore(puzzle.board, puzzle.placement, Budget(10**6))[1]
+    shown = cluster_graph(puzzle, Budget(10**6, recorder)).keys
+    plain = cluster_graph(puzzle, Budget(10**6)).keys
     assert list(shown) == list(plain) and len(plain) == sum(layers)
     assert recorder.cleared == 1
     assert all(states <= sum(layers) and depth < len(layers) for states, depth in recorder.shown)

@@ -34,7 +34,7 @@ def test_geometry_is_data_that_imports_no_runner():
 def test_a_layouts_function_runs_by_reference_as_it_does_called_by_hand(monkeypatch, jit):
     monkeypatch.setenv("RHASP_JIT", jit)
     lines = enumeration.line_tables(FOUR)
-    limits = layouts.Limits(1, 16, 0, 1, 1, 10_000)
+    limits = layouts.ShardLimits(1, 16, 0, 1, 1, 10_000)
     for number in range(0, enumeration.shard_count(lines), 5):
         prefix = enumeration.shard_prefix(lines, number)
         by_hand = layouts.enumerate_shard(lines, prefix, limits, core.new_buffer(3))
@@ -66,7 +66,7 @@ def test_a_shard_past_its_budget_is_a_limit_that_names_the_shard(monkeypatch, ji
 
 def test_the_warm_up_switches_for_good_unless_told_never(monkeypatch):
     lines = enumeration.line_tables(FOUR)
-    nothing = layouts.Limits(1, 0, 0, 0, 1, 1)
+    nothing = layouts.ShardLimits(1, 0, 0, 0, 1, 1)
     monkeypatch.setattr(RUNNER, "uncompiled_states", 0)
     monkeypatch.setenv("RHASP_JIT", "never")
     assert not RUNNER.warm_up(layouts.enumerate_shard, lines, [0], nothing)
@@ -90,7 +90,7 @@ def test_ctrl_c_stops_a_long_shard_at_once(monkeypatch):
     monkeypatch.setenv("RHASP_JIT", "never")
     options = enumeration.Options(size=6, max_pieces=8)
     lines = enumeration.line_tables(options)
-    limits = layouts.Limits(1, 8, 0, 0, 1, UNLIMITED)
+    limits = layouts.ShardLimits(1, 8, 0, 0, 1, UNLIMITED)
     prefix = enumeration.shard_prefix(lines, enumeration.shard_count(lines) // 2)
     began = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):

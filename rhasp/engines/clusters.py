@@ -1,0 +1,272 @@
+"""A cluster on the search core: its states with their moves kept, distances from the goals,
+one optimal way down, and its hardest state in the database's order.
+
+Plain Python in the subset numba compiles, like :mod:`rhasp.engines.core`, and compiled the
+same way (:mod:`rhasp.engines.jit`). It is a module of its own, rather than part of the core
+or of :mod:`rhasp.engines.layouts`, because two callers need the same definitions at two
+speeds: ``rhasp enumerate`` runs them inside its compiled shard, once per layout, millions of
+times (:func:`rhasp.engines.layouts.enumerate_shard`); ``analyze``, ``hardest``, hints,
+``generate`` and the cluster drawing run them once per puzzle, through
+:mod:`rhasp.cluster` and :func:`rhasp.engines.runner.run`. The core stays the searches that
+find plans; this module is what a whole cluster is.
+
+**One exploration keeps the moves.** :func:`explore` finds the cluster in breadth-first order
+and records every state's moves as indices (``edges[first_edge[i]:first_edge[i + 1]]``, in the
+order :func:`rhasp.engines.core.successors` lists them). Keeping them costs a look-up per move,
+which finding the states pays anyway; the distance of every state to the nearest goal then
+comes from one breadth-first pass over those indices from all goals at once
+(:func:`goal_distances`), and one optimal way is a walk down the distances
+(:func:`way_down`). Targets stay on the board, as puzzle databases count clusters: the goal is
+the target at its exit edge. Optionally the exploration gives up as soon as a state before the
+first one in the database's order turns up (the enumeration keeps a cluster only from its
+least state).
+
+**The database's order** of states (:func:`database_order`) breaks ties between hardest
+states, for ``rhasp enumerate``, ``analyze`` and ``hardest`` alike (:func:`hardest_index`).
+"""
+
+from __future__ import annotations
+
+from rhasp.engines import core
+
+# What :func:`explore` gives up on (its ``give_up``).
+KEEP_ALL = 0  # never: the whole cluster
+ANY_SMALLER = 1  # a state before the first one in the database's order
+SMALLER_GOAL = 2  # a goal state before it (the first state is a goal state)
+
+NOT_LEAST = -3  # returned instead of a count: a smaller state of the cluster turned up
+
+
+def horizontal_shift(g: core.Tables, horizontal: core.Buffer) -> int:
+    """Where the horizontal vehicles' fields begin in a key whose fields are ordered so that
+    keys compare as the horizontal vehicles' cells do (vertical vehicles in the low fields;
+    :func:`rhasp.engines.layouts._order_fields` builds such tables)."""
+    lowest = g.shift[0]  # the target is horizontal
+    for i in range(g.count):
+        if horizontal[i] and g.shift[i] < lowest:
+            lowest = g.shift[i]
+    return lowest
+
+
+def vertical_cells(g: core.Tables, key: int, horizontal: core.Buffer) -> int:
+    """The cells of the vertical vehicles of state ``key``."""
+    cells = 0
+    for i in range(g.count):
+        if not horizontal[i]:
+            cells |= g.masks[i * g.stride + ((key >> g.shift[i]) & g.gone)]
+    return cells
+
+
+def database_order(g: core.Tables, key: int, horizontal: core.Buffer) -> tuple[int, int]:
+    """State ``key``'s place in the database's order of states: the cells of its horizontal
+    vehicles, then those of its vertical ones, each read as a binary number whose lowest bit
+    is the top-left cell (walls, which never move, count in neither). Defined on any board's
+    tables, so that every command breaks ties between hardest states the same way."""
+    down = vertical_cells(g, key, horizontal)
+    return core.occupancy(g, key) & ~g.walls & ~down, down
+
+
+def precedes(g: core.Tables, key: int, other: int, horizontal: core.Buffer) -> bool:
+    """Whether state ``key`` comes before ``other`` in the database's order of states."""
+    across, down = database_order(g, key, horizontal)
+    other_across, other_down = database_order(g, other, horizontal)
+    return across < other_across or (across == other_across and down < other_down)
+
+
+def explore(
+    g: core.Tables,
+    first: int,
+    horizontal: core.Buffer,
+    give_up: int,
+    budget: int,
+    watch: core.Buffer,
+) -> tuple[int, list[int], list[int], list[int]]:
+    """``first``'s cluster in breadth-first order, with its moves; with ``give_up``
+    (:data:`ANY_SMALLER`, :data:`SMALLER_GOAL`) NOT_LEAST at once when such a state turns up,
+    which needs tables ordered as :func:`horizontal_shift` says. BUDGET beyond ``budget``
+    states.
+
+    Returns (the count, or NOT_LEAST or BUDGET; the states' keys; and the moves,
+    ``edges[first_edge[i]:first_edge[i + 1]]`` being the indices of state ``i``'s
+    neighbours, in :func:`rhasp.engines.core.successors`' order).
+    """
+    split = horizontal_shift(g, horizontal) if give_up != KEEP_ALL else 0
+    least = first >> split
+    least_down = -1  # the vertical cells of ``first``, once needed
+    order = [first]
+    first_edge = [0]
+    edges = [0]
+    edges.pop()
+    index = _index_table(128)
+    _index_of(index, first, 0)
+    keys, slides, movers = core.buffers(g)
+    done = 0
+    depth, layer_end = 0, 1  # the layer being expanded ends before order[layer_end]
+    while done < len(order):
+        if done == layer_end:
+            depth, layer_end = depth + 1, len(order)
+        if core.post_progress(watch, len(order), depth, budget):
+            return core.BUDGET, order, first_edge, edges
+        if 4 * (len(order) + len(keys)) > len(index):  # at most half of the slots taken
+            index = _grown(index)
+        n = core.successors(g, order[done], core.NO_SKIP, keys, slides, movers)
+        for j in range(n):
+            after = keys[j]
+            at = _index_of(index, after, len(order))
+            if at < 0:  # a new state
+                if (
+                    give_up != KEEP_ALL
+                    and after >> split <= least
+                    and (give_up == ANY_SMALLER or core.solved(g, after))
+                ):
+                    if after >> split < least:
+                        return NOT_LEAST, order, first_edge, edges
+                    if least_down < 0:
+                        least_down = vertical_cells(g, first, horizontal)
+                    if vertical_cells(g, after, horizontal) < least_down:
+                        return NOT_LEAST, order, first_edge, edges
+                at = len(order)
+                order.append(after)
+            edges.append(at)
+        first_edge.append(len(edges))
+        done += 1
+    return len(order), order, first_edge, edges
+
+
+# The states' indices while a cluster is explored: open addressing with linear probing in one
+# buffer, each slot a key (EMPTY_SLOT where free) and its index side by side, one memory
+# access for both; kept at most half full. Keys are well-mixed integers already: one
+# multiplication spreads them (the compiled set of states seen, in ``jit``, spreads the same).
+
+EMPTY_SLOT = -1  # no key is negative
+SPREAD = -7046029254386353131  # 2**64 / golden ratio, as int64
+
+
+def _index_table(slots: int) -> core.Buffer:
+    table = core.new_buffer(2 * slots)
+    for slot in range(slots):
+        table[2 * slot] = EMPTY_SLOT
+    return table
+
+
+def _index_of(table: core.Buffer, key: int, index: int) -> int:
+    """``key``'s index in ``table``; if it is not there, it is put there with ``index``, and
+    the answer is -1."""
+    mask = len(table) // 2 - 1
+    slot = ((key * SPREAD) >> 32) & mask
+    while table[2 * slot] != EMPTY_SLOT:
+        if table[2 * slot] == key:
+            return table[2 * slot + 1]
+        slot = (slot + 1) & mask
+    table[2 * slot] = key
+    table[2 * slot + 1] = index
+    return -1
+
+
+def _grown(table: core.Buffer) -> core.Buffer:
+    """The same keys and indices in four times the slots."""
+    grown = _index_table(2 * len(table))
+    for slot in range(len(table) // 2):
+        if table[2 * slot] != EMPTY_SLOT:
+            _index_of(grown, table[2 * slot], table[2 * slot + 1])
+    return grown
+
+
+def goal_distances(
+    g: core.Tables, order: list[int], first_edge: list[int], edges: list[int]
+) -> tuple[list[int], list[int]]:
+    """Each state's moves to the nearest goal state (the target at its exit edge; -1 when
+    none is reachable), by one breadth-first search from all of them over the moves
+    :func:`explore` kept; and the states' indices in the order reached, nearest first (so
+    the goals first). Nothing reached: no goal."""
+    distance = [-1] * len(order)
+    reached = [0]
+    reached.pop()
+    for i in range(len(order)):
+        if core.solved(g, order[i]):
+            distance[i] = 0
+            reached.append(i)
+    head = 0
+    while head < len(reached):
+        i = reached[head]
+        head += 1
+        for e in range(first_edge[i], first_edge[i + 1]):
+            j = edges[e]
+            if distance[j] < 0:
+                distance[j] = distance[i] + 1
+                reached.append(j)
+    return distance, reached
+
+
+def cluster(
+    g: core.Tables, first: int, budget: int, watch: core.Buffer
+) -> tuple[int, list[int], list[int], list[int], list[int], list[int]]:
+    """The whole cluster of ``first`` with its moves (:func:`explore`) and its distances
+    (:func:`goal_distances`), in one call, as :func:`rhasp.engines.runner.run` runs it.
+
+    Returns (the count, or BUDGET; the keys; first_edge; edges; the distance per index; the
+    indices nearest first)."""
+    reached, order, first_edge, edges = explore(
+        g, first, core.new_buffer(0), KEEP_ALL, budget, watch
+    )
+    if reached == core.BUDGET:
+        return reached, order, first_edge, edges, order[:0], order[:0]
+    distance, by_distance = goal_distances(g, order, first_edge, edges)
+    return reached, order, first_edge, edges, distance, by_distance
+
+
+def hardest_index(
+    g: core.Tables,
+    order: list[int],
+    distance: list[int],
+    by_distance: list[int],
+    horizontal: core.Buffer,
+) -> int:
+    """The index of the cluster's hardest state: the farthest from the nearest goal, ties to
+    the least in the database's order (:func:`precedes`). ``by_distance`` is
+    :func:`goal_distances`' order, which must not be empty."""
+    far = distance[by_distance[len(by_distance) - 1]]
+    last = len(by_distance)
+    while last > 0 and distance[by_distance[last - 1]] == far:
+        last -= 1
+    hardest = by_distance[last]
+    for k in range(last + 1, len(by_distance)):
+        if precedes(g, order[by_distance[k]], order[hardest], horizontal):
+            hardest = by_distance[k]
+    return hardest
+
+
+def way_down(start: int, distance: list[int], first_edge: list[int], edges: list[int]) -> list[int]:
+    """The indices of one shortest way from state ``start`` (an index) to a goal: downhill in
+    ``distance``, each step to the first neighbour one move nearer. Just ``start`` when no goal
+    is reachable from it."""
+    way = [start]
+    i = start
+    while distance[i] > 0:
+        for e in range(first_edge[i], first_edge[i + 1]):
+            j = edges[e]
+            if distance[j] == distance[i] - 1:
+                i = j
+                break
+        way.append(i)
+    return way
+
+
+def moved_on_the_way(
+    g: core.Tables,
+    start: int,
+    order: list[int],
+    distance: list[int],
+    first_edge: list[int],
+    edges: list[int],
+    moved: core.Buffer,
+) -> None:
+    """Mark in ``moved`` (per vehicle) every vehicle that moves on :func:`way_down` from state
+    ``start`` (an index): those a minimality test need not remove (a vehicle that moves on an
+    optimal way is needed: the way without its moves would be shorter)."""
+    way = way_down(start, distance, first_edge, edges)
+    for k in range(1, len(way)):
+        before, after = order[way[k - 1]], order[way[k]]
+        for v in range(g.count):
+            if (before >> g.shift[v]) & g.gone != (after >> g.shift[v]) & g.gone:
+                moved[v] = 1
