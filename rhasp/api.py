@@ -389,7 +389,7 @@ def enumerate_database(
 ) -> EnumerationTally:
     """``rhasp enumerate``: the lines ``request`` asks for to ``out`` (resumably), else to
     standard output, as each shard and those before it are done; what was found."""
-    return enumeration.run(
+    return enumeration.run_enumeration(
         request.options,
         budget=request.states,
         jobs=request.jobs,

@@ -317,7 +317,7 @@ def guarded_command(body: Callable[..., int]) -> Callable[..., None]:
     return command
 
 
-def search_budget(
+def live_budget(
     max_states: int | None, output: str = "text", bytes_each: int = BYTES_PER_STATE
 ) -> Budget:
     """The budget of a command's searches (:func:`rhasp.api.search_budget`), shown live on a
@@ -425,7 +425,7 @@ def solve(
     asp = AspOptions(tuple(clingo_arg or ()), memo, live)
     bounds = {"timeout": timeout, "max_horizon": max_horizon, "max_atoms": max_atoms}
 
-    budget = search_budget(max_states, output.value)
+    budget = live_budget(max_states, output.value)
     entries = read_entries(puzzle, target)
     codes = [EXIT_OK]
     for entry in entries:
@@ -486,7 +486,7 @@ def check(
     board_puzzle = read_one(puzzle, target)
     text, source = plan_text(plan)
     moves = moves_of(board_puzzle, text, source)
-    result = rhasp.check(board_puzzle, moves, budget=search_budget(max_states, output.value))
+    result = rhasp.check(board_puzzle, moves, budget=live_budget(max_states, output.value))
     if output is OutputChoice.json:
         print(json.dumps(result.record(), ensure_ascii=False, indent=2))
     else:
@@ -687,7 +687,7 @@ def analyze(
         if path is not None:
             picture_format(destination(path), formats)  # before the work, not after
     entry = read_one(puzzle, target)
-    budget = search_budget(max_states, output_format.value, ANALYSIS_BYTES_PER_STATE)
+    budget = live_budget(max_states, output_format.value, ANALYSIS_BYTES_PER_STATE)
     analysis = api.analysis(AnalyzeRequest(entry, budget))
     if isinstance(analysis, StaticVerdict):
         # The cluster is too large to analyse, but its verdict is proven: say both.
@@ -723,7 +723,7 @@ def hardest(
     """Print the hardest state of the puzzle's cluster (most moves from any goal) as a puzzle."""
 
     entry = read_one(puzzle, target)
-    hardest_found = rhasp.hardest(entry, budget=search_budget(max_states))
+    hardest_found = rhasp.hardest(entry, budget=live_budget(max_states))
     if hardest_found is None:
         report(InputError("no goal state is reachable, so no state is hardest", entry.name))
         return EXIT_UNSOLVED
@@ -926,7 +926,7 @@ def render(
                 f"{counted(len(marked), 'cell')} occupied in every reachable state; {verdict}"
             )
         return EXIT_OK
-    found = rhasp.solve(entry, objective.value, "bfs", budget=search_budget(max_states))
+    found = rhasp.solve(entry, objective.value, "bfs", budget=live_budget(max_states))
     if found.limit:
         raise SearchLimit(found.limit, entry.name)
     if found.plan is None:

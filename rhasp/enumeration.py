@@ -432,7 +432,7 @@ def option_flags(options: Mapping[str, Any]) -> str:
     return " ".join(flags)
 
 
-def run(
+def run_enumeration(
     options: Options,
     *,
     budget: int,

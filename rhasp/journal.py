@@ -38,7 +38,7 @@ from typing import IO, Any
 from rhasp.errors import InputError
 from rhasp.files import destination, lock_for_writing, naming_the_file, written_whole
 
-SUFFIX = ".shards"
+JOURNAL_SUFFIX = ".shards"
 VERSION = 2  # version 1 had no checksums: its journals are refused, not trusted
 
 
@@ -46,7 +46,7 @@ def journal_of(path: Path) -> Path:
     """The journal beside an output: beside the file a link leads to, so that every name of
     one output has one journal."""
     real = path.resolve()
-    return real.with_name(real.name + SUFFIX)
+    return real.with_name(real.name + JOURNAL_SUFFIX)
 
 
 @dataclass

@@ -83,8 +83,6 @@ def best_first(
     return (geometry.plan(path) if goal >= 0 else None), found
 
 
-
-
 def cluster_size(board: Board, placement: State, budget: Budget | None = None) -> int:
     """The number of states in the placement's cluster (targets stay on the board, as puzzle
     databases count; see :mod:`rhasp.engines.clusters`), counted without keeping a state's

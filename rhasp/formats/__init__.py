@@ -164,7 +164,7 @@ def _file_lines(path: Path) -> Iterator[tuple[int, str | None]]:
 
 
 def _deck_lines(path: Path, targets: tuple[str, ...]) -> Iterator[tuple[int, Pending]]:
-    source, stem = shown(str(path)), shown(path.stem)
+    source, stem = printable(str(path)), printable(path.stem)
     for number, text in _file_lines(path):
         if text is None:
             yield number, InputError("binary data or not UTF-8 text", location(source, number))
@@ -215,7 +215,7 @@ def read_path_numbered(path: str, *, targets: Sequence[str] = ()) -> list[tuple[
             except InputError as error:
                 entries.append(error)
         return list(enumerate(entries, 1))
-    source = shown(path)
+    source = printable(path)
     try:
         data = where.read_bytes()
     except FileNotFoundError:
@@ -225,10 +225,10 @@ def read_path_numbered(path: str, *, targets: Sequence[str] = ()) -> list[tuple[
     except ValueError:  # a NUL byte, or a character the file system cannot encode
         raise InputError("cannot read: not a valid file name", source) from None
     text = decode(data, source)
-    return read_text_numbered(text, source, name=shown(where.stem), targets=targets)
+    return read_text_numbered(text, source, name=printable(where.stem), targets=targets)
 
 
-def shown(name: str) -> str:
+def printable(name: str) -> str:
     """A file name as errors and names show it: characters that are not printable (a line
     break, a byte that was not UTF-8) escaped, so that an error stays on one line."""
     if name.isprintable():

@@ -16,7 +16,7 @@ from rhasp.formats.line import NUMBER
 from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle
 
 SIZE = 6
-TRUCKS = frozenset("OPQR")
+TRUCK_LABELS = frozenset("OPQR")
 TARGET, EXIT_ROW = "X", 2
 _TERM = re.compile(rf"car\(\s*([A-Za-z0-9])\s*,\s*([hv])\s*,\s*({NUMBER})\s*-\s*({NUMBER})\s*\)")
 _FILLER = re.compile(r"[\s,.\[\]]+|%[^\n]*")
@@ -39,7 +39,7 @@ def read_carlist(
                 f"expected a term car(Name,h|v,X-Y), found {text[at : at + 12]!r}", where
             )
         label = term[1].upper()
-        length = 3 if label in TRUCKS else 2
+        length = 3 if label in TRUCK_LABELS else 2
         col, row = int(term[3]) - 1, int(term[4]) - 1
         pieces.append(Piece(label, term[2], row, col, length, where))  # type: ignore[arg-type]
         at = term.end()
@@ -69,7 +69,9 @@ def write_carlist(puzzle: Puzzle) -> str:
     ):
         problems.append("its target is not X leaving right of row 3")
     for vehicle in board.vehicles:
-        if not vehicle.label.isalpha() or vehicle.length != (3 if vehicle.label in TRUCKS else 2):
+        if not vehicle.label.isalpha() or vehicle.length != (
+            3 if vehicle.label in TRUCK_LABELS else 2
+        ):
             problems.append(f"vehicle {vehicle.label} does not fit the naming (o p q r are trucks)")
         elif vehicle.label.islower():  # names are read back as upper-case labels
             problems.append(f"vehicle {vehicle.label} is lower-case, and names mean upper-case")
