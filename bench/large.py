@@ -9,7 +9,7 @@ Six parts, each printed as it ends, then one JSON line with everything:
 
 * **The 40 cards.** BFS (by slides Dijkstra) and A* on the compiled core, both objectives:
   states reached over the deck, seconds (median of ``--runs`` passes), lengths agreeing.
-* **Generated boards.** ``rhasp generate``'s loop (``generation.new_puzzles``) runs for
+* **Generated boards.** ``rhasp generate``'s loop (``generation.distinct_puzzles``) runs for
   ``--generate-seconds`` on each size (0 skips this part); of the puzzles it makes (each a
   cluster's hardest state, the worst case for a search from the start) the ``--per-size``
   deepest are kept, flagged when under ``--min-moves``. On each, both engines by moves and
@@ -47,7 +47,7 @@ from rhasp.engines.astar import AstarEngine
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.limits import Budget
 from rhasp.formats import read_path
-from rhasp.generation import Tried, board_number, new_puzzles
+from rhasp.generation import Tried, board_number, distinct_puzzles
 from rhasp.model import Board, Puzzle, Vehicle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,7 +135,7 @@ def generated(size: int, args: argparse.Namespace) -> tuple[list[tuple[Puzzle, i
     their minimal moves), and how the generation went."""
     tried, found = Tried(), []
     began = time.perf_counter()
-    for hardest in new_puzzles(
+    for hardest in distinct_puzzles(
         args.seed,
         count=None,  # as many as the seconds allow
         tried=tried,

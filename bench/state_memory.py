@@ -59,11 +59,11 @@ print(explored, (after - before) * 1024)
 
 ANALYSIS = """
 import resource
-from rhasp.analysis import analyze
+from rhasp.analysis import analysis_of
 from rhasp.formats import read_text
 (puzzle,) = read_text("ooBBCDooEECDooAAooFooGGoFoHHooFoooII", "big", name="big")
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-found = analyze(puzzle)
+found = analysis_of(puzzle)
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(found.cluster_states, (after - before) * 1024)
 """

@@ -78,7 +78,7 @@ class Analysis:
         }
 
 
-def analyze(
+def analysis_of(
     puzzle: Puzzle, graph: ClusterGraph | None = None, budget: Budget | None = None
 ) -> Analysis:
     """The figures for ``puzzle``, from its cluster graph if the caller already has it; no

@@ -40,8 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from rhasp import arguments, enumeration
-from rhasp.analysis import Analysis
-from rhasp.analysis import analyze as analyze_cluster
+from rhasp.analysis import Analysis, analysis_of
 from rhasp.cluster import cluster_graph, hardest_puzzle
 from rhasp.deck import DeckTally, run_deck
 from rhasp.engines import ENGINES, OBJECTIVES, AspOptions, EngineDisagreement, Objective, Solution
@@ -56,10 +55,8 @@ from rhasp.enumeration import MAX_SIZE, MIN_SIZE
 from rhasp.enumeration import Tally as EnumerationTally
 from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.formats import Entry, read_path, read_text
-from rhasp.generation import BOARDS_PER_PUZZLE, SECONDS_PER_PUZZLE, Hardest, Tried
-from rhasp.generation import new_puzzles as generated
-from rhasp.hints import Hint, kept_hint
-from rhasp.hints import hint as next_move
+from rhasp.generation import BOARDS_PER_PUZZLE, SECONDS_PER_PUZZLE, Hardest, Tried, distinct_puzzles
+from rhasp.hints import Hint, kept_hint, next_move
 from rhasp.model import Cell, Move, Puzzle, position_after
 from rhasp.notation import extract_plan, parse_plan
 from rhasp.plan_check import check_plan
@@ -275,7 +272,7 @@ def analysis(request: AnalyzeRequest) -> Analysis | StaticVerdict:
     large (:func:`analyze`)."""
     puzzle, budget = request.puzzle, request.budget
     try:
-        return analyze_cluster(puzzle, cluster_graph(puzzle, budget), budget)
+        return analysis_of(puzzle, cluster_graph(puzzle, budget), budget)
     except SearchLimit as limit:
         blocked = blocked_exit(puzzle)
         if blocked is None:
@@ -336,7 +333,7 @@ def generate(
 def new_puzzles(request: GenerateRequest, tried: Tried | None = None) -> Iterator[Hardest]:
     """The puzzles ``request`` asks for, one by one as they are found (``tried`` counts the
     boards drawn); a bound reached first is a SearchLimit saying what was found."""
-    return generated(
+    return distinct_puzzles(
         request.seed,
         count=request.count,
         min_moves=request.min_moves,

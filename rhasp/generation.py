@@ -32,7 +32,7 @@ from rhasp.parallel import worker_pool
 
 LABELS = "BCDEFGHIJKLMNOPQRSTUVWYZ"
 
-#: What one random board gave (see :func:`generate`).
+#: What one random board gave (see :func:`hardest_of_boards`).
 Outcome = Hardest | SearchLimit | None
 
 
@@ -92,7 +92,7 @@ BOARDS_PER_PUZZLE = 1_000
 SECONDS_PER_PUZZLE = 60.0
 
 
-def generate(
+def hardest_of_boards(
     seed: int,
     *,
     size: int = 6,
@@ -103,7 +103,7 @@ def generate(
 ) -> Iterator[Outcome]:
     """Board after board, in order: its hardest state, the limit when its cluster has more
     than ``max_states`` states (default: a share of the memory per job), or None when no goal
-    is reachable. Endless: the caller judges the boards and stops (:func:`new_puzzles`).
+    is reachable. Endless: the caller judges the boards and stops (:func:`distinct_puzzles`).
     The boards are worked out on ``jobs`` processes and yielded in order, so the deck does not
     depend on ``jobs``."""
     prefer_compiled()  # endless work: load the compiled core before the workers start
@@ -114,7 +114,7 @@ def generate(
 
 @dataclass
 class Tried:
-    """How a run of :func:`new_puzzles` went: the random boards it drew, how many of them it
+    """How a run of :func:`distinct_puzzles` went: the random boards it drew, how many of them it
     skipped at the state limit, the most moves any board's hardest state took (kept or not),
     and which bound ended it (``"boards"`` or ``"seconds"``), if one did."""
 
@@ -155,7 +155,7 @@ class Tried:
         return SearchLimit(f"{line}; ask for fewer moves, or allow more {more}", "generate")
 
 
-def new_puzzles(
+def distinct_puzzles(
     seed: int,
     *,
     count: int | None = 1,
@@ -166,8 +166,8 @@ def new_puzzles(
     **options: Any,
 ) -> Iterator[Hardest]:
     """The puzzles of at least ``min_moves`` moves, each of a cluster not met before, one by
-    one, as :func:`generate` (``options`` are its own) draws boards: ``count`` of them, unless
-    ``max_boards`` boards are drawn or ``seconds`` pass first (by default
+    one, as :func:`hardest_of_boards` (``options`` are its own) draws boards: ``count`` of
+    them, unless ``max_boards`` boards are drawn or ``seconds`` pass first (by default
     :data:`BOARDS_PER_PUZZLE` and :data:`SECONDS_PER_PUZZLE` for each puzzle asked for); then
     a SearchLimit saying what was found. With ``count`` None, as many as the bounds allow
     (at least one of them given), and no SearchLimit. ``tried`` counts the boards. The one
@@ -179,11 +179,11 @@ def new_puzzles(
         )
         seconds = SECONDS_PER_PUZZLE * count if seconds is None else seconds
     if max_boards is None and seconds is None:
-        raise ValueError("new_puzzles needs a count or a bound: it would never end")
+        raise ValueError("distinct_puzzles needs a count or a bound: it would never end")
     seen: set[Canonical] = set()
     kept = 0
     began = time.perf_counter()
-    for found in generate(seed, **options):
+    for found in hardest_of_boards(seed, **options):
         tried.count(found)
         if isinstance(found, Hardest) and found.moves >= min_moves and found.canonical not in seen:
             seen.add(found.canonical)

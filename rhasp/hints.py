@@ -135,7 +135,7 @@ class _Search:
 BOOK = ClusterBook()
 
 
-def hint(puzzle: Puzzle, budget: Budget | None = None, book: ClusterBook = BOOK) -> Hint:
+def next_move(puzzle: Puzzle, budget: Budget | None = None, book: ClusterBook = BOOK) -> Hint:
     """The next move of an optimal plan from the puzzle's position (its placement)."""
     budget = budget or Budget()
     if puzzle.board.is_solved(puzzle.start):

@@ -13,7 +13,7 @@ from rhasp import hints, play
 from rhasp.engines import get_engine
 from rhasp.engines.limits import Budget, time_limit
 from rhasp.errors import SearchLimit, TimeLimit
-from rhasp.hints import ClusterBook, Hint, hint, kept_hint
+from rhasp.hints import ClusterBook, Hint, kept_hint, next_move
 from tests.boards import card
 
 
@@ -39,7 +39,7 @@ def test_hints_asked_at_once_share_one_search_of_the_cluster(monkeypatch):
 
     def ask(n: int):
         start.wait()
-        return hint(puzzles[n % 2], Budget(), book)
+        return next_move(puzzles[n % 2], Budget(), book)
 
     with ThreadPoolExecutor(16) as pool:
         found = list(pool.map(ask, range(16)))
@@ -59,7 +59,7 @@ def test_hints_waiting_on_a_search_that_stops_at_a_limit_search_from_their_posit
     def ask(_: int):
         start.wait()
         try:
-            return hint(card(1), small, book)
+            return next_move(card(1), small, book)
         except Exception as error:  # the test looks at what came back
             return error
 
@@ -74,10 +74,10 @@ def test_hints_waiting_on_a_search_that_stops_at_a_limit_search_from_their_posit
 def test_a_kept_hint_needs_the_cluster_searched_first():
     book, puzzle = ClusterBook(), card(1)
     assert kept_hint(puzzle, book) is None  # nothing kept yet: no search here
-    searched = hint(puzzle, Budget(), book)
+    searched = next_move(puzzle, Budget(), book)
     assert kept_hint(puzzle, book) == searched and searched.moves_left == 8
     later = play(puzzle, "CL3 OD3")  # in the same cluster
-    assert kept_hint(later, book) == hint(later, Budget(), book)
+    assert kept_hint(later, book) == next_move(later, Budget(), book)
     assert kept_hint(later, book).moves_left == get_engine("bfs").solve(later, "moves").moves
     solved = play(puzzle, "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5")
     assert kept_hint(solved, ClusterBook()) == Hint(None, 0)
@@ -88,9 +88,9 @@ def test_the_kept_clusters_stay_within_their_states(monkeypatch):
     searched = counted_searches(monkeypatch, 0)
     one, two = card(1), card(2)
     book = ClusterBook(states=1_300)  # card 1's cluster has 1,247 states (tests/test_api.py)
-    hint(one, Budget(10**6), book)
+    next_move(one, Budget(10**6), book)
     assert book.kept(one) is not None
-    hint(two, Budget(10**6), book)  # kept too: the least recently used board goes
+    next_move(two, Budget(10**6), book)  # kept too: the least recently used board goes
     assert book.kept(one) is None and book.kept(two) is not None
     assert searched == ["card01", "card02"]
 
@@ -101,7 +101,7 @@ def test_a_board_too_large_to_keep_is_searched_from_the_position_and_remembered(
     book = ClusterBook()
     bfs = get_engine("bfs").solve(card(1), "moves")
     for _ in range(2):
-        found = hint(card(1), Budget(10**6), book)
+        found = next_move(card(1), Budget(10**6), book)
         assert found.moves_left == bfs.moves  # from a search of its own
         assert play(card(1), (found.move,)) is not None
     assert searched == ["card01"]  # the second hint did not try the cluster again
@@ -122,7 +122,7 @@ def test_a_cluster_search_out_of_time_ends_the_hint_and_is_not_taken_for_a_large
     monkeypatch.setattr(hints, "cluster_graph", out_of_time_once)
     book = ClusterBook()
     with pytest.raises(TimeLimit, match=r"time limit of 0\.2 s"):
-        hint(card(1), Budget(10**6, seconds=0.2), book)  # no BFS with fresh time after it
-    found = hint(card(1), Budget(10**6), book)  # searched again: the board is not "large"
+        next_move(card(1), Budget(10**6, seconds=0.2), book)  # no BFS with fresh time after it
+    found = next_move(card(1), Budget(10**6), book)  # searched again: the board is not "large"
     assert found.moves_left == get_engine("bfs").solve(card(1), "moves").moves
     assert calls == ["card01", "card01"]

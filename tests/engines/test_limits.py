@@ -11,7 +11,7 @@ from collections import Counter, deque
 import clingo
 import pytest
 
-from rhasp.analysis import analyze
+from rhasp.analysis import analysis_of
 from rhasp.cli import app
 from rhasp.cluster import cluster_graph
 from rhasp.deck import REPORTED
@@ -80,7 +80,7 @@ def test_every_kind_of_search_keeps_the_budget(monkeypatch, jit):
         lambda b: bitboard.cluster_size(board, start, b),
         lambda b: bitboard.solve_and_count(board, start, b),
         lambda b: cluster_graph(puzzle, b),
-        lambda b: analyze(puzzle, budget=b),
+        lambda b: analysis_of(puzzle, budget=b),
     ]
     for search in searches:
         with pytest.raises(SearchLimit):
@@ -96,7 +96,7 @@ def test_the_all_moves_graph_keeps_the_budget_too():
     assert len(states) > cluster + 1
     graph = cluster_graph(puzzle, Budget(cluster))
     with pytest.raises(SearchLimit, match="all-moves graph"):
-        analyze(puzzle, graph, Budget(cluster))
+        analysis_of(puzzle, graph, Budget(cluster))
 
 
 def test_the_bfs_engine_reports_a_limit_not_an_answer():
