@@ -38,7 +38,7 @@ from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
 from rhasp.notation import format_plan
 from rhasp.parallel import dask_client, worker_pool
-from rhasp.progress import Progress
+from rhasp.progress import Progress, Silent
 from rhasp.requests import DeckRequest, SolveRequest, solution
 
 FIELDS = (
@@ -425,6 +425,7 @@ def run_deck(
     done = results.done if results else set()
     write = results.write if results else _print_record
     tally = DeckTally()
+    shown = progress or Silent()
 
     def record(result: DeckRecord, problem: RhaspError | None = None) -> None:
         write(result)
@@ -444,8 +445,7 @@ def run_deck(
     if settings.engine == "bfs" and total >= COMPILE_FROM and not scheduler:
         prefer_compiled()  # before the workers start, so that they inherit the loaded code
     try:
-        if progress:
-            progress.start(max(0, total - len(done)), len(done))
+        shown.start(max(0, total - len(done)), len(done))
         for result in run_jobs(jobs(), request.jobs, scheduler):
             if isinstance(result, LineError):
                 record(DeckRecord(result.line, error=str(result.error)), result.error)
@@ -453,11 +453,9 @@ def run_deck(
                 record(result, SearchLimit(result.limit, f"{path}:{result.line}"))
             else:
                 record(result)
-            if progress:
-                progress.advance(tally)
+            shown.advance(tally)
     finally:
-        if progress:
-            progress.stop()
+        shown.stop()
         if results:
             results.close()
         unreported = tally.errors + tally.limited - REPORTED

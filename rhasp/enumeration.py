@@ -37,7 +37,7 @@ from rhasp.errors import InputError
 from rhasp.formats.line import database_text
 from rhasp.journal import JournaledOutput
 from rhasp.parallel import dask_client, worker_pool
-from rhasp.progress import Progress
+from rhasp.progress import Progress, Silent
 
 MIN_SIZE, MAX_SIZE = 4, 7
 TARGET_LENGTH = 2
@@ -467,11 +467,11 @@ def _run(
     database = DatabaseFile(out, options, total, resume) if out else None
     tally = database.tally if database else Tally()
     first = tally.shards
-    if progress:
-        for note in database.notes if database else ():
-            progress.note(note)
-        progress.start(total - first, first)
-        progress.advance(tally)  # what was resumed from: the figures this run starts at
+    shown = progress or Silent()
+    for note in database.notes if database else ():
+        shown.note(note)
+    shown.start(total - first, first)
+    shown.advance(tally)  # what was resumed from: the figures this run starts at
     numbers = range(first, total)
     try:
         for shard in shard_results(options, numbers, budget, jobs, scheduler, pool):
@@ -481,11 +481,9 @@ def _run(
                 tally.add(shard)
                 sys.stdout.write(shard.text())
                 sys.stdout.flush()
-            if progress:
-                progress.advance(tally)
+            shown.advance(tally)
     finally:
-        if progress:
-            progress.stop()
+        shown.stop()
         if database:
             database.close()
     return tally
