@@ -6,6 +6,12 @@ Compiled code is cached on disk (``cache=True``): numba writes it to the ``__pyc
 folder beside ``core.py`` when that is writable, else to its user cache folder; the
 ``NUMBA_CACHE_DIR`` environment variable moves it. The first run on a machine compiles, in a
 few seconds; later runs load the cache.
+
+numba checks a cached function against its own source file only, not against the files of
+the functions it calls: after an edit of ``core.py`` or ``clusters.py``, the compiled
+``enumerate_shard`` of ``layouts.py`` (which has them compiled in) still runs the old code.
+Whoever edits the core removes the cache (``rm rhasp/engines/__pycache__/*.nb[ci]``) before
+measuring or testing; an installed package and a fresh clone start with none.
 """
 
 from __future__ import annotations
