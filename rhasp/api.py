@@ -59,7 +59,7 @@ from rhasp.generation import BOARDS_PER_PUZZLE, SECONDS_PER_PUZZLE, Hardest, Tri
 from rhasp.hints import Hint, kept_hint, next_move
 from rhasp.model import Cell, Move, Puzzle, position_after
 from rhasp.notation import extract_plan, parse_plan
-from rhasp.plan_check import check_plan
+from rhasp.plan_check import PlanCheck, check_plan
 from rhasp.progress import Progress
 from rhasp.requests import (
     ASP_BOUNDS,
@@ -100,6 +100,7 @@ __all__ = [
     "EnumerationTally",
     "GenerateRequest",
     "Hint",
+    "PlanCheck",
     "Solution",
     "SolveRequest",
     "StaticVerdict",
@@ -247,10 +248,10 @@ def check(
     *,
     max_states: int | None = None,
     budget: Budget | None = None,
-) -> dict[str, Any]:
+) -> PlanCheck:
     """Replay ``plan`` (moves, or text in any notation, or what ``rhasp solve`` prints) and
-    compare it with the proven minimal moves and slides: the record ``rhasp check`` prints
-    (``solves``, ``moves``, ``slides``, ``minimal_moves``, ``moves_minimal``, ...)."""
+    compare it with the proven minimal moves and slides: what ``rhasp check`` prints
+    (``.solves``, ``.moves``, ``.slides``, ``.minimal_moves``, ``.moves_minimal``, ...)."""
     puzzle = arguments.puzzle(puzzle)
     moves = moves_of(puzzle, arguments.plan(plan))
     return check_plan(puzzle, moves, search_budget(max_states, budget))
