@@ -95,9 +95,10 @@ class ClusterGraph:
             return []
         return clusters.way_down(start, self.distance, self.first_edge, self.edges)
 
+    @cached_property
     def hardest(self) -> int:
-        """The canonical hardest state's index (:func:`hardest_state`); a goal must be
-        reachable."""
+        """The canonical hardest state's index (:func:`hardest_state`), worked out once
+        (``generate --minimal`` asks again for it); a goal must be reachable."""
         g = self.geometry
         return clusters.hardest_index(
             g.tables, self.keys, self.distance, self.by_distance, g.horizontal
@@ -149,7 +150,7 @@ def hardest_of(puzzle: Puzzle, graph: ClusterGraph) -> Hardest | None:
     """:func:`hardest_state` of the cluster ``graph`` of ``puzzle``."""
     if not graph.by_distance:
         return None
-    hardest = graph.hardest()
+    hardest = graph.hardest
     found = Puzzle(puzzle.board, graph.geometry.state(graph.keys[hardest]), puzzle.name)
     order = vehicles_by_line(puzzle)
     positions = tuple(found.placement[i] for i in order)  # labels do not enter it
@@ -185,7 +186,7 @@ def needless_piece(
     board, geometry = found.puzzle.board, graph.geometry
     moved = [0] * geometry.count
     args = (graph.keys, graph.distance, graph.first_edge, graph.edges, moved)
-    clusters.moved_on_the_way(geometry.tables, graph.hardest(), *args)
+    clusters.moved_on_the_way(geometry.tables, graph.hardest, *args)
     idle = [v.label for v, m in zip(board.vehicles, moved, strict=True) if not m]
     for smaller in _without_each(
         found.puzzle, [label for label in idle if label not in board.targets]

@@ -60,7 +60,7 @@ def test_the_cluster_graph_has_the_naive_clusters_states_moves_and_distances(
             assert i in graph.neighbours(j)
     if expected:
         far = max(expected.values())
-        hardest = graph.hardest()
+        hardest = graph.hardest
         assert graph.farthest == graph.distance[hardest] == far
         way = graph.way_down()
         assert len(way) - 1 == reference.fewest(rows, {target: "right"}, "moves")
