@@ -431,7 +431,7 @@ def deck(
         scheduler,
         None if out is None else Path(out),
         resume,
-        tuple(targets) if isinstance(targets, list) else targets,
+        targets,  # type: ignore[arg-type]  (checked, made a tuple, by the request)
         max_states,
         max_atoms,
     )
@@ -443,4 +443,5 @@ def fixed_cells(puzzle: Puzzle) -> tuple[dict[Cell, str], Blocked | None]:
     holds it) and, when one of them blocks a target's way out, that proof of unsolvability:
     what ``rhasp render --fixed`` marks and says."""
     puzzle = arguments.puzzle(puzzle)
-    return always_occupied(puzzle.board, puzzle.start), blocked_exit(puzzle)
+    held = always_occupied(puzzle.board, puzzle.start)
+    return held, blocked_exit(puzzle, held)

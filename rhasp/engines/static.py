@@ -99,11 +99,12 @@ def _free(board: Board, cell: Cell, owner: dict[Cell, int], stuck: set[int]) -> 
     return holder is None or holder not in stuck
 
 
-def blocked_exit(puzzle: Puzzle) -> Blocked | None:
+def blocked_exit(puzzle: Puzzle, held: dict[Cell, str] | None = None) -> Blocked | None:
     """The first target whose way out crosses an always-occupied cell, and that cell; None
-    when static analysis proves nothing (the puzzle may still be unsolvable)."""
+    when static analysis proves nothing (the puzzle may still be unsolvable). ``held`` is
+    :func:`always_occupied` of the puzzle's start, when the caller has it already."""
     board, state = puzzle.board, puzzle.start
-    held = always_occupied(board, state)
+    held = always_occupied(board, state) if held is None else held
     for label, side in board.exits:
         i = board.index(label)
         if state[i] is None:
