@@ -470,8 +470,7 @@ def _run(
     shown = progress or Silent()
     for note in database.notes if database else ():
         shown.note(note)
-    shown.start(total - first, first)
-    shown.advance(tally)  # what was resumed from: the figures this run starts at
+    shown.start(total - first, first, tally)
     numbers = range(first, total)
     try:
         for shard in shard_results(options, numbers, budget, jobs, scheduler, pool):

@@ -250,7 +250,7 @@ class DeckProgress(Silent):
         self.total = self.skipped = 0
         self.latest: Any = None  # the last tally shown
 
-    def start(self, total: int, skipped: int) -> None:
+    def start(self, total: int, skipped: int, resumed: Any = None) -> None:
         self.total, self.skipped = total, skipped
         self.began = self.last = time.perf_counter()
         if skipped:
@@ -312,25 +312,22 @@ class EnumerationProgress(DeckProgress):
 
     def __init__(self, console: Console, every: float = 30.0) -> None:
         super().__init__(console, every)
-        self.layouts_before: int | None = None  # layouts done before this run
+        self.layouts_before = 0  # layouts done before this run
 
     def note(self, text: str) -> None:
         """A line on what an earlier run's files held (what ``--resume`` verified)."""
         self.console.print(text, markup=False)
 
-    def advance(self, tally: Any) -> None:
-        """The first tally, before any shard, is what the run resumed from: not drawn."""
-        if self.layouts_before is None:
-            self.layouts_before = tally.layouts
-            self.latest = tally
-            return
-        super().advance(tally)
+    def start(self, total: int, skipped: int, resumed: Any = None) -> None:
+        """``resumed``, the tally of the shards kept, is counted in neither bar nor rate."""
+        self.layouts_before = 0 if resumed is None else resumed.layouts
+        super().start(total, skipped, resumed)
 
     def count(self, tally: Any) -> int:
         return tally.shards - self.skipped
 
     def detail(self, tally: Any, seconds: float) -> str:
-        rate = (tally.layouts - (self.layouts_before or 0)) / max(seconds, 1e-9)
+        rate = (tally.layouts - self.layouts_before) / max(seconds, 1e-9)
         return f"{rate:,.0f} layouts/s · {counted(tally.puzzles, 'puzzle')}"
 
 

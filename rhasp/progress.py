@@ -32,13 +32,12 @@ class Progress(Protocol):
     def note(self, text: str) -> None:
         """A line about what an earlier run left (what ``--resume`` verified)."""
 
-    def start(self, total: int, skipped: int) -> None:
-        """``total`` jobs to do, ``skipped`` done by an earlier run."""
+    def start(self, total: int, skipped: int, resumed: Any = None) -> None:
+        """``total`` jobs to do, ``skipped`` done by an earlier run, whose figures are
+        ``resumed`` when the run keeps a tally of them (an enumeration's)."""
 
     def advance(self, tally: Any) -> None:
-        """One more job done; ``tally`` is the run's figures so far (deck's or enumeration's).
-        An enumeration calls it once more right after :meth:`start`, with the figures it
-        resumed from, before any job."""
+        """One more job done; ``tally`` is the run's figures so far (deck's or enumeration's)."""
 
     def stop(self) -> None:
         """The work ended (done, stopped or failed): clear what is shown."""
@@ -53,7 +52,7 @@ class Silent:
     def note(self, text: str) -> None:
         pass
 
-    def start(self, total: int, skipped: int) -> None:
+    def start(self, total: int, skipped: int, resumed: Any = None) -> None:
         pass
 
     def advance(self, tally: Any) -> None:

@@ -17,8 +17,8 @@ class Recorder(Silent):
     def __init__(self) -> None:
         self.calls: list[tuple[str, Any]] = []
 
-    def start(self, total: int, skipped: int) -> None:
-        self.calls.append(("start", (total, skipped)))
+    def start(self, total: int, skipped: int, resumed: Any = None) -> None:
+        self.calls.append(("start", (total, skipped, resumed.shards)))
 
     def advance(self, tally: Any) -> None:
         self.calls.append(("advance", tally.shards))
@@ -33,8 +33,9 @@ def test_an_enumeration_reports_start_each_shard_and_stop(capsys):
     tally = enumeration.run_enumeration(options, budget=100_000, progress=recorder)
     total = tally.shards
     assert total >= enumeration.SHARDS_AT_LEAST[4]
-    # Started with nothing skipped, then the figures it starts at (no shard), then each shard.
-    expected = [("start", (total, 0)), *(("advance", n) for n in range(total + 1)), ("stop", None)]
+    # Started with nothing skipped (the figures it starts at: no shard), then each shard.
+    expected = [("start", (total, 0, 0)), *(("advance", n) for n in range(1, total + 1))]
+    expected.append(("stop", None))
     assert recorder.calls == expected
     assert len(capsys.readouterr().out.splitlines()) == tally.puzzles
 
@@ -51,8 +52,8 @@ def test_a_resumed_enumerations_line_counts_this_runs_layouts_only(monkeypatch):
     monkeypatch.setattr(output.time, "perf_counter", lambda: next(clock))
     screen = io.StringIO()
     shown = output.EnumerationProgress(Console(file=screen, force_terminal=False), every=0.0)
-    shown.start(4, 2)  # at 100 s: 2 shards done before, 4 to go
-    shown.advance(Figures(shards=2, layouts=1_000, puzzles=5))  # resumed from: not drawn
+    # At 100 s: 2 shards done before (1,000 layouts), 4 to go.
+    shown.start(4, 2, Figures(shards=2, layouts=1_000, puzzles=5))
     shown.advance(Figures(shards=3, layouts=1_600, puzzles=7))  # at 102 s
     # 600 layouts in 2 s; 1 shard in 2 s, so 3 more take 6 s.
     assert screen.getvalue().splitlines() == [
