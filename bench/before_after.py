@@ -50,7 +50,7 @@ print(json.dumps(figures))
 """
 
 
-def measures(scratch: Path) -> dict[str, list[str]]:
+def measures() -> dict[str, list[str]]:
     """Each measure's arguments to ``python``; ``{out}`` is the measure's output file."""
     rhasp = ["-m", "rhasp"]
     deck = [*rhasp, "deck", "--out", "{out}"]
@@ -106,7 +106,7 @@ def main() -> None:
     options = parser.parse_args()
     trees = {name: Path(path).resolve() for name, path in (t.split("=", 1) for t in options.tree)}
     scratch = Path(tempfile.mkdtemp(prefix="rhasp-before-after-"))
-    chosen = {k: v for k, v in measures(scratch).items() if (options.only or "") in k}
+    chosen = {k: v for k, v in measures().items() if (options.only or "") in k}
     times: dict[str, dict[str, list[float]]] = {m: {t: [] for t in trees} for m in chosen}
     for measure, arguments in chosen.items():
         out = scratch / ("out.jsonl" if "deck" in arguments[2:3] else "out.txt")

@@ -19,7 +19,6 @@ SAME_THING = {
     "check": {"rhasp/api.py", "rhasp/cli.py"},
     "generate": {"rhasp/api.py", "rhasp/cli.py"},
     "hardest": {"rhasp/api.py", "rhasp/cli.py"},
-    "hint": {"rhasp/api.py", "rhasp/cli.py"},
     "solve": {"rhasp/api.py", "rhasp/cli.py"},
     "deck": {"rhasp/api.py", "rhasp/cli.py"},
     "fewest_moves": {"rhasp/engines/bitboard.py", "rhasp/engines/reference.py"},
