@@ -27,12 +27,14 @@ one JSON line with everything:
 * **Random crowded large boards** (``--large-boards`` of each of ``--sizes``): the same kind
   of board, the target on row (size - 1) // 2, vehicles 25-40 % of the cells in number (8 to
   13 are 22-36 % on 6×6; a vehicle that does not fit after 200 tries is left out, so the
-  densest boards hold fewer), 0 to 4 walls.
-  Decided by BFS (``rhasp.engines.bitboard.fewest_moves``: it stops at the first goal, where
-  the cluster walk would explore the whole cluster) within ``--large-max-states`` states;
-  past that the board is "undecided" (these boards are over 63 cells, so the core runs
-  uncompiled). Same columns plus undecided; the issue's target is a 12×12 board analysed by
-  ``full`` in 10 ms or less.
+  densest boards hold fewer), 0 to 4 walls. Decided by BFS
+  (``rhasp.engines.bitboard.fewest_moves``: it stops at the first goal, where the cluster walk
+  would explore the whole cluster) within ``--large-max-states`` states; past that the board
+  is "undecided" (these boards are over 63 cells, so the core runs uncompiled). Same columns,
+  plus the mean vehicles, the undecided boards (and how many of them are trivial) and ``+N``:
+  the rule's proofs on undecided boards, which no search here confirms. No true cells: the
+  clusters are not explored whole. The issue's target: a 12×12 board analysed by ``full`` in
+  10 ms or less.
 * **Two files** (``puzzles/large/walled12.txt``, ``left12.txt``): each rule, median of
   ``--runs`` calls, and what it proves.
 
@@ -41,14 +43,13 @@ be sound. ``full`` failing to prove what ``stuck`` or ``lines`` proves is report
 include both), not fatal.
 
 Default run on the project's machine (2 cores, AMD EPYC, 24 GiB, Python 3.11, shared with
-other work): about N minutes. Not a test: timings on shared machines are noisy; name the
-machine.
+other work): about 75 s (1,000 6×6 boards 20 s, the large ones 55 s). Not a test: timings
+on shared machines are noisy; name the machine.
 """
 
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import os
 import platform
@@ -64,34 +65,15 @@ from rhasp.engines import bitboard, static
 from rhasp.engines.limits import Budget
 from rhasp.errors import SearchLimit
 from rhasp.formats import read_path
-from rhasp.model import Cell, Piece, Puzzle, TargetSpec, build_puzzle, is_label
+from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle, is_label
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = (ROOT / "puzzles" / "large" / "walled12.txt", ROOT / "puzzles" / "large" / "left12.txt")
-#: The rule sets, as the new static.py names them; before it landed, ``blocked_exit`` took no
-#: ``rules`` and ran ``stuck`` alone.
-RULES: tuple[str, ...] = getattr(static, "RULES", ("stuck", "lines", "full"))
-HAS_RULES = "rules" in inspect.signature(static.blocked_exit).parameters
+RULES = static.RULES
 LABELS = [c for c in "ABCDEFGHIJKLMNPQRSTUVWXYZabcdefghijklmnpqrstuvwxyz0123456789" if is_label(c)]
 TARGET = "A"
 PLACE_TRIES = 200
 UNBOUNDED = Budget(states=10**8)
-
-
-def available(rule: str) -> bool:
-    return HAS_RULES or rule == "stuck"
-
-
-def blocked(puzzle: Puzzle, rule: str) -> static.Blocked | None:
-    if HAS_RULES:
-        return static.blocked_exit(puzzle, rules=rule)
-    return static.blocked_exit(puzzle)
-
-
-def occupied(puzzle: Puzzle, rule: str) -> dict[Cell, str]:
-    if HAS_RULES:
-        return static.always_occupied(puzzle.board, puzzle.start, rules=rule)
-    return static.always_occupied(puzzle.board, puzzle.start)
 
 
 def random_board(
@@ -144,7 +126,7 @@ def timed(puzzle: Puzzle, rule: str, repeats: int) -> tuple[static.Blocked | Non
     best = float("inf")
     for _ in range(repeats):
         began = time.perf_counter_ns()
-        found = blocked(puzzle, rule)
+        found = static.blocked_exit(puzzle, rules=rule)
         best = min(best, (time.perf_counter_ns() - began) / 1000)
     return found, best
 
@@ -152,6 +134,19 @@ def timed(puzzle: Puzzle, rule: str, repeats: int) -> tuple[static.Blocked | Non
 def mask(puzzle: Puzzle, cells: Any) -> int:
     width = puzzle.board.width
     return sum(1 << (r * width + c) for r, c in cells)
+
+
+def picture(puzzle: Puzzle) -> str:
+    """The board on one line, rows split by ``/``: labels, ``#`` walls, ``.`` empty; the
+    target A leaves right."""
+    board = puzzle.board
+    grid = [["."] * board.width for _ in range(board.height)]
+    for r, c in board.walls:
+        grid[r][c] = "#"
+    for vehicle, position in zip(board.vehicles, puzzle.start, strict=True):
+        for r, c in vehicle.cells(position):
+            grid[r][c] = vehicle.label
+    return "/".join("".join(row) for row in grid)
 
 
 def decide_small(puzzle: Puzzle) -> tuple[bool, int, int]:
@@ -181,6 +176,7 @@ class Tally:
         self.proven = dict.fromkeys(RULES, 0)  # of the boards the search found unsolvable
         self.proven_undecided = dict.fromkeys(RULES, 0)  # of the boards it did not decide
         self.trivial_undecided = 0
+        self.proven_trivial = dict.fromkeys(RULES, 0)  # of the trivial boards, any decision
         self.vehicles = 0
         self.micros: dict[str, list[float]] = {rule: [] for rule in RULES}
         self.cells = dict.fromkeys(RULES, 0)  # always-occupied cells found, decided boards
@@ -201,14 +197,13 @@ class Tally:
         for rule in RULES:
             times = self.micros[rule]
             out[rule] = {
-                "proven": self.proven[rule] if available(rule) else None,
-                "proven_undecided": self.proven_undecided[rule] if available(rule) else None,
-                "share": self.proven[rule] / self.unsolvable
-                if self.unsolvable and available(rule)
-                else None,
+                "proven": self.proven[rule],
+                "proven_undecided": self.proven_undecided[rule],
+                "proven_trivial": self.proven_trivial[rule],
+                "share": self.proven[rule] / self.unsolvable if self.unsolvable else None,
                 "median_us": statistics.median(times) if times else None,
                 "max_us": max(times) if times else None,
-                "cells": self.cells[rule] if available(rule) else None,
+                "cells": self.cells[rule],
             }
         out["true_cells"] = self.true_cells
         return out
@@ -227,22 +222,25 @@ def measure(
     """Every rule on ``puzzle``, its verdicts checked against the search's, into ``tallies``."""
     verdicts = {}
     for rule in RULES:
-        if not available(rule):
-            continue
         found, micros = timed(puzzle, rule, repeats)
         verdicts[rule] = found
         for tally in tallies:
             tally.micros[rule].append(micros)
         if found is not None and decided:
-            faults.append(f"UNSOUND: {rule} proves solvable {puzzle.name}: {found.proof()}")
+            faults.append(
+                f"UNSOUND: {rule} proves solvable {puzzle.name} {picture(puzzle)}: {found.proof()}"
+            )
         if always is not None:
-            held = mask(puzzle, occupied(puzzle, rule))
+            held = mask(puzzle, static.always_occupied(puzzle.board, puzzle.start, rules=rule))
             if held & ~always:
-                faults.append(f"UNSOUND: {rule} claims cells of {puzzle.name} a state leaves empty")
+                faults.append(
+                    f"UNSOUND: {rule} claims cells of {puzzle.name} {picture(puzzle)} that a "
+                    "reachable state leaves empty"
+                )
             for tally in tallies:
                 tally.cells[rule] += held.bit_count()
     others = any(verdicts.get(rule) for rule in ("stuck", "lines"))
-    if available("full") and verdicts["full"] is None and others:
+    if verdicts["full"] is None and others:
         faults.append(f"NOTE: full proves nothing on {puzzle.name}, which stuck or lines does")
     if trivial and decided:
         faults.append(f"NOTE: {puzzle.name} is solvable though the bench calls it trivial")
@@ -251,6 +249,8 @@ def measure(
         tally.trivial += trivial
         tally.states += states
         tally.vehicles += len(puzzle.board.vehicles)
+        for rule, found in verdicts.items():
+            tally.proven_trivial[rule] += trivial and found is not None
         if decided is None:
             tally.undecided += 1
             tally.trivial_undecided += trivial
@@ -268,7 +268,7 @@ def print_table(title: str, rows: list[dict[str, Any]], large: bool) -> None:
     """Proven: of the boards the search found unsolvable, with the share; on large boards,
     ``+N`` more among the undecided (sound proofs the search could not confirm)."""
     print(f"\n{title}")
-    head = f"{'':>8} {'boards':>6} {'unsolv':>6} {'trivial':>7}"
+    head = f"{'':>8} {'boards':>6} {'veh':>4} {'unsolv':>6} {'trivial':>7}"
     if large:
         head += f" {'undec':>5} {'(triv)':>6}"
     for rule in RULES:
@@ -277,27 +277,33 @@ def print_table(title: str, rows: list[dict[str, Any]], large: bool) -> None:
         head += f" {rule + ' µs med/max':>17}"
     print(head)
     for row in rows:
-        line = f"{row['group']:>8} {row['boards']:6d} {row['unsolvable']:6d} {row['trivial']:7d}"
+        line = (
+            f"{row['group']:>8} {row['boards']:6d} {row['vehicles_mean']:4.1f} "
+            f"{row['unsolvable']:6d} {row['trivial']:7d}"
+        )
         if large:
             line += f" {row['undecided']:5d} {row['trivial_undecided']:6d}"
         for rule in RULES:
             r = row[rule]
-            if r["proven"] is None:
-                cell = "n/a"
-            else:
-                share = f"{100 * r['share']:.0f} %" if r["share"] is not None else "-"
-                cell = f"{r['proven']} {share:>5}"
-                if large:
-                    cell += f" +{r['proven_undecided']}"
+            share = f"{100 * r['share']:.0f} %" if r["share"] is not None else "-"
+            cell = f"{r['proven']} {share:>5}"
+            if large:
+                cell += f" +{r['proven_undecided']}"
             line += f" {cell:>{22 if large else 15}}"
         for rule in RULES:
             r = row[rule]
             cell = "n/a" if r["median_us"] is None else f"{r['median_us']:.0f}/{r['max_us']:.0f}"
             line += f" {cell:>17}"
         print(line)
+    totals = rows if large else rows[-1:]  # the small table's last row sums the others
+    trivial = ", ".join(
+        f"{rule} {sum(row[rule]['proven_trivial'] for row in totals)}" for rule in RULES
+    )
+    boards = sum(row["trivial"] for row in totals)
+    print(f"of the {boards} trivial boards, proven by {trivial}")
     if not large:
         last = rows[-1]
-        found = ", ".join(f"{rule} {last[rule]['cells']:,}" for rule in RULES if available(rule))
+        found = ", ".join(f"{rule} {last[rule]['cells']:,}" for rule in RULES)
         print(
             f"cells occupied in every reachable state, all boards: found by {found}; "
             f"true {last['true_cells']:,} (walls included)"
@@ -368,8 +374,6 @@ def files(args: argparse.Namespace) -> list[dict[str, Any]]:
     for path in FILES:
         (puzzle,) = read_path(str(path))
         for rule in RULES:
-            if not available(rule):
-                continue
             times, found = [], None
             for _ in range(args.runs):
                 found, micros = timed(puzzle, rule, 1)
@@ -396,8 +400,6 @@ def main() -> None:
     args.sizes = [int(size) for size in args.sizes.split(",") if size]
     os.environ.setdefault("RHASP_JIT", "always")
     bitboard.prefer_compiled()
-    if not HAS_RULES:
-        print("blocked_exit takes no rules yet: stuck only (lines and full n/a)")
     began = time.perf_counter()
     faults: list[str] = []
     small = small_boards(args, faults)
@@ -416,7 +418,6 @@ def main() -> None:
     summary = {
         "bench": "static",
         "rules": list(RULES),
-        "rules_available": [rule for rule in RULES if available(rule)],
         "seed": args.seed,
         "boards": args.boards,
         "large_boards": args.large_boards,
