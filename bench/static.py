@@ -21,9 +21,9 @@ one JSON line with everything:
   the run exit non-zero at the end of the part. Table by wall count (0, 1, 2, all): boards,
   unsolvable, "trivial" (a wall or a horizontal vehicle on the target's row ahead of it: the
   target can never pass), proven by each rule (count and share of the unsolvable), the
-  always-occupied cells each rule finds against the true ones (decided boards), and
+  always-occupied cells each rule finds against the true ones (decided boards),
   microseconds per board for each rule (median, max; each board's time the least of
-  ``--repeats`` calls).
+  ``--repeats`` calls), and a few unsolvable boards ``full`` does not prove.
 * **Random crowded large boards** (``--large-boards`` of each of ``--sizes``): the same kind
   of board, the target on row (size - 1) // 2, vehicles 25-40 % of the cells in number (8 to
   13 are 22-36 % on 6×6; a vehicle that does not fit after 200 tries is left out, so the
@@ -74,6 +74,7 @@ LABELS = [c for c in "ABCDEFGHIJKLMNPQRSTUVWXYZabcdefghijklmnpqrstuvwxyz01234567
 TARGET = "A"
 PLACE_TRIES = 200
 UNBOUNDED = Budget(states=10**8)
+UNPROVEN = 10  # boards kept, per table row, that the search finds unsolvable and full misses
 
 
 def random_board(
@@ -182,6 +183,7 @@ class Tally:
         self.cells = dict.fromkeys(RULES, 0)  # always-occupied cells found, decided boards
         self.true_cells = 0  # the cells truly occupied in every reachable state
         self.states = 0
+        self.unproven: list[str] = []  # the first boards found unsolvable that full misses
 
     def row(self, name: str) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -206,6 +208,7 @@ class Tally:
                 "cells": self.cells[rule],
             }
         out["true_cells"] = self.true_cells
+        out["unproven"] = self.unproven
         return out
 
 
@@ -258,6 +261,8 @@ def measure(
                 tally.proven_undecided[rule] += found is not None
             continue
         tally.unsolvable += not decided
+        if decided is False and verdicts["full"] is None and len(tally.unproven) < UNPROVEN:
+            tally.unproven.append(picture(puzzle))
         if always is not None:
             tally.true_cells += always.bit_count()
         for rule, found in verdicts.items():
@@ -308,6 +313,7 @@ def print_table(title: str, rows: list[dict[str, Any]], large: bool) -> None:
             f"cells occupied in every reachable state, all boards: found by {found}; "
             f"true {last['true_cells']:,} (walls included)"
         )
+        print("unsolvable, not proven by full (rows split by /):", *last["unproven"][:5])
 
 
 def small_boards(args: argparse.Namespace, faults: list[str]) -> list[dict[str, Any]]:
