@@ -43,7 +43,7 @@ be sound. ``full`` failing to prove what ``stuck`` or ``lines`` proves is report
 include both), not fatal.
 
 Default run on the project's machine (2 cores, AMD EPYC, 24 GiB, Python 3.11, shared with
-other work): about 75 s (1,000 6×6 boards 20 s, the large ones 55 s). Not a test: timings
+other work): 60-75 s (the 6×6 boards 12-20 s, the large ones about 45-55 s). Not a test: timings
 on shared machines are noisy; name the machine.
 """
 
