@@ -48,6 +48,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rhasp.engines import Objective, Solution
+from rhasp.engines.clear_way import never_clear
 from rhasp.model import Board, Cell, Puzzle, State, Vehicle, cell_name
 
 #: How a solution names this proof (``proven_by``).
@@ -101,24 +102,34 @@ class Cover:
 
 @dataclass(frozen=True)
 class Blocked:
-    """Why a puzzle is unsolvable: ``target`` can never pass ``cell``, held by ``holder``
-    (``"a wall"`` or ``"vehicle B"``): in every reachable state when ``always``, else by a
-    piece of the target's own line that never leaves ahead of it. ``reasons`` say why, cell
-    by cell, as people can check them."""
+    """Why a puzzle is unsolvable: ``target`` never leaves. By ``kind``:
+
+    - ``"held"``: it can never pass ``cell``, held by ``holder`` (``"a wall"`` or
+      ``"vehicle B"``) in every reachable state;
+    - ``"ahead"``: ``holder``, a piece of its own line that never leaves through its exit,
+      stands ahead of it at ``cell``;
+    - ``"never clear"``: its way out, from ``cell`` to the edge, is never clear at one
+      moment (:mod:`rhasp.engines.clear_way`).
+
+    ``reasons`` say why, as people can check them cell by cell."""
 
     target: str
     cell: Cell
     holder: str
-    always: bool = True
+    kind: str = "held"
     reasons: tuple[str, ...] = field(default=(), compare=False)
 
     def proof(self) -> str:
-        if self.always:
+        if self.kind == "held":
             head = f"{cell_name(self.cell)} is occupied in every reachable state, by {self.holder}"
-        else:
+        elif self.kind == "ahead":
             head = (
                 f"{self.holder} stands at {cell_name(self.cell)}, between target {self.target} "
                 "and its exit, and pieces of one line never pass each other"
+            )
+        else:
+            head = (
+                f"its way out from {cell_name(self.cell)} to the edge is never clear at one moment"
             )
         because = f" ({'; '.join(self.reasons)})" if self.reasons else ""
         return f"{head}: target {self.target} can never leave{because}"
@@ -161,6 +172,8 @@ class Analysis:
             i = self.board.index(label)
             if self.state[i] is not None:
                 found = self._never_leaves(i, side in ("right", "bottom"))
+                if found is None and self.rules == "full":
+                    found = self._never_clear(i)
                 if found is not None:
                     return found
         return None
@@ -194,13 +207,29 @@ class Analysis:
             holder = self.held.get(line.cell(place))
             if holder is not None:  # a piece that never moves: occupied in every state
                 return self._blocked(vehicle.label, line.cell(place), holder)
-            return Blocked(vehicle.label, line.cell(place), f"vehicle {label}", always=False)
+            return Blocked(vehicle.label, line.cell(place), f"vehicle {label}", "ahead")
         return None
+
+    def _never_clear(self, i: int) -> Blocked | None:
+        """Target ``i``'s way out never clear at one moment, by the second rule."""
+        runs, may_go = {}, {}
+        for line in self.lines.values():
+            blocked = self.blocked_places(line)
+            line_runs = {j: _run(self.state[j], blocked, line.length) for j in line.pieces}
+            runs |= line_runs
+            may_go |= _may_go(self.board, line, line_runs)
+        pieces = {key: line.pieces for key, line in self.lines.items()}
+        found = never_clear(self.board, self.state, pieces, runs, may_go, i)
+        if found is None:
+            return None
+        label = self.board.vehicles[i].label
+        reasons = (f"with it clear, {found.explain()}",)
+        return Blocked(label, found.way[0], "", "never clear", reasons)
 
     def _blocked(self, target: str, cell: Cell, holder: int) -> Blocked:
         held = "a wall" if holder == WALL else f"vehicle {self.board.vehicles[holder].label}"
         reasons = tuple(self.reasons(holder)) if holder != WALL else ()
-        return Blocked(target, cell, held, True, reasons)
+        return Blocked(target, cell, held, "held", reasons)
 
     def reasons(self, first: int) -> Iterator[str]:
         """Why vehicle ``first`` holds its cells, then why each vehicle that reason leans on
@@ -340,17 +369,18 @@ def _run(position: int, blocked: dict[int, Cell], length: int) -> tuple[int, int
     return below, above
 
 
-def _may_go(board: Board, line: Line, runs: dict[int, tuple[int, int]]) -> set[int]:
-    """The targets of ``line`` that some placement takes gone: a chain from each end of
-    targets leaving through that end, each with a run reaching it."""
-    gone: set[int] = set()
+def _may_go(board: Board, line: Line, runs: dict[int, tuple[int, int]]) -> dict[int, bool]:
+    """The targets of ``line`` that some placement takes gone, each with the end it leaves
+    through (True: right or bottom): a chain from each end of targets leaving through that
+    end, each with a run reaching it."""
+    gone: dict[int, bool] = {}
     for high in (True, False):
         for i in reversed(line.pieces) if high else line.pieces:
             side = board.exit_side(board.vehicles[i].label)
             reaches = runs[i][1] == line.length if high else runs[i][0] == -1
             if side not in _high_sides(high) or not reaches:
                 break
-            gone.add(i)
+            gone[i] = high
     return gone
 
 
