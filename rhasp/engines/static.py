@@ -1,69 +1,409 @@
-"""Static analysis: the cells occupied in every reachable state, found from the board alone.
+"""Static analysis: cells occupied in every reachable state, and targets that never leave,
+found from the board alone, without search.
 
-**The argument.** Call a set S of vehicles *stuck* when each vehicle of S, where it stands at
-the start, has on its own line the cell just behind it and the cell just ahead of it each
-outside the board, a wall, or a start cell of another vehicle of S. Then no vehicle of S ever
-moves. Every move, whatever its distance, first takes the cell next to the vehicle in the
-direction it goes (a target leaving moves to its exit edge like any vehicle, so the same
-holds); and until the first move of a vehicle of S, every vehicle of S stands where it
-started, so that cell is the edge, a wall or a vehicle of S, and the move cannot be made.
-So the walls and the cells of a stuck set are occupied in every reachable state.
+**Lines.** A *line* is a row with its horizontal vehicles, or a column with its vertical
+ones. The pieces of a line never pass each other, so they keep their order. Let B be a set of
+cells, each held by one vehicle; a cell of B held by a vehicle of a crossing line, or a wall,
+is *blocked* for a line. A *placement* of a line puts each of its pieces at a position, in
+their order, without overlap, each inside the run of unblocked cells that holds its start
+(it cannot pass a blocked cell); or takes a target *gone*, when its exit is an end of this
+line, the run reaches that end and every piece between it and that end is gone too. A cell is
+*always covered* by the line when a present piece covers it in every placement. (The same
+piece then covers it in every placement: see :func:`_line_cover`.) F(B) is the set of cells
+all lines always cover, each held by the piece that covers it.
 
-The union of stuck sets is stuck, so there is a largest one: start from every vehicle and
-drop, until none is left to drop, each whose neighbour cell behind or ahead is free (empty at
-the start, or the cell of a vehicle dropped already, which may move away). What remains is
-stuck, and every stuck set survives the dropping, so it is the largest.
+**The argument.** Suppose every cell of B is covered at the start by the vehicle B names,
+and B ⊆ F(B). Then every cell of B is occupied in every reachable state. Call a state *valid*
+when every line's pieces stand in a placement. The start is valid: no piece stands on a cell
+blocked for its own line, since a vehicle of the crossing line holds it. In a valid state
+every cell of B is covered by its vehicle, because B ⊆ F(B). A move slides a piece along its
+line through free cells, so it passes no blocked cell (each is occupied) and no piece of its
+line, and it leaves the board only at its exit edge after every piece ahead of it has; so
+the state after it is valid too. By induction every reachable state is valid, and every
+cell of B is occupied in it.
 
-**Unsolvable.** A target leaves only by moving to its exit edge, which needs every cell
-between it and that edge free at that moment. One of them occupied in every reachable state
-proves that it never leaves, and a puzzle is solved only when every target has left.
+**Two fixpoints.** F grows with B (more blocked cells, fewer placements, more cells always
+covered). Michael Fogleman's ``static.go`` (github.com/fogleman/rush) starts from nothing and
+applies F until nothing changes, the least fixpoint: rules ``"lines"``. rhasp starts from
+every start cell and applies F, kept to the start cells, until nothing changes; every set it
+passes through contains every set that proves itself (B ⊆ F(B)), so it ends at the largest,
+which contains the least fixpoint and every *stuck set* (vehicles none of which can move
+first, such as four vehicles in a pinwheel, each blocking the next): rules ``"full"``. Rules
+``"stuck"`` keep only the largest stuck set, rhasp's analysis before the line rule, for the
+benchmark to compare (``bench/static.py``).
 
-This needs no search: it is a few passes over the vehicles, at once on boards whose clusters
-no search could finish (``puzzles/large/walled12.txt``).
+**Unsolvable.** A target leaves only by moving to its exit edge. It never does when no
+placement of its line takes it gone: a blocked cell stands between it and the edge (occupied
+in every reachable state), or a piece that never leaves through that edge stands ahead of it
+(pieces never pass). A puzzle is solved only when every target has left.
+
+It is a few passes over the lines: well under a millisecond a pass, at once on boards whose
+clusters no search could finish (``puzzles/large/walled12.txt``).
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from rhasp.engines import Objective, Solution
-from rhasp.model import Board, Cell, Puzzle, State, cell_name
+from rhasp.model import Board, Cell, Puzzle, State, Vehicle, cell_name
 
 #: How a solution names this proof (``proven_by``).
 STATIC = "static analysis"
+#: The analyses :func:`analyse` knows, weakest first (see the module's argument).
+RULES = ("stuck", "lines", "full")
+WALL = -1  # the holder of a wall cell in :class:`Analysis`
+
+
+@dataclass(frozen=True)
+class Line:
+    """A row's horizontal vehicles or a column's vertical ones, in their order along it."""
+
+    horizontal: bool
+    index: int  # the row or the column
+    length: int
+    pieces: tuple[int, ...]
+
+    def cell(self, place: int) -> Cell:
+        return (self.index, place) if self.horizontal else (place, self.index)
+
+    def name(self) -> str:
+        return f"row {self.index + 1}" if self.horizontal else f"column {self.index + 1}"
+
+    def place_name(self, place: int) -> str:
+        return f"{'column' if self.horizontal else 'row'} {place + 1}"
+
+    def places_name(self, places: range) -> str:
+        if len(places) == 1:
+            return self.place_name(places[0])
+        return f"{'columns' if self.horizontal else 'rows'} {places[0] + 1}–{places[-1] + 1}"
+
+    def edge_name(self, high: bool) -> str:
+        if self.horizontal:
+            return "the right edge" if high else "the left edge"
+        return "the bottom edge" if high else "the top edge"
+
+
+@dataclass(frozen=True)
+class Cover:
+    """Why piece ``piece`` always covers ``places`` of its line: the pieces ``packed``, in
+    their order, only fit between ``low`` and ``high`` (a blocked place, or -1 and the
+    line's length for its edges) in ways that leave it there."""
+
+    piece: int
+    places: range
+    packed: tuple[int, ...]
+    low: int
+    high: int
 
 
 @dataclass(frozen=True)
 class Blocked:
     """Why a puzzle is unsolvable: ``target`` can never pass ``cell``, held by ``holder``
-    (``"a wall"`` or ``"vehicle B"``) in every reachable state."""
+    (``"a wall"`` or ``"vehicle B"``): in every reachable state when ``always``, else by a
+    piece of the target's own line that never leaves ahead of it. ``reasons`` say why, cell
+    by cell, as people can check them."""
 
     target: str
     cell: Cell
     holder: str
+    always: bool = True
+    reasons: tuple[str, ...] = field(default=(), compare=False)
 
     def proof(self) -> str:
+        if self.always:
+            head = f"{cell_name(self.cell)} is occupied in every reachable state, by {self.holder}"
+        else:
+            head = (
+                f"{self.holder} stands at {cell_name(self.cell)}, between target {self.target} "
+                "and its exit, and pieces of one line never pass each other"
+            )
+        because = f" ({'; '.join(self.reasons)})" if self.reasons else ""
+        return f"{head}: target {self.target} can never leave{because}"
+
+
+@dataclass
+class Analysis:
+    """The cells occupied in every reachable state (``held``: cell → vehicle index, or
+    :data:`WALL`) and, for the line rules, why each is (``covers``, by vehicle)."""
+
+    board: Board
+    state: State
+    rules: str
+    held: dict[Cell, int]
+    lines: dict[tuple[bool, int], Line]
+    covers: dict[int, Cover] = field(default_factory=dict)
+
+    def holders(self) -> dict[Cell, str]:
+        """Each held cell with what holds it: ``"a wall"`` or ``"vehicle B"``."""
+        return {cell: self.holder(cell) for cell in self.held}
+
+    def holder(self, cell: Cell) -> str:
+        i = self.held[cell]
+        return "a wall" if i == WALL else f"vehicle {self.board.vehicles[i].label}"
+
+    def blocked_places(self, line: Line) -> dict[int, Cell]:
+        """The places of ``line`` blocked for its pieces: walls, and cells held by a vehicle
+        of a crossing line."""
+        vehicles, blocked = self.board.vehicles, {}
+        for place in range(line.length):
+            cell = line.cell(place)
+            i = self.held.get(cell)
+            if i is not None and (i == WALL or vehicles[i].horizontal != line.horizontal):
+                blocked[place] = cell
+        return blocked
+
+    def blocked_exit(self) -> Blocked | None:
+        """The first target (in the board's exit order) proven never to leave, and why."""
+        for label, side in self.board.exits:
+            i = self.board.index(label)
+            if self.state[i] is not None:
+                found = self._never_leaves(i, side in ("right", "bottom"))
+                if found is not None:
+                    return found
+        return None
+
+    def _never_leaves(self, i: int, high: bool) -> Blocked | None:
+        """Why target ``i``, leaving at the ``high`` end of its line or the other, never
+        leaves; None when nothing here proves it."""
+        vehicle = self.board.vehicles[i]
+        if self.rules == "stuck":
+            for cell in _way_out(vehicle, self.state[i], high, self.board.line_length(vehicle)):
+                if cell in self.held:
+                    return self._blocked(vehicle.label, cell, self.held[cell])
+            return None
+        line = self.lines[vehicle.horizontal, vehicle.line]
+        blocked = self.blocked_places(line)
+        ahead = _ahead(line, line.pieces.index(i), high)
+        for place in _places_out(self.state[i], vehicle.length, high, line.length):
+            if place in blocked:
+                return self._blocked(vehicle.label, blocked[place], self.held[blocked[place]])
+            other = next((j for j in ahead if place in _span(self.board, j, self.state[j])), None)
+            if other is None:
+                continue
+            label = self.board.vehicles[other].label
+            if self.board.exit_side(label) in _high_sides(high):
+                behind = self._never_leaves(other, high)  # the front one leaves first
+                if behind is None:
+                    return None
+                return Blocked(
+                    vehicle.label, line.cell(place), f"target {label}", False, (behind.proof(),)
+                )
+            holder = self.held.get(line.cell(place))
+            if holder is not None:  # a piece that never moves: occupied in every state
+                return self._blocked(vehicle.label, line.cell(place), holder)
+            return Blocked(vehicle.label, line.cell(place), f"vehicle {label}", always=False)
+        return None
+
+    def _blocked(self, target: str, cell: Cell, holder: int) -> Blocked:
+        held = "a wall" if holder == WALL else f"vehicle {self.board.vehicles[holder].label}"
+        reasons = tuple(self.reasons(holder)) if holder != WALL else ()
+        return Blocked(target, cell, held, True, reasons)
+
+    def reasons(self, first: int) -> Iterator[str]:
+        """Why vehicle ``first`` holds its cells, then why each vehicle that reason leans on
+        holds its own, each once: a chain people can follow cell by cell (it may close in a
+        ring, where the vehicles hold each other)."""
+        seen, queue = {first}, [first]
+        while queue:
+            cover = self.covers.get(queue.pop(0))
+            if cover is None:
+                continue
+            yield self._reason(cover)
+            for place in (cover.low, cover.high):
+                i = self._bound_holder(cover, place)
+                if i is not None and i != WALL and i not in seen:
+                    seen.add(i)
+                    queue.append(i)
+
+    def _bound_holder(self, cover: Cover, place: int) -> int | None:
+        line = self._line_of(cover.piece)
+        return self.held.get(line.cell(place)) if 0 <= place < line.length else None
+
+    def _line_of(self, i: int) -> Line:
+        vehicle = self.board.vehicles[i]
+        return self.lines[vehicle.horizontal, vehicle.line]
+
+    def _reason(self, cover: Cover) -> str:
+        line, vehicles = self._line_of(cover.piece), self.board.vehicles
+        where = line.places_name(cover.places)
+        label = vehicles[cover.piece].label
+        packed = ", ".join(vehicles[j].label for j in cover.packed)
+        fit = f"{packed} (in that order)" if len(cover.packed) > 1 else packed
         return (
-            f"{cell_name(self.cell)} is occupied in every reachable state, by {self.holder}: "
-            f"target {self.target} can never leave"
+            f"{line.name()}, {where}: covered by {label} wherever {fit} can stand between "
+            f"{self._bound_name(line, cover.low, False)} and "
+            f"{self._bound_name(line, cover.high, True)}"
         )
 
+    def _bound_name(self, line: Line, place: int, high: bool) -> str:
+        if not 0 <= place < line.length:
+            return line.edge_name(high)
+        i = self.held[line.cell(place)]
+        where = line.place_name(place)
+        if i == WALL:
+            return f"the wall at {where}"
+        return f"{where} (held by {self.board.vehicles[i].label})"
 
-def always_occupied(board: Board, state: State) -> dict[Cell, str]:
-    """The cells occupied in every state reachable from ``state``, each with what holds it:
-    the walls, and the cells of the largest stuck set of vehicles (see the module's
-    argument)."""
-    stuck = _stuck(board, state)
-    held = dict.fromkeys(board.walls, "a wall")
-    for i in stuck:
-        vehicle = board.vehicles[i]
-        held |= dict.fromkeys(vehicle.cells(state[i]), f"vehicle {vehicle.label}")
-    return held
+
+def analyse(board: Board, state: State, rules: str = "full") -> Analysis:
+    """Static analysis of ``state`` on ``board`` by ``rules`` (one of :data:`RULES`)."""
+    if rules not in RULES:
+        raise ValueError(f"rules must be one of {', '.join(RULES)}, not {rules!r}")
+    lines = _lines(board, state)
+    held = dict.fromkeys(board.walls, WALL)
+    if rules == "stuck":
+        for i in _stuck(board, state):
+            held |= dict.fromkeys(board.vehicles[i].cells(state[i]), i)
+        return Analysis(board, state, rules, held, lines)
+    if rules == "full":
+        for i, position in enumerate(state):
+            if position is not None:
+                held |= dict.fromkeys(board.vehicles[i].cells(position), i)
+    analysis = Analysis(board, state, rules, held, lines)
+    _fixpoint(analysis, keep_to_start=rules == "full")
+    return analysis
+
+
+def _fixpoint(analysis: Analysis, keep_to_start: bool) -> None:
+    """Apply F line by line until no line changes (see the module's argument); with
+    ``keep_to_start``, from every start cell down, else from nothing up."""
+    board, state, held = analysis.board, analysis.state, analysis.held
+    start = dict(held)
+    changed = True
+    while changed:
+        changed = False
+        for line in analysis.lines.values():
+            covers = _line_cover(board, state, line, analysis.blocked_places(line))
+            new = {line.cell(p): c.piece for c in covers for p in c.places}
+            if keep_to_start:
+                new = {cell: i for cell, i in new.items() if start.get(cell) == i}
+            old = {cell for i in line.pieces for cell in _cells(board, i, state[i]) if cell in held}
+            if old != new.keys():
+                changed = True
+                for cell in old:
+                    del held[cell]
+                held |= new
+            for i in line.pieces:
+                analysis.covers.pop(i, None)
+            analysis.covers |= {c.piece: c for c in covers if c.places}
+
+
+def _line_cover(board: Board, state: State, line: Line, blocked: dict[int, Cell]) -> list[Cover]:
+    """The places each piece of ``line`` covers in every placement, with why.
+
+    A piece that may be gone covers nothing for sure. The others pack: piece i's lowest
+    position ``low[i]`` is the highest of its run's start and the lowest end of the piece
+    before it; ``high[i]`` likewise from above; every position between is in some placement
+    (the pieces before packed low, those after packed high), so piece i covers exactly the
+    places from ``high[i]`` to ``low[i] + length - 1`` in all of them. A place no single
+    piece always covers is free in some placement: put the pieces that can end before it
+    packed low, the rest packed high. So these are all the always-covered places."""
+    pieces = list(line.pieces)
+    runs = {i: _run(state[i], blocked, line.length) for i in pieces}
+    staying = [i for i in pieces if i not in _may_go(board, line, runs)]
+    low, low_from = {}, {}
+    end, origin = -1, None
+    for i in staying:
+        start = runs[i][0] + 1
+        if start >= end:
+            low[i], low_from[i] = start, i
+        else:
+            low[i], low_from[i] = end, origin
+        end, origin = low[i] + board.vehicles[i].length, low_from[i]
+    high, high_from = {}, {}
+    end, origin = line.length, None
+    for i in reversed(staying):
+        length = board.vehicles[i].length
+        last = runs[i][1] - length
+        if last <= end - length:
+            high[i], high_from[i] = last, i
+        else:
+            high[i], high_from[i] = end - length, origin
+        end, origin = high[i], high_from[i]
+    covers = []
+    for i in staying:
+        places = range(high[i], low[i] + board.vehicles[i].length)
+        first, last = staying.index(low_from[i]), staying.index(high_from[i])
+        packed = tuple(staying[first : last + 1])
+        covers.append(Cover(i, places, packed, runs[low_from[i]][0], runs[high_from[i]][1]))
+    return covers
+
+
+def _run(position: int, blocked: dict[int, Cell], length: int) -> tuple[int, int]:
+    """The blocked places (or -1 and ``length`` for the edges) nearest below and above a
+    piece starting at ``position``: it stays strictly between them."""
+    below = max((p for p in blocked if p < position), default=-1)
+    above = min((p for p in blocked if p > position), default=length)
+    return below, above
+
+
+def _may_go(board: Board, line: Line, runs: dict[int, tuple[int, int]]) -> set[int]:
+    """The targets of ``line`` that some placement takes gone: a chain from each end of
+    targets leaving through that end, each with a run reaching it."""
+    gone: set[int] = set()
+    for high in (True, False):
+        for i in reversed(line.pieces) if high else line.pieces:
+            side = board.exit_side(board.vehicles[i].label)
+            reaches = runs[i][1] == line.length if high else runs[i][0] == -1
+            if side not in _high_sides(high) or not reaches:
+                break
+            gone.add(i)
+    return gone
+
+
+def _high_sides(high: bool) -> tuple[str, str]:
+    return ("right", "bottom") if high else ("left", "top")
+
+
+def _lines(board: Board, state: State) -> dict[tuple[bool, int], Line]:
+    """Every row and column holding a present vehicle of its orientation."""
+    found: dict[tuple[bool, int], list[int]] = {}
+    for i, vehicle in enumerate(board.vehicles):
+        if state[i] is not None:
+            found.setdefault((vehicle.horizontal, vehicle.line), []).append(i)
+    lines = {}
+    for (horizontal, index), pieces in sorted(found.items()):
+        length = board.width if horizontal else board.height
+        ordered = tuple(sorted(pieces, key=lambda i: state[i]))
+        lines[horizontal, index] = Line(horizontal, index, length, ordered)
+    return lines
+
+
+def _cells(board: Board, i: int, position: int | None) -> list[Cell]:
+    return [] if position is None else board.vehicles[i].cells(position)
+
+
+def _span(board: Board, i: int, position: int | None) -> range:
+    """The places of its line vehicle ``i`` covers at ``position``."""
+    if position is None:
+        return range(0)
+    return range(position, position + board.vehicles[i].length)
+
+
+def _ahead(line: Line, k: int, high: bool) -> tuple[int, ...]:
+    """The pieces of ``line`` between its ``k``-th piece and its ``high`` end (or the other)."""
+    return line.pieces[k + 1 :] if high else line.pieces[:k][::-1]
+
+
+def _places_out(position: int, length: int, high: bool, line_length: int) -> range:
+    """The places a piece at ``position`` crosses to its exit end, nearest first."""
+    return range(position + length, line_length) if high else range(position - 1, -1, -1)
+
+
+def _way_out(vehicle: Vehicle, position: int, high: bool, line_length: int) -> list[Cell]:
+    line = Line(vehicle.horizontal, vehicle.line, line_length, ())
+    return [line.cell(p) for p in _places_out(position, vehicle.length, high, line_length)]
 
 
 def _stuck(board: Board, state: State) -> set[int]:
-    """The largest set of vehicles none of which can ever move."""
+    """The largest set of vehicles none of which can ever move: each has, just behind and
+    just ahead of it on its line, the edge, a wall or a vehicle of the set. Until one of
+    them moves, every move it could make first needs one of those cells free. Found by
+    dropping, until none is left to drop, each vehicle with a free neighbour cell (empty at
+    the start, or a dropped vehicle's, which may move away)."""
     stuck = {i for i, position in enumerate(state) if position is not None}
     owner = {cell: i for i in stuck for cell in board.vehicles[i].cells(state[i])}
     dropped = True
@@ -77,19 +417,10 @@ def _stuck(board: Board, state: State) -> set[int]:
 
 
 def _ends(board: Board, i: int, position: int) -> list[Cell]:
-    """The cells just behind and just ahead of vehicle ``i`` on its line (the edge, which
-    blocks, is not a cell)."""
     vehicle = board.vehicles[i]
+    line = Line(vehicle.horizontal, vehicle.line, board.line_length(vehicle), ())
     places = (position - 1, position + vehicle.length)
-    return [
-        _on_line(board, i, place) for place in places if 0 <= place < board.line_length(vehicle)
-    ]
-
-
-def _on_line(board: Board, i: int, place: int) -> Cell:
-    """Cell number ``place`` of vehicle ``i``'s line."""
-    vehicle = board.vehicles[i]
-    return (vehicle.line, place) if vehicle.horizontal else (place, vehicle.line)
+    return [line.cell(p) for p in places if 0 <= p < line.length]
 
 
 def _free(board: Board, cell: Cell, owner: dict[Cell, int], stuck: set[int]) -> bool:
@@ -99,20 +430,16 @@ def _free(board: Board, cell: Cell, owner: dict[Cell, int], stuck: set[int]) -> 
     return holder is None or holder not in stuck
 
 
-def blocked_exit(puzzle: Puzzle, held: dict[Cell, str] | None = None) -> Blocked | None:
-    """The first target whose way out crosses an always-occupied cell, and that cell; None
-    when static analysis proves nothing (the puzzle may still be unsolvable). ``held`` is
-    :func:`always_occupied` of the puzzle's start, when the caller has it already."""
-    board, state = puzzle.board, puzzle.start
-    held = always_occupied(board, state) if held is None else held
-    for label, side in board.exits:
-        i = board.index(label)
-        if state[i] is None:
-            continue  # left already
-        for cell in _way_out(board, i, state[i], side):
-            if cell in held:
-                return Blocked(label, cell, held[cell])
-    return None
+def always_occupied(board: Board, state: State, rules: str = "full") -> dict[Cell, str]:
+    """The cells occupied in every state reachable from ``state``, each with what holds it
+    (``"a wall"`` or ``"vehicle B"``)."""
+    return analyse(board, state, rules).holders()
+
+
+def blocked_exit(puzzle: Puzzle, rules: str = "full") -> Blocked | None:
+    """The first target proven never to leave, and why; None when static analysis proves
+    nothing (the puzzle may still be unsolvable)."""
+    return analyse(puzzle.board, puzzle.start, rules).blocked_exit()
 
 
 def static_verdict(puzzle: Puzzle, objective: Objective, engine: str) -> Solution | None:
@@ -126,13 +453,3 @@ def static_verdict(puzzle: Puzzle, objective: Objective, engine: str) -> Solutio
     seconds = time.perf_counter() - began
     stats = {"static": blocked.proof()}
     return Solution(puzzle, objective, None, engine, (STATIC,), None, seconds, stats)
-
-
-def _way_out(board: Board, i: int, position: int, side: str) -> list[Cell]:
-    """The cells target ``i`` must cross from ``position`` to its exit edge, nearest first."""
-    vehicle = board.vehicles[i]
-    if side in ("left", "top"):
-        places = range(position - 1, -1, -1)
-    else:
-        places = range(position + vehicle.length, board.line_length(vehicle))
-    return [_on_line(board, i, place) for place in places]
