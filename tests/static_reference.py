@@ -16,10 +16,12 @@ block rows).
 * the present pieces keep the order they start in and do not overlap;
 * each present piece lies inside its *run*: the longest stretch of unblocked cells of the line
   that holds its start cells (a piece never passes a blocked cell);
-* a piece is gone only if it is a target (its exit is always along its own line); if it leaves
-  by the high end (right or bottom), every piece after it on the line is gone too and its run
-  reaches that edge; if by the low end (left or top), every piece before it is gone and its run
-  reaches the low edge.
+* a piece is gone only if it is a target (its exit is always along its own line) whose run
+  reaches its exit edge, and every piece between it and that edge is gone too, through the
+  same edge: if it leaves by the high end (right or bottom), every piece after it on the line
+  is a target leaving by the high end, and gone; by the low end (left or top), likewise every
+  piece before it. (Pieces never pass each other: a piece ahead that leaves by the other end
+  can only leave after this one, which can only leave after it, so neither ever does.)
 
 A line's *always-covered* cells are those covered by a present piece in every placement (the
 same piece each time, which the oracle checks).
@@ -220,13 +222,14 @@ def is_placement(
         if p + length > q:
             return False
     for k, (i, p) in enumerate(zip(pieces, placement, strict=True)):
-        if p is GONE and not may_be_gone(board, i, k, runs[k], size, placement):
+        if p is GONE and not may_be_gone(board, pieces, i, k, runs[k], size, placement):
             return False
     return True
 
 
 def may_be_gone(
     board: Board,
+    pieces: list[int],
     i: int,
     k: int,
     run: tuple[int, int],
@@ -237,9 +240,16 @@ def may_be_gone(
     side = board.exit_side(board.vehicles[i].label)
     if side is None:
         return False
-    if side in HIGH_SIDES:
-        return run[1] == size - 1 and all(q is GONE for q in placement[k + 1 :])
-    return run[0] == 0 and all(q is GONE for q in placement[:k])
+    high = side in HIGH_SIDES
+    if high:
+        reaches, ahead = run[1] == size - 1, range(k + 1, len(pieces))
+    else:
+        reaches, ahead = run[0] == 0, range(k)
+    return reaches and all(
+        placement[j] is GONE
+        and (board.exit_side(board.vehicles[pieces[j]].label) in HIGH_SIDES) == high
+        for j in ahead
+    )
 
 
 def always_covered(board: Board, state: State, line: Line, held: Held) -> Held:
