@@ -60,8 +60,16 @@ OTHER_LABELS = "ABCDEFGHIJKLMNOPQRSTUVW"
 
 
 @st.composite
-def puzzles(draw, min_side: int = 4, max_side: int = 7, max_others: int = 6) -> Puzzle:
-    """Random valid puzzles: walls, one or two targets, exits on any side their line allows."""
+def puzzles(
+    draw,
+    min_side: int = 4,
+    max_side: int = 7,
+    max_others: int = 6,
+    max_targets: int = 2,
+    max_walls: int = 3,
+) -> Puzzle:
+    """Random valid puzzles: walls, one to ``max_targets`` targets (at most three), exits on any
+    side their line allows."""
     width = draw(st.integers(min_side, max_side))
     height = draw(st.integers(min_side, max_side))
     taken: set[tuple[int, int]] = set()
@@ -83,7 +91,7 @@ def puzzles(draw, min_side: int = 4, max_side: int = 7, max_others: int = 6) -> 
         pieces.append(piece)
         return piece
 
-    for label in "XY"[: draw(st.integers(1, 2))]:
+    for label in "XYZ"[: draw(st.integers(1, max_targets))]:
         piece = try_place(label)
         if piece is not None:
             side = draw(st.sampled_from(SIDES_ALONG[piece.orientation]))
@@ -93,7 +101,7 @@ def puzzles(draw, min_side: int = 4, max_side: int = 7, max_others: int = 6) -> 
     for label in OTHER_LABELS[: draw(st.integers(0, max_others))]:
         try_place(label)
     walls = []
-    for _ in range(draw(st.integers(0, 3))):
+    for _ in range(draw(st.integers(0, max_walls))):
         cell = (draw(st.integers(0, height - 1)), draw(st.integers(0, width - 1)))
         if cell not in taken:
             taken.add(cell)
