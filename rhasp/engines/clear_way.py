@@ -1,28 +1,30 @@
-"""Static analysis, second rule: a target leaves only when its whole way out is clear *at
-one moment*; when no state the line rule allows has it clear, the target never leaves.
+"""Static analysis, second rule: a target reaches a cell of its way out only from right
+behind it, with that cell free; when no state the line rule allows has that, it never
+leaves.
 
-**The argument.** Take the state just before a target T's last move, the one to its exit
-edge. T stands somewhere on its line and slides to the edge, so every cell between T's start
-and the edge is free of every other vehicle then (T may have moved on earlier, but it
-covers those cells itself), and every piece of T's line between T and the edge has left
-already (pieces of a line never pass). That state is reachable, so it is *valid* (see
-:mod:`rhasp.engines.static`): every piece stands within its run between the cells the line
-rule found blocked for it, in its line's order, and a piece is gone only if it is a target
-that could have left. And no two vehicles overlap in it. So if no assignment of positions
-meets all of that at once, T never leaves.
+**The argument.** Let f be a cell between a target T and its exit edge, and take the state
+just before T first covers f. T stands short of f, and the move that takes it onto f slides
+it through free cells: so there is a reachable state with T short of f and every cell from
+T to f free of other vehicles. Slide T forward to stand right behind f: the cells it takes
+were free, and nothing else changes, so that state is still *valid* (see
+:mod:`rhasp.engines.static`: every piece within its run between the cells the line rule
+found blocked for it, in its line's order, a piece gone only if it is a target that could
+have left), with no two vehicles overlapping. So when no such state has T right behind f
+and f free, T never covers f, and never leaves. (Asking only that the way be clear from
+T's *start* would be wrong: cells T has passed may be taken again behind it.)
 
 **The search for one.** Each piece gets the set of positions it may hold in such a state
-(and whether it may be gone), then these are narrowed until nothing changes: a position
-that puts a piece on a cell another vehicle surely covers (it covers it at each position
-left to it), or on a cell of T's way, goes; a piece must leave room for the pieces before
-and after it on its line. Each step removes only positions no such state uses. A piece left
-with no position (and not allowed gone) proves T never leaves. Narrowing is not a full
+(and whether it may be gone), and these are narrowed until nothing changes: a position
+that puts a piece on f, or on a cell another vehicle surely covers (it covers it at each
+position left to it), goes; a piece must leave room for the pieces before and after it on
+its line. Each step removes only positions no such state uses. A piece left with no
+position (and not allowed gone) proves there is no such state. Narrowing is not a full
 search, so it may miss a proof, never make a false one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rhasp.model import Board, Cell, State
 
@@ -54,72 +56,93 @@ class Piece:
 
 
 @dataclass
-class WayNeverClear:
-    """Target ``target``'s way out (``way``) is never clear at one moment: with it clear,
-    the pieces in ``forced`` could stand only where they are named, and ``stuck`` nowhere."""
+class NeverReached:
+    """Target ``target`` never covers ``cell``: with it standing right behind (``behind``)
+    and the cell free, ``why`` (the pieces narrowed, where they may still stand, and the one
+    with no place left)."""
 
     target: str
-    way: list[Cell]
-    forced: list[str] = field(default_factory=list)
-    stuck: str = ""
+    cell: Cell
+    behind: str
+    why: str
 
     def explain(self) -> str:
-        forced = f"{', '.join(self.forced)}, and " if self.forced else ""
-        return forced + self.stuck
+        return f"with {self.target} on {self.behind} and that cell free: {self.why}"
 
 
-def never_clear(
+def never_reached(
     board: Board,
     state: State,
     lines: dict[tuple[bool, int], tuple[int, ...]],
     runs: dict[int, tuple[int, int]],
     may_go: dict[int, bool],
     target: int,
-) -> WayNeverClear | None:
-    """Whether target ``target``'s way out is never clear at one moment, and why.
+) -> NeverReached | None:
+    """The first cell of target ``target``'s way out it never covers, and why; None when
+    narrowing proves none.
 
     ``lines`` are the pieces of each line in order, ``runs`` each piece's blocked places
     below and above it (the line rule's), ``may_go`` the targets that could have left, with
     the end they leave through (True: right or bottom)."""
     t = board.vehicles[target]
     high = board.exit_side(t.label) in ("right", "bottom")
-    order = lines[t.horizontal, t.line]
-    k = order.index(target)
-    ahead = set(order[k + 1 :] if high else order[:k])
-    pieces = {}
-    for line_pieces in lines.values():
-        for i in line_pieces:
-            pieces[i] = _piece(board, i, runs[i], i in may_go and i != target, may_go.get(i))
-    for i in ahead:
-        pieces[i].positions, pieces[i].may_go = 0, True
-    length = board.line_length(t)
     start = state[target]
-    way_places = range(start + t.length, length) if high else range(0, start)
-    way = [pieces[target].cell(p) for p in way_places]
+    way = range(start + t.length, board.line_length(t)) if high else range(start - 1, -1, -1)
+    for place in way:
+        behind = place - t.length if high else place + 1
+        pieces = _pieces(board, lines, runs, may_go, target)
+        pieces[target].positions = 1 << behind
+        cell = pieces[target].cell(place)
+        why = _no_state(board, lines, pieces, {cell})
+        if why is not None:
+            where = _span_name(t.horizontal, behind, t.length)
+            return NeverReached(t.label, cell, where, why)
+    return None
+
+
+def _pieces(
+    board: Board,
+    lines: dict[tuple[bool, int], tuple[int, ...]],
+    runs: dict[int, tuple[int, int]],
+    may_go: dict[int, bool],
+    target: int,
+) -> dict[int, Piece]:
+    return {
+        i: _piece(board, i, runs[i], i in may_go and i != target, may_go.get(i))
+        for line_pieces in lines.values()
+        for i in line_pieces
+    }
+
+
+def _no_state(
+    board: Board,
+    lines: dict[tuple[bool, int], tuple[int, ...]],
+    pieces: dict[int, Piece],
+    free: set[Cell],
+) -> str | None:
+    """Why no valid state has the ``pieces`` within their positions and the cells ``free``
+    free; None when narrowing finds no reason."""
     narrowed: list[Piece] = []
-    free = set(way)
     changed = True
     while changed:
         changed = False
         sure = {c: p.horizontal for p in pieces.values() for c in p.cells_sure()}
         for (horizontal, _), line_pieces in lines.items():
             avoid = {c for c, along in sure.items() if along != horizontal}
-            avoid |= board.walls
-            if horizontal != t.horizontal:
-                avoid |= free
+            avoid |= board.walls | free
             result = _narrow(board, [pieces[i] for i in line_pieces], avoid, narrowed)
             if result is None:
-                return _why(board, t.label, way, narrowed)
+                return _why(board, narrowed)
             changed |= result
     return None
 
 
-def _why(board: Board, target: str, way: list[Cell], narrowed: list[Piece]) -> WayNeverClear:
-    """The proof: where each narrowed piece may still stand, and the last, which may not."""
+def _why(board: Board, narrowed: list[Piece]) -> str:
+    """Where each narrowed piece may still stand, then the last, which may stand nowhere."""
     last = narrowed[-1]
     stuck = f"{last.label} has no place left on its {board.vehicles[last.index].line_name()}"
-    shrunk = [p for p in narrowed[:-1] if _hull(p.positions) != _hull(p.run)]
-    return WayNeverClear(target, way, [_where(p) for p in shrunk], stuck)
+    shrunk = [_where(p) for p in narrowed[:-1] if _hull(p.positions) != _hull(p.run)]
+    return ", ".join([*shrunk, stuck])
 
 
 def _piece(
@@ -193,9 +216,13 @@ def _where(piece: Piece) -> str:
     """Where a narrowed piece may still stand, as people count cells."""
     if not piece.positions:
         return f"{piece.label} gone"
-    low, high = _lowest(piece.positions), piece.positions.bit_length() - 1
+    low, high = _hull(piece.positions)
     name = "columns" if piece.horizontal else "rows"
     return f"{piece.label} within {name} {low + 1}–{high + piece.length}"
+
+
+def _span_name(horizontal: bool, place: int, length: int) -> str:
+    return f"{'columns' if horizontal else 'rows'} {place + 1}–{place + length}"
 
 
 def _place_on(piece: Piece, cell: Cell) -> int | None:

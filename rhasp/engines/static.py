@@ -48,7 +48,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rhasp.engines import Objective, Solution
-from rhasp.engines.clear_way import never_clear
+from rhasp.engines.clear_way import never_reached
 from rhasp.model import Board, Cell, Puzzle, State, Vehicle, cell_name
 
 #: How a solution names this proof (``proven_by``).
@@ -108,8 +108,8 @@ class Blocked:
       ``"vehicle B"``) in every reachable state;
     - ``"ahead"``: ``holder``, a piece of its own line that never leaves through its exit,
       stands ahead of it at ``cell``;
-    - ``"never clear"``: its way out, from ``cell`` to the edge, is never clear at one
-      moment (:mod:`rhasp.engines.clear_way`).
+    - ``"never reached"``: it never covers ``cell``, on its way out, since no state has it
+      right behind that cell with the cell free (:mod:`rhasp.engines.clear_way`).
 
     ``reasons`` say why, as people can check them cell by cell."""
 
@@ -128,9 +128,7 @@ class Blocked:
                 "and its exit, and pieces of one line never pass each other"
             )
         else:
-            head = (
-                f"its way out from {cell_name(self.cell)} to the edge is never clear at one moment"
-            )
+            head = f"target {self.target} never reaches {cell_name(self.cell)}"
         because = f" ({'; '.join(self.reasons)})" if self.reasons else ""
         return f"{head}: target {self.target} can never leave{because}"
 
@@ -173,7 +171,7 @@ class Analysis:
             if self.state[i] is not None:
                 found = self._never_leaves(i, side in ("right", "bottom"))
                 if found is None and self.rules == "full":
-                    found = self._never_clear(i)
+                    found = self._never_reached(i)
                 if found is not None:
                     return found
         return None
@@ -210,8 +208,8 @@ class Analysis:
             return Blocked(vehicle.label, line.cell(place), f"vehicle {label}", "ahead")
         return None
 
-    def _never_clear(self, i: int) -> Blocked | None:
-        """Target ``i``'s way out never clear at one moment, by the second rule."""
+    def _never_reached(self, i: int) -> Blocked | None:
+        """A cell of target ``i``'s way out it never reaches, by the second rule."""
         runs, may_go = {}, {}
         for line in self.lines.values():
             blocked = self.blocked_places(line)
@@ -219,12 +217,10 @@ class Analysis:
             runs |= line_runs
             may_go |= _may_go(self.board, line, line_runs)
         pieces = {key: line.pieces for key, line in self.lines.items()}
-        found = never_clear(self.board, self.state, pieces, runs, may_go, i)
+        found = never_reached(self.board, self.state, pieces, runs, may_go, i)
         if found is None:
             return None
-        label = self.board.vehicles[i].label
-        reasons = (f"with it clear, {found.explain()}",)
-        return Blocked(label, found.way[0], "", "never clear", reasons)
+        return Blocked(found.target, found.cell, "", "never reached", (found.explain(),))
 
     def _blocked(self, target: str, cell: Cell, holder: int) -> Blocked:
         held = "a wall" if holder == WALL else f"vehicle {self.board.vehicles[holder].label}"

@@ -426,7 +426,7 @@ def test_a_target_with_a_non_target_ahead_on_its_row_never_leaves():
         {"stuck": set(), "lines": {"X"}, "full": {"X"}},
     )
     found = blocked_exit(puzzle, "lines")
-    assert (found.target, found.holder, found.always) == ("X", "vehicle A", False)
+    assert (found.target, found.holder, found.kind) == ("X", "vehicle A", "ahead")
 
 
 def test_two_targets_leaving_right_one_behind_the_other_are_not_proven_stuck():
