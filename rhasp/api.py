@@ -50,7 +50,7 @@ from rhasp.engines.limits import (
     OUT_OF_MEMORY,
     Budget,
 )
-from rhasp.engines.static import Blocked, analyse, blocked_exit
+from rhasp.engines.static import Blocked, blocked_exit, static_analysis
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
 from rhasp.enumeration import Tally as EnumerationTally
 from rhasp.errors import InputError, RhaspError, SearchLimit
@@ -443,5 +443,5 @@ def fixed_cells(puzzle: Puzzle) -> tuple[dict[Cell, str], Blocked | None]:
     holds it) and, when one of them blocks a target's way out, that proof of unsolvability:
     what ``rhasp render --fixed`` marks and says."""
     puzzle = arguments.puzzle(puzzle)
-    analysis = analyse(puzzle.board, puzzle.start)
+    analysis = static_analysis(puzzle.board, puzzle.start)
     return analysis.holders(), analysis.blocked_exit()

@@ -20,6 +20,7 @@ from rhasp.output import ProofProgress
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS
 from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card, card_rows
 from tests.command import rhasp, runner
+from tests.engines.test_static import reachable
 from tests.reference import fewest
 
 
@@ -146,15 +147,33 @@ def test_check_exit_codes_for_failing_and_unfinished_plans():
     assert "move 2" in garbage.stderr and "'hello' is not a move" in garbage.stderr
 
 
-# Unsolvable, by hand, though nothing is stuck: the truck B moves between rows 2-4 and 3-5,
-# always across row 3, where A must pass. A has 3 places and B 2: 6 states.
+# Unsolvable, by hand, though nothing is stuck: the truck B moves between rows 2-4 and 3-5
+# (walls at rows 1 and 6 of column 5), so it covers rows 3-4 of column 5 wherever it stands,
+# across row 3, where A must pass: the line rule proves it.
 SHUTTLE = "ooooxoooooBoAAooBoooooBoooooooooooxo"
+# Unsolvable (the walk of the model's moves below finds no solved state), and beyond static
+# analysis.
+BEYOND_STATIC = "DDDoGGLLxEooAAoEFICCCoFIoHKJBBoHKJoo"
+
+
+def test_an_unsolvable_puzzle_static_analysis_proves_names_the_cell_and_why():
+    result = rhasp("solve", SHUTTLE)
+    assert result.exit_code == 1
+    assert (
+        "no solution · proven by static analysis: row 3, column 5 is occupied in every reachable "
+        "state, by vehicle B: target A can never leave (column 5, rows 3–4: covered by B wherever "
+        "B can stand between the wall at row 1 and the wall at row 6)"
+    ) in result.stdout
 
 
 def test_unsolvable_puzzle_says_no_solution_with_the_state_count():
-    result = rhasp("solve", SHUTTLE)
+    (puzzle,) = read_text(BEYOND_STATIC, "line.txt", name="line")
+    states = reachable(puzzle)
+    assert not any(map(puzzle.board.is_solved, states))
+    result = rhasp("solve", BEYOND_STATIC)
     assert result.exit_code == 1
-    assert "no solution · proven by bfs: all 6 reachable states explored" in result.stdout
+    explored = f"no solution · proven by bfs: all {len(states)} reachable states explored"
+    assert explored in result.stdout
     assert "the asp search was not started" in result.stdout
 
 

@@ -8,8 +8,11 @@ import pytest
 
 from rhasp.cli import app
 from rhasp.deck import read_results
+from rhasp.engines.static import blocked_exit
+from rhasp.formats import read_text
 from tests.boards import CARD_MOVES, PUZZLES
 from tests.command import runner
+from tests.engines.test_static import reachable
 from tests.reference import database_rows, fewest
 
 DECK = PUZZLES / "original40.txt"
@@ -250,12 +253,16 @@ def test_deck_lengths_by_either_engine_and_objective_match_the_naive_reference(
 
 
 def test_an_asp_deck_proves_unsolvable_by_bfs_and_answers_past_an_asp_limit(tmp_path):
-    # Line 1: truck B shuttles between rows 2-4 and 3-5, always across A's row (unsolvable, by
-    # hand, with nothing stuck). Line 2: card 1, whose ASP proof meets a small bound on its
-    # ground program; BFS has proven its 8 moves. Line 3: a wall at the exit, proven at once.
+    # Line 1: unsolvable, which static analysis does not prove (checked below) and the walk
+    # of the model's moves confirms. Line 2: card 1, whose ASP proof meets a small bound on
+    # its ground program; BFS has proven its 8 moves. Line 3: a wall at the exit, proven at
+    # once.
     small = tmp_path / "small.txt"
-    shuttle, walled = "ooooxoooooBoAAooBoooooBoooooooooooxo", "o" * 12 + "AAxooo" + "o" * 18
-    small.write_text(f"{shuttle}\n{DECK.read_text().splitlines()[0]}\n{walled}\n")
+    beyond, walled = "DDDoGGLLxEooAAoEFICCCoFIoHKJBBoHKJoo", "o" * 12 + "AAxooo" + "o" * 18
+    (beyond_static,) = read_text(beyond, "line.txt", name="line")
+    assert blocked_exit(beyond_static) is None
+    assert not any(map(beyond_static.board.is_solved, reachable(beyond_static)))
+    small.write_text(f"{beyond}\n{DECK.read_text().splitlines()[0]}\n{walled}\n")
     result = deck(str(small), "--engine", "asp", "--jobs", "1", "--max-atoms", "1400")
     assert result.exit_code == 1, result.stderr  # the most serious outcome: unsolvable
     unsolvable, card1, at_once = map(json.loads, result.stdout.splitlines())

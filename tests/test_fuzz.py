@@ -128,7 +128,7 @@ def test_every_route_of_the_app_is_fuzzed():
 
 def test_the_seeds_are_read():
     chosen = seeds()
-    assert len(chosen.grids) == 47 and len(chosen.puzzles) == 47
+    assert len(chosen.grids) == 48 and len(chosen.puzzles) == 48
     assert len(chosen.lines) >= 1040 and len(chosen.plans) >= 120
 
 

@@ -24,13 +24,14 @@ search, so it may miss a proof, never make a false one.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 from rhasp.model import Board, Cell, State
 
 
 @dataclass(eq=False)
-class Piece:
+class Option:
     """What a piece may do in the state before T's last move: ``positions``, a bit set along
     its line, and whether it ``may_go`` (a target that could have left)."""
 
@@ -43,13 +44,6 @@ class Piece:
     may_go: bool
     run: int  # the positions it had before any narrowing
     toward_high: bool  # which end a piece that may go leaves through
-
-    def cells_sure(self) -> list[Cell]:
-        """The cells it covers at every position left to it (none when it may be gone)."""
-        if self.may_go or not self.positions:
-            return []
-        low, high = _lowest(self.positions), self.positions.bit_length() - 1
-        return [self.cell(p) for p in range(high, low + self.length)]
 
     def cell(self, place: int) -> Cell:
         return (self.line, place) if self.horizontal else (place, self.line)
@@ -90,6 +84,8 @@ def never_reached(
     way = range(start + t.length, board.line_length(t)) if high else range(start - 1, -1, -1)
     for place in way:
         behind = place - t.length if high else place + 1
+        if _witness(board, state, runs, target, behind, place):
+            continue
         pieces = _pieces(board, lines, runs, may_go, target)
         pieces[target].positions = 1 << behind
         cell = pieces[target].cell(place)
@@ -100,13 +96,86 @@ def never_reached(
     return None
 
 
+def _witness(
+    board: Board,
+    state: State,
+    runs: dict[int, tuple[int, int]],
+    target: int,
+    behind: int,
+    place: int,
+) -> bool:
+    """Whether a valid state with the target at ``behind`` and ``place`` free is easily
+    found: the start, the target moved there, each piece in the way slid within its run to
+    where it is out of the way and on no other. Narrowing never refutes a state that exists,
+    so where one is found it need not run: a shortcut, not a rule (it only saves time)."""
+    t = board.vehicles[target]
+    along = range(min(state[target], behind), max(state[target], behind) + t.length)
+    needed = {*t.cells(behind), _cell(t.horizontal, t.line, place)}
+    taken = dict.fromkeys(board.walls, -1)
+    for i, position in enumerate(state):
+        if i != target:
+            taken |= dict.fromkeys(_cells_at(board, i, position), i)
+    for cell in needed:
+        i = taken.get(cell)
+        if i is None:
+            continue
+        vehicle = board.vehicles[i]
+        if i < 0 or (vehicle.horizontal == t.horizontal and vehicle.line == t.line):
+            return False  # a wall, or a piece of the target's own line
+        moved = _slide_clear(board, state, runs[i], i, needed, taken)
+        if moved is None:
+            return False
+        for old in vehicle.cells(state[i]):
+            del taken[old]
+        taken |= dict.fromkeys(vehicle.cells(moved), i)
+    return not any(
+        taken.get(_cell(t.horizontal, t.line, p)) is not None
+        and board.vehicles[taken[_cell(t.horizontal, t.line, p)]].horizontal == t.horizontal
+        for p in along
+    )
+
+
+def _slide_clear(
+    board: Board,
+    state: State,
+    run: tuple[int, int],
+    i: int,
+    needed: set[Cell],
+    taken: dict[Cell, int],
+) -> int | None:
+    """A position in vehicle ``i``'s run off the ``needed`` cells and every other vehicle,
+    reached without passing a piece of its own line; None when there is none."""
+    vehicle = board.vehicles[i]
+    for step in (-1, 1):
+        x = state[i]
+        while run[0] < x + step and x + step + vehicle.length - 1 < run[1]:
+            x += step
+            cells = vehicle.cells(x)
+            owners = {taken.get(c, i) for c in cells}
+            if owners != {i} and any(
+                o < 0 or board.vehicles[o].horizontal == vehicle.horizontal for o in owners - {i}
+            ):
+                break  # a wall or a piece of its own line: no passing
+            if owners == {i} and not needed.intersection(cells):
+                return x
+    return None
+
+
+def _cell(horizontal: bool, line: int, place: int) -> Cell:
+    return (line, place) if horizontal else (place, line)
+
+
+def _cells_at(board: Board, i: int, position: int | None) -> list[Cell]:
+    return [] if position is None else board.vehicles[i].cells(position)
+
+
 def _pieces(
     board: Board,
     lines: dict[tuple[bool, int], tuple[int, ...]],
     runs: dict[int, tuple[int, int]],
     may_go: dict[int, bool],
     target: int,
-) -> dict[int, Piece]:
+) -> dict[int, Option]:
     return {
         i: _piece(board, i, runs[i], i in may_go and i != target, may_go.get(i))
         for line_pieces in lines.values()
@@ -117,27 +186,67 @@ def _pieces(
 def _no_state(
     board: Board,
     lines: dict[tuple[bool, int], tuple[int, ...]],
-    pieces: dict[int, Piece],
+    pieces: dict[int, Option],
     free: set[Cell],
 ) -> str | None:
     """Why no valid state has the ``pieces`` within their positions and the cells ``free``
-    free; None when narrowing finds no reason."""
-    narrowed: list[Piece] = []
-    changed = True
-    while changed:
-        changed = False
-        sure = {c: p.horizontal for p in pieces.values() for c in p.cells_sure()}
-        for (horizontal, _), line_pieces in lines.items():
-            avoid = {c for c, along in sure.items() if along != horizontal}
-            avoid |= board.walls | free
-            result = _narrow(board, [pieces[i] for i in line_pieces], avoid, narrowed)
-            if result is None:
-                return _why(board, narrowed)
-            changed |= result
+    free; None when narrowing finds no reason. A line is narrowed again only when it changed
+    or a crossing piece's sure cells grew onto it."""
+    kept_off = _masks(board.walls | free)
+    sure: dict[tuple[bool, int], int] = {}
+    covered = dict.fromkeys(pieces, 0)
+    for piece in pieces.values():
+        _grow_sure(piece, sure, covered)
+    narrowed: list[Option] = []
+    waiting = deque(lines)
+    queued = set(waiting)
+    while waiting:
+        key = waiting.popleft()
+        queued.discard(key)
+        line = [pieces[i] for i in lines[key]]
+        result = _narrow(line, kept_off.get(key, 0) | sure.get(key, 0), narrowed)
+        if result is None:
+            return _why(board, narrowed)
+        if result:
+            touched = {key}
+            for piece in line:
+                touched |= _grow_sure(piece, sure, covered)
+            for other in touched:
+                if other in lines and other not in queued:
+                    waiting.append(other)
+                    queued.add(other)
     return None
 
 
-def _why(board: Board, narrowed: list[Piece]) -> str:
+def _grow_sure(
+    piece: Option, sure: dict[tuple[bool, int], int], covered: dict[int, int]
+) -> set[tuple[bool, int]]:
+    """Add the places ``piece`` now surely covers (at every position left to it, and it
+    cannot be gone) to the crossing lines' ``sure`` bit sets; the lines that gained one.
+    Positions only narrow, so these only grow."""
+    if piece.may_go or not piece.positions:
+        return set()
+    low, high = _hull(piece.positions)
+    grown = set()
+    for place in range(high, low + piece.length):
+        if not covered[piece.index] >> place & 1:
+            covered[piece.index] |= 1 << place
+            key = (not piece.horizontal, place)
+            sure[key] = sure.get(key, 0) | 1 << piece.line
+            grown.add(key)
+    return grown
+
+
+def _masks(cells: set[Cell]) -> dict[tuple[bool, int], int]:
+    """``cells`` as a bit set of places for each line through them, rows and columns."""
+    masks: dict[tuple[bool, int], int] = {}
+    for row, col in cells:
+        masks[True, row] = masks.get((True, row), 0) | 1 << col
+        masks[False, col] = masks.get((False, col), 0) | 1 << row
+    return masks
+
+
+def _why(board: Board, narrowed: list[Option]) -> str:
     """Where each narrowed piece may still stand, then the last, which may stand nowhere."""
     last = narrowed[-1]
     stuck = f"{last.label} has no place left on its {board.vehicles[last.index].line_name()}"
@@ -147,11 +256,11 @@ def _why(board: Board, narrowed: list[Piece]) -> str:
 
 def _piece(
     board: Board, i: int, run: tuple[int, int], may_go: bool, toward_high: bool | None
-) -> Piece:
+) -> Option:
     vehicle = board.vehicles[i]
     first, last = run[0] + 1, run[1] - vehicle.length
     positions = ((1 << (last + 1)) - 1) & ~((1 << first) - 1)
-    return Piece(
+    return Option(
         i,
         vehicle.label,
         vehicle.horizontal,
@@ -164,20 +273,16 @@ def _piece(
     )
 
 
-def _narrow(
-    board: Board, line: list[Piece], avoid: set[Cell], narrowed: list[Piece]
-) -> bool | None:
-    """Narrow one line's pieces: off the cells to ``avoid``, then room for each other.
-    Whether anything changed; None when a piece that must stay has no position left (it is
-    the last of ``narrowed``)."""
+def _narrow(line: list[Option], avoid: int, narrowed: list[Option]) -> bool | None:
+    """Narrow one line's pieces: off the places to ``avoid`` (a bit set), then room for each
+    other. Whether anything changed; None when a piece that must stay has no position left
+    (it is the last of ``narrowed``)."""
     changed = False
     for piece in line:
-        fits = piece.positions
-        for c in avoid:
-            place = _place_on(piece, c)
-            if place is not None:
-                fits &= ~_covering(place, piece.length)
-        changed |= _set(piece, fits, narrowed)
+        hits = avoid
+        for shift in range(1, piece.length):
+            hits |= avoid >> shift  # a piece at p covers p .. p + length - 1
+        changed |= _set(piece, piece.positions & ~hits, narrowed)
     # Room: a present piece stands past the lowest end of the piece before it that must be
     # there if it is, and short of the highest start of the one after it.
     floor = 0
@@ -202,7 +307,7 @@ def _narrow(
     return changed
 
 
-def _set(piece: Piece, positions: int, narrowed: list[Piece]) -> bool:
+def _set(piece: Option, positions: int, narrowed: list[Option]) -> bool:
     """Narrow ``piece`` to ``positions``, noting it in ``narrowed`` the first time."""
     if positions == piece.positions:
         return False
@@ -212,7 +317,7 @@ def _set(piece: Piece, positions: int, narrowed: list[Piece]) -> bool:
     return True
 
 
-def _where(piece: Piece) -> str:
+def _where(piece: Option) -> str:
     """Where a narrowed piece may still stand, as people count cells."""
     if not piece.positions:
         return f"{piece.label} gone"
@@ -223,20 +328,6 @@ def _where(piece: Piece) -> str:
 
 def _span_name(horizontal: bool, place: int, length: int) -> str:
     return f"{'columns' if horizontal else 'rows'} {place + 1}–{place + length}"
-
-
-def _place_on(piece: Piece, cell: Cell) -> int | None:
-    """The place of ``cell`` along ``piece``'s line, None when the cell is off that line."""
-    row, col = cell
-    if piece.horizontal:
-        return col if row == piece.line else None
-    return row if col == piece.line else None
-
-
-def _covering(place: int, length: int) -> int:
-    """The positions at which a piece of ``length`` covers ``place``, as a bit set."""
-    low = max(place - length + 1, 0)
-    return ((1 << (place + 1)) - 1) & ~((1 << low) - 1)
 
 
 def _hull(positions: int) -> tuple[int, int]:

@@ -35,7 +35,10 @@ benchmark to compare (``bench/static.py``).
 **Unsolvable.** A target leaves only by moving to its exit edge. It never does when no
 placement of its line takes it gone: a blocked cell stands between it and the edge (occupied
 in every reachable state), or a piece that never leaves through that edge stands ahead of it
-(pieces never pass). A puzzle is solved only when every target has left.
+(pieces never pass). A puzzle is solved only when every target has left. Rules ``"full"``
+add a second argument, in :mod:`rhasp.engines.clear_way`: a target reaches a cell of its
+way only from right behind it with that cell free, and narrowing the positions each piece
+could hold then may show no such state exists.
 
 It is a few passes over the lines: well under a millisecond a pass, at once on boards whose
 clusters no search could finish (``puzzles/large/walled12.txt``).
@@ -53,9 +56,9 @@ from rhasp.model import Board, Cell, Puzzle, State, Vehicle, cell_name
 
 #: How a solution names this proof (``proven_by``).
 STATIC = "static analysis"
-#: The analyses :func:`analyse` knows, weakest first (see the module's argument).
+#: The analyses :func:`static_analysis` knows, weakest first (see the module's argument).
 RULES = ("stuck", "lines", "full")
-WALL = -1  # the holder of a wall cell in :class:`Analysis`
+WALL_INDEX = -1  # the holder of a wall cell in :class:`StaticAnalysis`
 
 
 @dataclass(frozen=True)
@@ -134,9 +137,9 @@ class Blocked:
 
 
 @dataclass
-class Analysis:
+class StaticAnalysis:
     """The cells occupied in every reachable state (``held``: cell → vehicle index, or
-    :data:`WALL`) and, for the line rules, why each is (``covers``, by vehicle)."""
+    :data:`WALL_INDEX`) and, for the line rules, why each is (``covers``, by vehicle)."""
 
     board: Board
     state: State
@@ -144,6 +147,9 @@ class Analysis:
     held: dict[Cell, int]
     lines: dict[tuple[bool, int], Line]
     covers: dict[int, Cover] = field(default_factory=dict)
+    #: For each line (``(horizontal, index)``), the places blocked for its pieces as a bit
+    #: set: walls, and cells held by a vehicle of a crossing line.
+    blocked: dict[tuple[bool, int], int] = field(default_factory=dict)
 
     def holders(self) -> dict[Cell, str]:
         """Each held cell with what holds it: ``"a wall"`` or ``"vehicle B"``."""
@@ -151,18 +157,28 @@ class Analysis:
 
     def holder(self, cell: Cell) -> str:
         i = self.held[cell]
-        return "a wall" if i == WALL else f"vehicle {self.board.vehicles[i].label}"
+        return "a wall" if i == WALL_INDEX else f"vehicle {self.board.vehicles[i].label}"
 
     def blocked_places(self, line: Line) -> dict[int, Cell]:
-        """The places of ``line`` blocked for its pieces: walls, and cells held by a vehicle
-        of a crossing line."""
-        vehicles, blocked = self.board.vehicles, {}
-        for place in range(line.length):
-            cell = line.cell(place)
-            i = self.held.get(cell)
-            if i is not None and (i == WALL or vehicles[i].horizontal != line.horizontal):
-                blocked[place] = cell
-        return blocked
+        """The places of ``line`` blocked for its pieces, with their cells."""
+        mask = self.blocked.get((line.horizontal, line.index), 0)
+        return {p: line.cell(p) for p in range(line.length) if mask >> p & 1}
+
+    def hold(self, cell: Cell, i: int, held: bool) -> tuple[bool, int] | None:
+        """Mark ``cell`` held by ``i`` (or no longer), keeping the crossing line's blocked
+        places in step; the crossing line (its key), None for a wall."""
+        row, col = cell
+        if held:
+            self.held[cell] = i
+        else:
+            del self.held[cell]
+        keys = [(True, row), (False, col)]
+        if i != WALL_INDEX:
+            keys = [keys[1] if self.board.vehicles[i].horizontal else keys[0]]
+        for key in keys:
+            bit = 1 << (row if key[0] is False else col)
+            self.blocked[key] = self.blocked.get(key, 0) | bit if held else self.blocked[key] & ~bit
+        return None if i == WALL_INDEX else keys[0]
 
     def blocked_exit(self) -> Blocked | None:
         """The first target (in the board's exit order) proven never to leave, and why."""
@@ -212,7 +228,7 @@ class Analysis:
         """A cell of target ``i``'s way out it never reaches, by the second rule."""
         runs, may_go = {}, {}
         for line in self.lines.values():
-            blocked = self.blocked_places(line)
+            blocked = self.blocked.get((line.horizontal, line.index), 0)
             line_runs = {j: _run(self.state[j], blocked, line.length) for j in line.pieces}
             runs |= line_runs
             may_go |= _may_go(self.board, line, line_runs)
@@ -223,8 +239,8 @@ class Analysis:
         return Blocked(found.target, found.cell, "", "never reached", (found.explain(),))
 
     def _blocked(self, target: str, cell: Cell, holder: int) -> Blocked:
-        held = "a wall" if holder == WALL else f"vehicle {self.board.vehicles[holder].label}"
-        reasons = tuple(self.reasons(holder)) if holder != WALL else ()
+        held = "a wall" if holder == WALL_INDEX else f"vehicle {self.board.vehicles[holder].label}"
+        reasons = tuple(self.reasons(holder)) if holder != WALL_INDEX else ()
         return Blocked(target, cell, held, "held", reasons)
 
     def reasons(self, first: int) -> Iterator[str]:
@@ -239,7 +255,7 @@ class Analysis:
             yield self._reason(cover)
             for place in (cover.low, cover.high):
                 i = self._bound_holder(cover, place)
-                if i is not None and i != WALL and i not in seen:
+                if i is not None and i != WALL_INDEX and i not in seen:
                     seen.add(i)
                     queue.append(i)
 
@@ -268,55 +284,64 @@ class Analysis:
             return line.edge_name(high)
         i = self.held[line.cell(place)]
         where = line.place_name(place)
-        if i == WALL:
+        if i == WALL_INDEX:
             return f"the wall at {where}"
         return f"{where} (held by {self.board.vehicles[i].label})"
 
 
-def analyse(board: Board, state: State, rules: str = "full") -> Analysis:
+def static_analysis(board: Board, state: State, rules: str = "full") -> StaticAnalysis:
     """Static analysis of ``state`` on ``board`` by ``rules`` (one of :data:`RULES`)."""
     if rules not in RULES:
         raise ValueError(f"rules must be one of {', '.join(RULES)}, not {rules!r}")
-    lines = _lines(board, state)
-    held = dict.fromkeys(board.walls, WALL)
+    analysis = StaticAnalysis(board, state, rules, {}, _lines(board, state))
+    for cell in board.walls:
+        analysis.hold(cell, WALL_INDEX, True)
     if rules == "stuck":
         for i in _stuck(board, state):
-            held |= dict.fromkeys(board.vehicles[i].cells(state[i]), i)
-        return Analysis(board, state, rules, held, lines)
+            for cell in board.vehicles[i].cells(state[i]):
+                analysis.hold(cell, i, True)
+        return analysis
     if rules == "full":
         for i, position in enumerate(state):
-            if position is not None:
-                held |= dict.fromkeys(board.vehicles[i].cells(position), i)
-    analysis = Analysis(board, state, rules, held, lines)
+            for cell in _cells(board, i, position):
+                analysis.hold(cell, i, True)
     _fixpoint(analysis, keep_to_start=rules == "full")
     return analysis
 
 
-def _fixpoint(analysis: Analysis, keep_to_start: bool) -> None:
+def _fixpoint(analysis: StaticAnalysis, keep_to_start: bool) -> None:
     """Apply F line by line until no line changes (see the module's argument); with
-    ``keep_to_start``, from every start cell down, else from nothing up."""
-    board, state, held = analysis.board, analysis.state, analysis.held
+    ``keep_to_start``, from every start cell down, else from nothing up. A line is looked at
+    again only when a cell held by a crossing line changes."""
+    board, state, held, lines = analysis.board, analysis.state, analysis.held, analysis.lines
     start = dict(held)
-    changed = True
-    while changed:
-        changed = False
-        for line in analysis.lines.values():
-            covers = _line_cover(board, state, line, analysis.blocked_places(line))
-            new = {line.cell(p): c.piece for c in covers for p in c.places}
-            if keep_to_start:
-                new = {cell: i for cell, i in new.items() if start.get(cell) == i}
-            old = {cell for i in line.pieces for cell in _cells(board, i, state[i]) if cell in held}
-            if old != new.keys():
-                changed = True
-                for cell in old:
-                    del held[cell]
-                held |= new
-            for i in line.pieces:
-                analysis.covers.pop(i, None)
-            analysis.covers |= {c.piece: c for c in covers if c.places}
+    waiting = list(lines)
+    queued = set(waiting)
+    while waiting:
+        key = waiting.pop(0)
+        queued.discard(key)
+        line = lines[key]
+        covers = _line_cover(board, state, line, analysis.blocked.get(key, 0))
+        new = {line.cell(p): c.piece for c in covers for p in c.places}
+        if keep_to_start:
+            new = {cell: i for cell, i in new.items() if start.get(cell) == i}
+        old = {
+            cell: held[cell]
+            for i in line.pieces
+            for cell in _cells(board, i, state[i])
+            if cell in held
+        }
+        for cell in old.keys() ^ new.keys():
+            crossing = analysis.hold(cell, old.get(cell, new.get(cell)), cell in new)
+            if crossing in lines and crossing not in queued:
+                waiting.append(crossing)
+                queued.add(crossing)
+        for i in line.pieces:
+            analysis.covers.pop(i, None)
+        analysis.covers |= {c.piece: c for c in covers if c.places}
 
 
-def _line_cover(board: Board, state: State, line: Line, blocked: dict[int, Cell]) -> list[Cover]:
+def _line_cover(board: Board, state: State, line: Line, blocked: int) -> list[Cover]:
     """The places each piece of ``line`` covers in every placement, with why.
 
     A piece that may be gone covers nothing for sure. The others pack: piece i's lowest
@@ -357,11 +382,12 @@ def _line_cover(board: Board, state: State, line: Line, blocked: dict[int, Cell]
     return covers
 
 
-def _run(position: int, blocked: dict[int, Cell], length: int) -> tuple[int, int]:
-    """The blocked places (or -1 and ``length`` for the edges) nearest below and above a
-    piece starting at ``position``: it stays strictly between them."""
-    below = max((p for p in blocked if p < position), default=-1)
-    above = min((p for p in blocked if p > position), default=length)
+def _run(position: int, blocked: int, length: int) -> tuple[int, int]:
+    """The blocked places (a bit set) nearest below and above a piece starting at
+    ``position``, or -1 and ``length`` for the edges: it stays strictly between them."""
+    below = (blocked & ((1 << position) - 1)).bit_length() - 1
+    ahead = blocked >> (position + 1)
+    above = position + (ahead & -ahead).bit_length() if ahead else length
     return below, above
 
 
@@ -459,13 +485,13 @@ def _free(board: Board, cell: Cell, owner: dict[Cell, int], stuck: set[int]) -> 
 def always_occupied(board: Board, state: State, rules: str = "full") -> dict[Cell, str]:
     """The cells occupied in every state reachable from ``state``, each with what holds it
     (``"a wall"`` or ``"vehicle B"``)."""
-    return analyse(board, state, rules).holders()
+    return static_analysis(board, state, rules).holders()
 
 
 def blocked_exit(puzzle: Puzzle, rules: str = "full") -> Blocked | None:
     """The first target proven never to leave, and why; None when static analysis proves
     nothing (the puzzle may still be unsolvable)."""
-    return analyse(puzzle.board, puzzle.start, rules).blocked_exit()
+    return static_analysis(puzzle.board, puzzle.start, rules).blocked_exit()
 
 
 def static_verdict(puzzle: Puzzle, objective: Objective, engine: str) -> Solution | None:

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rhasp.engines import clear_way
-from rhasp.engines.static import analyse, blocked_exit
+from rhasp.engines.static import blocked_exit, static_analysis
 from rhasp.formats import read_text
 from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle
 from tests.engines.test_static import check_against_the_walk, reachable
@@ -105,7 +105,7 @@ def crowded_games(draw) -> Puzzle:
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(crowded_games())
 def test_a_cell_called_never_reached_is_never_covered_by_the_target(puzzle):
-    analysis = analyse(puzzle.board, puzzle.start)
+    analysis = static_analysis(puzzle.board, puzzle.start)
     found = analysis.blocked_exit()
     if found is not None and found.kind == "never reached":
         assert not covers(puzzle, found.target, found.cell)

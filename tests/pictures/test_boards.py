@@ -96,7 +96,8 @@ def test_fixed_marks_the_cells_static_analysis_finds_and_says_why(tmp_path):
     assert result.exit_code == 0
     assert result.stdout.splitlines()[1] == (
         "4 cells occupied in every reachable state; unsolvable: row 3, column 5 is occupied "
-        "in every reachable state, by vehicle A: target X can never leave"
+        "in every reachable state, by vehicle A: target X can never leave (column 5, rows "
+        "1–3: covered by A wherever A can stand between the top edge and the wall at row 4)"
     )
     picture = Image.open(out).convert("RGB")
 

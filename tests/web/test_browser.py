@@ -385,6 +385,19 @@ def test_an_analysis_past_its_limit_shows_the_verdict_static_analysis_proved(
         assert "the cluster analysis stopped: state limit reached" in figures
 
 
+def test_a_puzzle_static_analysis_proves_unsolvable_shows_the_proof_rhasp_solve_gives(
+    browser: object, server: str
+) -> None:
+    either_or = ROOT / "puzzles" / "examples" / "either-or.txt"
+    board = "\n".join(row for row in either_or.read_text().splitlines() if not row.startswith(";"))
+    proof = rhasp.solve(rhasp.read(either_or)).stats["static"]  # what rhasp solve prints
+    assert "never reaches row 3, column 5" in proof  # by hand: see the file's comment
+    for page in opened_page(browser, f"{server}?{urlencode({'board': board})}"):
+        page.click("#solve-button")
+        summary = wait_text(page, "#solve-summary", "No plan")
+        assert summary == f"No plan: proven by static analysis: {proof}."
+
+
 def test_cards_generated_puzzles_and_the_field_say_what_they_are(page: object) -> None:
     options = page.locator("#card option").all_text_contents()[1:]
     assert options[0] == "1 · beginner · 8 moves" and options[39] == "40 · expert · 51 moves"

@@ -475,7 +475,10 @@ function showSolution(solution) {
     last.textContent = `horizon ${solution.asp.horizon}: ` + (stopped.asp ? `stopped (${stopped.asp})` : "plan found");
   }
   if (!solution.solved) {
-    summary.textContent = `No plan: proven by ${solution.proven_by.join(" and ").toUpperCase()}.`;
+    // Static analysis says why, cell by cell, as rhasp solve does.
+    summary.textContent = solution.static ?
+      `No plan: proven by static analysis: ${solution.static}.` :
+      `No plan: proven by ${solution.proven_by.join(" and ").toUpperCase()}.`;
     return;
   }
   const proofs = solution.proven_by.map((p) => (p === "asp" ? "ASP horizon proof" : p.toUpperCase()));
