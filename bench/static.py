@@ -4,9 +4,11 @@ what it costs, against a real search that ignores static analysis.
     python bench/static.py [--boards 1000] [--large-boards 100] [--sizes 8,10,12]
                            [--seed 32] [--repeats 3] [--large-max-states 50000] [--runs 7]
 
-``rhasp.engines.static`` has three rule sets (``RULES``): ``stuck`` (the largest stuck set
-only, the old analysis), ``lines`` (the line rule of Fogleman's static.go, a least fixpoint)
-and ``full`` (rhasp's analysis, a greatest fixpoint that includes both). Each is asked
+``rhasp.engines.static`` has four rule sets (``RULES``): ``stuck`` (the largest stuck set
+only, the old analysis), ``lines`` (the line rule of Fogleman's static.go, a least fixpoint),
+``greatest`` (the line rule's greatest fixpoint, which includes both) and ``full`` (rhasp's
+analysis: ``greatest`` and the second rule, a target reaching each cell of its way only from
+right behind it with that cell free). Each is asked
 ``blocked_exit(puzzle, rules=...)`` on every board. Three parts, each printed as it ends, then
 one JSON line with everything:
 
@@ -242,7 +244,7 @@ def measure(
                 )
             for tally in tallies:
                 tally.cells[rule] += held.bit_count()
-    others = any(verdicts.get(rule) for rule in ("stuck", "lines"))
+    others = any(verdicts.get(rule) for rule in ("stuck", "lines", "greatest"))
     if verdicts["full"] is None and others:
         faults.append(f"NOTE: full proves nothing on {puzzle.name}, which stuck or lines does")
     if trivial and decided:

@@ -28,9 +28,10 @@ applies F until nothing changes, the least fixpoint: rules ``"lines"``. rhasp st
 every start cell and applies F, kept to the start cells, until nothing changes; every set it
 passes through contains every set that proves itself (B ⊆ F(B)), so it ends at the largest,
 which contains the least fixpoint and every *stuck set* (vehicles none of which can move
-first, such as four vehicles in a pinwheel, each blocking the next): rules ``"full"``. Rules
-``"stuck"`` keep only the largest stuck set, rhasp's analysis before the line rule, for the
-benchmark to compare (``bench/static.py``).
+first, such as four vehicles in a pinwheel, each blocking the next): rules ``"greatest"``,
+and ``"full"`` with the second rule below. Rules ``"stuck"`` keep only the largest stuck
+set, rhasp's analysis before the line rule. All but ``"full"`` are there for the benchmark
+to compare (``bench/static.py``) and the tests to check one by one.
 
 **Unsolvable.** A target leaves only by moving to its exit edge. It never does when no
 placement of its line takes it gone: a blocked cell stands between it and the edge (occupied
@@ -57,7 +58,7 @@ from rhasp.model import Board, Cell, Puzzle, State, Vehicle, cell_name
 #: How a solution names this proof (``proven_by``).
 STATIC = "static analysis"
 #: The analyses :func:`static_analysis` knows, weakest first (see the module's argument).
-RULES = ("stuck", "lines", "full")
+RULES = ("stuck", "lines", "greatest", "full")
 WALL_INDEX = -1  # the holder of a wall cell in :class:`StaticAnalysis`
 
 
@@ -301,11 +302,12 @@ def static_analysis(board: Board, state: State, rules: str = "full") -> StaticAn
             for cell in board.vehicles[i].cells(state[i]):
                 analysis.hold(cell, i, True)
         return analysis
-    if rules == "full":
+    greatest = rules in ("greatest", "full")
+    if greatest:
         for i, position in enumerate(state):
             for cell in _cells(board, i, position):
                 analysis.hold(cell, i, True)
-    _fixpoint(analysis, keep_to_start=rules == "full")
+    _fixpoint(analysis, keep_to_start=greatest)
     return analysis
 
 

@@ -205,6 +205,16 @@ def test_the_full_rule_only_grows_what_the_line_and_stuck_rules_find(puzzle):
 
 @examples(200)
 @given(any_puzzles())
+def test_the_second_rule_adds_proofs_but_no_cells_to_the_greatest_fixpoint(puzzle):
+    board, start = puzzle.board, puzzle.start
+    greatest = set(always_occupied(board, start, "greatest"))
+    assert greatest == set(always_occupied(board, start, "full"))
+    if blocked_exit(puzzle, "greatest") is not None:
+        assert blocked_exit(puzzle, "full") is not None
+
+
+@examples(200)
+@given(any_puzzles())
 def test_always_covered_cells_are_start_cells_so_the_full_rule_needs_no_intersection(puzzle):
     # Every placement of a line includes the start, so a cell always covered is a start
     # cell: keeping "full" to the start cells never removes anything. (Which is also why
