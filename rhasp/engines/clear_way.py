@@ -82,9 +82,13 @@ def never_reached(
     high = board.exit_side(t.label) in ("right", "bottom")
     start = state[target]
     way = range(start + t.length, board.line_length(t)) if high else range(start - 1, -1, -1)
+    taken = dict.fromkeys(board.walls, -1)
+    for i, position in enumerate(state):
+        if i != target:
+            taken |= dict.fromkeys(_cells_at(board, i, position), i)
     for place in way:
         behind = place - t.length if high else place + 1
-        if _witness(board, state, runs, target, behind, place):
+        if _witness(board, state, runs, target, behind, place, dict(taken)):
             continue
         pieces = _pieces(board, lines, runs, may_go, target)
         pieces[target].positions = 1 << behind
@@ -103,62 +107,76 @@ def _witness(
     target: int,
     behind: int,
     place: int,
+    taken: dict[Cell, int],
 ) -> bool:
     """Whether a valid state with the target at ``behind`` and ``place`` free is easily
-    found: the start, the target moved there, each piece in the way slid within its run to
-    where it is out of the way and on no other. Narrowing never refutes a state that exists,
-    so where one is found it need not run: a shortcut, not a rule (it only saves time)."""
+    found: the start, the target moved there, each piece in the way slid within its run out
+    of the way, onto free cells or clearing the pieces there in turn (two deep). Narrowing
+    never refutes a state that exists, so where one is found it need not run: a shortcut,
+    not a rule (it only saves time). ``taken``: every cell's vehicle but the target's, or
+    -1 for a wall (changed here)."""
     t = board.vehicles[target]
-    along = range(min(state[target], behind), max(state[target], behind) + t.length)
     needed = {*t.cells(behind), _cell(t.horizontal, t.line, place)}
-    taken = dict.fromkeys(board.walls, -1)
-    for i, position in enumerate(state):
-        if i != target:
-            taken |= dict.fromkeys(_cells_at(board, i, position), i)
-    for cell in needed:
+    positions = list(state)
+    for p in range(min(state[target], behind), max(state[target], behind) + t.length):
+        j = taken.get(_cell(t.horizontal, t.line, p))
+        if j is not None and j >= 0 and board.vehicles[j].horizontal == t.horizontal:
+            return False  # it would pass a piece of its own line
+    for cell in sorted(needed):
         i = taken.get(cell)
-        if i is None:
-            continue
-        vehicle = board.vehicles[i]
-        if i < 0 or (vehicle.horizontal == t.horizontal and vehicle.line == t.line):
-            return False  # a wall, or a piece of the target's own line
-        moved = _slide_clear(board, state, runs[i], i, needed, taken)
-        if moved is None:
+        if i is not None and not _clear(board, positions, runs, i, needed, taken, 2):
             return False
-        for old in vehicle.cells(state[i]):
-            del taken[old]
-        taken |= dict.fromkeys(vehicle.cells(moved), i)
-    return not any(
-        taken.get(_cell(t.horizontal, t.line, p)) is not None
-        and board.vehicles[taken[_cell(t.horizontal, t.line, p)]].horizontal == t.horizontal
-        for p in along
-    )
+    return True
 
 
-def _slide_clear(
+def _clear(
     board: Board,
-    state: State,
-    run: tuple[int, int],
+    positions: list[int | None],
+    runs: dict[int, tuple[int, int]],
     i: int,
     needed: set[Cell],
     taken: dict[Cell, int],
-) -> int | None:
-    """A position in vehicle ``i``'s run off the ``needed`` cells and every other vehicle,
-    reached without passing a piece of its own line; None when there is none."""
-    vehicle = board.vehicles[i]
+    depth: int,
+) -> bool:
+    """Slide vehicle ``i`` within its run, not past a piece of its own line, to cells off
+    ``needed`` that are free or, ``depth`` allowing, cleared in turn; ``positions`` and
+    ``taken`` updated when it is done. A wall cannot be cleared (it is -1 in ``taken``)."""
+    if i < 0:
+        return False
+    vehicle, start = board.vehicles[i], positions[i]
+    low, high = runs[i]
     for step in (-1, 1):
-        x = state[i]
-        while run[0] < x + step and x + step + vehicle.length - 1 < run[1]:
+        x = start
+        while low < x + step and x + step + vehicle.length - 1 < high:
             x += step
             cells = vehicle.cells(x)
-            owners = {taken.get(c, i) for c in cells}
-            if owners != {i} and any(
-                o < 0 or board.vehicles[o].horizontal == vehicle.horizontal for o in owners - {i}
-            ):
-                break  # a wall or a piece of its own line: no passing
-            if owners == {i} and not needed.intersection(cells):
-                return x
-    return None
+            others = {taken[c] for c in cells if taken.get(c, i) != i}
+            if any(o < 0 or board.vehicles[o].horizontal == vehicle.horizontal for o in others):
+                break  # a wall, or a piece of its own line: no passing
+            if needed.intersection(cells) or (others and not depth):
+                continue
+            saved = (dict(taken), list(positions))
+            _move(board, positions, taken, i, x)
+            wanted = needed | set(cells)
+            if all(_clear(board, positions, runs, o, wanted, taken, depth - 1) for o in others):
+                return True
+            taken.clear()
+            taken |= saved[0]
+            positions[:] = saved[1]
+    return False
+
+
+def _move(
+    board: Board, positions: list[int | None], taken: dict[Cell, int], i: int, x: int
+) -> None:
+    """Vehicle ``i`` to ``x`` in the witness: its old cells freed, its new ones taken (from
+    whoever stands there, who must move on)."""
+    vehicle = board.vehicles[i]
+    for cell in vehicle.cells(positions[i]):
+        if taken.get(cell) == i:
+            del taken[cell]
+    positions[i] = x
+    taken |= dict.fromkeys(vehicle.cells(x), i)
 
 
 def _cell(horizontal: bool, line: int, place: int) -> Cell:

@@ -317,6 +317,10 @@ def _fixpoint(analysis: StaticAnalysis, keep_to_start: bool) -> None:
     again only when a cell held by a crossing line changes."""
     board, state, held, lines = analysis.board, analysis.state, analysis.held, analysis.lines
     start = dict(held)
+    cells = {
+        key: [cell for i in line.pieces for cell in _cells(board, i, state[i])]
+        for key, line in lines.items()
+    }
     waiting = list(lines)
     queued = set(waiting)
     while waiting:
@@ -327,12 +331,7 @@ def _fixpoint(analysis: StaticAnalysis, keep_to_start: bool) -> None:
         new = {line.cell(p): c.piece for c in covers for p in c.places}
         if keep_to_start:
             new = {cell: i for cell, i in new.items() if start.get(cell) == i}
-        old = {
-            cell: held[cell]
-            for i in line.pieces
-            for cell in _cells(board, i, state[i])
-            if cell in held
-        }
+        old = {cell: held[cell] for cell in cells[key] if cell in held}
         for cell in old.keys() ^ new.keys():
             crossing = analysis.hold(cell, old.get(cell, new.get(cell)), cell in new)
             if crossing in lines and crossing not in queued:
