@@ -59,6 +59,27 @@ def card_backs() -> dict[int, str]:
 OTHER_LABELS = "ABCDEFGHIJKLMNOPQRSTUVW"
 
 
+def place_if_free(piece: Piece, pieces: list[Piece], taken: set[tuple[int, int]]) -> bool:
+    """Add ``piece`` to ``pieces`` when none of its cells is ``taken`` (then they are)."""
+    cells = set(piece.vehicle().cells(piece.position))
+    if cells & taken:
+        return False
+    taken |= cells
+    pieces.append(piece)
+    return True
+
+
+def draw_walls(draw, most: int, height: int, width: int, taken: set[tuple[int, int]]) -> list:
+    """Up to ``most`` walls on random free cells, as ``build_puzzle`` takes them."""
+    walls = []
+    for _ in range(draw(st.integers(0, most))):
+        cell = (draw(st.integers(0, height - 1)), draw(st.integers(0, width - 1)))
+        if cell not in taken:
+            taken.add(cell)
+            walls.append((cell, ""))
+    return walls
+
+
 @st.composite
 def puzzles(
     draw,
@@ -84,12 +105,7 @@ def puzzles(
         position = draw(st.integers(0, along - length))
         row, col = (line, position) if orientation == "h" else (position, line)
         piece = Piece(label, orientation, row, col, length)
-        cells = set(piece.vehicle().cells(piece.position))
-        if cells & taken:
-            return None
-        taken.update(cells)
-        pieces.append(piece)
-        return piece
+        return piece if place_if_free(piece, pieces, taken) else None
 
     for label in "XYZ"[: draw(st.integers(1, max_targets))]:
         piece = try_place(label)
@@ -100,10 +116,5 @@ def puzzles(
         raise AssertionError("unreachable")
     for label in OTHER_LABELS[: draw(st.integers(0, max_others))]:
         try_place(label)
-    walls = []
-    for _ in range(draw(st.integers(0, max_walls))):
-        cell = (draw(st.integers(0, height - 1)), draw(st.integers(0, width - 1)))
-        if cell not in taken:
-            taken.add(cell)
-            walls.append((cell, ""))
+    walls = draw_walls(draw, max_walls, height, width, taken)
     return build_puzzle(width, height, pieces, walls, targets, where="random", name="random")

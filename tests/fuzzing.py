@@ -76,6 +76,7 @@ from rhasp.model import (
 )
 from rhasp.notation import NOTATIONS, format_plan, parse_plan
 from rhasp.requests import StaticVerdict
+from tests.boards import place_if_free
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -184,11 +185,7 @@ def random_puzzle(rng: random.Random) -> Puzzle:
         length = min(along, rng.choice((2, 2, 2, 3, 3, 4)))
         start, line = rng.randrange(along - length + 1), rng.randrange(across)
         row, col = (line, start) if horizontal else (start, line)
-        piece = Piece(label, "h" if horizontal else "v", row, col, length)
-        cells = set(piece.vehicle().cells(piece.position))
-        if not cells & taken:
-            taken |= cells
-            pieces.append(piece)
+        place_if_free(Piece(label, "h" if horizontal else "v", row, col, length), pieces, taken)
     free = [(r, c) for r in range(height) for c in range(width) if (r, c) not in taken]
     walls = [(cell, "") for cell in rng.sample(free, min(len(free), rng.choice((0, 0, 1, 3))))]
     chosen = rng.sample(pieces, min(len(pieces), rng.choice((1, 1, 1, 2, 3))))

@@ -11,6 +11,7 @@ from rhasp.engines import clear_way
 from rhasp.engines.static import blocked_exit, static_analysis
 from rhasp.formats import read_text
 from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle
+from tests.boards import draw_walls, place_if_free
 from tests.engines.test_static import check_against_the_walk, reachable
 
 
@@ -87,17 +88,8 @@ def crowded_games(draw) -> Puzzle:
         length = draw(st.sampled_from((2, 2, 3)))
         row = draw(st.integers(0, 5 if horizontal else 6 - length))
         col = draw(st.integers(0, 6 - length if horizontal else 5))
-        piece = Piece(label, "h" if horizontal else "v", row, col, length)
-        cells = set(piece.vehicle().cells(piece.position))
-        if not cells & taken:
-            taken |= cells
-            pieces.append(piece)
-    walls = []
-    for _ in range(draw(st.integers(0, 2))):
-        cell = (draw(st.integers(0, 5)), draw(st.integers(0, 5)))
-        if cell not in taken:
-            taken.add(cell)
-            walls.append((cell, ""))
+        place_if_free(Piece(label, "h" if horizontal else "v", row, col, length), pieces, taken)
+    walls = draw_walls(draw, 2, 6, 6, taken)
     targets = [TargetSpec("A", "right")]
     return build_puzzle(6, 6, pieces, walls, targets, where="random", name="random")
 

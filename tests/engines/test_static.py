@@ -22,7 +22,7 @@ import rhasp
 from rhasp.engines.static import Blocked, always_occupied, blocked_exit
 from rhasp.model import EMPTY, Cell, Piece, Puzzle, State, TargetSpec, build_puzzle
 from tests import static_reference as ref
-from tests.boards import PUZZLES, example, grid, puzzles
+from tests.boards import PUZZLES, draw_walls, example, grid, place_if_free, puzzles
 
 RULES = ("stuck", "lines", "full")
 #: Boards whose walk goes past this many states are left out: the odd sparse 7×7 board
@@ -125,17 +125,8 @@ def busy_lines(draw) -> Puzzle:
         length = draw(st.sampled_from((2, 3)))
         at, start = draw(st.integers(0, along - 1)), draw(st.integers(0, across - length))
         row, col = (start, at) if horizontal else (at, start)
-        piece = Piece(label, "v" if horizontal else "h", row, col, length)
-        cells = set(piece.vehicle().cells(piece.position))
-        if not cells & taken:
-            taken |= cells
-            pieces.append(piece)
-    walls = []
-    for _ in range(draw(st.integers(0, 3))):
-        cell = (draw(st.integers(0, height - 1)), draw(st.integers(0, width - 1)))
-        if cell not in taken:
-            taken.add(cell)
-            walls.append((cell, ""))
+        place_if_free(Piece(label, "v" if horizontal else "h", row, col, length), pieces, taken)
+    walls = draw_walls(draw, 3, height, width, taken)
     return build_puzzle(width, height, pieces, walls, targets, where="random", name="random")
 
 
