@@ -216,9 +216,8 @@ class StaticAnalysis:
                 behind = self._never_leaves(other, high)  # the front one leaves first
                 if behind is None:
                     return None
-                return Blocked(
-                    vehicle.label, line.cell(place), f"target {label}", False, (behind.proof(),)
-                )
+                reasons = (behind.proof(),)
+                return Blocked(vehicle.label, line.cell(place), f"target {label}", "ahead", reasons)
             holder = self.held.get(line.cell(place))
             if holder is not None:  # a piece that never moves: occupied in every state
                 return self._blocked(vehicle.label, line.cell(place), holder)

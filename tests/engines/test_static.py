@@ -450,6 +450,24 @@ def test_a_target_behind_a_target_leaving_the_other_way_never_leaves():
     assert not walk(puzzle).solvable
 
 
+def test_a_target_behind_a_target_that_never_leaves_says_why_both_are_stuck():
+    # XX.YY# with both leaving right: Y faces the wall at column 6, and X can only leave
+    # after Y (pieces never pass each other).
+    puzzle = grid("@target X right\n@target Y right\n......\nXX.YY#\n......")
+    found = blocked_exit(puzzle, "full")
+    assert (found.target, found.cell, found.holder, found.kind) == (
+        "X",
+        (1, 3),
+        "target Y",
+        "ahead",
+    )
+    assert found.proof().endswith(
+        "(row 2, column 6 is occupied in every reachable state, by a wall: target Y can never "
+        "leave)"
+    )
+    assert not walk(puzzle).solvable
+
+
 def test_the_example_boards():
     # unsolvable.txt: truck A stands on a wall, across X's way out (the file says so).
     found = blocked_exit(example("unsolvable"))
