@@ -74,6 +74,7 @@ from rhasp.requests import (
     search_budget,
     solution,
 )
+from rhasp.shipped import CARDS, shipped_card
 
 #: The API, with the names the command line and the web page take from below it: they
 #: import nothing else of the search (tests/test_layers.py).
@@ -138,7 +139,8 @@ def read(
 ) -> Puzzle:
     """One puzzle from a file, from ``-`` (standard input), or from text, in any format rhasp
     reads (grid, one-line board, car list, JSON). A string is a file name when such a file
-    exists, else it is read as the puzzle itself; a path object is always a file."""
+    exists, else a card of the original deck when it names one (``card26``, ``card26.txt``,
+    ``26``), else it is read as the puzzle itself; a path object is always a file."""
     if not isinstance(source, (str, os.PathLike)):
         raise InputError(
             f"give a file name, a path or the board's text, not {arguments.shown(source)}", "source"
@@ -147,6 +149,9 @@ def read(
     name = arguments.optional(arguments.text, name, "name")
     if isinstance(source, os.PathLike) or source == "-" or _is_file(source):
         return single(read_path(os.fspath(source), targets=targets), os.fspath(source))
+    card = shipped_card(source)
+    if card is not None:  # a card of the original deck, by name: not a file here
+        return single(read_path(str(card), targets=targets), source.strip())
     one_line = "\n" not in source.strip()
     if one_line and _names_a_file(source.strip()):
         raise InputError("no such file or directory", source)
@@ -157,7 +162,10 @@ def read(
             raise
         # One word that is neither a file nor a board: most likely a mistyped file name.
         where = source if source.strip() else "source"  # nothing at all: name the argument
-        raise InputError(f"no such file, nor a one-line board ({error.what})", where) from None
+        raise InputError(
+            f"no such file, nor a card (card01–card{CARDS}), nor a one-line board ({error.what})",
+            where,
+        ) from None
 
 
 def _names_a_file(text: str) -> bool:

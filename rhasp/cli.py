@@ -190,14 +190,15 @@ PuzzleArg = Annotated[
     str,
     typer.Argument(
         help="Puzzle file, deck file, directory of puzzles, a one-line board written inline "
-        "(GBBoLoGHIoLM...), or - for stdin."
+        "(GBBoLoGHIoLM...), - for stdin, or a card of the original deck by name (card26, "
+        "card26.txt or 26: a file of that name, where there is one, comes first)."
     ),
 ]
 OnePuzzleArg = Annotated[
     str,
     typer.Argument(
         help="One puzzle: a board file in any format rhasp reads, a one-line board written "
-        "inline, or - for stdin."
+        "inline, - for stdin, or a card of the original deck by name (card26 or 26)."
     ),
 ]
 TargetOpt = Annotated[

@@ -348,7 +348,10 @@ def test_enumerate_checks_its_arguments_at_the_call_not_at_the_first_line():
 
 
 def test_an_empty_source_is_named_as_the_argument():
-    with pytest.raises(rhasp.InputError, match=r"^source: no such file, nor a one-line board"):
+    with pytest.raises(
+        rhasp.InputError,
+        match=r"^source: no such file, nor a card \(card01–card40\), nor a one-line board",
+    ):
         rhasp.read("")
 
 

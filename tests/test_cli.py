@@ -18,7 +18,7 @@ from rhasp.cli import app, main
 from rhasp.formats import read_text
 from rhasp.output import ProofProgress
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS
-from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card, card_rows
+from tests.boards import CARD_MOVES, EXAMPLES, ORIGINAL, PUZZLES, card, card_rows
 from tests.command import rhasp, runner
 from tests.engines.test_static import reachable
 from tests.reference import fewest
@@ -341,11 +341,32 @@ def test_a_path_that_exists_wins_over_an_inline_board(tmp_path, monkeypatch):
     assert "moves 1" in result.stdout
 
 
-def test_a_word_that_is_neither_file_nor_board_says_both(tmp_path):
-    result = rhasp("solve", "card1")
-    assert result.exit_code == 2
-    assert result.stderr.startswith("rhasp: card1: no such file, nor a one-line board (")
-    assert result.stderr.count("\n") == 1
+def test_a_word_that_is_neither_file_card_nor_board_says_all_three(tmp_path):
+    for word in ("cards1", "card41", "0"):
+        result = rhasp("solve", word)
+        assert result.exit_code == 2
+        assert result.stderr.startswith(
+            f"rhasp: {word}: no such file, nor a card (card01–card40), nor a one-line board ("
+        )
+        assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("name", ["card26", "card26.txt", "CARD26", "26", "card 26"])
+def test_a_card_of_the_original_deck_is_solved_by_name_in_any_folder(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no puzzles/ here: the card comes with the package
+    result = rhasp("solve", "--engine", "bfs", "--format", "json", name)
+    assert result.exit_code == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert record["puzzle"] == "card26"
+    assert record["moves"] == CARD_MOVES[25]  # the length printed on card 26's back
+
+
+def test_a_file_named_like_a_card_wins_over_the_card(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "card26.txt").write_text("AA.\n...\n...\n")
+    result = rhasp("solve", "--engine", "bfs", "card26.txt")
+    assert result.exit_code == 0, result.stderr
+    assert "moves 1" in result.stdout
 
 
 def test_the_installed_command_runs_without_traceback(tmp_path):
