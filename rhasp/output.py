@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.color import Color
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeRemainingColumn
 from rich.progress import Progress as Bar  # rich's bar; rhasp's Progress is rhasp.progress's
@@ -21,35 +22,88 @@ from rhasp.notation import Notation, format_plan
 from rhasp.plan_check import PlanCheck
 from rhasp.progress import Silent
 
-TARGET_STYLE = "bold white on red3"
 WALL_STYLE = "white on grey23"
 EMPTY_STYLE = "grey50"
-_PALETTE = [
+#: Backgrounds from the 256-colour palette (the 16 basic colours differ from one terminal
+#: theme to the next): reds for targets, other hues for the rest, far enough apart that
+#: neighbours never look alike; each letter is black or white, whichever reads better on it.
+TARGET_COLOURS = ("red3", "dark_red", "deep_pink4", "indian_red1")
+VEHICLE_COLOURS = (
     "green4",
     "dark_orange3",
     "deep_sky_blue3",
     "gold3",
     "medium_purple3",
-    "dark_cyan",
+    "blue3",
     "orchid",
     "chartreuse3",
-    "steel_blue",
+    "dark_cyan",
     "light_salmon3",
-    "turquoise4",
-    "plum4",
-]
+    "purple4",
+    "tan",
+    "dark_green",
+    "cornflower_blue",
+    "orange4",
+    "dark_magenta",
+)
 _EXIT_MARK = {"right": ">", "left": "<", "bottom": "v", "top": "^"}
 
 
-def vehicle_style(board: Board, label: str) -> str:
-    if label in board.targets:
-        return TARGET_STYLE
-    index = board.index(label)
-    return f"bold white on {_PALETTE[index % len(_PALETTE)]}"
+def relative_luminance(colour: str) -> float:
+    """WCAG 2's relative luminance of a colour rich knows by name."""
+    channels = [value / 255 for value in Color.parse(colour).get_truecolor()]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def board_text(board: Board, state: State) -> Text:
-    """The board in a frame; the exits show as ``> < v ^`` in the frame."""
+def letter_style(background: str) -> str:
+    """A bold letter on ``background``: black or white, whichever contrasts more with it
+    (the 256-colour greys, which are black and white on every terminal)."""
+    light = relative_luminance(background)
+    on_white = 1.05 / (light + 0.05)
+    on_black = (light + 0.05) / 0.05
+    return f"bold {'grey100' if on_white > on_black else 'grey0'} on {background}"
+
+
+def vehicle_styles(board: Board, states: Sequence[State]) -> dict[str, str]:
+    """A style per vehicle, such that two vehicles touching side by side in any of ``states``
+    (the boards shown together) never share a colour: each takes, in board order, the least
+    used colour of its palette that no neighbour has taken yet (a palette runs out only when
+    a vehicle touches more others than it has colours)."""
+    neighbours = touching(board, states)
+    colour: dict[str, str] = {}
+    for vehicle in board.vehicles:
+        label = vehicle.label
+        palette = TARGET_COLOURS if label in board.targets else VEHICLE_COLOURS
+        taken = {colour.get(other) for other in neighbours.get(label, ())}
+        free = [c for c in palette if c not in taken] or list(palette)
+        uses = list(colour.values())
+        colour[label] = min(free, key=uses.count)  # the least used: as many hues as can be
+    return {label: letter_style(background) for label, background in colour.items()}
+
+
+def touching(board: Board, states: Sequence[State]) -> dict[str, set[str]]:
+    """For each vehicle, the vehicles it touches side by side in some state of ``states``."""
+    pairs: dict[str, set[str]] = {}
+    for state in states:
+        grid = board.grid(state)
+        for r, row in enumerate(grid):
+            for c, cell in enumerate(row):
+                for other in (
+                    row[c + 1] if c + 1 < len(row) else EMPTY,
+                    grid[r + 1][c] if r + 1 < len(grid) else EMPTY,
+                ):
+                    if cell != other and {cell, other}.isdisjoint({EMPTY, WALL}):
+                        pairs.setdefault(cell, set()).add(other)
+                        pairs.setdefault(other, set()).add(cell)
+    return pairs
+
+
+def board_text(board: Board, state: State, styles: Mapping[str, str] | None = None) -> Text:
+    """The board in a frame; the exits show as ``> < v ^`` in the frame. ``styles`` colour the
+    vehicles (:func:`vehicle_styles` of every board shown with this one), by default those of
+    this board alone."""
+    styles = styles or vehicle_styles(board, [state])
     grid = board.grid(state)
     openings = {(side, board.vehicles[board.index(label)].line) for label, side in board.exits}
     text = Text()
@@ -57,8 +111,8 @@ def board_text(board: Board, state: State) -> Text:
     for r, row in enumerate(grid):
         text.append(_EXIT_MARK["left"] if ("left", r) in openings else "|")
         for cell in row:
-            style = EMPTY_STYLE if cell == EMPTY else WALL_STYLE if cell == WALL else None
-            text.append(cell, style or vehicle_style(board, cell))
+            style = EMPTY_STYLE if cell == EMPTY else WALL_STYLE if cell == WALL else styles[cell]
+            text.append(cell, style)
         text.append((_EXIT_MARK["right"] if ("right", r) in openings else "|") + "\n")
     text.append(_border(board, "bottom", openings))
     return text
@@ -126,10 +180,11 @@ def solution_text(solution: Solution, notation: Notation, boards: bool) -> Text:
         text.append("".join(f"{number:4d}. {move}\n" for number, move in enumerate(moves, 1)))
         return text
     states = replay(solution.puzzle, solution.plan).states
-    text.append(board_text(board, states[0]) + "\n")
+    styles = vehicle_styles(board, states)  # one colour a vehicle for the whole plan
+    text.append(board_text(board, states[0], styles) + "\n")
     for number, (move, state) in enumerate(zip(moves, states[1:], strict=True), 1):
         text.append(f"{number:4d}. {move}\n")
-        text.append(board_text(board, state) + "\n")
+        text.append(board_text(board, state, styles) + "\n")
     return text
 
 
