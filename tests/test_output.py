@@ -68,9 +68,9 @@ def neighbours_sharing_a_colour(board: list[list[tuple[str, str]]]) -> list[tupl
             beside = [row[c + 1]] if c + 1 < len(row) else []
             below = [board[r + 1][c]] if r + 1 < len(board) else []
             for other, other_colour in beside + below:
-                if letter.isalpha() and other.isalpha() and letter != other:
-                    if colour == other_colour:
-                        clashes.append((letter, other))
+                different = letter.isalpha() and other.isalpha() and letter != other
+                if different and colour == other_colour:
+                    clashes.append((letter, other))
     return clashes
 
 
