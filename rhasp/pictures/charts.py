@@ -120,11 +120,25 @@ def _tooltip(puzzle: Puzzle, graph: ClusterGraph, i: int, d: int) -> str:
     return f"{d} move{'' if d == 1 else 's'} to the nearest goal\n" + "\n".join(rows)
 
 
+def profile_legend(distances: list[int], start_distance: int | None) -> list[tuple[str, str]]:
+    """The legend of :func:`draw_profile`: an entry for each colour a bar is drawn in, so
+    none names a bar that is not there (the start's own colour is hidden when its bar is the
+    goals' or the hardest's)."""
+    farthest = max(distances, default=0)
+    legend = [(GOAL, "goal states")] if 0 in distances else []
+    if start_distance is not None and start_distance not in (0, farthest):
+        legend.append((PATH, "the start's distance"))
+    if farthest > 0:
+        legend.append((HARDEST, "hardest (marked ▼)"))
+    return legend
+
+
 def draw_profile(
     name: str, profile: dict[int, int], start_distance: int | None, path: Path
 ) -> None:
     """A bar chart of the states at each distance from the nearest goal: the goal bar green,
-    the hardest red, the start's distance blue and pointed at. The format is the suffix."""
+    the hardest red and marked (it may be too short to see), the start's distance blue and
+    pointed at. The format is the suffix."""
     picture_format(path, CHART_FORMATS)
     matplotlib = need("matplotlib", "--profile")
     matplotlib.use("Agg")  # files only, no window
@@ -139,19 +153,23 @@ def draw_profile(
     ]
     figure, axes = pyplot.subplots(figsize=(8, 4.5), dpi=100)
     bars = axes.bar(distances, [counts[d] for d in distances], color=colours, width=0.8)
-    if len(distances) <= 30:
-        axes.bar_label(bars, labels=[f"{counts[d]:,}" for d in distances], fontsize=7, padding=2)
+    labelled = len(distances) <= 30
+    if labelled:
+        axes.bar_label(bars, labels=[f"{counts[d]:,}" for d in distances], fontsize=8, padding=2)
+    top = max(counts.values(), default=1)
+    if farthest > 0:  # a marker over the hardest bar, which may be a state or two tall
+        above = top * (0.12 if labelled else 0.05)  # over the bar's count, where there is one
+        axes.plot([farthest], [counts[farthest] + above], "v", color=HARDEST, markersize=11)
     if start_distance is not None:
-        top = max(counts.values())
         axes.annotate(
-            "start",
-            xy=(start_distance, counts[start_distance] + top * 0.05),
-            xytext=(start_distance, counts[start_distance] + top * 0.25),
+            "start (hardest)" if start_distance == farthest > 0 else "start",
+            xy=(start_distance, counts[start_distance] + top * 0.12),
+            xytext=(start_distance, counts[start_distance] + top * 0.3),
             ha="center",
             arrowprops={"arrowstyle": "->", "color": PATH},
             color=PATH,
         )
-    legend = [(GOAL, "goal states"), (PATH, "the start's distance"), (HARDEST, "hardest")]
+    legend = profile_legend(distances, start_distance)
     axes.legend(handles=[patches.Patch(color=c, label=text) for c, text in legend], frameon=False)
     axes.set_xlabel("moves to the nearest goal")
     axes.set_ylabel("states")

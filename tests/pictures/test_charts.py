@@ -95,3 +95,38 @@ def test_the_profile_chart_opens_with_its_colours(tmp_path):
     assert picture.size == (800, 450)
     colours = {"#{:02x}{:02x}{:02x}".format(*rgb) for _, rgb in picture.getcolors(1 << 20)}
     assert {GOAL, HARDEST} <= colours
+
+
+@pytest.mark.parametrize(
+    ("distances", "start", "names"),
+    [
+        ([0, 1, 2, 3], 2, ["goal states", "the start's distance", "hardest (marked ▼)"]),
+        ([0, 1, 2, 3], 3, ["goal states", "hardest (marked ▼)"]),  # the start is the hardest
+        ([0, 1, 2, 3], 0, ["goal states", "hardest (marked ▼)"]),  # the start is a goal
+        ([0, 1, 2, 3], None, ["goal states", "hardest (marked ▼)"]),  # a start off the cluster
+        ([0], 0, ["goal states"]),  # only goals: nothing is red
+    ],
+)
+def test_the_profile_legend_names_only_colours_drawn(distances, start, names):
+    legend = charts.profile_legend(distances, start)
+    assert [text for _, text in legend] == names
+
+
+def red_over_the_bar(path) -> list[int]:
+    """The rows of a picture holding pixels of the hardest bar's colour, exactly, in the
+    columns of the bar (the lowest red pixels; the legend's red patch stands elsewhere)."""
+    picture = Image.open(path).convert("RGB")
+    red = tuple(int(HARDEST[i : i + 2], 16) for i in (1, 3, 5))
+    width, height = picture.size
+    pixels = picture.load()
+    rows = [y for y in range(height) if any(pixels[x, y] == red for x in range(width))]
+    bar = [x for x in range(width) if pixels[x, rows[-1]] == red]
+    return [y for y in rows if any(pixels[x, y] == red for x in bar)]
+
+
+def test_the_hardest_bar_is_marked_even_when_it_is_too_short_to_see(tmp_path):
+    # Two hardest states beside ten thousand: the bar itself is at most a pixel or two tall.
+    out = tmp_path / "profile.png"
+    charts.draw_profile("tall", {0: 5, 1: 10_000, 2: 2}, 1, out)
+    rows = red_over_the_bar(out)
+    assert rows[-1] - rows[0] >= 10  # the marker stands over the bar
