@@ -860,8 +860,9 @@ def enumerate_command(
         "Stop with exit code 4 at a cluster of more states", shared=True
     ) = None,
 ) -> int:
-    """List every interesting puzzle of a board, one MOVES BOARD CLUSTER line per cluster,
-    as the published puzzle database does; on all cores or a Dask cluster, resumable."""
+    """List every interesting puzzle of a board, a MOVES BOARD CLUSTER line per cluster.
+
+    As the published puzzle database does; on all cores or a Dask cluster, resumable."""
 
     if resume and dest is None:
         raise InputError("--resume needs --out FILE", "--resume")

@@ -761,3 +761,13 @@ def test_a_closed_pipe_ends_quietly(args):
     stderr = process.stderr.read().decode()
     assert process.wait(timeout=120) in (0, 141), stderr
     assert stderr == ""
+
+
+def test_every_command_is_summed_up_in_one_line_that_the_help_can_wrap():
+    # rhasp --help lists each command by its help's first paragraph, and keeps its line
+    # breaks: a paragraph written over two lines broke mid-sentence at 80 columns.
+    for name, command in get_command(app).commands.items():
+        first = (command.help or "").split("\n\n")[0]
+        assert first.strip() and "\n" not in first, name
+    listing = rhasp("--help").stdout
+    assert "enumerate  List every interesting puzzle" in listing
