@@ -228,7 +228,7 @@ def database_deck(text: str) -> list[tuple[int, list[str], int]]:
 
 
 # The puzzle database, by brute force: every layout, every cluster, the definitions applied
-# word for word (README, "rhasp enumerate"). Small boards only.
+# word for word (docs/commands/enumerate.md). Small boards only.
 
 TARGET = "A"
 OTHER_LABELS = "BCDEFGHIJKLMNOPQRSTUVWYZbcdefghijklmnpqrstuvwyz"

@@ -73,7 +73,7 @@ def test_the_cluster_graph_has_the_naive_clusters_states_moves_and_distances(
 
 
 def interesting(puzzle: Puzzle) -> bool:
-    """The database's layout conditions (README, "rhasp enumerate") other than minimality:
+    """The database's layout conditions (docs/commands/enumerate.md) other than minimality:
     no row filled by horizontal vehicles and walls alone, no column by vertical vehicles
     alone, no other horizontal vehicle on the target's row, walls there only left of it."""
     board = puzzle.board
