@@ -125,7 +125,7 @@ def test_hardest_prints_a_state_of_the_cluster_that_takes_its_stated_moves():
     stated = int(re.fullmatch(r"; (\d+) moves from the nearest goal \(bfs\)", comment)[1])
     rows = [line for line in lines if not line.startswith(";")]
     assert "".join(rows) in cluster(card_rows(1))[0]  # reachable from card 1
-    assert fewest(rows, {"X": "right"}, "moves") == stated == 9  # 9: the docs' figure (docs/commands/analyze.md)
+    assert fewest(rows, {"X": "right"}, "moves") == stated == 9  # 9: docs/commands/analyze.md
     (printed,) = read_text(result.stdout, "hardest.txt", name="hardest")
     for fmt in ("line", "json"):
         other = rhasp("hardest", str(ORIGINAL / "card01.txt"), "--to", fmt)
