@@ -21,6 +21,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 import webbrowser
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -614,7 +615,7 @@ def deck(
     progress = DeckProgress(err)
     with saying_what_is_kept(dest, progress):
         tally = api.run_deck(request, progress, report)
-    err.print(tally_table(tally, progress.seconds, check_numbers, progress.skipped))
+    err.print(tally_table(tally, progress.seconds, check_numbers, progress.skipped, since_start()))
     return deck_code(tally)
 
 
@@ -874,7 +875,7 @@ def enumerate_command(
     with saying_what_is_kept(dest, progress):
         tally = api.enumerate_database(request, dest, resume, progress)
     journal = None if dest is None else journal_of(dest)
-    err.print(enumeration_table(tally, progress.seconds, journal))
+    err.print(enumeration_table(tally, progress.seconds, journal, since_start()))
     if histogram is not None:
         with written_whole(histogram) as temporary:
             draw_database(
@@ -1049,6 +1050,15 @@ def plain_usage_error(message: str) -> str:
     """A usage error on one line, without the validator's ``Value error, `` prefix (typer's
     check of a choice reads ``Value error, 'foo' is not one of 'moves', 'slides'``)."""
     return " ".join(message.replace("Value error, ", "").split())  # click: a choice a line
+
+
+#: When this process started the command line, near enough: before numba is loaded or any
+#: code compiled, so that a summary can say how long the whole run took.
+STARTED = time.perf_counter()
+
+
+def since_start() -> float:
+    return time.perf_counter() - STARTED
 
 
 def main() -> None:

@@ -386,7 +386,18 @@ class EnumerationProgress(DeckProgress):
         return f"{rate:,.0f} layouts/s · {counted(tally.puzzles, 'puzzle')}"
 
 
-def enumeration_table(tally: Any, seconds: float, journal: Path | None = None) -> Table:
+def seconds_row(working: float, in_all: float, doing: str) -> tuple[str, str]:
+    """The seconds a summary table gives, saying what they cover: the work itself, and, when
+    start-up (loading or compiling the search core) took a second or more, the whole run."""
+    text = f"{working:,.1f} {doing}"
+    if in_all - working >= 1.0:
+        text += f", {in_all:,.1f} in all (start-up and compiling the search core included)"
+    return "seconds", text
+
+
+def enumeration_table(
+    tally: Any, seconds: float, journal: Path | None = None, in_all: float | None = None
+) -> Table:
     """The summary of ``rhasp enumerate``: what was enumerated and found, the puzzles by
     moves, and what the journal beside the output is for."""
     table = Table(title="enumeration summary", show_header=False)
@@ -396,10 +407,17 @@ def enumeration_table(tally: Any, seconds: float, journal: Path | None = None) -
         ("solvable clusters", f"{tally.solvable:,}"),
         ("puzzles", f"{tally.puzzles:,}"),
         ("hardest", tally.hardest or "-"),
-        ("seconds", f"{seconds:,.1f}"),
+        seconds_row(seconds, seconds if in_all is None else in_all, "enumerating"),
     ]
     if journal is not None:
-        rows.append(("journal", f"{journal.name} (checksums for --resume)"))
+        output = journal.stem  # FILE of FILE.shards
+        rows.append(
+            (
+                "journal",
+                f"{journal.name}: a checksum a shard, kept so that --resume can check "
+                f"{output} whole at any time; delete it when you no longer need that",
+            )
+        )
     for name, value in rows:
         table.add_row(name, value)
     if tally.by_moves:
@@ -416,7 +434,9 @@ def _bars(counts: Mapping[int, int]) -> str:
     )
 
 
-def tally_table(tally: Any, seconds: float, verify: bool, resumed: int = 0) -> Table:
+def tally_table(
+    tally: Any, seconds: float, verify: bool, resumed: int = 0, in_all: float | None = None
+) -> Table:
     """The summary of a deck run: counts, rate, lengths, and every mismatch. A resumed run
     counts what it did itself, and says how many records it kept from ``--out``."""
     table = Table(title="deck summary", show_header=False)
@@ -430,6 +450,7 @@ def tally_table(tally: Any, seconds: float, verify: bool, resumed: int = 0) -> T
         ("bad lines", tally.errors),
         ("mismatches", _mismatches(tally, resumed) if verify else "-"),
         ("puzzles/s", f"{rate:,.1f}"),
+        seconds_row(seconds, seconds if in_all is None else in_all, "solving"),
     ]
     for name, value in rows:
         table.add_row(name, f"{value:,}" if isinstance(value, int) else value)

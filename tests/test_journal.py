@@ -438,3 +438,13 @@ def test_a_second_deck_run_through_another_name_of_its_results_refuses(tmp_path,
         assert real.read_text() == ""
     finally:
         held.close()
+
+
+def test_a_finished_run_says_what_its_journal_is_for(tmp_path):
+    out = tmp_path / "db4.txt"
+    result = rhasp("enumerate", "--size", "4", "--out", str(out))
+    assert result.exit_code == 0, result.stderr
+    said = " ".join(result.stderr.replace("│", " ").split())
+    assert "db4.txt.shards: a checksum a shard" in said
+    assert "--resume can check db4.txt whole" in said
+    assert (tmp_path / "db4.txt.shards").exists()  # kept, as the summary says

@@ -98,3 +98,13 @@ def test_two_targets_touching_take_two_reds():
     solution = rhasp.solve(puzzle, engine="bfs")
     for board in boards_shown(solution_text(solution, "card", boards=True)):
         assert neighbours_sharing_a_colour(board) == []
+
+
+def test_the_seconds_say_what_they_cover():
+    from rhasp.output import seconds_row
+
+    assert seconds_row(2.5, 2.9, "solving") == ("seconds", "2.5 solving")
+    name, text = seconds_row(4.9, 18.9, "enumerating")
+    assert name == "seconds"
+    assert text.startswith("4.9 enumerating, 18.9 in all (")
+    assert "compiling" in text
