@@ -113,8 +113,8 @@ def page(browser: object, server: str) -> Iterator[object]:
     yield from opened_page(browser, server)
 
 
-def opened_page(browser: object, address: str) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+def opened_page(browser: object, address: str, **device: object) -> Iterator[object]:
+    context = browser.new_context(**({"viewport": {"width": 1100, "height": 900}} | device))
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
@@ -452,3 +452,60 @@ def test_the_pages_move_rules_agree_with_the_model_on_random_boards(page: object
             )
             assert found == [low, high, ends[low], ends[high], start[i]], (text, vehicle)
         checked += 1
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+LAPTOP = {"viewport": {"width": 1366, "height": 768}}
+
+
+def in_view(page: object, selector: str) -> bool:
+    """Whether the element is wholly inside the visible part of the page."""
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    return (
+        box is not None
+        and box["y"] >= 0
+        and box["y"] + box["height"] <= size["height"]
+        and box["x"] >= 0
+        and box["x"] + box["width"] <= size["width"]
+    )
+
+
+def test_on_a_phone_the_board_and_play_are_both_in_view_while_a_plan_plays(browser, server):
+    for page in opened_page(browser, server, **PHONE):
+        page.click("#solve-button")
+        page.wait_for_selector("#animation:not([hidden])")
+        page.locator("#play-plan").scroll_into_view_if_needed()
+        page.click("#play-plan")
+        page.wait_for_timeout(300)
+        assert page.text_content("#play-plan") == "Pause"
+        assert in_view(page, "#board") and in_view(page, "#play-plan")
+        page.click("#forward")  # still there once paused, and the steps work from it
+        assert in_view(page, "#board") and in_view(page, "#forward")
+        page.click("#leave")  # back to the game: the fixed bar goes with the plan
+        assert not page.is_visible("#play-plan")
+
+
+def test_the_help_speaks_of_fingers_on_a_touch_screen_and_of_keys_elsewhere(browser, server):
+    for page in opened_page(browser, server, **PHONE):
+        assert page.is_visible(".help .by-touch") and not page.is_visible(".help .by-keys")
+        assert "finger" in page.inner_text(".help") and "arrow keys" not in page.inner_text(".help")
+    for page in opened_page(browser, server, **LAPTOP):
+        assert page.is_visible(".help .by-keys") and not page.is_visible(".help .by-touch")
+
+
+def test_each_picker_keeps_its_button_beside_its_menu(browser, server):
+    for device in (LAPTOP, PHONE):
+        for page in opened_page(browser, server, **device):
+            page.wait_for_selector("#database:not([hidden])")
+            pick, menu = (
+                page.locator(s).bounding_box() for s in ("#pick-database", "#database-moves")
+            )
+            if device is LAPTOP:  # one line: the button beside its menu
+                assert abs(pick["y"] - menu["y"]) < menu["height"]
+                assert pick["x"] > menu["x"] + menu["width"]
+            pickers = [
+                page.locator(s).bounding_box()["y"]
+                for s in ("#card", "#min-moves", "#database-moves")
+            ]
+            assert pickers == sorted(pickers)  # the pickers in their order, one under another

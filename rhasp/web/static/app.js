@@ -570,11 +570,20 @@ function togglePlaying() {
   }
   if (show.index === show.frames.length - 1) showFrame(0);
   $("play-plan").textContent = "Pause";
+  boardIntoView();
   const delay = $("unit").value === "slides" ? 350 : 700;
   show.timer = setInterval(() => {
     if (show.index >= show.frames.length - 1) pausePlaying();
     else showFrame(show.index + 1);
   }, delay);
+}
+
+// On a narrow screen the board sits far above the plan's controls, which then stay at the
+// bottom of the screen (style.css): bring the board up so that both are seen while it plays.
+function boardIntoView() {
+  if (!window.matchMedia("(max-width: 760px)").matches) return;
+  const top = $("board").getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight / 3) $("title").scrollIntoView({ block: "start" });
 }
 
 function pausePlaying() {
@@ -643,26 +652,26 @@ function drawProfile(profile, here) {
     chart.toggleAttribute("hidden", true);
     return;
   }
-  const width = 460, height = 210, left = 52, bottom = 28, top = 24;
+  const width = 380, height = 220, left = 58, bottom = 34, top = 26;  // labels of 14 px at 380
   const most = Math.max(...Object.values(profile));
   const slot = (width - left - 8) / (distances[distances.length - 1] + 1);
   const parts = [
-    `<text x="${left - 6}" y="${top + 4}" text-anchor="end" font-size="11">${most.toLocaleString("en")}</text>`,
-    `<text x="${left - 6}" y="${height - bottom}" text-anchor="end" font-size="11">0</text>`,
+    `<text x="${left - 6}" y="${top + 4}" text-anchor="end" font-size="14">${most.toLocaleString("en")}</text>`,
+    `<text x="${left - 6}" y="${height - bottom}" text-anchor="end" font-size="14">0</text>`,
     `<line x1="${left}" y1="${height - bottom}" x2="${width - 4}" y2="${height - bottom}" stroke="#6c584c"/>`,
-    `<text x="${(width + left) / 2}" y="${height - 4}" text-anchor="middle" font-size="11">moves from the exit</text>`,
-    `<text transform="translate(12 ${(height - bottom + top) / 2}) rotate(-90)" text-anchor="middle" font-size="11">states</text>`,
+    `<text x="${(width + left) / 2}" y="${height - 4}" text-anchor="middle" font-size="14">moves from the exit</text>`,
+    `<text transform="translate(14 ${(height - bottom + top) / 2}) rotate(-90)" text-anchor="middle" font-size="14">states</text>`,
   ];
   if (here !== null && here !== undefined && profile[here]) {
-    parts.push(`<g class="legend"><rect x="${width - 170}" y="2" width="10" height="10" fill="#d62828"/>` +
-      `<text x="${width - 155}" y="11" font-size="11">this position (${here} moves)</text></g>`);
+    parts.push(`<g class="legend"><rect x="${width - 210}" y="4" width="12" height="12" fill="#d62828"/>` +
+      `<text x="${width - 193}" y="15" font-size="14">this position (${here} moves)</text></g>`);
   }
   for (const d of distances) {
     const h = (profile[d] / most) * (height - bottom - top);
     const x = left + d * slot + 1;
     const fill = d === here ? "#d62828" : "#8ecae6";
     parts.push(`<rect class="bar" x="${x}" y="${height - bottom - h}" width="${Math.max(1, slot - 2)}" height="${h}" fill="${fill}"><title>${d} moves: ${profile[d].toLocaleString("en")} states</title></rect>`);
-    if (d % 5 === 0) parts.push(`<text x="${x + slot / 2}" y="${height - bottom + 12}" text-anchor="middle" font-size="10">${d}</text>`);
+    if (d % 5 === 0) parts.push(`<text x="${x + slot / 2}" y="${height - bottom + 16}" text-anchor="middle" font-size="13">${d}</text>`);
   }
   chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
   chart.innerHTML = parts.join("");
