@@ -561,17 +561,26 @@ def page_words(text: str) -> str:
     return COMMAND_LINE_ADVICE.sub("", text)
 
 
+#: What a search of a position stopped at, and what the position needs that the server does
+#: not allow (first match wins).
+POSITION_NEEDS = (
+    ("state limit reached", "more states"),
+    ("out of memory", "more states"),
+    ("ground program limit reached", "more memory"),
+    ("time limit of", "more time"),
+    ("timed out at", "more time"),
+)
+
+
 def page_limit(limit: SearchLimit) -> str:
-    """A limit met on the page, said in the page's words: what the position needs that the
-    server does not allow, then the limit itself, without the command line's advice."""
+    """A limit met on the page, said in the page's words: for a search of a position, what it
+    needs that the server does not allow, then the limit itself; the command line's advice
+    left out. Any other bound (generating's) says what it found, as it is."""
     what = page_words(limit.what)
-    if "state limit" in what or "out of memory" in what:
-        need = "more states than the server allows"
-    elif "time limit" in what or "timed out" in what:
-        need = "more time than the server allows"
-    else:
-        need = "more than the server allows"
-    return f"this position needs {need}: {what}"
+    for words, need in POSITION_NEEDS:
+        if words in what:
+            return f"this position needs {need} than the server allows: {what}"
+    return page_words(str(limit))
 
 
 def proof_events(

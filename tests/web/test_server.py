@@ -850,3 +850,37 @@ def test_an_unknown_engine_names_the_three():
     response = post(TestClient(create_app()), "solve", board=CARD1, engine="dfs")
     error = one_line_error(response, 400)
     assert error.startswith("engine: ") and all(e in error for e in ("bfs", "astar", "asp"))
+
+
+@pytest.mark.parametrize(
+    ("limit", "shown"),
+    [
+        (
+            rhasp.SearchLimit(
+                "state limit reached after 51 states at depth 2 (raise --max-states)"
+            ),
+            "this position needs more states than the server allows: state limit reached after "
+            "51 states at depth 2",
+        ),
+        (
+            rhasp.SearchLimit(
+                "ground program limit reached after 9 atoms at horizon 3 (raise --max-atoms)"
+            ),
+            "this position needs more memory than the server allows: ground program limit "
+            "reached after 9 atoms at horizon 3",
+        ),
+        (
+            rhasp.SearchLimit(
+                "timed out at horizon 4; bfs: time limit of 1 s reached after 9 states"
+            ),
+            "this position needs more time than the server allows: timed out at horizon 4; bfs: "
+            "time limit of 1 s reached after 9 states",
+        ),
+        (  # not a position's search: as it is
+            rhasp.SearchLimit("no puzzle of at least 40 moves in 1 s (3 boards)", "generate"),
+            "generate: no puzzle of at least 40 moves in 1 s (3 boards)",
+        ),
+    ],
+)
+def test_limits_are_said_in_the_pages_words(limit, shown):
+    assert web_server.page_limit(limit) == shown
