@@ -412,7 +412,7 @@ def enumerate_database(
 def deck(
     source: str | os.PathLike[str],
     objective: Objective = "moves",
-    engine: str = "bfs",
+    engine: str | None = None,
     *,
     cluster: bool = False,
     verify: bool = False,
@@ -427,11 +427,11 @@ def deck(
     report: Callable[[RhaspError], None] | None = None,
 ) -> DeckTally:
     """Solve every puzzle of a deck (``rhasp deck``) on ``jobs`` processes (default: all
-    cores) or the Dask cluster at ``scheduler``, each as :func:`solve` would, streaming one
-    record per puzzle to ``out`` (``.jsonl`` or ``.csv``; else standard output). With
-    ``cluster`` each cluster is counted, with ``verify`` compared with the deck line's
-    figures. A bad line or a limit is recorded, passed to ``report`` and the run goes on;
-    the counts of what was found come back."""
+    cores) or the Dask cluster at ``scheduler``, each as :func:`solve` would (``engine``
+    None: BFS up to 6×6, A* on a larger board), streaming one record per puzzle to ``out``
+    (``.jsonl`` or ``.csv``; else standard output). With ``cluster`` each cluster is counted,
+    with ``verify`` compared with the deck line's figures. A bad line or a limit is recorded,
+    passed to ``report`` and the run goes on; the counts of what was found come back."""
     request = DeckRequest(
         os.fspath(source) if isinstance(source, os.PathLike) else source,
         objective,  # type: ignore[arg-type]
