@@ -164,7 +164,8 @@ def compared(found: Solution, check: Solution) -> Solution:
     the other proved: the answer is the one proven, and ``stopped`` names the search that
     stopped short. Each search's states and seconds are kept under its name; the seconds are
     both searches' and ``explored`` the engine's own states (the oracle's, for an engine that
-    counts none)."""
+    counts none, and for a puzzle both prove unsolvable: the oracle walked every reachable
+    state, where A*'s bound may spare some)."""
     stats = (
         {found.engine: search_figures(found)}
         | dict(found.stats)
@@ -192,7 +193,7 @@ def compared(found: Solution, check: Solution) -> Solution:
     return replace(
         found,
         proofs=(*found.proofs, check.engine),
-        explored=explored,
+        explored=explored if found.has_plan else check.explored,  # no plan: the whole cluster
         seconds=seconds,
         stats=stats | agreement,
     )

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from rhasp.api import moves_of
+from rhasp.api import moves_of, parse
 from rhasp.api import read as rhasp_read
 from rhasp.engines import EngineDisagreement, get_engine, limits, reference
 from rhasp.engines.limits import Budget, confirmation_share
@@ -20,6 +20,7 @@ from rhasp.model import Move, plan_slides, replay
 from rhasp.requests import SolveRequest, solution
 from tests.boards import PUZZLES
 from tests.command import rhasp
+from tests.reference import cluster
 
 LEFT12 = PUZZLES / "large" / "left12.txt"
 # left12 by hand: target A (row 6, columns 10-11) leaves left past the vertical vehicles Q, O,
@@ -175,3 +176,14 @@ def test_no_confirm_runs_the_engine_alone(engine):
     record = json.loads(result.stdout)
     assert record["proven_by"] == [engine] and "bfs_agrees" not in record
     assert "stopped" not in record and "bfs" not in record
+
+
+def test_a_puzzle_both_prove_unsolvable_counts_the_whole_cluster():
+    # The README's board BFS proves unsolvable and static analysis does not: its cluster, by
+    # the naive reference walk, is every state the confirming BFS explored.
+    line = "DDDoGGLLxEooAAoEFICCCoFIoHKJBBoHKJoo"
+    puzzle = parse(line)
+    found = solution(SolveRequest(puzzle, engine="astar"))
+    assert found.plan is None and found.proofs == ("astar", "bfs") and not found.limit
+    rows = [line[i : i + 6].replace("o", ".").replace("x", "#") for i in range(0, 36, 6)]
+    assert found.explored == len(cluster(rows)[0]) == found.stats["bfs"]["explored"]
