@@ -12,6 +12,7 @@ print::
     import rhasp
     puzzle = rhasp.read("puzzles/original/card01.txt")
     solution = rhasp.solve(puzzle)                 # ASP horizon proof, confirmed by BFS
+                                                   # (A* on a board larger than 6×6)
     print(solution.moves, solution.proofs)         # 8 ('asp', 'bfs')
     rhasp.check(puzzle, "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5").moves_minimal  # True
 
@@ -47,6 +48,8 @@ from rhasp.engines import ENGINES, OBJECTIVES, AspOptions, EngineDisagreement, O
 from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
+    CONFIRM_FACTOR,
+    CONFIRM_FLOOR,
     OUT_OF_MEMORY,
     Budget,
 )
@@ -82,6 +85,8 @@ __all__ = [
     "ANALYSIS_BYTES_PER_STATE",
     "BOARDS_PER_PUZZLE",
     "BYTES_PER_STATE",
+    "CONFIRM_FACTOR",
+    "CONFIRM_FLOOR",
     "ENGINES",
     "FILE_SUFFIXES",
     "MAX_SIZE",
@@ -217,7 +222,7 @@ def moves_of(puzzle: Puzzle, plan: str | Sequence[Move], where: str = "plan") ->
 def solve(
     puzzle: Puzzle,
     objective: Objective = "moves",
-    engine: str = "asp",
+    engine: str | None = None,
     confirm: bool = True,
     *,
     max_states: int | None = None,
@@ -227,8 +232,14 @@ def solve(
 ) -> Solution:
     """An optimal plan (``.plan``, a tuple of moves) and what proves it optimal (``.proofs``).
 
-    ``engine="asp"`` grows the horizon until a plan exists, and with ``confirm`` a BFS checks
-    its length (a difference raises :class:`~rhasp.engines.EngineDisagreement`: a bug).
+    ``engine`` None is ``"asp"`` up to 6×6 and ``"astar"`` on a larger board (``.chosen``
+    then says why). ``engine="asp"`` grows the horizon until a plan exists, and with
+    ``confirm`` a BFS checks its length (a difference raises
+    :class:`~rhasp.engines.EngineDisagreement`: a bug). ``engine="astar"`` is confirmed by a
+    BFS within a share of A*'s own states (ten times as many, at least a million): a BFS
+    stopped there leaves A*'s answer standing, proven by A*, with ``.stopped`` saying so
+    (``{"bfs": "stopped at 1,000,043 states, its share"}``). ``.stats`` holds each search's
+    ``explored`` states and ``seconds`` under its engine's name; ``.seconds`` is their sum.
     ``asp`` (an :class:`~rhasp.engines.AspOptions`), or its fields as keywords
     (``clingo_args``, ``memo``, ``progress``), say how the ASP search runs; ``progress`` (a
     :class:`~rhasp.progress.Progress`, or a function ``(horizon, seconds, memo_states)``)
@@ -409,7 +420,7 @@ def enumerate_database(
 def deck(
     source: str | os.PathLike[str],
     objective: Objective = "moves",
-    engine: str = "bfs",
+    engine: str | None = None,
     *,
     cluster: bool = False,
     verify: bool = False,
@@ -424,11 +435,11 @@ def deck(
     report: Callable[[RhaspError], None] | None = None,
 ) -> DeckTally:
     """Solve every puzzle of a deck (``rhasp deck``) on ``jobs`` processes (default: all
-    cores) or the Dask cluster at ``scheduler``, each as :func:`solve` would, streaming one
-    record per puzzle to ``out`` (``.jsonl`` or ``.csv``; else standard output). With
-    ``cluster`` each cluster is counted, with ``verify`` compared with the deck line's
-    figures. A bad line or a limit is recorded, passed to ``report`` and the run goes on;
-    the counts of what was found come back."""
+    cores) or the Dask cluster at ``scheduler``, each as :func:`solve` would (``engine``
+    None: BFS up to 6×6, A* on a larger board), streaming one record per puzzle to ``out``
+    (``.jsonl`` or ``.csv``; else standard output). With ``cluster`` each cluster is counted,
+    with ``verify`` compared with the deck line's figures. A bad line or a limit is recorded,
+    passed to ``report`` and the run goes on; the counts of what was found come back."""
     request = DeckRequest(
         os.fspath(source) if isinstance(source, os.PathLike) else source,
         objective,  # type: ignore[arg-type]

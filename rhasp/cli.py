@@ -44,6 +44,8 @@ from rhasp.api import (
     ANALYSIS_BYTES_PER_STATE,
     BOARDS_PER_PUZZLE,
     BYTES_PER_STATE,
+    CONFIRM_FACTOR,
+    CONFIRM_FLOOR,
     ENGINES,
     OBJECTIVES,
     OUT_OF_MEMORY,
@@ -379,14 +381,21 @@ def solve(
     puzzle: PuzzleArg,
     objective: ObjectiveOpt = ObjectiveChoice.moves,
     engine: Annotated[
-        EngineChoice,
+        EngineChoice | None,
         typer.Option(
             help="asp: clingo horizon proof; bfs: breadth-first search; astar: A* with a lower "
-            "bound (large boards)."
+            "bound. Default: asp up to 6×6, astar on a larger board.",
+            show_default=False,
         ),
-    ] = EngineChoice.asp,
+    ] = None,
     confirm: Annotated[
-        bool, typer.Option(help="Confirm the ASP answer with BFS (a difference is exit code 3).")
+        bool,
+        typer.Option(
+            help="Confirm the answer of asp or astar with BFS (a difference is exit code 3); "
+            f"after astar the BFS gets {CONFIRM_FACTOR}× its states (at least "
+            f"{CONFIRM_FLOOR:,}) and, stopped there, leaves the answer proven by astar. "
+            "--no-confirm: the engine alone, for every engine."
+        ),
     ] = True,
     max_horizon: Annotated[
         int | None,
@@ -436,9 +445,8 @@ def solve(
             codes.append(EXIT_BAD_INPUT)
             continue
         try:
-            request = SolveRequest(
-                entry, objective.value, engine.value, confirm, budget, asp, **bounds
-            )
+            named = None if engine is None else engine.value
+            request = SolveRequest(entry, objective.value, named, confirm, budget, asp, **bounds)
             solution = api.solution(request)
         except EngineDisagreement as error:
             report(error)
@@ -561,7 +569,13 @@ def in_name_order(names: Sequence[str]) -> list[str]:
 def deck(
     puzzles: PuzzleArg,
     objective: ObjectiveOpt = ObjectiveChoice.moves,
-    engine: Annotated[EngineChoice, typer.Option(help="Solver engine.")] = EngineChoice.bfs,
+    engine: Annotated[
+        EngineChoice | None,
+        typer.Option(
+            help="Solver engine (default: bfs up to 6×6, astar on a larger board).",
+            show_default=False,
+        ),
+    ] = None,
     jobs: JobsOpt = None,
     dest: Annotated[
         Path | None,
@@ -601,7 +615,7 @@ def deck(
     request = DeckRequest(
         puzzles,
         objective.value,
-        engine.value,
+        None if engine is None else engine.value,
         cluster,
         check_numbers,
         jobs,

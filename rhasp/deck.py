@@ -114,7 +114,7 @@ class Settings:
     max_states: int  # per search
     max_atoms: int  # per ASP search
     objective: Objective = "moves"
-    engine: str = "bfs"
+    engine: str | None = None  # None: by the board's size, BFS up to 6×6
     cluster: bool = False  # also count the states reachable from the start
     verify: bool = False  # compare with the figures on the deck line
 
@@ -164,8 +164,6 @@ class CountingBfs:
 def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
     settings = job.settings
     budget = Budget(settings.max_states)
-    one_pass = settings.cluster and settings.engine == "bfs" and settings.objective == "moves"
-    counting = CountingBfs(budget) if one_pass and len(puzzle.board.targets) == 1 else None
     # The deck's parallelism is one puzzle per worker process, so an ASP solve here runs
     # one solver thread rather than the memo's default of one per core.
     options = AspOptions(clingo_args=ONE_THREAD)
@@ -177,7 +175,10 @@ def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
         budget,
         options,
         max_atoms=settings.max_atoms,
+        small_engine="bfs",
     )
+    one_pass = settings.cluster and request.engine == "bfs" and settings.objective == "moves"
+    counting = CountingBfs(budget) if one_pass and len(puzzle.board.targets) == 1 else None
     found = solution(request, counting)
     if found.limit:
         return DeckRecord(job.line, puzzle.name, limit=found.limit)
@@ -442,7 +443,7 @@ def run_deck(
             else:
                 yield Job(number, entry, settings)
 
-    if settings.engine == "bfs" and total >= COMPILE_FROM and not scheduler:
+    if settings.engine in (None, "bfs") and total >= COMPILE_FROM and not scheduler:
         prefer_compiled()  # before the workers start, so that they inherit the loaded code
     try:
         shown.start(max(0, total - len(done)), len(done))

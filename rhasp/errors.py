@@ -79,7 +79,9 @@ def location(source: str, line: int | None = None, column: int | None = None) ->
 
 class SearchLimit(RhaspError):
     """A search stopped at a limit the user can raise (states, ground atoms, memory): not an
-    answer either way (exit code 4)."""
+    answer either way (exit code 4). ``states``: those the search had reached, when counted."""
+
+    states: int | None = None
 
 
 class TimeLimit(SearchLimit):

@@ -90,6 +90,8 @@ def _resolve_label(label: str, board: Board, token: str, where: str) -> str:
 #: What ``rhasp solve`` prints around a plan: its summary line, whose parts are joined by
 #: `` · `` (never in a plan), and with ``--boards`` the frames and rows of each board.
 _SUMMARY = " · "
+#: What starts the line under the summary that gives each search's states and seconds.
+SEARCHES = "searched: "
 _BOARD_LINE = re.compile(r"[+|<]\S*")
 
 
@@ -97,8 +99,9 @@ def extract_plan(text: str, source: str = "plan") -> str:
     """The moves of a plan as written, or as ``rhasp solve`` prints it, ready for
     :func:`parse_plan`.
 
-    ``rhasp solve`` prints a summary line and the numbered moves, with ``--boards`` a board
-    drawn before and after each move; with ``--format json`` an object whose ``plan`` lists
+    ``rhasp solve`` prints a summary line (and, when two engines ran, the line of their
+    searches) and the numbered moves, with ``--boards`` a board drawn before and after each
+    move; with ``--format json`` an object whose ``plan`` lists
     the moves (one JSON line per puzzle for a deck). Output of several puzzles, or JSON
     without a plan, is an InputError; a puzzle without a solution has the empty plan.
     """
@@ -108,9 +111,13 @@ def extract_plan(text: str, source: str = "plan") -> str:
     summaries = sum(_SUMMARY in line for line in lines)
     if summaries > 1:
         raise InputError(f"holds the plans of {summaries} puzzles; give the plan of one", source)
-    return "\n".join(
-        line for line in lines if _SUMMARY not in line and not _BOARD_LINE.fullmatch(line.strip())
-    )
+    return "\n".join(line for line in lines if not _printed_beside_the_plan(line))
+
+
+def _printed_beside_the_plan(line: str) -> bool:
+    """The summary, the searches' line under it (``searched: ...``), or a line of a board."""
+    text = line.strip()
+    return _SUMMARY in line or text.startswith(SEARCHES) or bool(_BOARD_LINE.fullmatch(text))
 
 
 def _json_plan(text: str, source: str) -> str:

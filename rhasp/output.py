@@ -15,10 +15,10 @@ from rich.table import Table
 from rich.text import Text
 
 from rhasp.analysis import Analysis
-from rhasp.engines import Solution
+from rhasp.engines import ENGINES, Solution
 from rhasp.errors import counted
 from rhasp.model import EMPTY, WALL, Board, State, replay
-from rhasp.notation import Notation, format_plan
+from rhasp.notation import SEARCHES, Notation, format_plan
 from rhasp.plan_check import PlanCheck
 from rhasp.progress import Silent
 
@@ -135,7 +135,32 @@ def stopped_text(solution: Solution) -> str:
     answer another proved, so that no one reads the answer as theirs."""
     if not solution.stopped:
         return ""
-    return f" ({'; '.join(f'{name} stopped: {why}' for name, why in solution.stopped.items())})"
+    return f" ({'; '.join(stopped_words(name, why) for name, why in solution.stopped.items())})"
+
+
+def stopped_words(name: str, why: str) -> str:
+    """``asp stopped: timed out at horizon 76``; a BFS stopped at its share of a confirmation
+    says so itself: ``bfs stopped at 1,000,043 states, its share``."""
+    return f"{name} {why}" if why.startswith("stopped ") else f"{name} stopped: {why}"
+
+
+def searches_line(solution: Solution) -> str | None:
+    """``  searched: astar 7,925 states 0.08 s; bfs stopped at 1,000,043 states 2.43 s``: each
+    search's states and seconds, when an engine was confirmed by another; else None."""
+    searches = [
+        (name, figures)
+        for name, figures in solution.stats.items()
+        if name in ENGINES and isinstance(figures, Mapping)
+    ]
+    if len(searches) < 2:
+        return None
+    parts = []
+    for name, figures in searches:
+        states = figures.get("explored")
+        stopped = "stopped at " if figures.get("stopped") else ""
+        counted_states = "" if states is None else f"{stopped}{counted(states, 'state')} "
+        parts.append(f"{name} {counted_states}{figures['seconds']:.2f} s")
+    return f"  {SEARCHES}" + "; ".join(parts)
 
 
 def summary(solution: Solution) -> str:
@@ -154,14 +179,15 @@ def summary(solution: Solution) -> str:
         if solution.objective == "slides":
             length += f" (in {counted(solution.moves, 'move')})"
         parts += [length, f"optimal: {proof_text(solution.proofs)}{stopped_text(solution)}"]
-    parts.append(f"engine {solution.engine}")
+    chosen = f" ({solution.chosen})" if solution.chosen else ""
+    parts.append(f"engine {solution.engine}{chosen}")
     asp = solution.stats.get("asp")
     if asp:
         parts.append(
             f"horizon {asp['horizon']}, {counted(asp['choices'], 'choice')}, "
             f"{counted(asp['conflicts'], 'conflict')}" + memo_text(asp.get("memo"))
         )
-    if solution.explored is not None:
+    if solution.explored is not None and searches_line(solution) is None:
         counter = solution.proofs[-1] if solution.proofs else solution.engine  # the last search
         by = f" by {counter}" if counter != solution.engine else ""
         parts.append(f"{counted(solution.explored, 'state')} explored{by}")
@@ -171,7 +197,8 @@ def summary(solution: Solution) -> str:
 
 def solution_text(solution: Solution, notation: Notation, boards: bool) -> Text:
     """The summary line and the numbered plan, with the board after each move if asked."""
-    text = Text(summary(solution) + "\n")
+    searches = searches_line(solution)
+    text = Text(summary(solution) + "\n" + (searches + "\n" if searches else ""))
     if solution.plan is None:
         return text
     board = solution.puzzle.board
@@ -209,6 +236,8 @@ def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
         record["limit"] = solution.limit
     if solution.stopped:
         record["stopped"] = dict(solution.stopped)
+    if solution.chosen:
+        record["engine_chosen"] = solution.chosen
     if notation != "card" and solution.plan is not None:
         record["plan_" + notation] = format_plan(solution.plan, board, notation)
     return record | dict(solution.stats)

@@ -6,9 +6,10 @@ A request is a frozen dataclass whose fields are checked when it is built
 budget: a field left None is what the machine's memory allows, shared by the processes that
 search at once (:func:`max_states_for`). The policies:
 
-- solving (:func:`solution`): static analysis first (a board proven unsolvable at a glance
-  needs no search), then the engine, then, unless the engine is BFS, a BFS that confirms its
-  length;
+- solving (:func:`solution`): the engine named, else by the board's size (:func:`engine_for`:
+  A* past 6×6); static analysis first (a board proven unsolvable at a glance needs no
+  search), then the engine, then, unless the engine is BFS, a BFS that confirms its length
+  (after A*, within a share of its own states);
 - analysing (:class:`StaticVerdict`, given by :func:`rhasp.api.analysis`): when the cluster
   is too large to analyse but static analysis proves the puzzle unsolvable, that verdict is
   the answer, with the limit beside it, on the command line, in Python and on the web page
@@ -34,6 +35,7 @@ from rhasp.engines import (
     Objective,
     Solution,
     confirmed,
+    confirmed_within_share,
     get_engine,
 )
 from rhasp.engines.limits import (
@@ -96,26 +98,49 @@ def _analysis_budget() -> Budget:
 ASP_BOUNDS = {"timeout": "seconds", "max_horizon": "horizon", "max_atoms": "atoms"}
 
 
+#: The largest side of a board whose default engine is the caller's own (ASP for ``rhasp
+#: solve``, BFS for a deck and the page); a larger board gets A*.
+SMALL_SIDE = 6
+
+
+def engine_for(puzzle: Puzzle, small: str) -> tuple[str, str | None]:
+    """The engine of ``puzzle`` when none is named, and why, when the board decides: ``small``
+    up to 6×6; A* on a larger board, whose cluster a BFS (or ASP's BFS confirmation) seldom
+    walks whole, while A*'s states grow with the plan (README: when to pick A*)."""
+    board = puzzle.board
+    if board.width <= SMALL_SIDE and board.height <= SMALL_SIDE:
+        return small, None
+    return "astar", f"board larger than {SMALL_SIDE}×{SMALL_SIDE}"
+
+
 @dataclass(frozen=True)
 class SolveRequest:
-    """One puzzle to solve: the objective, the engine, whether BFS confirms an ASP answer,
-    the budget of the BFS and A* searches, how the ASP search runs, and what bounds it
-    alone: seconds, steps and ground atoms (None: no time limit, the default horizon, what
-    the memory holds)."""
+    """One puzzle to solve: the objective, the engine (None: by the board's size,
+    :func:`engine_for`, with ``small_engine`` up to 6×6; ``chosen`` then says why), whether a
+    BFS confirms the answer, the budget of the BFS and A* searches, how the ASP search runs,
+    and what bounds it alone: seconds, steps and ground atoms (None: no time limit, the
+    default horizon, what the memory holds)."""
 
     puzzle: Puzzle
     objective: Objective = "moves"
-    engine: str = "asp"
+    engine: str | None = None
     confirm: bool = True
     budget: Budget = field(default_factory=search_budget)
     asp: AspOptions = field(default_factory=AspOptions)
     timeout: float | None = None
     max_horizon: int | None = None
     max_atoms: int | None = None
+    small_engine: str = "asp"
+    chosen: str | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         arguments.puzzle(self.puzzle)
         arguments.choice(self.objective, OBJECTIVES, "objective")
+        arguments.choice(self.small_engine, ENGINES, "small_engine")
+        if self.engine is None:
+            engine, chosen = engine_for(self.puzzle, self.small_engine)
+            object.__setattr__(self, "engine", engine)
+            object.__setattr__(self, "chosen", chosen)
         arguments.choice(self.engine, ENGINES, "engine")
         arguments.flag(self.confirm, "confirm")
         arguments.budget(self.budget)
@@ -135,18 +160,31 @@ class SolveRequest:
 
 def solution(request: SolveRequest, solver: Engine | None = None) -> Solution:
     """The solve policy, for ``rhasp solve``, ``rhasp.solve``, the web page and every line of
-    a deck: a board static analysis proves unsolvable needs no search; else the engine
-    (``solver``, when the caller has one of its own, else the request's) answers, and an ASP
+    a deck: the engine named, else the one the board's size calls for (:func:`engine_for`,
+    said in the solution's ``chosen``); a board static analysis proves unsolvable needs no
+    search; else the engine
+    (``solver``, when the caller has one of its own, else the request's) answers, and its
     answer is confirmed by a BFS when the request says so (a difference is a bug:
-    :class:`~rhasp.engines.EngineDisagreement`)."""
+    :class:`~rhasp.engines.EngineDisagreement`): for ASP the BFS runs first, within the whole
+    budget; for A* it runs after, within its share (a BFS stopped there leaves A*'s answer
+    proven by A*: :func:`~rhasp.engines.confirmed_within_share`)."""
+    found = _solved(request, solver)
+    return replace(found, chosen=request.chosen) if request.chosen else found
+
+
+def _solved(request: SolveRequest, solver: Engine | None) -> Solution:
+    """The answer of :func:`solution`, before it says why the engine was chosen."""
     solver = solver or get_engine(request.engine, asp=request.asp, budget=request.engine_budget)
     proven = static_verdict(request.puzzle, request.objective, solver.name)
     if proven is not None:
         return proven
-    if request.confirm and solver.name != "bfs":
-        oracle = get_engine("bfs", budget=request.budget)
-        return confirmed(solver, oracle, request.puzzle, request.objective)
-    return solver.solve(request.puzzle, request.objective)
+    puzzle, objective = request.puzzle, request.objective
+    if not request.confirm or solver.name == "bfs":
+        return solver.solve(puzzle, objective)
+    if solver.name == "asp":
+        return confirmed(solver, get_engine("bfs", budget=request.budget), puzzle, objective)
+    oracle = lambda share: get_engine("bfs", budget=share)  # noqa: E731
+    return confirmed_within_share(solver, oracle, request.budget, puzzle, objective)
 
 
 @dataclass(frozen=True)
@@ -274,7 +312,7 @@ class DeckRequest(OnWorkers):
 
     source: str
     objective: Objective = "moves"
-    engine: str = "bfs"
+    engine: str | None = None  # None: BFS up to 6×6, A* on a larger board (engine_for)
     cluster: bool = False
     verify: bool = False
     jobs: int | None = None  # None: one per core
@@ -288,7 +326,8 @@ class DeckRequest(OnWorkers):
     def __post_init__(self) -> None:
         arguments.text(self.source, "source")
         arguments.choice(self.objective, OBJECTIVES, "objective")
-        arguments.choice(self.engine, ENGINES, "engine")
+        if self.engine is not None:
+            arguments.choice(self.engine, ENGINES, "engine")
         arguments.flag(self.cluster, "cluster")
         arguments.flag(self.verify, "verify")
         arguments.optional(arguments.instance, self.out, "out", Path)

@@ -2,18 +2,19 @@
 
 An engine's ``solve`` returns a :class:`Solution`: an optimal plan with the proofs behind it
 (``proofs``), a proof that no plan exists, or, for a search that stopped at a limit, what the
-limit was. :func:`confirmed` runs an engine with the BFS oracle beside it. The API and the
-deck's solving talk only to this interface; what is not a plan (a deck's cluster counts, the
-enumeration's layouts) calls the search core's own functions in :mod:`.bitboard`.
+limit was. :func:`confirmed` runs an engine with the BFS oracle beside it, and
+:func:`confirmed_within_share` gives that oracle a bounded share when it runs after A*. The
+API and the deck's solving talk only to this interface; what is not a plan (a deck's cluster
+counts, the enumeration's layouts) calls the search core's own functions in :mod:`.bitboard`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from rhasp.engines.limits import Budget
+from rhasp.engines.limits import Budget, confirmation_share
 from rhasp.errors import InputError, RhaspError
 from rhasp.model import Plan, Puzzle, plan_slides, replay
 from rhasp.progress import Progress
@@ -48,6 +49,8 @@ class Solution:
     limit: str | None = None  # e.g. "timed out at horizon 12": no answer either way
     #: Engines that stopped at a limit while another proved the answer: name -> the limit.
     stopped: Mapping[str, str] = field(default_factory=dict)
+    reached: int | None = None  # with ``limit``: the states reached by then, when counted
+    chosen: str | None = None  # why rhasp chose the engine, when the caller named none
 
     @property
     def has_plan(self) -> bool:
@@ -121,41 +124,87 @@ def get_engine(name: str, *, asp: AspOptions | None = None, budget: Budget | Non
 
 
 def confirmed(engine: Engine, oracle: Engine, puzzle: Puzzle, objective: Objective) -> Solution:
-    """``engine``'s solution, confirmed by ``oracle``, which runs first.
+    """``engine``'s solution, confirmed by ``oracle``, which runs first: how the ASP engine,
+    which proves no "no plan" beyond its horizon, is confirmed.
 
     A puzzle the oracle proves unsolvable is reported so before ``engine`` starts. The engine
-    never sees the oracle's answer: the two are compared only afterwards, and a difference
-    raises EngineDisagreement. A limit met by one of the two never hides what the other
-    proved: the answer is the one proven, and ``stopped`` names the search that stopped short.
+    never sees the oracle's answer: the two are compared only afterwards (:func:`compared`).
     """
     check = oracle.solve(puzzle, objective)
-    oracle_record = {"length": check.length, "explored": check.explored, "seconds": check.seconds}
     if not check.has_plan and not check.limit:
-        return replace(check, engine=engine.name, stats={oracle.name: oracle_record})
+        return replace(check, engine=engine.name, stats={oracle.name: search_figures(check)})
+    return compared(engine.solve(puzzle, objective), check)
+
+
+def confirmed_within_share(
+    engine: Engine,
+    oracle: Callable[[Budget], Engine],
+    budget: Budget,
+    puzzle: Puzzle,
+    objective: Objective,
+) -> Solution:
+    """``engine``'s solution (A*'s: it counts its states and proves a puzzle unsolvable
+    itself), then confirmed by ``oracle(share)``, a search within its share of ``budget``
+    (:func:`~rhasp.engines.limits.confirmation_share`), since the oracle may need the whole
+    cluster where the engine needs a corner of it. An oracle stopped at its share leaves the
+    engine's answer standing, proven by the engine alone, and says where it stopped; an engine
+    stopped at a limit gives the oracle the whole budget."""
     found = engine.solve(puzzle, objective)
-    stats = dict(found.stats) | {oracle.name: oracle_record}
+    share = budget if found.explored is None else confirmation_share(budget, found.explored)
+    check = oracle(share).solve(puzzle, objective)
+    at_share = share.states < budget.states and (check.reached or 0) >= share.states
+    if check.limit and at_share:
+        check = replace(check, limit=f"stopped at {check.reached:,} states, its share")
+    return compared(found, check)
+
+
+def compared(found: Solution, check: Solution) -> Solution:
+    """``found``, one engine's solution, against ``check``, the oracle's, on the same puzzle:
+    a difference raises EngineDisagreement. A limit met by one of the two never hides what
+    the other proved: the answer is the one proven, and ``stopped`` names the search that
+    stopped short. Each search's states and seconds are kept under its name; the seconds are
+    both searches' and ``explored`` the engine's own states (the oracle's, for an engine that
+    counts none, and for a puzzle both prove unsolvable: the oracle walked every reachable
+    state, where A*'s bound may spare some)."""
+    stats = (
+        {found.engine: search_figures(found)}
+        | dict(found.stats)
+        | {check.engine: search_figures(check)}
+    )
+    seconds = found.seconds + check.seconds
+    explored = check.explored if found.explored is None else found.explored
     if found.limit and check.limit:
-        return replace(found, stats=stats, limit=f"{found.limit}; {oracle.name}: {check.limit}")
+        limit = f"{found.limit}; {check.engine}: {check.limit}"
+        return replace(found, stats=stats, limit=limit, seconds=seconds)
     if found.limit:
-        seconds = found.seconds + check.seconds
-        stopped = {engine.name: found.limit}
-        return replace(check, engine=engine.name, stats=stats, stopped=stopped, seconds=seconds)
+        stopped = {found.engine: found.limit}
+        return replace(check, engine=found.engine, stats=stats, stopped=stopped, seconds=seconds)
     verify_plan(found)
     if check.limit:
-        return replace(found, stats=stats, stopped={oracle.name: check.limit})
+        stopped = {check.engine: check.limit}
+        return replace(found, stats=stats, stopped=stopped, seconds=seconds, explored=explored)
     if found.length != check.length:
         raise EngineDisagreement(
-            f"{engine.name} found {objective} {found.length} but {oracle.name} found "
+            f"{found.engine} found {found.objective} {found.length} but {check.engine} found "
             f"{check.length}: this is a bug, please report it",
-            puzzle.name,
+            found.puzzle.name,
         )
-    agreement = {f"{oracle.name}_agrees": True}
+    agreement = {f"{check.engine}_agrees": True}
     return replace(
         found,
-        proofs=(*found.proofs, oracle.name),
-        explored=check.explored,
+        proofs=(*found.proofs, check.engine),
+        explored=explored if found.has_plan else check.explored,  # no plan: the whole cluster
+        seconds=seconds,
         stats=stats | agreement,
     )
+
+
+def search_figures(solution: Solution) -> dict[str, Any]:
+    """One search's figures, kept under its engine's name when two ran: the length found, the
+    states reached (also where it stopped) and the seconds; ``stopped``, its limit."""
+    states = solution.reached if solution.limit else solution.explored
+    record = {"length": solution.length, "explored": states, "seconds": round(solution.seconds, 6)}
+    return record | ({"stopped": solution.limit} if solution.limit else {})
 
 
 def verify_plan(solution: Solution) -> None:

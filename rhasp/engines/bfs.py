@@ -42,12 +42,15 @@ def searched(
     name: str, puzzle: Puzzle, objective: Objective, search: Callable[[], tuple[Plan | None, int]]
 ) -> Solution:
     """``search()``'s plan (or None: proven unsolvable) and states explored, as engine
-    ``name``'s solution, timed; a state limit met is the solution's ``limit``."""
+    ``name``'s solution, timed; a state limit met is the solution's ``limit``, and the states
+    reached by then its ``reached``."""
     began = time.perf_counter()
     try:
         plan, explored = search()
     except SearchLimit as limit:
         seconds = time.perf_counter() - began
-        return Solution(puzzle, objective, None, name, (), None, seconds, {}, limit.what)
+        return Solution(
+            puzzle, objective, None, name, (), None, seconds, {}, limit.what, reached=limit.states
+        )
     seconds = time.perf_counter() - began
     return Solution(puzzle, objective, plan, name, (name,), explored, seconds)

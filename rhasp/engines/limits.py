@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rhasp.errors import SearchLimit, TimeLimit
@@ -85,15 +85,19 @@ OUT_OF_MEMORY = "out of memory before the search ended (lower --max-states, or f
 
 def state_limit(states: int, reached: str) -> SearchLimit:
     """The one-line limit of a search that found ``states`` states, ``reached`` saying where
-    it stopped (``at depth 7``)."""
-    return SearchLimit(
+    it stopped (``at depth 7``); the count is kept as the limit's ``states``."""
+    limit = SearchLimit(
         f"state limit reached after {states:,} states {reached} (raise --max-states)"
     )
+    limit.states = states
+    return limit
 
 
 def time_limit(seconds: float, states: int, reached: str) -> TimeLimit:
     """The one-line limit of a search stopped after ``seconds`` (see :func:`state_limit`)."""
-    return TimeLimit(f"time limit of {seconds:g} s reached after {states:,} states {reached}")
+    limit = TimeLimit(f"time limit of {seconds:g} s reached after {states:,} states {reached}")
+    limit.states = states
+    return limit
 
 
 @dataclass(frozen=True)
@@ -114,3 +118,19 @@ class Budget:
     def max_atoms(self) -> int:
         """``atoms``, or the machine's default when not given."""
         return default_max_atoms() if self.atoms is None else self.atoms
+
+
+#: The states the BFS that confirms A* may reach: this many times A*'s own states ...
+CONFIRM_FACTOR = 10
+#: ... and never fewer than these (a few seconds at most, on any board), so that wherever BFS
+#: is cheap it always finishes (bench/confirm.py measured the rule; bench/README.md).
+CONFIRM_FLOOR = 1_000_000
+
+
+def confirmation_share(budget: Budget, states: int) -> Budget:
+    """The budget of the BFS that confirms an engine which reached ``states`` states: its
+    share, :data:`CONFIRM_FACTOR` times as many and at least :data:`CONFIRM_FLOOR`, within
+    ``budget`` (whose seconds bound it too). Counted in states, not seconds, so that whether
+    the confirmation finishes is the same on every machine and under any load."""
+    share = max(CONFIRM_FLOOR, CONFIRM_FACTOR * states)
+    return replace(budget, states=min(budget.states, share))

@@ -6,7 +6,8 @@ it, and answers moves in card notation. Safe by default for a page on one's own 
 
 - request bodies of at most :data:`MAX_BODY` bytes (HTTP 413 beyond);
 - every search bounded by :class:`ServerLimits` (states and seconds): a limit is HTTP 422 with
-  ``"limit": true``, never "no solution";
+  ``"limit": true``, never "no solution", said in the page's words (``this position needs
+  more states than the server allows: ...``, no command-line option);
 - at most one ASP proof per core at a time; the next is told ``busy`` (HTTP 429) at once
   rather than queued behind minutes of work;
 - bad input is HTTP 400 with the one line the CLI prints, in ``error``.
@@ -19,6 +20,7 @@ import logging
 import os
 import queue
 import random
+import re
 import socket
 import threading
 from array import array
@@ -44,9 +46,11 @@ from rhasp.api import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
     AnalyzeRequest,
+    AspOptions,
     Budget,
     EngineDisagreement,
     Solution,
+    SolveRequest,
     moves_of,
 )
 from rhasp.errors import InputError, RhaspError, SearchLimit
@@ -101,10 +105,11 @@ class Position(BaseModel):
 
 class SolveBody(Position):
     objective: Literal["moves", "slides"] = "moves"
-    engine: Literal["bfs", "asp"] = Field(
-        "bfs",
-        description="bfs (the default for a server, as for `rhasp deck`: many answers, each "
-        "fast) or asp (the horizon proof, confirmed by BFS: the default of `rhasp solve`).",
+    engine: Literal["bfs", "astar", "asp"] | None = Field(
+        None,
+        description="bfs (many answers, each fast), astar (A*, confirmed by BFS within a share "
+        "of its states: for boards larger than 6×6) or asp (the horizon proof, confirmed by "
+        "BFS). Default, as for `rhasp deck`: bfs up to 6×6, astar on a larger board.",
     )
     stream: bool = Field(
         False,
@@ -287,8 +292,9 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
 
     @app.post("/api/solve")
     def solve(request: SolveBody) -> Any:
-        """An optimal plan from the position, by BFS or by the ASP horizon proof (confirmed
-        by BFS). With ``stream``, server-sent events."""
+        """An optimal plan from the position, by BFS, by A* or by the ASP horizon proof (each
+        confirmed by BFS); by default BFS up to 6×6 and A* on a larger board. With
+        ``stream``, server-sent events (ASP)."""
         if request.engine == "asp":
             if not asp_slots.acquire(blocking=False):
                 return busy(limits)
@@ -325,7 +331,7 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
         cluster too large to analyse whose puzzle static analysis proves unsolvable, that
         verdict (``proven_by``, ``proof``, and where the analysis ``stopped``)."""
         budget = limits.budget(ANALYSIS_BYTES_PER_STATE)
-        return answer(lambda: api.analysis(AnalyzeRequest(position(request), budget)).record())
+        return answer(lambda: analysis_record(AnalyzeRequest(position(request), budget)))
 
     return app
 
@@ -398,13 +404,14 @@ def answer(work: Callable[[], Any]) -> Any:
     try:
         return work()
     except SearchLimit as limit:
-        return failure(limit, 422, limit=True)
+        return failure(page_limit(limit), 422, limit=True)
     except EngineDisagreement as error:
-        return failure(error, 500)
+        return failure(str(error), 500)
     except RhaspError as error:
-        return failure(error, 400)
+        return failure(str(error), 400)
     except MemoryError:
-        return failure(SearchLimit("out of memory before the search ended"), 422, limit=True)
+        limit = SearchLimit("out of memory before the search ended")
+        return failure(page_limit(limit), 422, limit=True)
 
 
 def internal_error_line(request: Request | None, error: Exception) -> str:
@@ -413,8 +420,8 @@ def internal_error_line(request: Request | None, error: Exception) -> str:
     return f"{where}internal error ({type(error).__name__}); the server's log has the details"
 
 
-def failure(error: Exception, status: int, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": str(error)} | extra, status_code=status)
+def failure(error: str, status: int, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": error} | extra, status_code=status)
 
 
 def busy(limits: ServerLimits) -> JSONResponse:
@@ -507,26 +514,73 @@ def hint_record(puzzle: Puzzle, limits: ServerLimits | None = None) -> dict[str,
 
 
 def solve_position(request: SolveBody, limits: ServerLimits, progress: Any) -> dict[str, Any]:
+    """The request's position solved as ``rhasp deck`` would: the engine asked for, else BFS
+    up to 6×6 and A* on a larger board, within the server's limits."""
     puzzle = position(request)
-    solution = rhasp.solve(
+    solve = SolveRequest(
         puzzle,
         request.objective,
         request.engine,
         budget=limits.budget(),
+        asp=AspOptions(progress=progress),
         timeout=limits.seconds,
-        progress=progress,
+        small_engine="bfs",
     )
+    solution = api.solution(solve)
     if solution.limit:
         raise SearchLimit(solution.limit, puzzle.name)
     return solution_record(solution)
 
 
+def analysis_record(request: AnalyzeRequest) -> dict[str, Any]:
+    """What ``rhasp analyze`` finds, with where a static verdict's analysis stopped in the
+    page's words."""
+    record = api.analysis(request).record()
+    if isinstance(record.get("stopped"), str):
+        record["stopped"] = page_words(record["stopped"])
+    return record
+
+
 def solution_record(solution: Solution) -> dict[str, Any]:
-    """What ``rhasp solve --format json`` prints, and each move's label and cells for the
-    page's animation."""
+    """What ``rhasp solve --format json`` prints, in the page's words (no command-line
+    advice in what stopped), and each move's label and cells for the page's animation."""
     record = solution_dict(solution, "card")
+    if "stopped" in record:
+        record["stopped"] = {name: page_words(why) for name, why in record["stopped"].items()}
     record["steps"] = [{"label": m.label, "delta": m.delta} for m in solution.plan or ()]
     return record
+
+
+#: The advice the command line gives after a limit (``(raise --max-states)``): on a page,
+#: where no option can be raised, it is left out.
+COMMAND_LINE_ADVICE = re.compile(r" \((?:raise|lower) --[^)]*\)")
+
+
+def page_words(text: str) -> str:
+    """A limit's text without the command line's advice."""
+    return COMMAND_LINE_ADVICE.sub("", text)
+
+
+#: What a search of a position stopped at, and what the position needs that the server does
+#: not allow (first match wins).
+POSITION_NEEDS = (
+    ("state limit reached", "more states"),
+    ("out of memory", "more states"),
+    ("ground program limit reached", "more memory"),
+    ("time limit of", "more time"),
+    ("timed out at", "more time"),
+)
+
+
+def page_limit(limit: SearchLimit) -> str:
+    """A limit met on the page, said in the page's words: for a search of a position, what it
+    needs that the server does not allow, then the limit itself; the command line's advice
+    left out. Any other bound (generating's) says what it found, as it is."""
+    what = page_words(limit.what)
+    for words, need in POSITION_NEEDS:
+        if words in what:
+            return f"this position needs {need} than the server allows: {what}"
+    return page_words(str(limit))
 
 
 def proof_events(

@@ -509,3 +509,38 @@ def test_each_picker_keeps_its_button_beside_its_menu(browser, server):
                 for s in ("#card", "#min-moves", "#database-moves")
             ]
             assert pickers == sorted(pickers)  # the pickers in their order, one under another
+
+
+# --- large boards: A* by default, limits in the page's words ----------------------------------
+
+LEFT12 = ROOT / "puzzles" / "large" / "left12.txt"
+# left12 by hand: target A leaves left past the vertical vehicles Q, O, R and L, each standing
+# on its row: each must move and so must A, so every plan takes at least 5 moves.
+LEFT12_MOVES = 5
+
+
+def test_a_large_board_is_solved_by_astar_on_the_page(browser: object, server: str) -> None:
+    board = LEFT12.read_text()
+    for page in opened_page(browser, f"{server}?{urlencode({'board': board})}"):
+        assert page.input_value("#engine") == "astar"  # the default past 6×6
+        page.click("#solve-button")
+        summary = wait_text(page, "#solve-summary", "optimal")
+        assert summary.startswith(f"{LEFT12_MOVES} moves, ")
+        assert "optimal (proven by A*; BFS stopped at " in summary and ", its share)" in summary
+        assert re.search(r"\(A\* [\d,]+ states, [\d.]+ s; BFS [\d,]+ states, [\d.]+ s\)", summary)
+        shown = [text.split(". ")[1] for text in page.locator("#plan li").all_text_contents()]
+        assert len(shown) == LEFT12_MOVES
+        assert rhasp.play(rhasp.read(LEFT12), " ".join(shown)).solved
+
+
+def test_a_limit_on_the_page_is_said_in_the_pages_words(browser: object, small_server: str) -> None:
+    board = LEFT12.read_text()
+    for page in opened_page(browser, f"{small_server}?{urlencode({'board': board})}"):
+        page.select_option("#engine", "bfs")  # BFS meets the server's 125,000 states
+        page.click("#solve-button")
+        summary = wait_text(page, "#solve-summary", "server allows")
+        assert summary.startswith("this position needs more states than the server allows: ")
+        assert "state limit reached" in summary and "--" not in summary
+        page.select_option("#card", "card01")  # a 6×6 board: the engine chosen by hand stays
+        page.wait_for_function("document.getElementById('title').textContent.startsWith('Card 1')")
+        assert page.input_value("#engine") == "bfs"

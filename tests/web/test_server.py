@@ -26,6 +26,7 @@ import uvicorn
 import rhasp
 from rhasp.engines import get_engine
 from rhasp.errors import InputError
+from rhasp.formats import write
 from rhasp.model import Puzzle, State
 from rhasp.pictures.boards import board_scene
 from rhasp.pictures.scene import svg
@@ -33,6 +34,8 @@ from rhasp.web import server as web_server
 from rhasp.web.server import MAX_BODY, QUICK_TEXT, Database, ServerLimits, create_app
 from tests.boards import CARD_MOVES, EXAMPLES, ORIGINAL, PUZZLES, card, card_backs, card_rows
 from tests.command import rhasp as rhasp_command
+from tests.engines.test_confirm import eight_by_eight
+from tests.engines.test_confirm import fewest as reference_moves
 from tests.reference import cluster, database_rows, fewest
 
 with warnings.catch_warnings():  # starlette would rather have httpx2; httpx is what FastAPI uses
@@ -526,6 +529,9 @@ def test_a_state_limit_is_422_and_never_no_solution(endpoint, extra):
     error = one_line_error(response, 422)
     assert response.json()["limit"] is True
     assert "state limit" in error and "no solution" not in error
+    # In the page's words: no command-line option to raise.
+    assert error.startswith("this position needs more states than the server allows: ")
+    assert "--" not in error
 
 
 def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
@@ -538,6 +544,7 @@ def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
     record = past_bfs.json()
     assert record["length"] == fewest["length"] and record["proven_by"] == ["asp"]
     assert record["stopped"]["bfs"].startswith("state limit reached")
+    assert "--" not in record["stopped"]["bfs"]  # no command-line option on a page
     hurried = TestClient(create_app(ServerLimits(seconds=0.5)))
     past_asp = post(hurried, "solve", board=HARDEST, engine="asp", objective="slides").json()
     assert past_asp["proven_by"] == ["bfs"] and past_asp["stopped"]["asp"].startswith("timed out")
@@ -550,11 +557,15 @@ def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
 @pytest.mark.parametrize("endpoint", ["solve", "hint", "analyze"])
 def test_a_time_limit_is_422(endpoint):
     # States enough that the time trips first on any machine (analysis gets 1/12 of them).
+    # BFS: A*, the default on this board, proves it in a fraction of a second.
     quick = TestClient(create_app(ServerLimits(seconds=0.2, states=50_000_000)))
     began = time.perf_counter()
-    response = post(quick, endpoint, board=LEFT12)
+    extra = {"engine": "bfs"} if endpoint == "solve" else {}
+    response = post(quick, endpoint, board=LEFT12, **extra)
     assert time.perf_counter() - began < 10  # the 12x12 board takes far longer unbounded
-    assert "time limit of 0.2 s" in one_line_error(response, 422)
+    error = one_line_error(response, 422)
+    assert error.startswith("this position needs more time than the server allows: ")
+    assert "time limit of 0.2 s" in error
     assert response.json()["limit"] is True
 
 
@@ -805,3 +816,71 @@ def test_the_pages_minimum_moves_field_has_the_servers_limits(client):
     bounds = limits["properties"]["min_moves"]
     assert int(re.search(r'min="(\d+)"', field)[1]) == bounds["minimum"]
     assert int(re.search(r'max="(\d+)"', field)[1]) == bounds["maximum"]
+
+
+# left12 by hand: target A leaves left past the vertical vehicles Q, O, R and L, each standing
+# on its row: each must move and so must A, so at least 5 moves; a plan of 5 is replayed.
+LEFT12_MOVES = 5
+
+
+def test_astar_solves_a_large_board_its_bfs_stopped_at_its_share(client):
+    for body in ({"engine": "astar"}, {}):  # named, and the default on a 12×12 board
+        response = post(client, "solve", board=LEFT12, **body)
+        assert response.status_code == 200, response.text
+        record = response.json()
+        assert record["engine"] == "astar" and record["moves"] == LEFT12_MOVES
+        assert record["proven_by"] == ["astar"]
+        assert record["stopped"]["bfs"].startswith("stopped at ")
+        assert record["astar"]["explored"] == record["explored"]
+        puzzle = rhasp.parse(LEFT12)
+        assert rhasp.play(puzzle, " ".join(record["plan"])).solved
+    assert record["engine_chosen"] == "board larger than 6×6"
+
+
+def test_the_default_engine_is_bfs_up_to_6x6_and_astar_beyond(client):
+    small = post(client, "solve", board=CARD1).json()
+    assert (small["engine"], small["proven_by"], small["moves"]) == ("bfs", ["bfs"], 8)
+    assert "engine_chosen" not in small
+    large = post(client, "solve", board=write(eight_by_eight(), "grid")).json()
+    assert (large["engine"], large["proven_by"]) == ("astar", ["astar", "bfs"])
+    assert large["moves"] == reference_moves(eight_by_eight())
+
+
+def test_an_unknown_engine_names_the_three():
+    response = post(TestClient(create_app()), "solve", board=CARD1, engine="dfs")
+    error = one_line_error(response, 400)
+    assert error.startswith("engine: ") and all(e in error for e in ("bfs", "astar", "asp"))
+
+
+@pytest.mark.parametrize(
+    ("limit", "shown"),
+    [
+        (
+            rhasp.SearchLimit(
+                "state limit reached after 51 states at depth 2 (raise --max-states)"
+            ),
+            "this position needs more states than the server allows: state limit reached after "
+            "51 states at depth 2",
+        ),
+        (
+            rhasp.SearchLimit(
+                "ground program limit reached after 9 atoms at horizon 3 (raise --max-atoms)"
+            ),
+            "this position needs more memory than the server allows: ground program limit "
+            "reached after 9 atoms at horizon 3",
+        ),
+        (
+            rhasp.SearchLimit(
+                "timed out at horizon 4; bfs: time limit of 1 s reached after 9 states"
+            ),
+            "this position needs more time than the server allows: timed out at horizon 4; bfs: "
+            "time limit of 1 s reached after 9 states",
+        ),
+        (  # not a position's search: as it is
+            rhasp.SearchLimit("no puzzle of at least 40 moves in 1 s (3 boards)", "generate"),
+            "generate: no puzzle of at least 40 moves in 1 s (3 boards)",
+        ),
+    ],
+)
+def test_limits_are_said_in_the_pages_words(limit, shown):
+    assert web_server.page_limit(limit) == shown

@@ -20,7 +20,14 @@ const game = {
   keyed: null,      // the move the arrow keys are extending: {label, sign}
   showing: null,    // a plan being shown: {frames, index, timer}
   token: 0,         // bumped on every new board, so late answers for the old one are dropped
+  engineChosen: false,  // the engine menu set by hand: a new board keeps it
 };
+
+// The largest side of a board whose default engine is BFS; a larger board gets A*, as on the
+// command line and the server (rhasp/requests.py SMALL_SIDE).
+const SMALL_SIDE = 6;
+// The engines as the page names them.
+const ENGINE_NAMES = {asp: "ASP", astar: "A*", bfs: "BFS"};  // the confirming BFS last
 
 // --- talking to the server ---------------------------------------------------------------
 
@@ -481,11 +488,11 @@ function showSolution(solution) {
       `No plan: proven by ${solution.proven_by.join(" and ").toUpperCase()}.`;
     return;
   }
-  const proofs = solution.proven_by.map((p) => (p === "asp" ? "ASP horizon proof" : p.toUpperCase()));
-  const others = Object.entries(stopped).map(([name, why]) => `; ${name.toUpperCase()} stopped: ${why}`);
+  const proofs = solution.proven_by.map((p) => (p === "asp" ? "ASP horizon proof" : ENGINE_NAMES[p] || p));
+  const others = Object.entries(stopped).map(([name, why]) => `; ${stoppedWords(name, why)}`);
   const found = `${solution.moves} moves, ${solution.slides} slides: fewest ` +
     `${solution.objective}, optimal (proven by ${proofs.join(", confirmed by ")}${others.join("")}) · ` +
-    `${solution.seconds.toFixed(2)} s`;
+    `${solution.seconds.toFixed(2)} s${searched(solution)}`;
   const atoms = solution.asp && !stopped.asp ? solution.asp.move_atoms : null;
   $("atoms-box").hidden = !atoms;
   $("atoms").textContent = atoms ? atoms.join("\n") : "";
@@ -509,6 +516,27 @@ function showSolution(solution) {
     showPlan(solution.steps);
   });
   summary.append(show);
+}
+
+// `ASP stopped: timed out at horizon 76`; a BFS stopped at its share of confirming A* says so
+// itself (`BFS stopped at 1,000,043 states, its share`), as rhasp solve prints it.
+function stoppedWords(name, why) {
+  const engine = ENGINE_NAMES[name] || name;
+  return why.startsWith("stopped ") ? `${engine} ${why}` : `${engine} stopped: ${why}`;
+}
+
+// ` (A* 7,925 states, 0.08 s; BFS 1,000,043 states, 3.31 s)`: each search's states and
+// seconds, when one engine was confirmed by another; else nothing.
+function searched(solution) {
+  const searches = Object.keys(ENGINE_NAMES).filter((name) => solution[name] && solution[name].seconds !== undefined);
+  if (searches.length < 2) return "";
+  const parts = searches.map((name) => {
+    const figures = solution[name];
+    const engine = ENGINE_NAMES[name];
+    const states = figures.explored == null ? "" : `${figures.explored.toLocaleString("en")} states, `;
+    return `${engine} ${states}${figures.seconds.toFixed(2)} s`;
+  });
+  return ` (${parts.join("; ")})`;
 }
 
 function showPlan(steps) {
@@ -702,6 +730,10 @@ async function load(text, {moves = "", title = null, errorAt = $("input-error")}
   game.token++;
   game.view = view;
   game.start = view.link;
+  if (!game.engineChosen) {
+    const large = view.width > SMALL_SIDE || view.height > SMALL_SIDE;
+    $("engine").value = large ? "astar" : "bfs";
+  }
   game.undone = [];
   game.keyed = null;
   game.played = played.map(({label, delta}) => ({label, delta}));
@@ -815,6 +847,7 @@ async function main() {
   $("reset").addEventListener("click", reset);
   $("hint").addEventListener("click", hint);
   $("solve-button").addEventListener("click", solve);
+  $("engine").addEventListener("change", () => { game.engineChosen = true; });
   $("first").addEventListener("click", () => { pausePlaying(); showFrame(0); });
   $("back").addEventListener("click", () => { pausePlaying(); showFrame(game.showing.index - 1); });
   $("forward").addEventListener("click", () => { pausePlaying(); showFrame(game.showing.index + 1); });

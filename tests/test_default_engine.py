@@ -1,0 +1,91 @@
+"""The engine rhasp picks when none is named (issue 33): A* on a board larger than 6×6, said
+in the summary and the JSON; up to 6×6 the caller's own default (ASP for ``rhasp solve`` and
+``rhasp.solve``, BFS for a deck); a named engine always wins. The page's default is tested
+with the server (tests/web/test_server.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import rhasp
+from rhasp.formats import write
+from rhasp.requests import SolveRequest, engine_for
+from tests.boards import card
+from tests.command import rhasp as command
+from tests.engines.test_confirm import eight_by_eight, fewest
+
+CARD01_MOVES = 8  # printed on the card's back (tests/boards.py CARD_MOVES)
+
+
+@pytest.fixture
+def large_file(tmp_path):
+    path = tmp_path / "eight.txt"
+    path.write_text(write(eight_by_eight(), "grid"))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "engine"),
+    [(6, 6, "asp"), (4, 4, "asp"), (7, 6, "astar"), (6, 7, "astar"), (12, 12, "astar")],
+)
+def test_the_board_size_decides(width, height, engine):
+    rows = ["A" * 2 + "." * (width - 2), *["." * width] * (height - 1)]
+    puzzle = rhasp.parse("\n".join(rows), targets=["A"])
+    chosen, why = engine_for(puzzle, "asp")
+    assert chosen == engine
+    assert (why is None) == (engine == "asp")
+
+
+def test_solve_on_a_large_board_uses_astar_and_says_why(large_file):
+    result = command("solve", str(large_file))
+    assert result.exit_code == 0, result.stderr
+    summary = result.stdout.splitlines()[0]
+    expected = fewest(eight_by_eight())
+    assert f"moves {expected} · optimal: proven by astar, bfs agrees" in summary
+    assert " · engine astar (board larger than 6×6) · " in summary
+    record = json.loads(command("solve", str(large_file), "--format", "json").stdout)
+    assert (record["engine"], record["engine_chosen"]) == ("astar", "board larger than 6×6")
+
+
+def test_solve_on_a_card_keeps_asp_and_says_no_reason():
+    result = command("solve", "GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo", "--format", "json")
+    record = json.loads(result.stdout)
+    assert record["engine"] == "asp" and "engine_chosen" not in record
+
+
+def test_a_named_engine_wins_on_a_large_board(large_file):
+    record = json.loads(
+        command("solve", str(large_file), "--engine", "bfs", "--format", "json").stdout
+    )
+    assert (record["engine"], record["proven_by"]) == ("bfs", ["bfs"])
+    assert "engine_chosen" not in record and record["moves"] == fewest(eight_by_eight())
+
+
+def test_the_api_has_the_same_default_in_one_place():
+    large = rhasp.solve(eight_by_eight())
+    assert (large.engine, large.chosen) == ("astar", "board larger than 6×6")
+    assert large.moves == fewest(eight_by_eight())
+    small = rhasp.solve(card(1))
+    assert (small.engine, small.chosen, small.moves) == ("asp", None, CARD01_MOVES)
+    assert SolveRequest(eight_by_eight()).engine == "astar"
+    assert SolveRequest(eight_by_eight(), small_engine="bfs").engine == "astar"
+    assert SolveRequest(card(1), small_engine="bfs").engine == "bfs"
+    assert SolveRequest(eight_by_eight(), engine="asp").engine == "asp"
+
+
+def test_a_bad_small_engine_is_refused():
+    with pytest.raises(rhasp.InputError, match="small_engine"):
+        SolveRequest(card(1), small_engine="dfs")
+
+
+def test_a_deck_uses_bfs_up_to_6x6_and_astar_beyond(tmp_path):
+    source = tmp_path / "mixed.txt"
+    lines = [write(card(1), "line").strip(), write(eight_by_eight(), "line").strip()]
+    source.write_text("\n".join(lines) + "\n")
+    result = command("deck", str(source), "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    small, large = (json.loads(line) for line in result.stdout.splitlines())
+    assert (small["length"], small["proven_by"]) == (CARD01_MOVES, ["bfs"])
+    assert (large["length"], large["proven_by"]) == (fewest(eight_by_eight()), ["astar", "bfs"])
