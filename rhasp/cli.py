@@ -426,6 +426,15 @@ def solve(
     boards: Annotated[
         bool, typer.Option("--boards", help="Print the board after every move.")
     ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose",
+            "-v",
+            help="Under the summary, the engines' work: the engine and why, the ASP horizon, "
+            "choices, conflicts and memo, each search's states and seconds, why one stopped.",
+        ),
+    ] = False,
     target: TargetOpt = None,
     max_states: MaxStatesOpt = None,
     max_atoms: MaxAtomsOpt = None,
@@ -455,7 +464,7 @@ def solve(
         finally:
             if live is not None:
                 live.stop()
-        show_solution(solution, notation.value, output, boards, compact=len(entries) > 1)
+        show_solution(solution, notation.value, output, boards, verbose, len(entries) > 1)
         codes.append(outcome(solution))
     return max(codes, key=SEVERITY.index)
 
@@ -467,13 +476,18 @@ def outcome(solution: Solution) -> int:
 
 
 def show_solution(
-    solution: Solution, notation: Any, output: OutputChoice, boards: bool, compact: bool
+    solution: Solution,
+    notation: Any,
+    output: OutputChoice,
+    boards: bool,
+    verbose: bool,
+    compact: bool,
 ) -> None:
-    if output is OutputChoice.json:
+    if output is OutputChoice.json:  # everything, verbose or not
         record = solution_dict(solution, notation)
         print(json.dumps(record, ensure_ascii=False, indent=None if compact else 2), flush=True)
     else:
-        out.print(solution_text(solution, notation, boards), end="")
+        out.print(solution_text(solution, notation, boards, verbose), end="")
 
 
 @app.command()

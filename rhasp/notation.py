@@ -90,8 +90,11 @@ def _resolve_label(label: str, board: Board, token: str, where: str) -> str:
 #: What ``rhasp solve`` prints around a plan: its summary line, whose parts are joined by
 #: `` · `` (never in a plan), and with ``--boards`` the frames and rows of each board.
 _SUMMARY = " · "
-#: What starts the line under the summary that gives each search's states and seconds.
-SEARCHES = "searched: "
+#: What starts each line ``rhasp solve`` prints under the summary (rhasp.output.details):
+#: why there is no solution, the engine and its work, each search's states and seconds, why
+#: a search stopped.
+WHY, ENGINE, SEARCHES, STOPPED = "why: ", "engine: ", "searched: ", "stopped: "
+BESIDE_THE_PLAN = (WHY, ENGINE, SEARCHES, STOPPED)
 _BOARD_LINE = re.compile(r"[+|<]\S*")
 
 
@@ -115,9 +118,9 @@ def extract_plan(text: str, source: str = "plan") -> str:
 
 
 def _printed_beside_the_plan(line: str) -> bool:
-    """The summary, the searches' line under it (``searched: ...``), or a line of a board."""
+    """The summary, a line under it (``searched: ...``), or a line of a board."""
     text = line.strip()
-    return _SUMMARY in line or text.startswith(SEARCHES) or bool(_BOARD_LINE.fullmatch(text))
+    return _SUMMARY in line or text.startswith(BESIDE_THE_PLAN) or bool(_BOARD_LINE.fullmatch(text))
 
 
 def _json_plan(text: str, source: str) -> str:

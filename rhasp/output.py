@@ -18,7 +18,7 @@ from rhasp.analysis import Analysis
 from rhasp.engines import ENGINES, Solution
 from rhasp.errors import counted
 from rhasp.model import EMPTY, WALL, Board, State, replay
-from rhasp.notation import SEARCHES, Notation, format_plan
+from rhasp.notation import ENGINE, SEARCHES, STOPPED, WHY, Notation, format_plan
 from rhasp.plan_check import PlanCheck
 from rhasp.progress import Silent
 
@@ -130,12 +130,17 @@ def proof_text(proofs: tuple[str, ...]) -> str:
     return ", ".join([text, *(f"{other} agrees" for other in others)])
 
 
-def stopped_text(solution: Solution) -> str:
-    """`` (asp stopped: timed out at horizon 76)``: the searches that stopped short of the
-    answer another proved, so that no one reads the answer as theirs."""
+def stopped_text(solution: Solution, verbose: bool = False) -> str:
+    """`` (asp stopped)``: the searches that stopped short of the answer another proved, so
+    that no one reads the answer as theirs; why they stopped, under ``verbose`` (and in the
+    JSON), as :func:`stopped_words` says it."""
     if not solution.stopped:
         return ""
-    return f" ({'; '.join(stopped_words(name, why) for name, why in solution.stopped.items())})"
+    said = [
+        stopped_words(name, why) if verbose else stopped_briefly(name, why)
+        for name, why in solution.stopped.items()
+    ]
+    return f" ({'; '.join(said)})"
 
 
 def stopped_words(name: str, why: str) -> str:
@@ -144,8 +149,13 @@ def stopped_words(name: str, why: str) -> str:
     return f"{name} {why}" if why.startswith("stopped ") else f"{name} stopped: {why}"
 
 
+def stopped_briefly(name: str, why: str) -> str:
+    """``bfs stopped at its share`` or ``asp stopped``: the summary line's word on it."""
+    return f"{name} stopped at its share" if why.endswith("its share") else f"{name} stopped"
+
+
 def searches_line(solution: Solution) -> str | None:
-    """``  searched: astar 7,925 states 0.08 s; bfs stopped at 1,000,043 states 2.43 s``: each
+    """``searched: astar 7,925 states 0.08 s; bfs stopped at 1,000,043 states 2.43 s``: each
     search's states and seconds, when an engine was confirmed by another; else None."""
     searches = [
         (name, figures)
@@ -160,45 +170,72 @@ def searches_line(solution: Solution) -> str | None:
         stopped = "stopped at " if figures.get("stopped") else ""
         counted_states = "" if states is None else f"{stopped}{counted(states, 'state')} "
         parts.append(f"{name} {counted_states}{figures['seconds']:.2f} s")
-    return f"  {SEARCHES}" + "; ".join(parts)
+    return SEARCHES + "; ".join(parts)
 
 
 def summary(solution: Solution) -> str:
-    """One line: puzzle, objective and length, proof, engine, states explored, time."""
+    """The answer in one line: the puzzle, the plan's length, what proves it optimal, and the
+    time. Short, so that it
+    reads at a glance on a terminal of 80 to 100 columns; the engines' work is in
+    :func:`details`, and the whole of it in the JSON."""
     parts = [solution.puzzle.name]
     if solution.limit:
         parts += [f"{solution.objective}: {solution.limit}", "nothing proven beyond that"]
+        parts.append(f"engine {solution.engine}")
     elif not solution.has_plan:
-        static = solution.stats.get("static")
-        reason = static or f"all {solution.explored:,} reachable states explored"
-        parts += ["no solution", f"proven by {' and '.join(solution.proofs)}: {reason}"]
-        if solution.engine not in solution.proofs:
-            parts.append(f"the {solution.engine} search was not started")
+        proof = f"proven by {' and '.join(solution.proofs)}"
+        if "static" not in solution.stats:  # the static proof is a line of its own
+            proof += f": all {solution.explored:,} reachable states explored"
+        parts += ["no solution", proof]
     else:
         length = f"{solution.objective} {solution.length}"
         if solution.objective == "slides":
             length += f" (in {counted(solution.moves, 'move')})"
         parts += [length, f"optimal: {proof_text(solution.proofs)}{stopped_text(solution)}"]
-    chosen = f" ({solution.chosen})" if solution.chosen else ""
-    parts.append(f"engine {solution.engine}{chosen}")
-    asp = solution.stats.get("asp")
-    if asp:
-        parts.append(
-            f"horizon {asp['horizon']}, {counted(asp['choices'], 'choice')}, "
-            f"{counted(asp['conflicts'], 'conflict')}" + memo_text(asp.get("memo"))
-        )
-    if solution.explored is not None and searches_line(solution) is None:
-        counter = solution.proofs[-1] if solution.proofs else solution.engine  # the last search
-        by = f" by {counter}" if counter != solution.engine else ""
-        parts.append(f"{counted(solution.explored, 'state')} explored{by}")
     parts.append(f"{solution.seconds:.2f} s")
     return " · ".join(parts)
 
 
-def solution_text(solution: Solution, notation: Notation, boards: bool) -> Text:
-    """The summary line and the numbered plan, with the board after each move if asked."""
+def details(solution: Solution, verbose: bool) -> list[str]:
+    """The lines under the summary: why a puzzle has no solution, as static analysis proved
+    it, and the engine, when the board's size chose it, and why (always: they are the
+    answer's reasons); with ``verbose``, the engine and its work, each search's states and
+    seconds, and why a search stopped. Each begins with a word and a colon
+    (:data:`rhasp.notation.BESIDE_THE_PLAN`), so that a plan read back skips them."""
+    lines = []
+    static = solution.stats.get("static")
+    if static and not solution.has_plan:
+        lines.append(f"{WHY}{static}")
+    engine = f"{ENGINE}{solution.engine}" + (f" ({solution.chosen})" if solution.chosen else "")
+    if not verbose:
+        return lines + ([engine] if solution.chosen else [])
+    asp = solution.stats.get("asp")
+    if asp:
+        engine += (
+            f"; horizon {asp['horizon']}, {counted(asp['choices'], 'choice')}, "
+            f"{counted(asp['conflicts'], 'conflict')}" + memo_text(asp.get("memo"))
+        )
+    if solution.engine not in solution.proofs and not solution.has_plan:
+        engine += f"; the {solution.engine} search was not started"
+    lines.append(engine)
     searches = searches_line(solution)
-    text = Text(summary(solution) + "\n" + (searches + "\n" if searches else ""))
+    if searches:
+        lines.append(searches)
+    elif solution.explored is not None:
+        counter = solution.proofs[-1] if solution.proofs else solution.engine  # the last search
+        lines.append(f"{SEARCHES}{counter} {counted(solution.explored, 'state')}")
+    if solution.stopped:
+        lines.append(f"{STOPPED}{stopped_text(solution, verbose=True)[2:-1]}")
+    return lines
+
+
+def solution_text(
+    solution: Solution, notation: Notation, boards: bool, verbose: bool = False
+) -> Text:
+    """The summary line, the lines under it (:func:`details`) and the numbered plan, with the
+    board after each move if asked."""
+    under = "".join(f"  {line}\n" for line in details(solution, verbose))
+    text = Text(summary(solution) + "\n" + under)
     if solution.plan is None:
         return text
     board = solution.puzzle.board

@@ -28,19 +28,33 @@ def test_solve_prints_a_summary_and_the_numbered_plan():
     result = rhasp("solve", str(ORIGINAL / "card01.txt"))
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
-    assert lines[0].startswith(
-        "card01 · moves 8 · optimal: asp horizon proof, bfs agrees · engine asp · horizon 8, "
+    # The answer, the proof, the time: nothing else, within 100 columns.
+    assert re.fullmatch(
+        r"card01 · moves 8 · optimal: asp horizon proof, bfs agrees · [\d.]+ s", lines[0]
     )
-    # Under the summary, each search's states and seconds: ASP counts none.
-    assert re.fullmatch(r"  searched: asp [\d.]+ s; bfs [\d,]+ states [\d.]+ s", lines[1])
-    assert [line.split(".")[0].strip() for line in lines[2:]] == [str(n) for n in range(1, 9)]
+    assert len(lines[0]) <= 100
+    assert [line.split(".")[0].strip() for line in lines[1:]] == [str(n) for n in range(1, 9)]
     assert lines[-1].endswith("XR3")
+
+
+def test_verbose_adds_the_engines_work_under_the_summary():
+    plain = rhasp("solve", str(ORIGINAL / "card01.txt")).stdout.splitlines()
+    lines = rhasp("solve", str(ORIGINAL / "card01.txt"), "--verbose").stdout.splitlines()
+    assert lines[0].split(" · ")[:3] == plain[0].split(" · ")[:3]
+    assert re.fullmatch(
+        r"  engine: asp; horizon 8, [\d,]+ choices?, [\d,]+ conflicts?, memo [\d,]+ states?, "
+        r"[\d,]+ nogoods?",
+        lines[1],
+    )
+    # Each search's states and seconds: ASP counts none.
+    assert re.fullmatch(r"  searched: asp [\d.]+ s; bfs 1,058 states [\d.]+ s", lines[2])
+    assert lines[3:] == plain[1:] or len(lines[3:]) == len(plain[1:]) == 8  # the plan may differ
 
 
 def test_solve_with_the_bfs_engine_alone():
     result = rhasp("solve", str(ORIGINAL / "card01.txt"), "--engine", "bfs")
     assert result.exit_code == 0
-    assert result.stdout.startswith("card01 · moves 8 · optimal: proven by bfs · engine bfs · ")
+    assert re.match(r"card01 · moves 8 · optimal: proven by bfs · [\d.]+ s\n   1\. ", result.stdout)
 
 
 def test_solve_json_has_the_promised_fields():
@@ -85,8 +99,9 @@ def test_a_limit_asp_meets_never_hides_the_optimum_bfs_proved(limit):
     result = rhasp("solve", card, *limit)
     assert result.exit_code == 0
     summary = result.stdout.splitlines()[0]
-    proof = r"moves 8 · optimal: proven by bfs \(asp stopped: [^)]* horizon \d+\)"
-    assert re.search(proof, summary)
+    assert re.search(r"moves 8 · optimal: proven by bfs \(asp stopped\) · ", summary)
+    said = rhasp("solve", card, *limit, "--verbose").stdout.splitlines()
+    assert re.fullmatch(r"  stopped: asp stopped: .* horizon \d+", said[3])
     record = json.loads(rhasp("solve", card, *limit, "--format", "json").stdout)
     assert record["plan"] == json.loads(expected.stdout)["plan"] and record["proven_by"] == ["bfs"]
     assert record["engine"] == "asp" and " horizon " in record["stopped"]["asp"]
@@ -160,11 +175,13 @@ BEYOND_STATIC = "DDDoGGLLxEooAAoEFICCCoFIoHKJBBoHKJoo"
 def test_an_unsolvable_puzzle_static_analysis_proves_names_the_cell_and_why():
     result = rhasp("solve", SHUTTLE)
     assert result.exit_code == 1
-    assert (
-        "no solution · proven by static analysis: row 3, column 5 is occupied in every reachable "
+    summary, why = result.stdout.splitlines()
+    assert " · no solution · proven by static analysis · " in summary
+    assert why == (
+        "  why: row 3, column 5 is occupied in every reachable "
         "state, by vehicle B: target A can never leave (column 5, rows 3–4: covered by B wherever "
         "B can stand between the wall at row 1 and the wall at row 6)"
-    ) in result.stdout
+    )
 
 
 def test_unsolvable_puzzle_says_no_solution_with_the_state_count():
@@ -175,7 +192,8 @@ def test_unsolvable_puzzle_says_no_solution_with_the_state_count():
     assert result.exit_code == 1
     explored = f"no solution · proven by bfs: all {len(states)} reachable states explored"
     assert explored in result.stdout
-    assert "the asp search was not started" in result.stdout
+    verbose = rhasp("solve", BEYOND_STATIC, "--verbose").stdout
+    assert "the asp search was not started" in verbose
 
 
 @pytest.mark.parametrize("engine", ["asp", "bfs", "astar"])
@@ -196,8 +214,9 @@ def test_a_stuck_vehicle_on_the_way_out_is_proven_by_static_analysis():
     # unsolvable.txt: truck A stands on a wall, across X's row (row 3, column 5 of the file).
     result = rhasp("solve", str(EXAMPLES / "unsolvable.txt"))
     assert result.exit_code == 1
+    assert "no solution · proven by static analysis · " in result.stdout
     assert (
-        "no solution · proven by static analysis: row 3, column 5 is occupied in every "
+        "\n  why: row 3, column 5 is occupied in every "
         "reachable state, by vehicle A: target X can never leave"
     ) in result.stdout
     assert "states explored" not in result.stdout
@@ -394,9 +413,10 @@ def test_solve_json_carries_the_memo_figures_and_no_memo_turns_it_off():
 
 
 def test_the_text_summary_names_the_memos_work():
-    first = rhasp("solve", str(ORIGINAL / "card03.txt")).stdout.splitlines()[0]
-    assert re.search(r"horizon 14, [\d,]+ choices, [\d,]+ conflicts, memo [\d,]+ states, ", first)
-    plain = rhasp("solve", str(ORIGINAL / "card03.txt"), "--no-memo").stdout.splitlines()[0]
+    card03 = str(ORIGINAL / "card03.txt")
+    engine = rhasp("solve", card03, "--verbose").stdout.splitlines()[1]
+    assert re.search(r"horizon 14, [\d,]+ choices, [\d,]+ conflicts, memo [\d,]+ states, ", engine)
+    plain = rhasp("solve", card03, "--no-memo", "--verbose").stdout.splitlines()[1]
     assert "memo" not in plain
 
 

@@ -9,7 +9,7 @@ from rich.text import Text
 import rhasp
 from rhasp.model import replay
 from rhasp.output import TARGET_COLOURS, VEHICLE_COLOURS, letter_style, solution_text
-from tests.boards import EXAMPLES, card
+from tests.boards import EXAMPLES, PUZZLES, card
 
 #: WCAG 2's least contrast for normal text (level AA).
 READABLE = 4.5
@@ -108,3 +108,31 @@ def test_the_seconds_say_what_they_cover():
     assert name == "seconds"
     assert text.startswith("4.9 enumerating, 18.9 in all (")
     assert "compiling" in text
+
+
+WIDTH = 100  # the summary line's most, by issue 34: it reads at a glance on any terminal
+
+
+@pytest.mark.parametrize("engine", ["bfs", "astar"])
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+def test_the_summary_line_of_every_card_fits_100_columns(engine, objective):
+    from rhasp.output import summary
+
+    for number in range(1, 41):
+        line = summary(rhasp.solve(card(number), objective, engine=engine))
+        assert len(line) <= WIDTH, line
+        assert line.startswith(f"card{number:02d} · {objective} ")
+        assert " · optimal: proven by " in line and "states" not in line
+
+
+def test_the_summary_line_of_asp_and_of_large_and_unsolvable_boards_fits_100_columns():
+    from rhasp.output import summary
+
+    boards = [
+        rhasp.solve(card(40), "slides"),  # ASP, the longest card, BFS agreeing
+        rhasp.solve(rhasp.read(str(PUZZLES / "large" / "left12.txt")), "slides"),  # A*'s share
+        rhasp.solve(rhasp.read(str(EXAMPLES / "unsolvable.txt"))),  # static, its proof below
+        rhasp.solve(rhasp.read(str(PUZZLES / "large" / "walled12.txt"))),
+    ]
+    for solution in boards:
+        assert len(summary(solution)) <= WIDTH, summary(solution)
