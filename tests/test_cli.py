@@ -618,8 +618,9 @@ def piped(puzzle, solve_options: list[str], command: str = "solve") -> subproces
             ["--engine", "bfs", "--format", "json", "--objective", "slides"],
             "slides: 16, minimal",
         ),
+        (ORIGINAL / "card01.txt", ["--verbose"], "moves: 8, minimal"),  # engine:, searched:
     ],
-    ids=["text", "boards", "signed-boards", "json"],
+    ids=["text", "boards", "signed-boards", "json", "verbose"],
 )
 def test_check_reads_what_solve_prints(puzzle, options, figure):
     checked = piped(puzzle, options)

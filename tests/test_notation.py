@@ -123,3 +123,19 @@ def test_output_that_holds_no_single_plan_is_named(text, complaint):
     with pytest.raises(InputError) as caught:
         extract_plan(text, "out.txt")
     assert str(caught.value).startswith(complaint)
+
+
+def test_the_lines_under_a_summary_are_not_read_as_moves():
+    printed = (
+        "left12 · moves 2 · optimal: proven by astar (bfs stopped at its share) · 2.52 s\n"
+        "  engine: astar (board larger than 6×6)\n"
+        "  searched: astar 7,925 states 0.08 s; bfs stopped at 1,000,043 states 2.44 s\n"
+        "  stopped: bfs stopped at 1,000,043 states, its share\n"
+        "   1. LD1\n"
+        "   2. XR2\n"
+    )
+    assert extract_plan(printed).split() == ["1.", "LD1", "2.", "XR2"]
+    unsolvable = (
+        "x · no solution · proven by static analysis · 0.00 s\n  why: row 3, column 5 ...\n"
+    )
+    assert extract_plan(unsolvable).strip() == ""
