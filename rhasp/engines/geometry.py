@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from rhasp.engines import core
+from rhasp.engines import core, plain
 from rhasp.model import Board, Move, Plan, State
 
 KEY_WORD = 64  # a key's fields lie in words of 64 bits, bits 0 to 62 of each (no sign bit)
@@ -100,16 +100,17 @@ class Geometry:
         return tuple(None if p == gone else p for p in positions)
 
     def occupancy(self, key: int) -> int:
-        return core.occupancy(self.tables, key)
+        return plain.CORE.occupancy(self.tables, key)
 
     def solved(self, key: int) -> bool:
         """Every target gone (or, when targets stay, at its exit edge)."""
-        return core.solved(self.tables, key)
+        return plain.CORE.solved(self.tables, key)
 
     def neighbours(self, key: int) -> list[int]:
         """The states one move away from ``key``, in the readable model's order."""
-        keys, slides, movers = core.buffers(self.tables, key)
-        return keys[: core.successors(self.tables, key, core.NO_SKIP, keys, slides, movers)]
+        python = plain.CORE  # uncompiled, at its fastest
+        keys, slides, movers = python.buffers(self.tables, key)
+        return keys[: python.successors(self.tables, key, core.NO_SKIP, keys, slides, movers)]
 
     def move(self, before: int, after: int) -> Move:
         """The move that turns ``before`` into ``after`` (one vehicle's field differs)."""

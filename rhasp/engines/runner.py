@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from rhasp.engines import core
+from rhasp.engines import core, plain
 from rhasp.engines.limits import Budget, state_limit, time_limit, wait_until_done
 from rhasp.errors import SearchLimit
 
@@ -248,7 +248,7 @@ class Runner:
         it to write: the core's own when ``jit`` is None, else the compiled twin of the same
         name, on int64 arrays."""
         if jit is None:
-            return function, (tables, *arguments), core.new_buffer(core.WATCH_FIELDS)
+            return plain.twin(function), (tables, *arguments), core.new_buffer(core.WATCH_FIELDS)
         twin, converted = getattr(jit, function.__name__), _converted(jit, tables)
         if isinstance(tables, core.Tables):  # a search of a board, from a key
             first, *rest = arguments
