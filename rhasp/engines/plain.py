@@ -24,9 +24,8 @@ from typing import Any
 from rhasp.engines import clusters, core
 
 
-def _one_line_helpers(module: ModuleType) -> dict[str, ast.FunctionDef]:
-    """The functions of ``module`` whose body is a docstring and one ``return``."""
-    tree = ast.parse(inspect.getsource(module))
+def _one_line_helpers(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """The functions of the module ``tree`` whose body is a docstring and one ``return``."""
     found = {}
     for node in tree.body:
         if isinstance(node, ast.FunctionDef):
@@ -46,7 +45,10 @@ WRITTEN_IN_PLACE = (
     *("field", "moved", "above", "less", "words", "spread", "holds_key", "key_at"),
     *("no_cells", "cells_at", "joined", "without", "meet", "within"),
 )
-HELPERS = {name: node for name, node in _one_line_helpers(core).items() if name in WRITTEN_IN_PLACE}
+_CORE_SOURCE = ast.parse(inspect.getsource(core))
+HELPERS = {
+    name: node for name, node in _one_line_helpers(_CORE_SOURCE).items() if name in WRITTEN_IN_PLACE
+}
 
 
 def _expression(helper: ast.FunctionDef) -> ast.expr:
@@ -74,7 +76,10 @@ class _Inliner(ast.NodeTransformer):
         helper = HELPERS[name]
         names = [argument.arg for argument in helper.args.args]
         bound = dict(zip(names, node.args, strict=True))
-        return _Substitute(bound, self.in_core).visit(copy.deepcopy(_expression(helper)))
+        written = _Substitute(bound, self.in_core).visit(copy.deepcopy(_expression(helper)))
+        for part in ast.walk(written):  # where the call was, for tracebacks
+            ast.copy_location(part, node)
+        return written
 
 
 def _helper_name(function: ast.expr) -> str | None:
@@ -98,10 +103,11 @@ class _Substitute(ast.NodeTransformer):
         return ast.Attribute(ast.Name("core", ast.Load()), node.id, ast.Load())
 
 
-def _inlined(module: ModuleType, names: dict[str, Any]) -> ModuleType:
-    """A copy of ``module`` with the helpers written in place, its globals ``names`` set."""
+def _inlined(module: ModuleType, source: ast.Module, names: dict[str, Any]) -> ModuleType:
+    """A copy of ``module`` with the helpers written in place (in its parsed ``source``,
+    changed: the helpers' own bodies call no helper), its globals ``names`` set."""
     inliner = _Inliner(in_core=module is core)
-    tree = ast.fix_missing_locations(inliner.visit(ast.parse(inspect.getsource(module))))
+    tree = inliner.visit(source)
     plain = ModuleType(module.__name__, module.__doc__)
     plain.__file__ = module.__file__
     exec(compile(tree, module.__file__ or module.__name__, "exec"), plain.__dict__)
@@ -110,8 +116,8 @@ def _inlined(module: ModuleType, names: dict[str, Any]) -> ModuleType:
 
 
 #: The core and the cluster functions, uncompiled and with the helpers in place.
-CORE = _inlined(core, {})
-CLUSTERS = _inlined(clusters, {"core": CORE})
+CORE = _inlined(core, _CORE_SOURCE, {})
+CLUSTERS = _inlined(clusters, ast.parse(inspect.getsource(clusters)), {"core": CORE})
 _BY_MODULE = {core.__name__: CORE, clusters.__name__: CLUSTERS}
 
 
