@@ -102,21 +102,25 @@ def every_result(puzzle) -> tuple:
         bitboard.cluster_size(board, placement),
     ]
     if len(board.targets) == 1:
-        graph = cluster_graph(puzzle)
-        arrays = (graph.keys, graph.first_edge, graph.edges, graph.distance, graph.by_distance)
-        found += [bitboard.solve_and_count(board, placement), *map(list, arrays)]
+        found += [bitboard.solve_and_count(board, placement), _graph(cluster_graph(puzzle))]
     return tuple(found)
+
+
+def same_both_ways(results, puzzle) -> tuple:
+    """``results(puzzle)`` uncompiled, which it must equal compiled."""
+    with core_mode("never"):
+        uncompiled = results(puzzle)
+    with core_mode("always"):
+        compiled = results(puzzle)
+    assert compiled == uncompiled
+    return uncompiled
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles())
 def test_compiled_and_uncompiled_core_return_the_same(puzzle):
     # One source, two ways of running it: the same plans, counts and orders, to the state.
-    with core_mode("never"):
-        uncompiled = every_result(puzzle)
-    with core_mode("always"):
-        compiled = every_result(puzzle)
-    assert compiled == uncompiled
+    same_both_ways(every_result, puzzle)
 
 
 @pytest.mark.parametrize("mode", ["never", "always"])
@@ -194,11 +198,7 @@ def _outcome(search):
 def test_compiled_and_uncompiled_core_agree_on_crowded_boards_of_every_size(puzzle):
     # Sides 3 to 12, up to 40 vehicles, keys of one to three words and cells of one to three,
     # often just below or past a word's edge: the same plans, counts, orders and limits.
-    with core_mode("never"):
-        uncompiled = bounded_results(puzzle)
-    with core_mode("always"):
-        compiled = bounded_results(puzzle)
-    assert compiled == uncompiled
+    uncompiled = same_both_ways(bounded_results, puzzle)
     plan, explored = uncompiled[0] if not isinstance(uncompiled[0], str) else (None, None)
     if explored is not None:  # BFS ended within the budget: the reference search agrees
         assert (plan, explored) == reference.fewest_moves(puzzle.board, puzzle.start)
