@@ -118,3 +118,43 @@ def puzzles(
         try_place(label)
     walls = draw_walls(draw, max_walls, height, width, taken)
     return build_puzzle(width, height, pieces, walls, targets, where="random", name="random")
+
+
+#: Vehicle counts around the compiled core's word boundaries: a key of 3-bit fields fills a
+#: 63-bit word at 21 vehicles, of 4-bit fields at 15; two words at 30 (module
+#: ``rhasp.engines.geometry``).
+WORD_EDGES = (14, 15, 16, 20, 21, 22, 29, 30, 31, 32)
+CROWDED_LABELS = "ABCDEFGHIJKLMNPQRSTUVWabcdefghijklmnpqrstuvwxyz0123456789"  # no o, X, Y
+
+
+@st.composite
+def crowded_puzzles(draw, min_side: int = 3, max_side: int = 12) -> Puzzle:
+    """Random valid puzzles with up to 40 vehicles, often as many as just fill a word of
+    the compiled core's keys, or one more; one or two targets, up to three walls. Labels
+    ``X``, ``Y``, then letters and digits (a label is one character)."""
+    width = draw(st.integers(min_side, max_side))
+    height = draw(st.integers(min_side, max_side))
+    wanted = draw(st.sampled_from(WORD_EDGES) | st.integers(0, 40))
+    taken: set[tuple[int, int]] = set()
+    pieces: list[Piece] = []
+    targets: list[TargetSpec] = []
+    labels = "XY"[: draw(st.integers(1, 2))] + CROWDED_LABELS[:wanted]
+    for label in labels:
+        for _ in range(4):  # a few tries each: crowded boards leave little room
+            orientation = draw(st.sampled_from("hv"))
+            length = draw(st.sampled_from((2, 2, 2, 3)))
+            along, across = (width, height) if orientation == "h" else (height, width)
+            if length > along:
+                continue
+            line = draw(st.integers(0, across - 1))
+            position = draw(st.integers(0, along - length))
+            row, col = (line, position) if orientation == "h" else (position, line)
+            if place_if_free(Piece(label, orientation, row, col, length), pieces, taken):
+                if label in "XY":
+                    side = draw(st.sampled_from(SIDES_ALONG[orientation]))
+                    targets.append(TargetSpec(label, side))
+                break
+    if not targets:  # X, first on an empty board of sides 3 or more, always fits
+        raise AssertionError("unreachable")
+    walls = draw_walls(draw, 3, height, width, taken)
+    return build_puzzle(width, height, pieces, walls, targets, where="random", name="crowded")

@@ -50,10 +50,11 @@ def horizontal_shift(g: core.Tables, horizontal: core.Buffer) -> int:
 
 def vertical_cells(g: core.Tables, key: int, horizontal: core.Buffer) -> int:
     """The cells of the vertical vehicles of state ``key``."""
-    cells = 0
+    cells = core.no_cells(g.walls)
     for i in range(g.count):
         if not horizontal[i]:
-            cells |= g.masks[i * g.stride + ((key >> g.shift[i]) & g.gone)]
+            at = i * g.stride + core.field(key, g.shift[i], g.gone)
+            cells = core.joined(cells, core.cells_at(g.masks, at))
     return cells
 
 
@@ -63,14 +64,16 @@ def database_order(g: core.Tables, key: int, horizontal: core.Buffer) -> tuple[i
     is the top-left cell (walls, which never move, count in neither). Defined on any board's
     tables, so that every command breaks ties between hardest states the same way."""
     down = vertical_cells(g, key, horizontal)
-    return core.occupancy(g, key) & ~g.walls & ~down, down
+    return core.without(core.without(core.occupancy(g, key), g.walls), down), down
 
 
 def precedes(g: core.Tables, key: int, other: int, horizontal: core.Buffer) -> bool:
     """Whether state ``key`` comes before ``other`` in the database's order of states."""
     across, down = database_order(g, key, horizontal)
     other_across, other_down = database_order(g, other, horizontal)
-    return across < other_across or (across == other_across and down < other_down)
+    return core.less(across, other_across) or (
+        across == other_across and core.less(down, other_down)
+    )
 
 
 def explore(
@@ -91,15 +94,17 @@ def explore(
     neighbours, in :func:`rhasp.engines.core.successors`' order).
     """
     split = horizontal_shift(g, horizontal) if give_up != KEEP_ALL else 0
-    least = first >> split
-    least_down = -1  # the vertical cells of ``first``, once needed
+    least = core.above(first, split)
+    least_down = core.no_cells(g.walls)  # the vertical cells of ``first``, once needed
+    knows_least_down = False
     order = [first]
     first_edge = [0]
     edges = [0]
     edges.pop()
-    index = _index_table(128)
+    width = core.words(first) + 1
+    index = _index_table(128, width - 1)
     _index_of(index, first, 0)
-    keys, slides, movers = core.buffers(g)
+    keys, slides, movers = core.buffers(g, first)
     done = 0
     depth, layer_end = 0, 1  # the layer being expanded ends before order[layer_end]
     while done < len(order):
@@ -110,8 +115,8 @@ def explore(
             depth, layer_end = depth + 1, len(order)
         if core.post_progress(watch, len(order), depth, budget):
             return core.BUDGET, order, first_edge, edges
-        if 4 * (len(order) + len(keys)) > len(index):  # at most half of the slots taken
-            index = _grown(index)
+        if 2 * width * (len(order) + len(keys)) > len(index):  # at most half the slots taken
+            index = _grown(index, first)
         n = core.successors(g, order[done], core.NO_SKIP, keys, slides, movers)
         for j in range(n):
             after = keys[j]
@@ -119,14 +124,15 @@ def explore(
             if at < 0:  # a new state
                 if (
                     give_up != KEEP_ALL
-                    and after >> split <= least
+                    and not core.less(least, core.above(after, split))
                     and (give_up == ANY_SMALLER or core.solved(g, after))
                 ):
-                    if after >> split < least:
+                    if core.less(core.above(after, split), least):
                         return NOT_LEAST, order, first_edge, edges
-                    if least_down < 0:
+                    if not knows_least_down:
                         least_down = vertical_cells(g, first, horizontal)
-                    if vertical_cells(g, after, horizontal) < least_down:
+                        knows_least_down = True
+                    if core.less(vertical_cells(g, after, horizontal), least_down):
                         return NOT_LEAST, order, first_edge, edges
                 at = len(order)
                 order.append(after)
@@ -137,41 +143,44 @@ def explore(
 
 
 # The states' indices while a cluster is explored: open addressing with linear probing in one
-# buffer, each slot a key (EMPTY_SLOT where free) and its index side by side, one memory
-# access for both; kept at most half full. Keys are well-mixed integers already: one
-# multiplication spreads them (the compiled set of states seen, in ``jit``, spreads the same).
+# buffer, each slot a key (its first word EMPTY_SLOT where free; :func:`rhasp.engines.core.words`
+# words) and its index side by side, one memory access for both; kept at most half full.
 
-EMPTY_SLOT = -1  # no key is negative
-SPREAD = -7046029254386353131  # 2**64 / golden ratio, as int64
+EMPTY_SLOT = -1  # no key's first word is negative
 
 
-def _index_table(slots: int) -> core.Buffer:
-    table = core.new_buffer(2 * slots)
+def _index_table(slots: int, width: int) -> core.Buffer:
+    """Room for ``slots`` keys of ``width`` words with their indices, all free."""
+    table = core.new_buffer((width + 1) * slots)
     for slot in range(slots):
-        table[2 * slot] = EMPTY_SLOT
+        table[(width + 1) * slot] = EMPTY_SLOT
     return table
 
 
 def _index_of(table: core.Buffer, key: int, index: int) -> int:
     """``key``'s index in ``table``; if it is not there, it is put there with ``index``, and
     the answer is -1."""
-    mask = len(table) // 2 - 1
-    slot = ((key * SPREAD) >> 32) & mask
-    while table[2 * slot] != EMPTY_SLOT:
-        if table[2 * slot] == key:
-            return table[2 * slot + 1]
+    width = core.words(key) + 1
+    mask = len(table) // width - 1
+    slot = core.spread(key) & mask
+    while table[width * slot] != EMPTY_SLOT:
+        if core.holds_key(table, width * slot, key):
+            return table[width * slot + width - 1]
         slot = (slot + 1) & mask
-    table[2 * slot] = key
-    table[2 * slot + 1] = index
+    core.put_key(table, width * slot, key)
+    table[width * slot + width - 1] = index
     return -1
 
 
-def _grown(table: core.Buffer) -> core.Buffer:
-    """The same keys and indices in four times the slots."""
-    grown = _index_table(2 * len(table))
-    for slot in range(len(table) // 2):
-        if table[2 * slot] != EMPTY_SLOT:
-            _index_of(grown, table[2 * slot], table[2 * slot + 1])
+def _grown(table: core.Buffer, like: int) -> core.Buffer:
+    """The same keys (of the same form as ``like``) and indices in four times the slots."""
+    width = core.words(like) + 1
+    slots = len(table) // width
+    grown = _index_table(4 * slots, width - 1)
+    for slot in range(slots):
+        if table[width * slot] != EMPTY_SLOT:
+            key = core.key_at(table, width * slot, like)
+            _index_of(grown, key, table[width * slot + width - 1])
     return grown
 
 
@@ -213,7 +222,7 @@ def cluster(
         g, first, core.new_buffer(0), KEEP_ALL, budget, watch
     )
     if reached == core.BUDGET:
-        return reached, order, first_edge, edges, order[:0], order[:0]
+        return reached, order, first_edge, edges, first_edge[:0], first_edge[:0]
     distance, by_distance = goal_distances(g, order, first_edge, edges)
     return reached, order, first_edge, edges, distance, by_distance
 
@@ -271,5 +280,5 @@ def moved_on_the_way(
     for k in range(1, len(way)):
         before, after = order[way[k - 1]], order[way[k]]
         for v in range(g.count):
-            if (before >> g.shift[v]) & g.gone != (after >> g.shift[v]) & g.gone:
+            if core.field(before, g.shift[v], g.gone) != core.field(after, g.shift[v], g.gone):
                 moved[v] = 1

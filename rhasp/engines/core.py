@@ -2,13 +2,17 @@
 
 These functions are plain Python over integers, tuples, lists and dicts, in the subset of
 Python that numba compiles. :mod:`rhasp.engines.jit` compiles them (``njit(cache=True)``) for
-boards whose states and cells fit 63-bit machine words, where they run at compiled speed on
-numpy arrays; any other board runs this same source, uncompiled, on Python integers of any
-size. So there is one core, and :mod:`rhasp.engines.runner` decides which way it runs. The
-two ways differ in two small places only, each a function here with a compiled twin in
-``jit`` (a numba ``overload``): scratch buffers (:func:`new_buffer`) and the set of states
-seen (:func:`key_set`, :func:`add_new`, :func:`with_room`), a Python set here and an
-open-addressing table of int64 when compiled.
+every board of up to 189 cells (13×13), where they run at compiled speed on numpy arrays; the
+same source also runs uncompiled on Python integers of any size, for small searches (numba
+is loaded only once a process has searched enough), where numba is missing, and for
+checking. So there is one core, and :mod:`rhasp.engines.runner` decides which way it runs.
+The two ways differ in a few small places only, each a function here with a compiled twin in
+``jit`` (a numba ``overload``): scratch buffers (:func:`new_buffer`, :func:`key_buffer`), the
+set of states seen (:func:`key_set`, :func:`add_new`, :func:`with_room`), a Python set here
+and an open-addressing table of int64 when compiled, and the few operations on keys and sets
+of cells (:func:`field`, :func:`moved`, :func:`meet` ...): one int64 word each on a board
+whose keys and cells fit 63 bits, where the twin is this source itself, and a tuple of words
+on larger boards (8×8 and up, or many vehicles).
 
 A state is one integer *key*, ``bits`` bits per vehicle holding its position along its line
 (``gone`` = all ones for a target that has left). Cells are bits ``row * width + col`` of an
@@ -39,6 +43,7 @@ BUDGET = -2  # returned instead of an index: the search reached its budget of st
 WEIGHT = 1 << 16  # fewest slides: a slide outweighs any number of moves (fewer than 2**16)
 INDEX_BITS = 32  # Dijkstra's queue holds cost << INDEX_BITS | index in one integer
 STATES, DEPTH, STOP = 0, 1, 2  # the watch's fields (see the module docstring)
+SPREAD = -7046029254386353131  # 2**64 / golden ratio, as int64 (see :func:`spread`)
 WATCH_FIELDS = 3
 
 
@@ -81,6 +86,12 @@ def new_buffer(size: int) -> Buffer:
     return [0] * size
 
 
+def key_buffer(size: int, like: int) -> Buffer:
+    """Scratch room for ``size`` keys of the same form as ``like`` (compiled: int64 zeros for
+    one-word keys, a list of tuples for wider ones)."""
+    return [like] * size
+
+
 def key_set(first: int) -> set[int]:
     """The set of states seen, holding ``first`` (compiled: an open-addressing table)."""
     return {first}
@@ -94,10 +105,92 @@ def add_new(seen: set[int], key: int) -> bool:
     return True
 
 
-def with_room(seen: set[int], more: int) -> set[int]:
-    """``seen``, ready to take ``more`` keys (compiled: the table grows here, before a state's
-    successors go in, rather than inside each insertion)."""
+def with_room(seen: set[int], more: int, like: int) -> set[int]:
+    """``seen``, ready to take ``more`` keys of the same form as ``like`` (compiled: the table
+    grows here, before a state's successors go in, rather than inside each insertion)."""
     return seen
+
+
+# A key or a set of cells is one integer here (of any size); compiled, one int64 word, or a
+# tuple of words for the boards it outgrows (``jit`` twins each function below for both). The
+# core reads and changes keys and cells through these functions only, never with the
+# operators themselves, so that the same source runs on every board.
+
+
+def field(key: int, shift: int, gone: int) -> int:
+    """The field of ``key`` that starts at bit ``shift``: a vehicle's position (or ``gone``)."""
+    return (key >> shift) & gone
+
+
+def moved(key: int, shift: int, delta: int) -> int:
+    """``key`` with its field at ``shift`` changed by ``delta`` (never past the field)."""
+    return key + delta * (1 << shift)
+
+
+def above(key: int, shift: int) -> int:
+    """The fields of ``key`` from bit ``shift`` up, comparable with :func:`less`."""
+    return key >> shift
+
+
+def less(a: int, b: int) -> bool:
+    """Whether ``a`` is smaller than ``b`` as a number (two keys, or two sets of cells)."""
+    return a < b
+
+
+def words(key: int) -> int:
+    """How many words ``key`` takes in a table of keys (:func:`put_key`): one here."""
+    return 1
+
+
+def spread(key: int) -> int:
+    """``key``'s hash, its bits well spread from bit 32 up: keys are well-mixed integers
+    already, so one multiplication (by :data:`SPREAD`) does."""
+    return (key * SPREAD) >> 32
+
+
+def put_key(table: Buffer, at: int, key: int) -> None:
+    """Write ``key`` at ``table[at]`` (and the words after it, :func:`words`)."""
+    table[at] = key
+
+
+def holds_key(table: Buffer, at: int, key: int) -> bool:
+    """Whether ``table[at]`` (and the words after it) hold ``key``."""
+    return table[at] == key
+
+
+def key_at(table: Buffer, at: int, like: int) -> int:
+    """The key written at ``table[at]``, of the same form as ``like``."""
+    return table[at]
+
+
+def no_cells(like: int) -> int:
+    """The empty set of cells, of the same form as ``like``."""
+    return 0
+
+
+def cells_at(table: Ints, index: int) -> int:
+    """The set of cells at ``index`` of one of :class:`Tables`' cell tables."""
+    return table[index]
+
+
+def joined(a: int, b: int) -> int:
+    """The cells of ``a`` or ``b``."""
+    return a | b
+
+
+def without(a: int, b: int) -> int:
+    """The cells of ``a`` not in ``b``."""
+    return a & ~b
+
+
+def meet(a: int, b: int) -> bool:
+    """Whether ``a`` and ``b`` share a cell."""
+    return a & b != 0
+
+
+def within(a: int, b: int) -> bool:
+    """Whether every cell of ``a`` is in ``b``."""
+    return a & ~b == 0
 
 
 def fill_rows(
@@ -131,13 +224,13 @@ def occupancy(g: Tables, key: int) -> int:
     masks, shift, stride, gone = g.masks, g.shift, g.stride, g.gone
     occupied = g.walls
     for i in range(g.count):
-        occupied |= masks[i * stride + ((key >> shift[i]) & gone)]
+        occupied = joined(occupied, cells_at(masks, i * stride + field(key, shift[i], gone)))
     return occupied
 
 
 def solved(g: Tables, key: int) -> bool:
-    for j in range(len(g.goal_shift)):  # noqa: SIM110 (numba compiles loops, not all())
-        if (key >> g.goal_shift[j]) & g.gone != g.goal_pos[j]:
+    for j in range(len(g.goal_shift)):
+        if field(key, g.goal_shift[j], g.gone) != g.goal_pos[j]:
             return False
     return True
 
@@ -156,29 +249,28 @@ def successors(g: Tables, key: int, skip: int, keys: Buffer, slides: Buffer, mov
     found = 0
     for i in range(g.count):
         base = i * stride
-        p = (key >> shift[i]) & gone
-        if i == skip or near[base + p] & ~occupied == 0:  # boxed in on both sides (or gone)
+        p = field(key, shift[i], gone)
+        if i == skip or within(cells_at(near, base + p), occupied):  # boxed in (or gone)
             continue
-        unit = 1 << shift[i]
         q = p
-        while q > 0 and behind[base + q] & occupied == 0:
+        while q > 0 and not meet(cells_at(behind, base + q), occupied):
             q -= 1
-            keys[found] = key - (p - q) * unit
+            keys[found] = moved(key, shift[i], q - p)
             slides[found] = p - q
             movers[found] = i
             found += 1
         if q == 0 < p and exit_behind[i]:  # it reached its exit edge: it leaves instead
-            keys[found - 1] = key + (gone - p) * unit
+            keys[found - 1] = moved(key, shift[i], gone - p)
         end = last[i]
         q = p
-        while q < end and ahead[base + q] & occupied == 0:
+        while q < end and not meet(cells_at(ahead, base + q), occupied):
             q += 1
-            keys[found] = key + (q - p) * unit
+            keys[found] = moved(key, shift[i], q - p)
             slides[found] = q - p
             movers[found] = i
             found += 1
         if q == end > p and exit_ahead[i]:
-            keys[found - 1] = key + (gone - p) * unit
+            keys[found - 1] = moved(key, shift[i], gone - p)
     return found
 
 
@@ -190,10 +282,11 @@ def most_successors(g: Tables) -> int:
     return room
 
 
-def buffers(g: Tables) -> tuple[Buffer, Buffer, Buffer]:
-    """Scratch room for :func:`successors`' keys, slides and movers."""
+def buffers(g: Tables, like: int) -> tuple[Buffer, Buffer, Buffer]:
+    """Scratch room for :func:`successors`' keys (of the same form as ``like``), slides and
+    movers."""
     room = most_successors(g)
-    return new_buffer(room), new_buffer(room), new_buffer(room)
+    return key_buffer(room, like), new_buffer(room), new_buffer(room)
 
 
 #: Breadth-first searches skip the vehicle that made a state's last move: any move of it from
@@ -217,7 +310,7 @@ def breadth_first(
     moved = [NO_SKIP]  # the vehicle whose move found each state (see NO_SKIP)
     seen = key_set(first)
     goal = 0 if solved(g, first) else NOT_FOUND
-    keys, slides, movers = buffers(g)
+    keys, slides, movers = buffers(g, first)
     first_shift, first_pos = quick_goal_test(g)
     done = 0
     depth, layer_end = 0, 1  # the layer being expanded ends before order[layer_end]
@@ -226,7 +319,7 @@ def breadth_first(
             depth, layer_end = depth + 1, len(order)
         if post_progress(watch, len(order), depth, budget):
             return BUDGET, len(order), order[:0]
-        seen = with_room(seen, len(keys))
+        seen = with_room(seen, len(keys), first)
         n = successors(g, order[done], moved[done], keys, slides, movers)
         for j in range(n):
             after = keys[j]
@@ -235,7 +328,7 @@ def breadth_first(
                 moved.append(movers[j])
                 if with_links:
                     parent.append(done)
-                if goal < 0 and (after >> first_shift) & g.gone == first_pos and solved(g, after):
+                if goal < 0 and field(after, first_shift, g.gone) == first_pos and solved(g, after):
                     goal = len(order) - 1
                     if stop_at_goal:
                         break
@@ -307,7 +400,7 @@ def best_first(
     bound = [first_bound * unit]
     index = {first: 0}
     queue = [bound[0] << INDEX_BITS]
-    keys, slides, movers = buffers(g)
+    keys, slides, movers = buffers(g, first)
     mask = (1 << INDEX_BITS) - 1
     while queue:
         item = heapq.heappop(queue)
@@ -369,32 +462,32 @@ def lower_bound(g: Tables, targets: list[int], key: int, by_slides: bool) -> int
     its way by at most k.
     """
     occupied = occupancy(g, key)
-    region = 0
+    region = no_cells(occupied)
     left = 0
     for i in targets:
-        p = (key >> g.shift[i]) & g.gone
+        p = field(key, g.shift[i], g.gone)
         if p == g.gone:
             continue  # left already
         base = i * g.stride
-        way = 0
+        way = no_cells(occupied)
         if g.exit_ahead[i]:
             for q in range(p + 1, g.last[i] + 1):
-                way |= g.masks[base + q]
+                way = joined(way, cells_at(g.masks, base + q))
             distance = g.last[i] - p
         else:
             for q in range(p):
-                way |= g.masks[base + q]
+                way = joined(way, cells_at(g.masks, base + q))
             distance = p
-        way &= ~g.masks[base + p]
-        if way & g.walls:
+        way = without(way, cells_at(g.masks, base + p))
+        if meet(way, g.walls):
             return -1
-        region |= way
+        region = joined(region, way)
         left += distance if by_slides else 1
-    if region & occupied == 0:
+    if not meet(region, occupied):
         return left
     for i in range(g.count):
-        p = (key >> g.shift[i]) & g.gone
-        if p == g.gone or g.masks[i * g.stride + p] & region == 0:
+        p = field(key, g.shift[i], g.gone)
+        if p == g.gone or not meet(cells_at(g.masks, i * g.stride + p), region):
             continue
         is_target = False
         for t in targets:

@@ -5,7 +5,11 @@ Plain data: it neither knows nor decides how the core runs. The runner
 (:mod:`rhasp.engines.runner`) converts the tables for the compiled core when it runs compiled.
 
 A *key* packs a state into one integer: each vehicle's position in a field of ``bits`` bits,
-vehicle 0 lowest. A target that has left holds ``gone`` (all ones) in its field.
+vehicle 0 lowest. A target that has left holds ``gone`` (all ones) in its field. No field
+crosses a multiple of 64 bits nor takes bit 63 of one (:data:`KEY_WORD`), so that the
+compiled core can hold a key of any board as one int64 word, or a tuple of them, each
+nonnegative (:mod:`rhasp.engines.jit`); on a board whose key fits 63 bits the fields simply
+follow one another.
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from rhasp.engines import core
+from rhasp.engines import core, plain
 from rhasp.model import Board, Move, Plan, State
 
+KEY_WORD = 64  # a key's fields lie in words of 64 bits, bits 0 to 62 of each (no sign bit)
 WORD_BITS = 63  # what an int64 holds without its sign bit
+MAX_CELLS = 3 * WORD_BITS  # the compiled core takes cells in up to three words: 13×13
 
 
 @dataclass(frozen=True)
@@ -33,9 +39,9 @@ class Geometry:
 
     @property
     def compiles(self) -> bool:
-        """Whether the cells and a whole state each fit a 63-bit word."""
-        cells = self.board.width * self.board.height
-        return cells <= WORD_BITS and self.count * self.bits <= WORD_BITS
+        """Whether the compiled core takes the board: its cells fit three 63-bit words (every
+        board up to 13×13), keys of any number of vehicles."""
+        return self.board.width * self.board.height <= MAX_CELLS
 
     @classmethod
     def of(cls, board: Board, *, targets_leave: bool = True) -> Geometry:
@@ -51,12 +57,13 @@ class Geometry:
         exit_at = [_exit_position(board, i, last) for i, last in enumerate(lasts)]
         leaving = [p if targets_leave else -1 for p in exit_at]
         targets = tuple(board.index(label) for label in board.targets)
+        shifts = field_shifts(len(board.vehicles), bits)
         tables = core.Tables(
             count=len(board.vehicles),
             gone=gone,
             stride=stride,
             walls=sum(1 << (r * board.width + c) for r, c in board.walls),
-            shift=tuple(bits * i for i in range(len(board.vehicles))),
+            shift=shifts,
             last=tuple(lasts),
             exit_behind=tuple(int(p == 0) for p in leaving),
             exit_ahead=tuple(int(p > 0) for p in leaving),
@@ -64,7 +71,7 @@ class Geometry:
             behind=behind,
             ahead=ahead,
             near=near,
-            goal_shift=tuple(bits * i for i in targets),
+            goal_shift=tuple(shifts[i] for i in targets),
             goal_pos=tuple(gone if targets_leave else exit_at[i] for i in targets),
         )
         return cls(board, tables, bits, targets, tuple(leaving))
@@ -80,11 +87,12 @@ class Geometry:
 
     def key(self, state: State) -> int:
         gone = self.tables.gone
-        return sum((gone if p is None else p) << (self.bits * i) for i, p in enumerate(state))
+        shift = self.tables.shift
+        return sum((gone if p is None else p) << shift[i] for i, p in enumerate(state))
 
     def position(self, key: int, i: int) -> int:
         """Vehicle ``i``'s field in ``key`` (``tables.gone`` for a target that has left)."""
-        return (key >> (self.bits * i)) & self.tables.gone
+        return (key >> self.tables.shift[i]) & self.tables.gone
 
     def state(self, key: int) -> State:
         gone = self.tables.gone
@@ -92,16 +100,17 @@ class Geometry:
         return tuple(None if p == gone else p for p in positions)
 
     def occupancy(self, key: int) -> int:
-        return core.occupancy(self.tables, key)
+        return plain.CORE.occupancy(self.tables, key)
 
     def solved(self, key: int) -> bool:
         """Every target gone (or, when targets stay, at its exit edge)."""
-        return core.solved(self.tables, key)
+        return plain.CORE.solved(self.tables, key)
 
     def neighbours(self, key: int) -> list[int]:
         """The states one move away from ``key``, in the readable model's order."""
-        keys, slides, movers = core.buffers(self.tables)
-        return keys[: core.successors(self.tables, key, core.NO_SKIP, keys, slides, movers)]
+        python = plain.CORE  # uncompiled, at its fastest
+        keys, slides, movers = python.buffers(self.tables, key)
+        return keys[: python.successors(self.tables, key, core.NO_SKIP, keys, slides, movers)]
 
     def move(self, before: int, after: int) -> Move:
         """The move that turns ``before`` into ``after`` (one vehicle's field differs)."""
@@ -115,6 +124,13 @@ class Geometry:
 
     def plan(self, path: Sequence[int]) -> Plan:
         return tuple(self.move(a, b) for a, b in itertools.pairwise(path))
+
+
+def field_shifts(count: int, bits: int) -> tuple[int, ...]:
+    """Where each vehicle's field starts in a key: ``bits`` apart, as many as bits 0 to 62 of
+    a 64-bit word hold, then on in the next word (the module docstring says why)."""
+    per_word = WORD_BITS // bits
+    return tuple(KEY_WORD * (i // per_word) + bits * (i % per_word) for i in range(count))
 
 
 def _rows(board: Board, lasts: list[int], stride: int) -> tuple[tuple[int, ...], ...]:

@@ -17,58 +17,212 @@ measuring or testing; an installed package and a fresh clone start with none.
 from __future__ import annotations
 
 import inspect
-from typing import TypeVar
+from types import FunctionType
+from typing import Any, TypeVar
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.cpython.unsafe.tuple import tuple_setitem
 from numba.extending import overload, register_jitable
 
 from rhasp.engines import clusters, core, layouts
-from rhasp.engines.clusters import SPREAD
+from rhasp.engines.geometry import KEY_WORD, WORD_BITS
 
 TablesT = TypeVar("TablesT", core.Tables, layouts.Lines)
 
-EMPTY = -1  # no key is negative: keys fit 63 bits
+EMPTY = -1  # no key's first word is negative: fields keep off bit 63
+WORD = (1 << KEY_WORD) - 1
+CELL_WORD = (1 << WORD_BITS) - 1
+
+
+# Keys and cells. A board whose keys and cells fit 63 bits has each as one int64, and the
+# core's own functions run on them as they are. Wider boards (8×8 and up, or many vehicles)
+# have a key as a tuple of int64 words, lowest first, each field within bits 0 to 62 of one
+# word (:mod:`rhasp.engines.geometry`); and cells as a tuple of words of 63 bits (a cell
+# table of :class:`core.Tables` as a tuple of int64 arrays, one per word). numba compiles one
+# version of the core per form; the twins below give each function of the core that reads
+# keys or cells its tuple version, and the core's own source for one word.
+
+
+def _wide(value: Any) -> bool:
+    """Whether numba's type ``value`` is the tuple form (a key or cells of several words)."""
+    return isinstance(value, types.UniTuple)
+
+
+def _twin(function: Any, wide: Any) -> None:
+    """Overload ``function`` for numba: ``wide`` when an argument is of the tuple form,
+    else ``function`` itself (the core's source, compiled, for one word)."""
+    names = ", ".join(inspect.signature(function).parameters)
+    # numba wants the typing function and the code to take the same arguments, to the
+    # annotations: the core's function is taken without its own.
+    narrow = FunctionType(function.__code__, function.__globals__, function.__name__)
+    scope = {"_wide": _wide, "wide": wide, "narrow": narrow}
+    typer = eval(f"lambda {names}: wide if any(map(_wide, ({names},))) else narrow", scope)
+    overload(function)(typer)
+
+
+def _field(key, shift, gone):
+    return (key[shift >> 6] >> (shift & 63)) & gone
+
+
+def _moved(key, shift, delta):
+    word = shift >> 6
+    return tuple_setitem(key, word, key[word] + delta * (1 << (shift & 63)))
+
+
+def _above(key, shift):
+    word = shift >> 6
+    for k in range(word):
+        key = tuple_setitem(key, k, 0)
+    return tuple_setitem(key, word, key[word] >> (shift & 63) << (shift & 63))
+
+
+def _less(a, b):
+    for k in range(len(a) - 1, -1, -1):  # the highest word first; every word nonnegative
+        if a[k] != b[k]:
+            return a[k] < b[k]
+    return False
+
+
+def _words(key):
+    return len(key)
+
+
+def _spread(key):
+    mixed = 0
+    for k in range(len(key)):
+        mixed = (mixed ^ key[k]) * core.SPREAD
+    return mixed >> 32
+
+
+def _put_key(table, at, key):
+    for k in range(len(key)):
+        table[at + k] = key[k]
+
+
+def _holds_key(table, at, key):
+    for k in range(len(key)):  # noqa: SIM110 (numba compiles loops, not all())
+        if table[at + k] != key[k]:
+            return False
+    return True
+
+
+def _key_at(table, at, like):
+    for k in range(len(like)):
+        like = tuple_setitem(like, k, table[at + k])
+    return like
+
+
+def _no_cells(like):
+    for k in range(len(like)):
+        like = tuple_setitem(like, k, 0)
+    return like
+
+
+def _joined(a, b):
+    for k in range(len(a)):
+        a = tuple_setitem(a, k, a[k] | b[k])
+    return a
+
+
+def _without(a, b):
+    for k in range(len(a)):
+        a = tuple_setitem(a, k, a[k] & ~b[k])
+    return a
+
+
+def _meet(a, b):
+    for k in range(len(a)):  # noqa: SIM110 (numba compiles loops, not all())
+        if a[k] & b[k] != 0:
+            return True
+    return False
+
+
+def _within(a, b):
+    for k in range(len(a)):  # noqa: SIM110 (numba compiles loops, not all())
+        if a[k] & ~b[k] != 0:
+            return False
+    return True
+
+
+_cells_at_by_words: dict[int, Any] = {}
+
+
+def _cells_at(table, index):
+    """``table[index]`` of a cell table held as one array per word: a tuple's length must be
+    known when compiling, so the tuple is written out, once per number of words."""
+    words = len(table)
+    if words not in _cells_at_by_words:
+        items = ", ".join(f"table[{k}][index]" for k in range(words))
+        _cells_at_by_words[words] = eval(f"lambda table, index: ({items},)")
+    return _cells_at_by_words[words]
+
+
+def _cells_at_typer(table, index):
+    return _cells_at(table, index) if _wide(table) else lambda table, index: table[index]
+
+
+overload(core.cells_at)(_cells_at_typer)
+
+WIDE: dict[Any, Any] = {
+    core.field: _field,
+    core.moved: _moved,
+    core.above: _above,
+    core.less: _less,
+    core.words: _words,
+    core.spread: _spread,
+    core.no_cells: _no_cells,
+    core.joined: _joined,
+    core.without: _without,
+    core.meet: _meet,
+    core.within: _within,
+    core.put_key: _put_key,
+    core.holds_key: _holds_key,
+    core.key_at: _key_at,
+}
+for _function, _wide_twin in WIDE.items():
+    _twin(_function, _wide_twin)
 
 
 # The states seen, compiled: in place of numba's own set, which measured 1.5 times slower on
 # this core's clusters, an int64 array of slots in open addressing with linear probing, kept at
-# most half full, with the count of keys held in its last element. Keys are well-mixed
-# integers already, so one multiplication (by SPREAD, as the cluster's index table does)
-# spreads them.
+# most half full, with the count of keys held in its last element. A slot is a key's words
+# (its first word EMPTY when free).
 
 
 @njit
-def _table(size: int) -> np.ndarray:
-    table = np.full(size + 1, EMPTY, np.int64)
-    table[size] = 0
+def _table(slots: int, width: int) -> np.ndarray:
+    table = np.full(slots * width + 1, EMPTY, np.int64)
+    table[slots * width] = 0
     return table
 
 
 @njit
-def _place(table: np.ndarray, key: int) -> bool:
+def _place(table: np.ndarray, key: Any) -> bool:
     """Put ``key`` in its slot; False if it was there already."""
-    mask = len(table) - 2  # the slots are a power of two
-    slot = (key * SPREAD) >> 32 & mask
-    while table[slot] != EMPTY:
-        if table[slot] == key:
+    width = core.words(key)
+    mask = (len(table) - 1) // width - 1  # the slots are a power of two
+    slot = core.spread(key) & mask
+    while table[width * slot] != EMPTY:
+        if core.holds_key(table, width * slot, key):
             return False
         slot = (slot + 1) & mask
-    table[slot] = key
-    table[mask + 1] += 1
+    core.put_key(table, width * slot, key)
+    table[len(table) - 1] += 1
     return True
 
 
 @njit
-def _with_room(table: np.ndarray, more: int) -> np.ndarray:
+def _with_room(table: np.ndarray, more: int, like: Any) -> np.ndarray:
     """``table``, or a larger copy when ``more`` keys would fill more than half of it."""
-    size = len(table) - 1
-    if 2 * (table[size] + more) <= size:
+    width = core.words(like)
+    slots = (len(table) - 1) // width
+    if 2 * (table[len(table) - 1] + more) <= slots:
         return table
-    grown = _table(4 * size)
-    for key in table[:size]:
-        if key != EMPTY:
-            _place(grown, key)
+    grown = _table(4 * slots, width)
+    for slot in range(slots):
+        if table[width * slot] != EMPTY:
+            _place(grown, core.key_at(table, width * slot, like))
     return grown
 
 
@@ -80,10 +234,17 @@ def _new_buffer(size):
     return lambda size: np.zeros(size, np.int64)
 
 
+@overload(core.key_buffer)
+def _key_buffer(size, like):
+    if _wide(like):
+        return lambda size, like: [like] * size
+    return lambda size, like: np.zeros(size, np.int64)
+
+
 @overload(core.key_set)
 def _key_set(first):
     def table(first):
-        seen = _table(1024)
+        seen = _table(1024, core.words(first))
         _place(seen, first)
         return seen
 
@@ -96,14 +257,22 @@ def _added(seen, key):
 
 
 @overload(core.with_room)
-def _room(seen, more):
-    return lambda seen, more: _with_room(seen, more)
+def _room(seen, more, like):
+    return lambda seen, more, like: _with_room(seen, more, like)
 
 
 #: The core's functions with a compiled twin above; every other function of the core, of the
 #: cluster functions and of the enumeration is registered, found rather than listed, so none
 #: can be forgotten.
-TWINNED = (core.new_buffer, core.key_set, core.add_new, core.with_room)
+TWINNED = (
+    core.new_buffer,
+    core.key_buffer,
+    core.key_set,
+    core.add_new,
+    core.with_room,
+    core.cells_at,
+    *WIDE,
+)
 
 
 def _functions(module: object) -> list[object]:
@@ -134,10 +303,72 @@ enumerate_shard = njit(cache=True, nogil=True)(layouts.enumerate_shard)
 
 def tables(values: TablesT) -> TablesT:
     """The same tables (a board's geometry, ``core.Tables``, or its lines, ``layouts.Lines``)
-    with every sequence as an int64 array, as the compiled core takes them."""
+    with every sequence as an int64 array, as the compiled core takes them; a board's cells
+    past 63 bits in words (module comment above)."""
+    words = cell_words(values) if isinstance(values, core.Tables) else 1
+    if words > 1:
+        return _wide_tables(values, words)  # type: ignore[arg-type]
     return type(values)(
         *(np.asarray(v, dtype=np.int64) if isinstance(v, tuple) else v for v in values)
     )
+
+
+#: The cell tables of :class:`core.Tables` (the rest are small numbers).
+CELL_TABLES = ("masks", "behind", "ahead", "near")
+
+
+def cell_words(g: core.Tables) -> int:
+    """How many 63-bit words the board's cells take (one at least)."""
+    cells = max(max(getattr(g, name), default=0) for name in CELL_TABLES)
+    return max(1, -(-max(cells, g.walls).bit_length() // WORD_BITS))
+
+
+def in_words(value: int, words: int, bits: int) -> tuple[int, ...]:
+    """``value`` cut in ``words`` words of ``bits`` bits, lowest first."""
+    return tuple((value >> (bits * k)) & ((1 << bits) - 1) for k in range(words))
+
+
+def _wide_tables(g: core.Tables, words: int) -> core.Tables:
+    """The board's tables with each set of cells as ``words`` words (a tuple of arrays)."""
+    cells = {
+        name: tuple(
+            np.asarray([in_words(m, words, WORD_BITS)[k] for m in getattr(g, name)], np.int64)
+            for k in range(words)
+        )
+        for name in CELL_TABLES
+    }
+    small = {
+        name: np.asarray(value, dtype=np.int64)
+        for name, value in g._asdict().items()
+        if isinstance(value, tuple) and name not in CELL_TABLES
+    }
+    return g._replace(walls=in_words(g.walls, words, WORD_BITS), **cells, **small)
+
+
+def key_words(g: core.Tables) -> int:
+    """How many words a key of the board takes in the compiled core (fields per word: see
+    :mod:`rhasp.engines.geometry`)."""
+    return 1 + max(g.shift, default=0) // KEY_WORD
+
+
+def key(g: core.Tables, value: int) -> int | tuple[int, ...]:
+    """A key as the compiled core takes it on the board of ``g``: one int64, or a tuple."""
+    words = key_words(g)
+    return value if words == 1 else in_words(value, words, KEY_WORD)
+
+
+def plain(outcome: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What a compiled search returned, with its lists of keys in tuples as Python ints."""
+    return tuple(_plain_keys(value) if _holds_tuples(value) else value for value in outcome)
+
+
+def _holds_tuples(value: Any) -> bool:
+    return isinstance(value, list) and len(value) > 0 and isinstance(value[0], tuple)
+
+
+def _plain_keys(keys: list[tuple[int, ...]]) -> list[int]:
+    shifts = [KEY_WORD * k for k in range(len(keys[0]))]
+    return [sum(word << shift for word, shift in zip(key, shifts, strict=True)) for key in keys]
 
 
 def watch() -> np.ndarray:

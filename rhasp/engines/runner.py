@@ -5,11 +5,10 @@ bounded, watched and interruptible.
 
 It owns every decision the callers would otherwise repeat:
 
-- **compiled or not.** Compiled (numba, :mod:`rhasp.engines.jit`) for tables whose keys and
-  cells fit 63-bit words (:attr:`rhasp.engines.geometry.Geometry.compiles`: every board up to
-  6×6, and boards of up to 63 cells with up to 21 vehicles, 15 when a line is longer than 8
-  cells); uncompiled, the same functions on Python integers, for every other board, when
-  numba is missing, and at first in each process. ``RHASP_JIT=always`` or ``never`` fixes the
+- **compiled or not.** Compiled (numba, :mod:`rhasp.engines.jit`) for every board up to
+  13×13 (:attr:`rhasp.engines.geometry.Geometry.compiles`; keys and cells past 63 bits in
+  tuples of words); uncompiled, the same functions on Python integers, when numba is
+  missing, and at first in each process. ``RHASP_JIT=always`` or ``never`` fixes the
   choice (tests and benchmarks).
 - **the switch.** Loading numba and its cached code costs about as much as 100,000 states
   searched uncompiled, so a process searches uncompiled until it has spent that much
@@ -39,7 +38,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from rhasp.engines import core
+from rhasp.engines import core, plain
 from rhasp.engines.limits import Budget, state_limit, time_limit, wait_until_done
 from rhasp.errors import SearchLimit
 
@@ -75,7 +74,24 @@ def _mode() -> str:
 
 def _may_compile() -> bool:
     """Whether the core may be compiled here, found without loading numba."""
-    return _mode() != "never" and _numba_installed()
+    return _mode() != "never" and _numba_installed() and _room_for_numba()
+
+
+#: The address space the compiled core needs: numba, LLVM and numpy take 400 MB before any
+#: search (measured), and a search needs room of its own.
+COMPILED_ADDRESS_SPACE = 1 << 30
+
+
+def _room_for_numba() -> bool:
+    """Whether the process's address space (``ulimit -v``) leaves numba room: under a tighter
+    cap, loading it can abort the process (OpenBLAS: exit code 1, no line of rhasp's), where
+    the uncompiled core meets the cap as a MemoryError, its documented line and exit code 4."""
+    try:
+        import resource
+    except ImportError:  # no such limits here (Windows)
+        return True
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return soft == resource.RLIM_INFINITY or soft >= COMPILED_ADDRESS_SPACE
 
 
 #: Tables converted for the compiled core, by the identity of the tables converted (hashing
@@ -148,7 +164,7 @@ class Runner:
         **flags: Any,
     ) -> tuple[Any, ...]:
         """``function(tables, *arguments, watch, **flags)``, compiled if this process may and
-        the tables ``compiles`` (fit 64-bit words; prefer :meth:`warm_up` first), watched
+        the tables ``compiles`` (see :attr:`Geometry.compiles`; :meth:`warm_up` first), watched
         within ``budget``'s seconds and progress (in a thread of its own when ``threaded``, so
         that Ctrl-C stops it at once). A function that answers
         :data:`rhasp.engines.core.BUDGET` raises a :class:`SearchLimit`, where ``reached``
@@ -232,9 +248,20 @@ class Runner:
         it to write: the core's own when ``jit`` is None, else the compiled twin of the same
         name, on int64 arrays."""
         if jit is None:
-            return function, (tables, *arguments), core.new_buffer(core.WATCH_FIELDS)
+            return plain.twin(function), (tables, *arguments), core.new_buffer(core.WATCH_FIELDS)
+        twin, converted = getattr(jit, function.__name__), _converted(jit, tables)
+        if isinstance(tables, core.Tables):  # a search of a board, from a key
+            first, *rest = arguments
+            arguments = (jit.key(converted, first), *rest)
+            twin = _with_plain_keys(jit, twin)
         keys = (jit.keys(a) if isinstance(a, list) else a for a in arguments)
-        return getattr(jit, function.__name__), (_converted(jit, tables), *keys), jit.watch()
+        return twin, (converted, *keys), jit.watch()
+
+
+def _with_plain_keys(jit: ModuleType, twin: Callable[..., Any]) -> Callable[..., Any]:
+    """``twin``, answering keys as Python integers (on wide boards, the compiled core's keys
+    are tuples of words)."""
+    return lambda *arguments, **flags: jit.plain(twin(*arguments, **flags))
 
 
 #: The process's runner (see :class:`Runner`).

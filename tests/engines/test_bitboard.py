@@ -13,8 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from rhasp.cluster import cluster_graph
 from rhasp.engines import bitboard, reference, runner
 from rhasp.engines.geometry import Geometry
+from rhasp.engines.limits import Budget
+from rhasp.errors import SearchLimit
 from rhasp.model import plan_slides, replay
-from tests.boards import card, example, grid, puzzles
+from tests.boards import card, crowded_puzzles, example, grid, puzzles
 
 
 @contextmanager
@@ -57,9 +59,7 @@ def test_compiled_core_agrees_with_the_reference_on_random_boards(puzzle):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(min_side=8, max_side=12, max_others=3))
 def test_core_agrees_with_the_reference_on_boards_up_to_12x12(puzzle):
-    # Boards of 64 cells and more run uncompiled even when compiling is asked for. Few
-    # vehicles: on a large board every unsolvable puzzle's whole state space is searched.
-    assert not Geometry.of(puzzle.board).compiles
+    # Few vehicles: on a large board every unsolvable puzzle's whole state space is searched.
     with core_mode("always"):
         agree(puzzle)
 
@@ -80,6 +80,19 @@ def test_fast_core_agrees_on_the_examples(name, mode):
         agree(example(name))
 
 
+def _reference(puzzle, objective: str):
+    search = reference.fewest_moves if objective == "moves" else reference.fewest_slides
+    return search(puzzle.board, puzzle.start)[0]
+
+
+def optimum(puzzle, plan, objective: str):
+    """A plan's cost by the objective (None for no plan), checked by replaying it."""
+    if plan is None:
+        return None
+    assert replay(puzzle, plan).solved
+    return len(plan) if objective == "moves" else (plan_slides(plan), len(plan))
+
+
 def every_result(puzzle) -> tuple:
     """What each search of the core returns for the puzzle, in plain Python values."""
     board, start, placement = puzzle.board, puzzle.start, puzzle.placement
@@ -89,21 +102,25 @@ def every_result(puzzle) -> tuple:
         bitboard.cluster_size(board, placement),
     ]
     if len(board.targets) == 1:
-        graph = cluster_graph(puzzle)
-        arrays = (graph.keys, graph.first_edge, graph.edges, graph.distance, graph.by_distance)
-        found += [bitboard.solve_and_count(board, placement), *map(list, arrays)]
+        found += [bitboard.solve_and_count(board, placement), _graph(cluster_graph(puzzle))]
     return tuple(found)
+
+
+def same_both_ways(results, puzzle) -> tuple:
+    """``results(puzzle)`` uncompiled, which it must equal compiled."""
+    with core_mode("never"):
+        uncompiled = results(puzzle)
+    with core_mode("always"):
+        compiled = results(puzzle)
+    assert compiled == uncompiled
+    return uncompiled
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles())
 def test_compiled_and_uncompiled_core_return_the_same(puzzle):
     # One source, two ways of running it: the same plans, counts and orders, to the state.
-    with core_mode("never"):
-        uncompiled = every_result(puzzle)
-    with core_mode("always"):
-        compiled = every_result(puzzle)
-    assert compiled == uncompiled
+    same_both_ways(every_result, puzzle)
 
 
 @pytest.mark.parametrize("mode", ["never", "always"])
@@ -121,10 +138,10 @@ def test_a_board_with_no_target_left_is_its_own_goal(mode):
                 assert bitboard.best_first(board, start, objective) == ((), 1)
 
 
-def test_which_boards_compile():
+def test_every_board_up_to_12x12_compiles():
     assert Geometry.of(card(40).board).compiles  # 13 vehicles of 3 bits, 36 cells
     wide = grid("AA......\n" + "........\n" * 7)
-    assert not Geometry.of(wide.board).compiles  # 64 cells: over a 63-bit word
+    assert Geometry.of(wide.board).compiles  # 64 cells: over a 63-bit word
     crowded = grid("""
         AABBCCDDEE.
         FFGGHHIIJJ.
@@ -133,10 +150,63 @@ def test_which_boards_compile():
         XX........Z
     """)  # 22 vehicles of 4 bits on 55 cells: the key is over a word
     geometry = Geometry.of(crowded.board)
-    assert (geometry.bits, geometry.compiles) == (4, False)
-    with core_mode("always"):  # runs uncompiled, on Python integers
+    assert (geometry.bits, geometry.compiles) == (4, True)
+    # 15 fields of 4 bits to a word: the 16th vehicle's field starts the second word.
+    assert geometry.tables.shift[14:17] == (56, 64, 68)
+    with core_mode("always"):
         agree(crowded)
         agree(wide)
+
+
+#: A search's budget on crowded boards: their clusters can be far too large to search.
+CROWDED_STATES = 3_000
+
+
+def bounded_results(puzzle) -> tuple:
+    """What each search of the core gives on the puzzle within CROWDED_STATES, a limit met
+    included (its line names the states and the depth where it stopped)."""
+    board, start, placement = puzzle.board, puzzle.start, puzzle.placement
+    budget = Budget(states=CROWDED_STATES)
+    searches = [
+        lambda: bitboard.fewest_moves(board, start, budget),
+        lambda: bitboard.fewest_slides(board, start, budget),
+        lambda: bitboard.best_first(board, start, "moves", budget),
+        lambda: bitboard.best_first(board, start, "slides", budget),
+        lambda: bitboard.cluster_size(board, placement, budget),
+    ]
+    if len(board.targets) == 1:
+        searches.append(lambda: bitboard.solve_and_count(board, placement, budget))
+        searches.append(lambda: _graph(cluster_graph(puzzle, budget)))
+    return tuple(_outcome(search) for search in searches)
+
+
+def _graph(graph) -> tuple:
+    arrays = (graph.keys, graph.first_edge, graph.edges, graph.distance, graph.by_distance)
+    hardest = graph.hardest if graph.by_distance else None
+    return (*map(list, arrays), hardest)
+
+
+def _outcome(search):
+    try:
+        return search()
+    except SearchLimit as limit:
+        return str(limit)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(crowded_puzzles())
+def test_compiled_and_uncompiled_core_agree_on_crowded_boards_of_every_size(puzzle):
+    # Sides 3 to 12, up to 40 vehicles, keys of one to three words and cells of one to three,
+    # often just below or past a word's edge: the same plans, counts, orders and limits.
+    uncompiled = same_both_ways(bounded_results, puzzle)
+    plan, explored = uncompiled[0] if not isinstance(uncompiled[0], str) else (None, None)
+    if explored is not None:  # BFS ended within the budget: the reference search agrees
+        assert (plan, explored) == reference.fewest_moves(puzzle.board, puzzle.start)
+        for objective, found in (("moves", uncompiled[2]), ("slides", uncompiled[3])):
+            if not isinstance(found, str):
+                assert optimum(puzzle, found[0], objective) == optimum(
+                    puzzle, _reference(puzzle, objective), objective
+                )
 
 
 def test_a_process_switches_to_the_compiled_core_midway(monkeypatch):

@@ -97,3 +97,15 @@ def test_ctrl_c_stops_a_long_shard_at_once(monkeypatch):
         budget = Budget(UNLIMITED, progress=Interrupter())
         RUNNER.call(layouts.enumerate_shard, lines, prefix, limits, budget=budget)
     assert time.perf_counter() - began < 2.0
+
+
+@pytest.mark.parametrize(("cap", "compiles"), [(200 * 2**20, False), (2**31, True), (None, True)])
+def test_numba_is_loaded_only_with_room_in_the_address_space(monkeypatch, cap, compiles):
+    # Under a tight ulimit -v, loading numba may abort the process (exit code 1, no line of
+    # ours): the core runs uncompiled there, and meets the cap as a MemoryError (exit 4).
+    import resource
+
+    limit = resource.RLIM_INFINITY if cap is None else cap
+    monkeypatch.setattr(resource, "getrlimit", lambda kind: (limit, resource.RLIM_INFINITY))
+    monkeypatch.setenv("RHASP_JIT", "always")
+    assert (RUNNER.compiled() is not None) == compiles

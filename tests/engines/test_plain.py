@@ -1,0 +1,53 @@
+"""The uncompiled core (rhasp.engines.plain) is the core's own source with its one-line
+helpers written in place: it must return what the core's functions return, called as they
+stand, and call none of those helpers."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+
+from rhasp.engines import clusters, core, plain
+from rhasp.engines.geometry import Geometry
+from tests.boards import crowded_puzzles, puzzles
+
+BUDGET = 2_000
+
+
+def searches(core_module, clusters_module, puzzle) -> tuple:
+    """Each search of the core on the puzzle, from the given modules, within BUDGET."""
+    results = []
+    for targets_leave in (True, False):
+        geometry = Geometry.of(puzzle.board, targets_leave=targets_leave)
+        g, key = geometry.tables, geometry.key(puzzle.placement)
+        watch = core.new_buffer(core.WATCH_FIELDS)
+        results += [
+            core_module.breadth_first(g, key, BUDGET, watch, True, True),
+            core_module.breadth_first(g, key, BUDGET, watch, False, False),
+            core_module.best_first(g, key, BUDGET, watch, False),
+            core_module.best_first(g, key, BUDGET, watch, True),
+            core_module.cheapest(g, key, BUDGET, watch),
+            clusters_module.cluster(g, key, BUDGET, watch),
+        ]
+    return tuple(results)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles() | crowded_puzzles())
+def test_the_plain_core_returns_what_the_core_returns(puzzle):
+    assert searches(plain.CORE, plain.CLUSTERS, puzzle) == searches(core, clusters, puzzle)
+
+
+def test_the_plain_core_calls_no_helper_written_in_place():
+    assert set(plain.HELPERS) == set(plain.WRITTEN_IN_PLACE)  # each found in the core
+    for module in (plain.CORE, plain.CLUSTERS):
+        for name in ("successors", "occupancy", "breadth_first", "lower_bound", "explore"):
+            function = getattr(module, name, None)
+            if function is not None:
+                called = set(function.__code__.co_names)
+                assert called.isdisjoint(plain.WRITTEN_IN_PLACE), (module, name)
+
+
+def test_the_runner_runs_the_plain_twin_uncompiled():
+    assert plain.twin(core.breadth_first) is plain.CORE.breadth_first
+    assert plain.twin(clusters.cluster) is plain.CLUSTERS.cluster
+    assert plain.CLUSTERS.core is plain.CORE  # its calls of the core are plain too
