@@ -53,6 +53,7 @@ from rhasp.engines.limits import (
     OUT_OF_MEMORY,
     Budget,
 )
+from rhasp.engines.runner import RUNNER
 from rhasp.engines.static import Blocked, blocked_exit, static_analysis
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
 from rhasp.enumeration import Tally as EnumerationTally
@@ -133,6 +134,7 @@ __all__ = [
     "single",
     "solution",
     "solve",
+    "when_compiling",
 ]
 
 #: Suffixes that make a string that is not an existing file read as a file name, not text.
@@ -202,6 +204,13 @@ def _is_file(text: str) -> bool:
         return "\n" not in text and Path(text).is_file()
     except (OSError, ValueError):  # too long for a file name, or a NUL
         return False
+
+
+def when_compiling(tell: Callable[[], None] | None) -> None:
+    """Have ``tell()`` called once, from another thread, when a search is found compiling the
+    search core (its first run on a machine, or on a board of a new shape: several seconds,
+    cached after), so that a long first run need not be a silent one; None: no one is told."""
+    RUNNER.on_compiling = tell
 
 
 def play(puzzle: Puzzle, plan: str | Sequence[Move]) -> Puzzle:

@@ -1080,6 +1080,9 @@ def plain_usage_error(message: str) -> str:
     return " ".join(message.replace("Value error, ", "").split())  # click: a choice a line
 
 
+#: What a terminal is told while the search core compiles (numba, once, then cached).
+COMPILING = "compiling the search core once for this kind of board (about 10 s; cached after)"
+
 #: When this process started the command line, near enough: before numba is loaded or any
 #: code compiled, so that a summary can say how long the whole run took.
 STARTED = time.perf_counter()
@@ -1095,6 +1098,8 @@ def main() -> None:
     Ctrl-C and SIGTERM stop it cleanly (exit codes 130 and 143), and so does standard output
     closed by its reader (141, nothing on standard error)."""
     signal.signal(signal.SIGTERM, _terminate)
+    if err.is_terminal:
+        api.when_compiling(lambda: err.print(COMPILING, markup=False))
     try:
         code = run_app()
         sys.stdout.flush()  # here, not at exit, where a closed pipe would print a warning

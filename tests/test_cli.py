@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 from typer.main import get_command
 
-from rhasp.cli import app, main
+from rhasp.cli import COMPILING, app, main
 from rhasp.formats import read_text
 from rhasp.output import ProofProgress
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS
@@ -793,3 +793,25 @@ def test_every_command_is_summed_up_in_one_line_that_the_help_can_wrap():
         assert first.strip() and "\n" not in first, name
     listing = rhasp("--help").stdout
     assert "enumerate  List every interesting puzzle" in listing
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_a_terminal_is_told_once_when_the_core_compiles_and_not_when_it_is_cached(
+    tmp_path, monkeypatch
+):
+    # A cache folder of its own, empty: the first compiled search compiles (seconds), the
+    # second loads what the first cached (well under the notice's second).
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
+    monkeypatch.setenv("RHASP_JIT", "always")
+    first = run_with_terminal_stderr("solve", "card01", "--engine", "bfs")
+    assert first[0] == 0 and "moves 8" in first[1]
+    assert first[2].count(COMPILING) == 1
+    again = run_with_terminal_stderr("solve", "card01", "--engine", "bfs")
+    assert again[0] == 0 and COMPILING not in again[2]
+    piped = subprocess.run(  # not a terminal: never said
+        [sys.executable, "-m", "rhasp", "solve", "card02", "--engine", "astar"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert piped.returncode == 0 and COMPILING not in piped.stderr + piped.stdout

@@ -34,7 +34,8 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -113,6 +114,11 @@ def _converted(jit: ModuleType, tables: Any) -> Any:
         return converted
 
 
+#: How long a compiled function's first call on tables of a new shape may take before it is
+#: surely compiling rather than loading numba's cached code (well under a second).
+COMPILE_NOTICE_AFTER = 1.0
+
+
 def _at_depth(depth: int) -> str:
     return f"at depth {depth}"
 
@@ -124,6 +130,11 @@ class Runner:
     def __init__(self, switch_states: int = SWITCH_STATES) -> None:
         self.switch_states = switch_states
         self.uncompiled_states = 0
+        #: Called once a process, from another thread, when a compiled function's first call
+        #: on tables of a new shape has run :data:`COMPILE_NOTICE_AFTER` seconds: it is
+        #: compiling (the command line says so, since the first run is otherwise silently slow).
+        self.on_compiling: Callable[[], None] | None = None
+        self._compiling_told = False
 
     def compiled(self) -> ModuleType | None:
         """The compiled core, if this process may use it at all (numba installed and
@@ -149,7 +160,8 @@ class Runner:
         if jit is None:
             return False
         twin, converted, watch = self._way(function, tables, arguments, jit)
-        twin(*converted, watch, **flags)
+        with self._noticing(jit, function, converted[0]):
+            twin(*converted, watch, **flags)
         return True
 
     def call(
@@ -232,10 +244,37 @@ class Runner:
         measure = "f" if function is core.best_first else "depth"
 
         def search() -> tuple[Any, ...]:
-            return twin(*converted, watch, **flags)
+            with self._noticing(jit, function, converted[0]):
+                return twin(*converted, watch, **flags)
 
         watched = _Watched(budget, watch, reached, measure)
         return watched.run(search, threaded), watch
+
+    @contextmanager
+    def _noticing(
+        self, jit: ModuleType | None, function: Callable[..., Any], tables: Any
+    ) -> Iterator[None]:
+        """Around a call of ``function``: when it runs compiled on tables of a shape its
+        compiled twin has not met in this process (so numba loads or compiles its code now),
+        tell :attr:`on_compiling` should it take longer than loading would."""
+        if jit is None or self.on_compiling is None or self._compiling_told:
+            yield
+            return
+        if _shape_met(getattr(jit, function.__name__, None), tables):
+            yield
+            return
+        timer = threading.Timer(COMPILE_NOTICE_AFTER, self._tell_compiling)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+
+    def _tell_compiling(self) -> None:
+        if not self._compiling_told and self.on_compiling is not None:
+            self._compiling_told = True
+            self.on_compiling()
 
     @staticmethod
     def _way(
@@ -256,6 +295,18 @@ class Runner:
             twin = _with_plain_keys(jit, twin)
         keys = (jit.keys(a) if isinstance(a, list) else a for a in arguments)
         return twin, (converted, *keys), jit.watch()
+
+
+def _shape_met(dispatcher: Any, tables: Any) -> bool:
+    """Whether numba's ``dispatcher`` has code for ``tables`` of this type already (its
+    first argument: the tables' type is the board's shape, words a key and a cell set)."""
+    try:
+        from numba import typeof
+
+        shape = typeof(tables)
+        return any(signature and signature[0] == shape for signature in dispatcher.signatures)
+    except Exception:  # not a dispatcher, or a type numba cannot tell: say nothing
+        return True
 
 
 def _with_plain_keys(jit: ModuleType, twin: Callable[..., Any]) -> Callable[..., Any]:
