@@ -43,7 +43,7 @@ from rhasp.cluster import (
 )
 from rhasp.engines.bitboard import best_first, prefer_compiled
 from rhasp.engines.limits import Budget, default_max_states
-from rhasp.errors import SearchLimit, counted
+from rhasp.errors import SearchLimit, TimeLimit, counted
 from rhasp.formats.line import database_board
 from rhasp.model import Cell, Piece, Puzzle, TargetSpec, build_puzzle
 from rhasp.parallel import worker_pool
@@ -137,31 +137,45 @@ ASTAR_STATES = 200_000
 
 @dataclass(frozen=True)
 class Scoring:
-    """The states each search of one board may reach (:func:`score`)."""
+    """The states each search of one board may reach (:func:`score`), and the wall-clock time
+    (``time.time()``, so that it holds on worker processes too) past which none goes on."""
 
     cluster_states: int = WHOLE_CLUSTER_STATES
     astar_states: int = ASTAR_STATES
+    deadline: float = math.inf
 
     @classmethod
-    def within(cls, states: int) -> Scoring:
+    def within(cls, states: int, deadline: float = math.inf) -> Scoring:
         """The default budgets, neither past ``states`` (the run's state limit)."""
-        return cls(min(states, WHOLE_CLUSTER_STATES), min(states, ASTAR_STATES))
+        return cls(min(states, WHOLE_CLUSTER_STATES), min(states, ASTAR_STATES), deadline)
+
+    def budget(self, states: int) -> Budget:
+        """``states`` and the seconds left, if the run has a deadline."""
+        if self.deadline == math.inf:
+            return Budget(states)
+        return Budget(states, seconds=max(0.001, self.deadline - time.time()))
+
+    @property
+    def past_deadline(self) -> bool:
+        return time.time() > self.deadline
 
 
 def score(puzzle: Puzzle, scoring: Scoring) -> Outcome:
     """The deepest puzzle proven on the board: its cluster's hardest state (BFS over the whole
     cluster) when the cluster fits ``scoring.cluster_states``, else the board as it stands
-    with its fewest moves by A*; the limit when that does not fit either."""
+    with its fewest moves by A*; the limit when that does not fit either, or time is up."""
     try:
-        found = hardest_state(puzzle, Budget(scoring.cluster_states))
+        found = hardest_state(puzzle, scoring.budget(scoring.cluster_states))
+    except TimeLimit as limit:
+        return limit
     except SearchLimit:
-        return _from_the_start(puzzle, scoring.astar_states)
+        return _from_the_start(puzzle, scoring.budget(scoring.astar_states))
     return None if found is None else NewPuzzle.hardest(found)
 
 
-def _from_the_start(puzzle: Puzzle, states: int) -> Outcome:
+def _from_the_start(puzzle: Puzzle, budget: Budget) -> Outcome:
     try:
-        plan, _ = best_first(puzzle.board, puzzle.start, "moves", Budget(states))
+        plan, _ = best_first(puzzle.board, puzzle.start, "moves", budget)
     except SearchLimit as limit:
         return limit
     if plan is None:
@@ -314,8 +328,7 @@ def accepted(current: int | None, candidate: int | None, temperature: float, dra
 @dataclass(frozen=True)
 class Chains:
     """What every chain of one run shares: the seed, the boards, the depth that ends a chain,
-    its length, the searches' budgets, and the wall-clock time (``time.time()``) past which
-    a chain stops, even on a worker process."""
+    its length, and the searches' budgets and deadline (a chain stops past it)."""
 
     seed: int
     size: int = 6
@@ -323,7 +336,6 @@ class Chains:
     min_moves: int = 1
     steps: int = CHAIN_STEPS
     scoring: Scoring = field(default_factory=Scoring)
-    deadline: float = math.inf
 
     def chain(self, number: int) -> Iterator[Outcome]:
         """Chain ``number``, board after board: it starts from random board ``number``
@@ -337,7 +349,7 @@ class Chains:
         yield found
         depth, standing = _depth(found), _standing(found, board)
         for step in range(1, self.steps):
-            if self.deep_enough(found) or time.time() > self.deadline:
+            if self.deep_enough(found) or self.scoring.past_deadline:
                 return
             candidate = changed_board(standing, rng)
             found = score(candidate, self.scoring)
@@ -397,14 +409,16 @@ SECONDS_PER_PUZZLE = 600.0
 class Tried:
     """How a run of :func:`distinct_puzzles` goes: the boards it scored, how many of them
     were past both searches' budgets, the deepest puzzle proven on any (kept or not), the
-    puzzles kept and those too large to make minimal, which bound ended it (``"boards"`` or
-    ``"seconds"``), if one did, and when it must end (``time.perf_counter()``)."""
+    puzzles kept and those too large to make minimal, the boards whose search the run's
+    seconds stopped, which bound ended it (``"boards"`` or ``"seconds"``), if one did, and
+    when it must end (``time.perf_counter()``)."""
 
     boards: int = 0
     skipped: int = 0
     deepest_found: NewPuzzle | None = None
     kept: int = 0
     not_minimal: int = 0
+    timed_out: int = 0
     stopped: str | None = None
     began: float = field(default_factory=time.perf_counter)
     ends: float = math.inf
@@ -415,7 +429,9 @@ class Tried:
 
     def count(self, found: Outcome) -> None:
         self.boards += 1
-        if isinstance(found, SearchLimit):
+        if isinstance(found, TimeLimit):  # the run's seconds are up: no fault of the board
+            self.timed_out += 1
+        elif isinstance(found, SearchLimit):
             self.skipped += 1
         elif found is not None and found.moves > (self.deepest or -1):
             self.deepest_found = found
@@ -439,7 +455,9 @@ class Tried:
         made = f"no puzzle of {wanted}" if kept == 0 else f"{kept} of {count} puzzles of {wanted}"
         within = boards if self.stopped == "boards" else f"{seconds:g} s ({boards})"
         line = f"{made} in {within}"
-        if self.deepest is None:
+        if self.deepest is None and self.timed_out:
+            line += "; the time was up before any board was proven"
+        elif self.deepest is None:
             line += "; no board had a reachable goal"
         else:
             line += f"; the deepest found took {counted(self.deepest, 'move')}"
@@ -486,7 +504,7 @@ def distinct_puzzles(
     if seconds is not None:
         tried.ends = tried.began + seconds
     deadline = time.time() + (math.inf if seconds is None else seconds)
-    chains = Chains(seed, size, walls, min_moves, scoring=Scoring.within(states), deadline=deadline)
+    chains = Chains(seed, size, walls, min_moves, scoring=Scoring.within(states, deadline))
     prefer_compiled()  # endless work: load the compiled core before any worker starts
     seen: set[Canonical] = set()
     for found in chains.outcomes(jobs):
