@@ -43,6 +43,7 @@ from rhasp.cluster import (
 )
 from rhasp.engines.bitboard import best_first, prefer_compiled
 from rhasp.engines.limits import Budget, default_max_states
+from rhasp.engines.static import blocked_exit
 from rhasp.errors import SearchLimit, TimeLimit, counted
 from rhasp.formats.line import database_board
 from rhasp.model import Cell, Piece, Puzzle, TargetSpec, build_puzzle
@@ -160,17 +161,24 @@ class Scoring:
         return time.time() > self.deadline
 
 
-def score(puzzle: Puzzle, scoring: Scoring) -> Outcome:
+def score(puzzle: Puzzle, scoring: Scoring, whole: bool = True) -> Outcome:
     """The deepest puzzle proven on the board: its cluster's hardest state (BFS over the whole
-    cluster) when the cluster fits ``scoring.cluster_states``, else the board as it stands
-    with its fewest moves by A*; the limit when that does not fit either, or time is up."""
-    try:
-        found = hardest_state(puzzle, scoring.budget(scoring.cluster_states))
-    except TimeLimit as limit:
-        return limit
-    except SearchLimit:
-        return _from_the_start(puzzle, scoring.budget(scoring.astar_states))
-    return None if found is None else NewPuzzle.hardest(found)
+    cluster) when ``whole`` and the cluster fits ``scoring.cluster_states``, else the board
+    as it stands with its fewest moves by A*; the limit when that does not fit either, or
+    time is up. None at once when static analysis proves the target never leaves: on a large
+    board both searches would spend their whole budget to learn it."""
+    if blocked_exit(puzzle) is not None:
+        return None
+    if whole:
+        try:
+            found = hardest_state(puzzle, scoring.budget(scoring.cluster_states))
+        except TimeLimit as limit:
+            return limit
+        except SearchLimit:
+            pass
+        else:
+            return None if found is None else NewPuzzle.hardest(found)
+    return _from_the_start(puzzle, scoring.budget(scoring.astar_states))
 
 
 def _from_the_start(puzzle: Puzzle, budget: Budget) -> Outcome:
@@ -305,6 +313,9 @@ def changed_board(puzzle: Puzzle, rng: random.Random) -> Puzzle:
 
 # --- the annealing: chains of changed boards --------------------------------------------------
 
+#: A chain standing on a board whose cluster was past the budget searches the next boards
+#: from their start only (A*), but every this many steps their whole cluster again.
+WHOLE_EVERY = 10
 #: Boards one chain scores before the next chain starts from a new random board.
 CHAIN_STEPS = 1_000
 #: The temperature at a chain's start, in moves: a change that loses one move is kept with
@@ -341,22 +352,26 @@ class Chains:
         """Chain ``number``, board after board: it starts from random board ``number``
         (:func:`board_number`); each step changes the board the chain stands on
         (:func:`changed_board`) and moves there when :func:`accepted`, a board scored with
-        its cluster standing as its hardest state. It ends at its first puzzle of at least
+        its cluster standing as its hardest state. While it stands on a board whose cluster
+        was too large, the next boards' clusters are tried only every :data:`WHOLE_EVERY`
+        steps. It ends at its first puzzle of at least
         ``min_moves``, after ``steps`` boards, or past the deadline."""
         rng = random.Random(f"rhasp-anneal-{self.seed}-{number}")
         board = board_number(self.seed, number, self.size, self.walls)
         found = score(board, self.scoring)
         yield found
         depth, standing = _depth(found), _standing(found, board)
+        whole = _whole(found)
         for step in range(1, self.steps):
             if self.deep_enough(found) or self.scoring.past_deadline:
                 return
             candidate = changed_board(standing, rng)
-            found = score(candidate, self.scoring)
+            found = score(candidate, self.scoring, whole or step % WHOLE_EVERY == 0)
             yield found
             temperature = TEMPERATURE * (1 - step / self.steps)
             if accepted(depth, _depth(found), temperature, rng.random()):
                 depth, standing = _depth(found), _standing(found, candidate)
+                whole = _whole(found)
 
     def deep_enough(self, found: Outcome) -> bool:
         return isinstance(found, NewPuzzle) and found.moves >= self.min_moves
@@ -374,6 +389,12 @@ class Chains:
 
     def whole_chain(self, number: int) -> list[Outcome]:
         return list(self.chain(number))
+
+
+def _whole(found: Outcome) -> bool:
+    """Whether the boards next to ``found`` are worth a search of their whole cluster: not
+    when its own cluster was past the budget (a change seldom shrinks it enough)."""
+    return not isinstance(found, NewPuzzle) or found.proven_by == "bfs"
 
 
 def _depth(found: Outcome) -> int | None:
@@ -398,6 +419,10 @@ def finished(found: NewPuzzle, minimal: bool, budget: Budget) -> NewPuzzle | Non
     return found if searched is None else NewPuzzle.hardest(searched)
 
 
+#: The puzzle a chain ends on is moved to the hardest state of its cluster when the cluster
+#: has at most this many states (and the run's state limit allows): a few seconds on the
+#: compiled core, where a larger cluster would take the run's time to no end.
+FINAL_CLUSTER_STATES = 2_000_000
 #: Boards a run scores for each puzzle asked for before it gives up (exit code 4): a 6×6
 #: board takes about 0.02 s, so the seconds bound comes first but for small boards.
 BOARDS_PER_PUZZLE = 100_000
@@ -511,7 +536,8 @@ def distinct_puzzles(
         tried.count(found)
         if progress is not None:
             progress.advance(tried)
-        made = _kept(found, chains, minimal, Budget(states, seconds=tried.seconds_left()), tried)
+        final = Budget(min(states, FINAL_CLUSTER_STATES), seconds=tried.seconds_left())
+        made = _kept(found, chains, minimal, final, tried)
         if made is not None and made.canonical not in seen:
             seen.add(made.canonical)
             tried.kept += 1
