@@ -51,6 +51,16 @@ from rhasp.parallel import worker_pool
 from rhasp.progress import Progress
 
 LABELS = "BCDEFGHIJKLMNOPQRSTUVWYZ"
+#: The labels a change may add past the 24 of a random board: a large board needs more
+#: vehicles to be crowded (its clusters small and deep). Not ``a`` (beside the target ``A``),
+#: ``o`` (an empty cell in database lines) nor ``x`` (a wall there).
+MORE_LABELS = "bcdefghijklmnpqrstuvwyz"
+
+
+def most_vehicles(size: int) -> int:
+    """The most vehicles besides the target a board of ``size`` gets: five twelfths of the
+    cells, as many as a vehicle's first cells take on a crowded board."""
+    return min(size * size * 5 // 12, len(LABELS + MORE_LABELS))
 
 
 def random_board(
@@ -232,10 +242,10 @@ class Layout:
 
 
 def _add(layout: Layout, rng: random.Random) -> bool:
-    used = {piece.label for piece in layout.pieces}
-    free = [label for label in LABELS if label not in used]
-    if not free:
+    if len(layout.pieces) > most_vehicles(layout.size):
         return False
+    used = {piece.label for piece in layout.pieces}
+    free = [label for label in LABELS + MORE_LABELS if label not in used]
     return _put(layout, _random_piece(rng, free[0], layout.size, layout.exit_row), None)
 
 
@@ -589,10 +599,10 @@ def _in_order(work: Callable[[int], Any], jobs: int) -> Iterator[Any]:
 def board_number(seed: int, number: int, size: int, walls: int) -> Puzzle:
     """Board ``number`` of the run with ``seed``: its own random source, so it can be remade.
     Between a quarter and five twelfths of the cells hold other vehicles' first cells: fewer
-    rarely make a hard puzzle, more rarely leave room for any. There are no more vehicles than
-    letters to name them (24 besides the target), so from 10×10 on every board tries 24."""
+    rarely make a hard puzzle, more rarely leave room for any. A random board has no more
+    vehicles than capital letters to name them (24 besides the target), so from 10×10 on
+    every board tries 24; changes may add more (:func:`most_vehicles`)."""
     rng = random.Random(f"rhasp-{seed}-{number}")
-    area = size * size
-    most = min(area * 5 // 12, len(LABELS))
-    others = rng.randint(min(area // 4, most), most)
+    most = min(most_vehicles(size), len(LABELS))
+    others = rng.randint(min(size * size // 4, most), most)
     return random_board(rng, size=size, vehicles=others, walls=walls, name=f"gen-{seed}-{number}")
