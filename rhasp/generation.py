@@ -21,6 +21,7 @@ clusters are told apart by their canonical state (:mod:`rhasp.cluster`).
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import itertools
 import math
@@ -589,11 +590,15 @@ def _bound_reached(
 
 
 def _in_order(work: Callable[[int], Any], jobs: int) -> Iterator[Any]:
-    """``work`` on the numbers 0, 1, 2, ... in order, in batches spread over ``jobs`` workers."""
-    batch = 2 * jobs
+    """``work`` on the numbers 0, 1, 2, ... in order, spread over ``jobs`` workers: one more
+    number in hand than there are workers, each yielded as soon as it and those before it are
+    done (a chain that reaches its depth early is not held back by a batch)."""
     with worker_pool(jobs) as pool:
-        for first in itertools.count(0, batch):
-            yield from pool.map(work, range(first, first + batch), chunksize=1)
+        running: collections.deque[Any] = collections.deque()
+        for number in itertools.count():
+            running.append(pool.apply_async(work, (number,)))
+            if len(running) > jobs:
+                yield running.popleft().get()
 
 
 def board_number(seed: int, number: int, size: int, walls: int) -> Puzzle:
