@@ -196,8 +196,19 @@ LIMITED = [
     ["render", str(ORIGINAL / "card01.txt"), "--solution", "-o", "x.svg", "--max-states", "20"],
     # Seed 1: since issue 33 A* proves some shallow boards within 20 states, so a board drawn
     # at random may make a puzzle; the first three of seed 1 do not.
-    ["generate", "--count", "1", "--max-boards", "3", "--seed", "1", "--max-states", "20"]
-    + ["--jobs", "1"],
+    [
+        "generate",
+        "--count",
+        "1",
+        "--max-boards",
+        "3",
+        "--seed",
+        "1",
+        "--max-states",
+        "20",
+        "--jobs",
+        "1",
+    ],
 ]
 
 
