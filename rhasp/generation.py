@@ -28,7 +28,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -389,16 +389,15 @@ class Chains:
     def deep_enough(self, found: Outcome) -> bool:
         return isinstance(found, NewPuzzle) and found.moves >= self.min_moves
 
-    def outcomes(self, jobs: int) -> Iterator[Outcome]:
+    def by_chain(self, jobs: int) -> Iterator[Iterable[Outcome]]:
         """Every chain's boards, chain after chain, for ever: on ``jobs`` worker processes
         each works out whole chains, yielded in order, so the boards do not depend on
-        ``jobs`` (past the deadline, where a chain stops, they may)."""
+        ``jobs`` (past the deadline, where a chain stops, they may). A run checks its seconds
+        between chains: every board of a chain was scored before the deadline, even one a
+        worker hands back after it."""
         if jobs <= 1:
-            for number in itertools.count():
-                yield from self.chain(number)
-            return
-        for outcomes in _in_order(self.whole_chain, jobs):
-            yield from outcomes
+            return (self.chain(number) for number in itertools.count())
+        return _in_order(self.whole_chain, jobs)
 
     def whole_chain(self, number: int) -> list[Outcome]:
         return list(self.chain(number))
@@ -548,19 +547,24 @@ def distinct_puzzles(
     chains = Chains(seed, size, walls, min_moves, scoring=Scoring.within(states, deadline))
     prefer_compiled()  # endless work: load the compiled core before any worker starts
     seen: set[Canonical] = set()
-    for found in chains.outcomes(jobs):
-        tried.count(found)
-        if progress is not None:
-            progress.advance(tried)
-        final = Budget(min(states, FINAL_CLUSTER_STATES), seconds=tried.seconds_left())
-        made = _kept(found, chains, minimal, final, tried)
-        if made is not None and made.canonical not in seen:
-            seen.add(made.canonical)
-            tried.kept += 1
-            yield made
-            if tried.kept == count:
-                return
-        tried.stopped = _bound_reached(tried.boards, max_boards, tried.began, seconds)
+    for outcomes in chains.by_chain(jobs):
+        for found in outcomes:
+            tried.count(found)
+            if progress is not None:
+                progress.advance(tried)
+            final = Budget(min(states, FINAL_CLUSTER_STATES), seconds=tried.seconds_left())
+            made = _kept(found, chains, minimal, final, tried)
+            if made is not None and made.canonical not in seen:
+                seen.add(made.canonical)
+                tried.kept += 1
+                yield made
+                if tried.kept == count:
+                    return
+            if max_boards is not None and tried.boards >= max_boards:
+                tried.stopped = "boards"
+                break
+        if tried.stopped is None and seconds is not None and tried.seconds_left() <= 0:
+            tried.stopped = "seconds"
         if tried.stopped is not None:
             break
     if count is not None:
@@ -576,17 +580,6 @@ def _kept(
     made = finished(found, minimal, budget)
     tried.not_minimal += made is None
     return made
-
-
-def _bound_reached(
-    boards: int, max_boards: int | None, began: float, seconds: float | None
-) -> str | None:
-    """``"boards"`` or ``"seconds"`` when that bound of a run is reached, else None."""
-    if max_boards is not None and boards >= max_boards:
-        return "boards"
-    if seconds is not None and time.perf_counter() - began > seconds:
-        return "seconds"
-    return None
 
 
 def _in_order(work: Callable[[int], Any], jobs: int) -> Iterator[Any]:
