@@ -11,7 +11,8 @@ Six parts, each printed as it ends, then one JSON line with everything:
   states reached over the deck, seconds (median of ``--runs`` passes), lengths agreeing.
 * **Generated boards.** ``rhasp generate``'s loop (``generation.distinct_puzzles``) runs for
   ``--generate-seconds`` on each size (0 skips this part); of the puzzles it makes (each a
-  cluster's hardest state, the worst case for a search from the start) the ``--per-size``
+  cluster's hardest state, the worst case for a search from the start, or, since issue 33,
+  a board whose cluster is too large, proven by A* from its start) the ``--per-size``
   deepest are kept, flagged when under ``--min-moves``. On each, both engines by moves and
   by slides, once (the states are deterministic; all compiled since issue 33): states,
   seconds, lengths agreeing, and A*'s share of BFS's states.

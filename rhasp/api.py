@@ -59,7 +59,13 @@ from rhasp.enumeration import MAX_SIZE, MIN_SIZE
 from rhasp.enumeration import Tally as EnumerationTally
 from rhasp.errors import InputError, RhaspError, SearchLimit
 from rhasp.formats import Entry, read_path, read_text
-from rhasp.generation import BOARDS_PER_PUZZLE, SECONDS_PER_PUZZLE, Hardest, Tried, distinct_puzzles
+from rhasp.generation import (
+    BOARDS_PER_PUZZLE,
+    SECONDS_PER_PUZZLE,
+    NewPuzzle,
+    Tried,
+    distinct_puzzles,
+)
 from rhasp.hints import Hint, kept_hint, next_move
 from rhasp.model import Cell, Move, Puzzle, position_after
 from rhasp.notation import extract_plan, parse_plan
@@ -67,6 +73,7 @@ from rhasp.plan_check import PlanCheck, check_plan
 from rhasp.progress import Progress
 from rhasp.requests import (
     ASP_BOUNDS,
+    GENERATE_SIDES,
     AnalyzeRequest,
     DeckRequest,
     EnumerateRequest,
@@ -90,6 +97,7 @@ __all__ = [
     "CONFIRM_FLOOR",
     "ENGINES",
     "FILE_SUFFIXES",
+    "GENERATE_SIDES",
     "MAX_SIZE",
     "MIN_SIZE",
     "OBJECTIVES",
@@ -107,6 +115,7 @@ __all__ = [
     "EnumerationTally",
     "GenerateRequest",
     "Hint",
+    "NewPuzzle",
     "PlanCheck",
     "Solution",
     "SolveRequest",
@@ -340,28 +349,41 @@ def generate(
     min_moves: int = 1,
     seed: int | None = None,
     *,
+    size: int = 6,
     seconds: float | None = None,
     max_states: int | None = None,
     max_boards: int | None = None,
 ) -> Puzzle:
-    """A new 6×6 puzzle whose minimum is at least ``min_moves``: the hardest state of the
-    first random board (from ``seed``, else the clock) that has one. Its ``meta`` carries
-    ``moves`` (the proven minimum, by BFS) and ``cluster``. Always ends: after ``max_boards``
-    random boards or ``seconds`` (by default :data:`~rhasp.generation.BOARDS_PER_PUZZLE` and
+    """A new ``size``×``size`` puzzle whose minimum is at least ``min_moves``, found by the
+    search over boards of :mod:`rhasp.generation` (from ``seed``, else the clock). Its
+    ``meta`` carries ``moves``, the proven minimum: by BFS over its whole cluster when
+    ``meta`` also has ``cluster`` (its number of states; the puzzle is then the cluster's
+    hardest state), else by A* from this state. Always ends: after ``max_boards`` boards or
+    ``seconds`` (by default :data:`~rhasp.generation.BOARDS_PER_PUZZLE` and
     :data:`~rhasp.generation.SECONDS_PER_PUZZLE`) without one, a SearchLimit says what was
-    found; a board whose cluster has more than ``max_states`` states is skipped."""
+    found; no search goes past ``max_states`` states."""
     chosen = time.time_ns() if seed is None else seed
     request = GenerateRequest(
-        chosen, min_moves, max_boards=max_boards, seconds=seconds, max_states=max_states
+        chosen,
+        min_moves,
+        size=size,
+        max_boards=max_boards,
+        seconds=seconds,
+        max_states=max_states,
     )
     found = next(new_puzzles(request))
-    meta = {"moves": found.moves, "cluster": found.cluster}
+    meta = {"moves": found.moves}
+    if found.cluster is not None:
+        meta["cluster"] = found.cluster
     return Puzzle(found.puzzle.board, found.puzzle.placement, found.puzzle.name, meta)
 
 
-def new_puzzles(request: GenerateRequest, tried: Tried | None = None) -> Iterator[Hardest]:
+def new_puzzles(
+    request: GenerateRequest, tried: Tried | None = None, progress: Progress | None = None
+) -> Iterator[NewPuzzle]:
     """The puzzles ``request`` asks for, one by one as they are found (``tried`` counts the
-    boards drawn); a bound reached first is a SearchLimit saying what was found."""
+    boards scored, ``progress`` is shown it after each); a bound reached first is a
+    SearchLimit saying what was found."""
     return distinct_puzzles(
         request.seed,
         count=request.count,
@@ -374,6 +396,7 @@ def new_puzzles(request: GenerateRequest, tried: Tried | None = None) -> Iterato
         minimal=request.minimal,
         jobs=request.jobs,
         max_states=request.states,
+        progress=progress,
     )
 
 

@@ -47,6 +47,7 @@ from rhasp.api import (
     CONFIRM_FACTOR,
     CONFIRM_FLOOR,
     ENGINES,
+    GENERATE_SIDES,
     OBJECTIVES,
     OUT_OF_MEMORY,
     SECONDS_PER_PUZZLE,
@@ -72,11 +73,12 @@ from rhasp.files import destination, naming_the_file, written_whole
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.journal import journal_of
-from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
+from rhasp.model import Puzzle
 from rhasp.notation import NOTATIONS
 from rhasp.output import (
     DeckProgress,
     EnumerationProgress,
+    GenerateProgress,
     ProofProgress,
     SearchLine,
     analysis_text,
@@ -768,7 +770,9 @@ def hardest(
 @app.command()
 @guarded_command
 def generate(
-    size: Annotated[int, typer.Option(min=MIN_SIDE, max=MAX_SIDE, help="Board side.")] = 6,
+    size: Annotated[
+        int, typer.Option(min=GENERATE_SIDES[0], max=GENERATE_SIDES[1], help="Board side.")
+    ] = 6,
     min_moves: Annotated[
         int, typer.Option("--min-moves", min=0, help="Keep puzzles of at least this many moves.")
     ] = 1,
@@ -781,7 +785,11 @@ def generate(
     ] = None,
     minimal: Annotated[
         bool,
-        typer.Option("--minimal", help="Remove every vehicle the minimal length does not need."),
+        typer.Option(
+            "--minimal",
+            help="Remove every vehicle the minimal length does not need (needs the whole "
+            "cluster: a puzzle whose cluster is past the state limit is not kept).",
+        ),
     ] = False,
     max_boards: Annotated[
         int | None,
@@ -789,7 +797,7 @@ def generate(
             "--max-boards",
             min=1,
             show_default=False,
-            help="Give up after this many random boards, with exit code 4 "
+            help="Give up after this many boards, with exit code 4 "
             f"(default: {BOARDS_PER_PUZZLE:,} per puzzle asked for).",
         ),
     ] = None,
@@ -806,9 +814,10 @@ def generate(
     dest: Annotated[
         Path | None, typer.Option("-o", "--out", help="Write the deck here (default: stdout).")
     ] = None,
-    max_states: max_states_option("Skip a board whose cluster has more states", shared=True) = None,
+    max_states: max_states_option("States any one search may reach", shared=True) = None,
 ) -> int:
-    """Make new puzzles, a deck line each: random boards at their hardest, one per cluster."""
+    """Make new puzzles, a deck line each: a search over boards for deep ones, each kept at
+    the hardest state of its cluster, one per cluster."""
 
     chosen = random.randrange(10**6) if seed is None else seed
     with option_names("walls"):
@@ -826,24 +835,36 @@ def generate(
         )
     flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
     tried = Tried()
-    puzzles = api.new_puzzles(request, tried)
-    kept = 0
+    progress = GenerateProgress(err)
+    puzzles = api.new_puzzles(request, tried, progress)
     with open_output(dest, keep_partial=True) as deck_file:
         deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")
+        deck_file.write(PROOF_NOTE)
         try:
             for found in puzzles:
                 deck_file.write(found.deck_line() + "\n")
                 deck_file.flush()  # an interrupted run keeps what it made
-                kept += 1
         except SearchLimit:  # a bound ended the run: what it made, then why (exit code 4)
-            err.print(generate_summary(kept, tried, chosen))
+            progress.stop()
+            if tried.deepest_found is not None:  # the message names its depth: here it is
+                deck_file.write(f"; the deepest found: {tried.deepest_found.deck_line()}\n")
+            err.print(generate_summary(tried, chosen))
             raise
-    err.print(generate_summary(kept, tried, chosen))
+        finally:
+            progress.stop()
+    err.print(generate_summary(tried, chosen))
     return EXIT_OK
 
 
-def generate_summary(kept: int, tried: Tried, seed: int) -> str:
-    made = f"{counted(kept, 'puzzle')} from {counted(tried.boards, 'board')}"
+#: The deck's second line: what proved each line's minimum.
+PROOF_NOTE = (
+    "; each minimum is proven: by BFS over the whole cluster where the line ends with its "
+    "size (the cluster's hardest state), else by A* from the state written\n"
+)
+
+
+def generate_summary(tried: Tried, seed: int) -> str:
+    made = f"{counted(tried.kept, 'puzzle')} from {counted(tried.boards, 'board')}"
     if tried.skipped:
         made += f", {counted(tried.skipped, 'board')} skipped at the state limit"
     return f"rhasp generate: {made} (seed {seed})"

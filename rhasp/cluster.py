@@ -152,10 +152,15 @@ def hardest_of(puzzle: Puzzle, graph: ClusterGraph) -> Hardest | None:
         return None
     hardest = graph.hardest
     found = Puzzle(puzzle.board, graph.geometry.state(graph.keys[hardest]), puzzle.name)
+    return Hardest(found, graph.distance[hardest], graph.states, state_name(found))
+
+
+def state_name(puzzle: Puzzle) -> Canonical:
+    """The puzzle's state without labels: the board's shape and the positions in line order.
+    Of a cluster's canonical hardest state, it names the cluster (module docstring)."""
     order = vehicles_by_line(puzzle)
-    positions = tuple(found.placement[i] for i in order)  # labels do not enter it
-    canonical = (_shape(puzzle.board, order), positions)
-    return Hardest(found, graph.distance[hardest], graph.states, canonical)
+    positions = tuple(puzzle.placement[i] for i in order)  # labels do not enter it
+    return (_shape(puzzle.board, order), positions)
 
 
 def hardest_puzzle(puzzle: Puzzle, budget: Budget | None = None) -> tuple[Puzzle, int] | None:

@@ -1,39 +1,67 @@
-"""New puzzles: random valid boards, moved to the hardest state of their cluster.
+"""New puzzles: a search over boards (simulated annealing), each board scored by the deepest
+puzzle proven on it, the puzzle kept being the hardest state of its cluster where it fits.
 
-Every board is drawn from its own seeded random source (``seed`` and the board's number), so a
-run is reproducible and any board of it can be made again alone. A cluster met twice is kept
-once: clusters are told apart by their canonical state (:mod:`rhasp.cluster`).
+Why over boards: a random board's hardest state is rarely deep, and on large boards the whole
+cluster that the hardest state needs is out of reach. A run is a series of *chains*. Chain
+``n`` starts from random board ``n`` (:func:`board_number`); each step changes the board a
+little (:func:`changed_board`: a vehicle added, taken off, put elsewhere or slid; a wall moved
+when the run asks for walls) and scores the new board (:func:`score`): the hardest state of
+its cluster when the cluster is small enough to search whole (BFS), else the fewest moves
+from the board as it stands (A*), each within a budget of states. A change to a board at
+least as deep is kept, a shallower one with a probability that falls along the chain
+(:func:`accepted`). A chain ends at its first puzzle of the depth asked for, which the run
+keeps as the hardest state of its cluster when the cluster fits the state limit
+(:func:`finished`), and minimal as the database defines it when asked; or after
+:data:`CHAIN_STEPS` boards, and the next chain starts.
+
+Every chain draws from its own seeded random source (``seed`` and the chain's number), so a
+run is reproducible, whatever the number of workers. A cluster met twice is kept once:
+clusters are told apart by their canonical state (:mod:`rhasp.cluster`).
 """
 
 from __future__ import annotations
 
-import functools
+import collections
+import dataclasses
 import itertools
+import math
 import random
 import sys
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from rhasp.cluster import (
     Canonical,
     Hardest,
     cluster_graph,
+    deck_line,
     hardest_of,
     hardest_state,
     needless_piece,
+    state_name,
 )
-from rhasp.engines.bitboard import prefer_compiled
+from rhasp.engines.bitboard import best_first, prefer_compiled
 from rhasp.engines.limits import Budget, default_max_states
-from rhasp.errors import SearchLimit, counted
-from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle
+from rhasp.engines.static import blocked_exit
+from rhasp.errors import SearchLimit, TimeLimit, counted
+from rhasp.formats.line import database_board
+from rhasp.model import Cell, Piece, Puzzle, TargetSpec, build_puzzle
 from rhasp.parallel import worker_pool
+from rhasp.progress import Progress
 
 LABELS = "BCDEFGHIJKLMNOPQRSTUVWYZ"
+#: The labels a change may add past the 24 of a random board: a large board needs more
+#: vehicles to be crowded (its clusters small and deep). Not ``a`` (beside the target ``A``),
+#: ``o`` (an empty cell in database lines) nor ``x`` (a wall there).
+MORE_LABELS = "bcdefghijklmnpqrstuvwyz"
 
-#: What one random board gave (see :func:`hardest_of_boards`).
-Outcome = Hardest | SearchLimit | None
+
+def most_vehicles(size: int) -> int:
+    """The most vehicles besides the target a board of ``size`` gets: five twelfths of the
+    cells, as many as a vehicle's first cells take on a crowded board."""
+    return min(size * size * 5 // 12, len(LABELS + MORE_LABELS))
 
 
 def random_board(
@@ -83,54 +111,375 @@ def without_needless_pieces(puzzle: Puzzle, budget: Budget | None = None) -> Har
         puzzle = smaller
 
 
-#: Random boards a run draws for each puzzle asked for before it gives up (exit code 4): a 6×6
-#: board takes about 0.03 s, and one in 20 to 40 reaches 15 moves, so 1,000 boards find most
-#: depths that random boards reach at all, and end in about 30 s when none does.
-BOARDS_PER_PUZZLE = 1_000
-#: Seconds a run may take for each puzzle asked for before it gives up: on 6×6 the boards
-#: bound comes first; on large boards, where one board can take seconds, this one does.
-SECONDS_PER_PUZZLE = 60.0
+@dataclass(frozen=True)
+class NewPuzzle:
+    """A puzzle made, with its minimum in moves and what proved it: ``"bfs"`` when it is the
+    hardest state of its whole cluster, searched (``cluster`` states), and ``"astar"`` when
+    the cluster was too large to search and A* proved the minimum from this state alone
+    (``cluster`` None). ``canonical`` tells puzzles apart: the cluster's canonical state, or
+    this state's own when the cluster is unknown (:func:`rhasp.cluster.state_name`)."""
+
+    puzzle: Puzzle
+    moves: int
+    cluster: int | None
+    canonical: Canonical
+    proven_by: str
+
+    @classmethod
+    def hardest(cls, found: Hardest) -> NewPuzzle:
+        return cls(found.puzzle, found.moves, found.cluster, found.canonical, "bfs")
+
+    def deck_line(self) -> str:
+        """``MOVES BOARD CLUSTER``, or ``MOVES BOARD`` when the cluster was not counted."""
+        if self.cluster is None:
+            return f"{self.moves:2d} {database_board(self.puzzle)}"
+        return deck_line(self.puzzle, self.moves, self.cluster)
 
 
-def hardest_of_boards(
-    seed: int,
-    *,
-    size: int = 6,
-    walls: int = 0,
-    minimal: bool = False,
-    jobs: int = 1,
-    max_states: int | None = None,
-) -> Iterator[Outcome]:
-    """Board after board, in order: its hardest state, the limit when its cluster has more
-    than ``max_states`` states (default: a share of the memory per job), or None when no goal
-    is reachable. Endless: the caller judges the boards and stops (:func:`distinct_puzzles`).
-    The boards are worked out on ``jobs`` processes and yielded in order, so the deck does not
-    depend on ``jobs``."""
-    prefer_compiled()  # endless work: load the compiled core before the workers start
-    budget = Budget(default_max_states(jobs) if max_states is None else max_states)
-    work = functools.partial(_hardest_of_board, seed, size, walls, minimal, budget)
-    yield from _in_order(work, jobs)
+#: What one board gave: its deepest proven puzzle, the limit when neither search fitted its
+#: budget, or None when no goal is reachable from it.
+Outcome = NewPuzzle | SearchLimit | None
+
+#: A board's cluster is searched whole, for its hardest state, when it has at most this many
+#: states (a 6×6 cluster has a few thousand to a few hundred thousand; deep ones are small).
+WHOLE_CLUSTER_STATES = 50_000
+#: Else A* proves the fewest moves from the board as it stands, within this many states.
+ASTAR_STATES = 200_000
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """The states each search of one board may reach (:func:`score`), and the wall-clock time
+    (``time.time()``, so that it holds on worker processes too) past which none goes on."""
+
+    cluster_states: int = WHOLE_CLUSTER_STATES
+    astar_states: int = ASTAR_STATES
+    deadline: float = math.inf
+
+    @classmethod
+    def within(cls, states: int, deadline: float = math.inf) -> Scoring:
+        """The default budgets, neither past ``states`` (the run's state limit)."""
+        return cls(min(states, WHOLE_CLUSTER_STATES), min(states, ASTAR_STATES), deadline)
+
+    def budget(self, states: int) -> Budget:
+        """``states`` and the seconds left, if the run has a deadline."""
+        if self.deadline == math.inf:
+            return Budget(states)
+        return Budget(states, seconds=max(0.001, self.deadline - time.time()))
+
+    @property
+    def past_deadline(self) -> bool:
+        return time.time() > self.deadline
+
+
+def score(puzzle: Puzzle, scoring: Scoring, whole: bool = True) -> Outcome:
+    """The deepest puzzle proven on the board: its cluster's hardest state (BFS over the whole
+    cluster) when ``whole`` and the cluster fits ``scoring.cluster_states``, else the board
+    as it stands with its fewest moves by A*; the limit when that does not fit either, or
+    time is up. None at once when static analysis proves the target never leaves: on a large
+    board both searches would spend their whole budget to learn it."""
+    if blocked_exit(puzzle) is not None:
+        return None
+    if whole:
+        try:
+            found = hardest_state(puzzle, scoring.budget(scoring.cluster_states))
+        except TimeLimit as limit:
+            return limit
+        except SearchLimit:
+            pass
+        else:
+            return None if found is None else NewPuzzle.hardest(found)
+    return _from_the_start(puzzle, scoring.budget(scoring.astar_states))
+
+
+def _from_the_start(puzzle: Puzzle, budget: Budget) -> Outcome:
+    try:
+        plan, _ = best_first(puzzle.board, puzzle.start, "moves", budget)
+    except SearchLimit as limit:
+        return limit
+    if plan is None:
+        return None
+    return NewPuzzle(puzzle, len(plan), None, state_name(puzzle), "astar")
+
+
+# --- one change to a board: the annealing's neighbourhood ------------------------------------
+
+
+@dataclass
+class Layout:
+    """A board as the changes see it: the pieces (the target first) and the walls."""
+
+    size: int
+    pieces: list[Piece]
+    walls: set[Cell]
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Layout:
+        board = puzzle.board
+        pieces = [
+            Piece(v.label, v.orientation, *((v.line, p) if v.horizontal else (p, v.line)), v.length)
+            for v, p in zip(board.vehicles, puzzle.placement, strict=True)
+            if p is not None
+        ]
+        pieces.sort(key=lambda piece: piece.label not in board.targets)
+        return cls(board.width, pieces, set(board.walls))
+
+    def puzzle(self, name: str) -> Puzzle:
+        walls = [(cell, "") for cell in sorted(self.walls)]
+        target = [TargetSpec(self.pieces[0].label)]
+        return build_puzzle(self.size, self.size, self.pieces, walls, target, where=name, name=name)
+
+    def taken(self, leaving: Piece | None = None) -> set[Cell]:
+        """The cells walls and pieces hold, but ``leaving``'s."""
+        cells = set(self.walls)
+        for piece in self.pieces:
+            if piece is not leaving:
+                cells.update(piece.vehicle().cells(piece.position))
+        return cells
+
+    @property
+    def exit_row(self) -> int:
+        return self.pieces[0].row
+
+
+def _add(layout: Layout, rng: random.Random) -> bool:
+    if len(layout.pieces) > most_vehicles(layout.size):
+        return False
+    used = {piece.label for piece in layout.pieces}
+    free = [label for label in LABELS + MORE_LABELS if label not in used]
+    return _put(layout, _random_piece(rng, free[0], layout.size, layout.exit_row), None)
+
+
+def _remove(layout: Layout, rng: random.Random) -> bool:
+    if len(layout.pieces) < 2:
+        return False
+    del layout.pieces[rng.randrange(1, len(layout.pieces))]
+    return True
+
+
+def _move(layout: Layout, rng: random.Random) -> bool:
+    if len(layout.pieces) < 2:
+        return False
+    old = layout.pieces[rng.randrange(1, len(layout.pieces))]
+    return _put(layout, _random_piece(rng, old.label, layout.size, layout.exit_row), old)
+
+
+def _slide(layout: Layout, rng: random.Random) -> bool:
+    piece = rng.choice(layout.pieces)
+    taken = layout.taken(leaving=piece)
+    places = [
+        p
+        for p in range(layout.size - piece.length + 1)
+        if p != piece.position and not taken & set(_at(piece, p).vehicle().cells(p))
+    ]
+    return bool(places) and _put(layout, _at(piece, rng.choice(places)), piece)
+
+
+def _move_wall(layout: Layout, rng: random.Random) -> bool:
+    if not layout.walls:
+        return False
+    wall = rng.choice(sorted(layout.walls))
+    taken = layout.taken()
+    cell = (rng.randrange(layout.size), rng.randrange(layout.size))
+    if cell in taken:
+        return False
+    layout.walls = (layout.walls - {wall}) | {cell}
+    return True
+
+
+def _at(piece: Piece, position: int) -> Piece:
+    """The piece at ``position`` along its line."""
+    if piece.orientation == "h":
+        return dataclasses.replace(piece, col=position)
+    return dataclasses.replace(piece, row=position)
+
+
+def _put(layout: Layout, piece: Piece, instead: Piece | None) -> bool:
+    """Put ``piece`` on the board in place of ``instead`` (None: as a new one), if it fits."""
+    if layout.taken(leaving=instead) & set(piece.vehicle().cells(piece.position)):
+        return False
+    if instead is None:
+        layout.pieces.append(piece)
+    else:
+        layout.pieces[layout.pieces.index(instead)] = piece
+    return True
+
+
+#: The changes one step may make, as often as each other; a wall moves only where walls are.
+CHANGES = (_add, _remove, _move, _slide)
+
+
+def changed_board(puzzle: Puzzle, rng: random.Random) -> Puzzle:
+    """The board with one change drawn from ``rng``: a vehicle added, taken off, put on a
+    random line elsewhere, or slid along its line (the target only slides, and stays in its
+    row); or, on a board with walls, a wall moved. The count of walls never changes: it is
+    what the run was asked for. A change that does not fit is drawn again (a few times)."""
+    changes = CHANGES + ((_move_wall,) if puzzle.board.walls else ())
+    for _ in range(100):
+        layout = Layout.of(puzzle)
+        if rng.choice(changes)(layout, rng):
+            return layout.puzzle(puzzle.name)
+    return puzzle
+
+
+# --- the annealing: chains of changed boards --------------------------------------------------
+
+#: A chain standing on a board whose cluster was past the budget searches the next boards
+#: from their start only (A*), but every this many steps their whole cluster again.
+WHOLE_EVERY = 10
+#: Boards one chain scores before the next chain starts from a new random board.
+CHAIN_STEPS = 1_000
+#: The temperature at a chain's start, in moves: a change that loses one move is kept with
+#: probability e^(-1/T), about 0.37 at first; the temperature falls to 0 along the chain.
+#: Tried on 6×6, 4,000 boards, seeds 1 and 2: deepest 31 and 33 at T = 2; 33 and 48 at 1;
+#: 30 and 35 at 0.5 (chains of 1,000; of 300 and 3,000 at T = 1: 31, 39 and 37, 31).
+TEMPERATURE = 1.0
+
+
+def accepted(current: int | None, candidate: int | None, temperature: float, draw: float) -> bool:
+    """Whether a chain moves from a board whose deepest proven puzzle takes ``current`` moves
+    to one whose takes ``candidate`` (None: nothing proven, no goal or past the budgets):
+    always to one at least as deep, never to one with nothing proven unless the chain has
+    nothing either, and to a shallower one with probability e^(-loss/temperature)
+    (``draw`` uniform in [0, 1))."""
+    if candidate is None:
+        return current is None
+    if current is None or candidate >= current:
+        return True
+    return temperature > 0 and draw < math.exp((candidate - current) / temperature)
+
+
+@dataclass(frozen=True)
+class Chains:
+    """What every chain of one run shares: the seed, the boards, the depth that ends a chain,
+    its length, and the searches' budgets and deadline (a chain stops past it)."""
+
+    seed: int
+    size: int = 6
+    walls: int = 0
+    min_moves: int = 1
+    steps: int = CHAIN_STEPS
+    scoring: Scoring = field(default_factory=Scoring)
+
+    def chain(self, number: int) -> Iterator[Outcome]:
+        """Chain ``number``, board after board: it starts from random board ``number``
+        (:func:`board_number`); each step changes the board the chain stands on
+        (:func:`changed_board`) and moves there when :func:`accepted`, a board scored with
+        its cluster standing as its hardest state. While it stands on a board whose cluster
+        was too large, the next boards' clusters are tried only every :data:`WHOLE_EVERY`
+        steps. It ends at its first puzzle of at least
+        ``min_moves``, after ``steps`` boards, or past the deadline."""
+        rng = random.Random(f"rhasp-anneal-{self.seed}-{number}")
+        board = board_number(self.seed, number, self.size, self.walls)
+        found = score(board, self.scoring)
+        yield found
+        depth, standing = _depth(found), _standing(found, board)
+        whole = _whole(found)
+        for step in range(1, self.steps):
+            if self.deep_enough(found) or self.scoring.past_deadline:
+                return
+            candidate = changed_board(standing, rng)
+            found = score(candidate, self.scoring, whole or step % WHOLE_EVERY == 0)
+            yield found
+            temperature = TEMPERATURE * (1 - step / self.steps)
+            if accepted(depth, _depth(found), temperature, rng.random()):
+                depth, standing = _depth(found), _standing(found, candidate)
+                whole = _whole(found)
+
+    def deep_enough(self, found: Outcome) -> bool:
+        return isinstance(found, NewPuzzle) and found.moves >= self.min_moves
+
+    def by_chain(self, jobs: int) -> Iterator[Iterable[Outcome]]:
+        """Every chain's boards, chain after chain, for ever: on ``jobs`` worker processes
+        each works out whole chains, yielded in order, so the boards do not depend on
+        ``jobs`` (past the deadline, where a chain stops, they may). A run checks its seconds
+        between chains: every board of a chain was scored before the deadline, even one a
+        worker hands back after it."""
+        if jobs <= 1:
+            return (self.chain(number) for number in itertools.count())
+        return _in_order(self.whole_chain, jobs)
+
+    def whole_chain(self, number: int) -> list[Outcome]:
+        return list(self.chain(number))
+
+
+def _whole(found: Outcome) -> bool:
+    """Whether the boards next to ``found`` are worth a search of their whole cluster: not
+    when its own cluster was past the budget (a change seldom shrinks it enough)."""
+    return not isinstance(found, NewPuzzle) or found.proven_by == "bfs"
+
+
+def _depth(found: Outcome) -> int | None:
+    return found.moves if isinstance(found, NewPuzzle) else None
+
+
+def _standing(found: Outcome, board: Puzzle) -> Puzzle:
+    """The board a chain stands on after moving to ``board``: its hardest state when found."""
+    return found.puzzle if isinstance(found, NewPuzzle) else board
+
+
+def finished(found: NewPuzzle, minimal: bool, budget: Budget) -> NewPuzzle | None:
+    """The puzzle a chain ended on as the run keeps it: the hardest state of its cluster, made
+    minimal when asked (:func:`without_needless_pieces`), when the cluster fits ``budget``;
+    else as A* proved it, or None when minimal was asked: the definition needs the cluster."""
+    if found.proven_by == "bfs" and not minimal:
+        return found
+    try:
+        searched = (without_needless_pieces if minimal else hardest_state)(found.puzzle, budget)
+    except SearchLimit:
+        return None if minimal else found
+    return found if searched is None else NewPuzzle.hardest(searched)
+
+
+#: The puzzle a chain ends on is moved to the hardest state of its cluster when the cluster
+#: has at most this many states (and the run's state limit allows): a few seconds on the
+#: compiled core, where a larger cluster would take the run's time to no end.
+FINAL_CLUSTER_STATES = 2_000_000
+#: Boards a run scores for each puzzle asked for before it gives up (exit code 4): a 6×6
+#: board takes about 0.02 s, so the seconds bound comes first but for small boards.
+BOARDS_PER_PUZZLE = 100_000
+#: Seconds a run may take for each puzzle asked for before it gives up.
+SECONDS_PER_PUZZLE = 600.0
 
 
 @dataclass
 class Tried:
-    """How a run of :func:`distinct_puzzles` went: the random boards it drew, how many of them it
-    skipped at the state limit, the most moves any board's hardest state took (kept or not),
-    and which bound ended it (``"boards"`` or ``"seconds"``), if one did."""
+    """How a run of :func:`distinct_puzzles` goes: the boards it scored, how many of them
+    were past both searches' budgets, the deepest puzzle proven on any (kept or not), the
+    puzzles kept and those too large to make minimal, the boards whose search the run's
+    seconds stopped, which bound ended it (``"boards"`` or ``"seconds"``), if one did, and
+    when it must end (``time.perf_counter()``)."""
 
     boards: int = 0
     skipped: int = 0
-    deepest: int | None = None
+    deepest_found: NewPuzzle | None = None
+    kept: int = 0
+    not_minimal: int = 0
+    timed_out: int = 0
+    proven: dict[str, int] = field(default_factory=dict)  # boards proven by "bfs", "astar"
     stopped: str | None = None
+    began: float = field(default_factory=time.perf_counter)
+    ends: float = math.inf
+
+    @property
+    def deepest(self) -> int | None:
+        return None if self.deepest_found is None else self.deepest_found.moves
 
     def count(self, found: Outcome) -> None:
         self.boards += 1
-        if isinstance(found, SearchLimit):
+        if isinstance(found, NewPuzzle):
+            self.proven[found.proven_by] = self.proven.get(found.proven_by, 0) + 1
+        if isinstance(found, TimeLimit):  # the run's seconds are up: no fault of the board
+            self.timed_out += 1
+        elif isinstance(found, SearchLimit):
             self.skipped += 1
-        elif found is not None:
-            self.deepest = max(found.moves, self.deepest or 0)
+        elif found is not None and found.moves > (self.deepest or -1):
+            self.deepest_found = found
 
-    def shortfall(self, kept: int, count: int, min_moves: int, seconds: float) -> SearchLimit:
+    def seconds_left(self) -> float:
+        return max(0.0, self.ends - time.perf_counter())
+
+    def shortfall(self, count: int, min_moves: int, seconds: float) -> SearchLimit:
         """Why the run ended with ``kept`` of the ``count`` puzzles asked for, in one line:
         the bound that ended it, and what was found within it (the deepest board), or that
         every board was skipped at the state limit, since then no depth was seen at all."""
@@ -142,15 +491,20 @@ class Tried:
                 "generate",
             )
         wanted = f"at least {counted(min_moves, 'move')}"
+        kept = self.kept
         made = f"no puzzle of {wanted}" if kept == 0 else f"{kept} of {count} puzzles of {wanted}"
         within = boards if self.stopped == "boards" else f"{seconds:g} s ({boards})"
         line = f"{made} in {within}"
-        if self.deepest is None:
+        if self.deepest is None and self.timed_out:
+            line += "; the time was up before any board was proven"
+        elif self.deepest is None:
             line += "; no board had a reachable goal"
         else:
             line += f"; the deepest found took {counted(self.deepest, 'move')}"
         if self.skipped:
             line += f" ({counted(self.skipped, 'board')} skipped at the state limit)"
+        if self.not_minimal:
+            line += f" ({counted(self.not_minimal, 'puzzle')} too large to make minimal)"
         more = "boards" if self.stopped == "boards" else "seconds"
         return SearchLimit(f"{line}; ask for fewer moves, or allow more {more}", "generate")
 
@@ -163,15 +517,21 @@ def distinct_puzzles(
     tried: Tried | None = None,
     max_boards: int | None = None,
     seconds: float | None = None,
-    **options: Any,
-) -> Iterator[Hardest]:
+    size: int = 6,
+    walls: int = 0,
+    minimal: bool = False,
+    jobs: int = 1,
+    max_states: int | None = None,
+    progress: Progress | None = None,
+) -> Iterator[NewPuzzle]:
     """The puzzles of at least ``min_moves`` moves, each of a cluster not met before, one by
-    one, as :func:`hardest_of_boards` (``options`` are its own) draws boards: ``count`` of
-    them, unless ``max_boards`` boards are drawn or ``seconds`` pass first (by default
-    :data:`BOARDS_PER_PUZZLE` and :data:`SECONDS_PER_PUZZLE` for each puzzle asked for); then
-    a SearchLimit saying what was found. With ``count`` None, as many as the bounds allow
-    (at least one of them given), and no SearchLimit. ``tried`` counts the boards. The one
-    loop behind ``rhasp generate`` and ``rhasp.generate``."""
+    one, as the chains of :class:`Chains` find them: ``count`` of them, unless ``max_boards``
+    boards are scored or ``seconds`` pass first (by default :data:`BOARDS_PER_PUZZLE` and
+    :data:`SECONDS_PER_PUZZLE` for each puzzle asked for); then a SearchLimit saying what
+    was found. With ``count`` None, as many as the bounds allow (at least one of them given),
+    and no SearchLimit. ``max_states`` bounds every search (default: a share of the memory
+    per job); ``tried`` counts the boards, and ``progress`` is shown it after each one. The
+    one loop behind ``rhasp generate`` and ``rhasp.generate``."""
     tried = Tried() if tried is None else tried
     if count is not None:
         max_boards = min(
@@ -180,63 +540,67 @@ def distinct_puzzles(
         seconds = SECONDS_PER_PUZZLE * count if seconds is None else seconds
     if max_boards is None and seconds is None:
         raise ValueError("distinct_puzzles needs a count or a bound: it would never end")
+    states = default_max_states(jobs) if max_states is None else max_states
+    if seconds is not None:
+        tried.ends = tried.began + seconds
+    deadline = time.time() + (math.inf if seconds is None else seconds)
+    chains = Chains(seed, size, walls, min_moves, scoring=Scoring.within(states, deadline))
+    prefer_compiled()  # endless work: load the compiled core before any worker starts
     seen: set[Canonical] = set()
-    kept = 0
-    began = time.perf_counter()
-    for found in hardest_of_boards(seed, **options):
-        tried.count(found)
-        if isinstance(found, Hardest) and found.moves >= min_moves and found.canonical not in seen:
-            seen.add(found.canonical)
-            kept += 1
-            yield found
-            if kept == count:
-                return
-        tried.stopped = _bound_reached(tried.boards, max_boards, began, seconds)
+    for outcomes in chains.by_chain(jobs):
+        for found in outcomes:
+            tried.count(found)
+            if progress is not None:
+                progress.advance(tried)
+            final = Budget(min(states, FINAL_CLUSTER_STATES), seconds=tried.seconds_left())
+            made = _kept(found, chains, minimal, final, tried)
+            if made is not None and made.canonical not in seen:
+                seen.add(made.canonical)
+                tried.kept += 1
+                yield made
+                if tried.kept == count:
+                    return
+            if max_boards is not None and tried.boards >= max_boards:
+                tried.stopped = "boards"
+                break
+        if tried.stopped is None and seconds is not None and tried.seconds_left() <= 0:
+            tried.stopped = "seconds"
         if tried.stopped is not None:
             break
     if count is not None:
-        raise tried.shortfall(kept, count, min_moves, seconds)
+        raise tried.shortfall(count, min_moves, seconds)
 
 
-def _bound_reached(
-    boards: int, max_boards: int | None, began: float, seconds: float | None
-) -> str | None:
-    """``"boards"`` or ``"seconds"`` when that bound of a run is reached, else None."""
-    if max_boards is not None and boards >= max_boards:
-        return "boards"
-    if seconds is not None and time.perf_counter() - began > seconds:
-        return "seconds"
-    return None
+def _kept(
+    found: Outcome, chains: Chains, minimal: bool, budget: Budget, tried: Tried
+) -> NewPuzzle | None:
+    """The puzzle the run keeps from a board: :func:`finished` on one deep enough."""
+    if not isinstance(found, NewPuzzle) or not chains.deep_enough(found):
+        return None
+    made = finished(found, minimal, budget)
+    tried.not_minimal += made is None
+    return made
 
 
-def _in_order(work: Callable[[int], Outcome], jobs: int) -> Iterator[Outcome]:
-    """``work`` on the numbers 0, 1, 2, ... in order, in batches spread over ``jobs`` workers."""
-    if jobs <= 1:
-        yield from map(work, itertools.count())
-        return
-    batch = 4 * jobs
+def _in_order(work: Callable[[int], Any], jobs: int) -> Iterator[Any]:
+    """``work`` on the numbers 0, 1, 2, ... in order, spread over ``jobs`` workers: one more
+    number in hand than there are workers, each yielded as soon as it and those before it are
+    done (a chain that reaches its depth early is not held back by a batch)."""
     with worker_pool(jobs) as pool:
-        for first in itertools.count(0, batch):
-            yield from pool.map(work, range(first, first + batch), chunksize=1)
-
-
-def _hardest_of_board(
-    seed: int, size: int, walls: int, minimal: bool, budget: Budget, number: int
-) -> Outcome:
-    try:
-        puzzle = board_number(seed, number, size, walls)
-        return without_needless_pieces(puzzle, budget) if minimal else hardest_state(puzzle, budget)
-    except SearchLimit as limit:
-        return limit
+        running: collections.deque[Any] = collections.deque()
+        for number in itertools.count():
+            running.append(pool.apply_async(work, (number,)))
+            if len(running) > jobs:
+                yield running.popleft().get()
 
 
 def board_number(seed: int, number: int, size: int, walls: int) -> Puzzle:
     """Board ``number`` of the run with ``seed``: its own random source, so it can be remade.
     Between a quarter and five twelfths of the cells hold other vehicles' first cells: fewer
-    rarely make a hard puzzle, more rarely leave room for any. There are no more vehicles than
-    letters to name them (24 besides the target), so from 10×10 on every board tries 24."""
+    rarely make a hard puzzle, more rarely leave room for any. A random board has no more
+    vehicles than capital letters to name them (24 besides the target), so from 10×10 on
+    every board tries 24; changes may add more (:func:`most_vehicles`)."""
     rng = random.Random(f"rhasp-{seed}-{number}")
-    area = size * size
-    most = min(area * 5 // 12, len(LABELS))
-    others = rng.randint(min(area // 4, most), most)
+    most = min(most_vehicles(size), len(LABELS))
+    others = rng.randint(min(size * size // 4, most), most)
     return random_board(rng, size=size, vehicles=others, walls=walls, name=f"gen-{seed}-{number}")

@@ -357,6 +357,30 @@ class SearchLine(LiveLine):
         self.show(text, seconds)
 
 
+class GenerateProgress(LiveLine):
+    """The progress of ``rhasp generate``: boards scored, the deepest puzzle proven so far,
+    puzzles kept and the time left; on a terminal a live line, else a plain line every
+    ``every`` seconds."""
+
+    def __init__(self, console: Console, every: float = 30.0) -> None:
+        super().__init__(console)
+        self.every = every
+        self.began = self.last = time.perf_counter()
+
+    def advance(self, tally: Any) -> None:
+        now = time.perf_counter()
+        deepest = "none yet" if tally.deepest is None else counted(tally.deepest, "move")
+        text = (
+            f"generating: {counted(tally.boards, 'board')} · deepest {deepest} · "
+            f"{counted(tally.kept, 'puzzle')} kept · {tally.seconds_left():,.0f} s left"
+        )
+        if self.console.is_terminal:
+            self.show(text, now - self.began)
+        elif now - self.last >= self.every:
+            self.last = now
+            self.console.print(text, markup=False)
+
+
 class DeckProgress(Silent):
     """A progress bar with rate and ETA on a terminal, else a plain line every few seconds."""
 

@@ -48,7 +48,7 @@ from rhasp.engines.limits import (
 from rhasp.engines.static import static_verdict
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
 from rhasp.errors import InputError, SearchLimit
-from rhasp.model import MAX_SIDE, MIN_SIDE, Puzzle
+from rhasp.model import MAX_SIDE, Puzzle
 from rhasp.progress import Progress
 
 
@@ -270,12 +270,16 @@ class EnumerateRequest(OnWorkers):
         self._check_workers()
 
 
+#: The board sides ``rhasp generate`` makes: a 3×3 board holds no puzzle worth the name.
+GENERATE_SIDES = (4, MAX_SIDE)
+
+
 @dataclass(frozen=True)
 class GenerateRequest(OnWorkers):
-    """New puzzles to make: ``count`` of at least ``min_moves`` moves on random boards of
-    ``size`` with ``walls`` walls, from ``seed``; bounded by ``max_boards`` boards and
-    ``seconds`` (by default, per puzzle asked for), a board of more than ``max_states``
-    states skipped (by default, the memory shared by the ``jobs`` workers)."""
+    """New puzzles to make: ``count`` of at least ``min_moves`` moves on boards of ``size``
+    (:data:`GENERATE_SIDES`) with ``walls`` walls, from ``seed``; bounded by ``max_boards``
+    boards and ``seconds`` (by default, per puzzle asked for), no search past ``max_states``
+    states (by default, the memory shared by the ``jobs`` workers)."""
 
     seed: int
     min_moves: int = 1
@@ -292,7 +296,7 @@ class GenerateRequest(OnWorkers):
         arguments.whole(self.seed, "seed", None, None)
         arguments.whole(self.min_moves, "min_moves")
         arguments.whole(self.count, "count", 1)
-        size = arguments.whole(self.size, "size", MIN_SIDE, MAX_SIDE)
+        size = arguments.whole(self.size, "size", *GENERATE_SIDES)
         if arguments.whole(self.walls, "walls") > size * size - 2:
             raise InputError(f"{self.walls} walls leave no room on a {size}×{size} board", "walls")
         arguments.flag(self.minimal, "minimal")

@@ -1260,6 +1260,7 @@ FIELD_VALUES: dict[str, tuple[Any, ...]] = {
     "min_moves": (1, 3, 5, 40, 41, 0, -1),
     "moves": (0, 3, 5, 8, 999_999, 10**6, ""),
     "seed": (0, 1, 2**63 - 1, 2**63, -1),
+    "size": (6, 8, 10, 5, 11, "7"),
 }
 #: After ``/static``: files that are there, and names that are not or try to climb out.
 STATIC_NAMES = ("app.js", "index.html", "style.css", "nope.js", "", "../server.py", "..%2f..")

@@ -216,14 +216,16 @@ def database_rows(board: str) -> list[str]:
     return [cells[i : i + side] for i in range(0, len(cells), side)]
 
 
-def database_deck(text: str) -> list[tuple[int, list[str], int]]:
-    """(moves, rows, cluster) of each ``MOVES BOARD CLUSTER`` line; comments are skipped."""
+def database_deck(text: str) -> list[tuple[int, list[str], int | None]]:
+    """(moves, rows, cluster) of each ``MOVES BOARD CLUSTER`` line, the cluster None on a
+    ``MOVES BOARD`` line; comments are skipped."""
     found = []
     for line in text.splitlines():
         if not line.strip() or line.startswith(";"):
             continue
-        moves, board, cluster_states = line.split()
-        found.append((int(moves), database_rows(board), int(cluster_states)))
+        moves, board, *cluster_states = line.split()
+        counted = int(cluster_states[0]) if cluster_states else None
+        found.append((int(moves), database_rows(board), counted))
     return found
 
 

@@ -206,8 +206,16 @@ class Database:
         }
 
 
+#: The board sides the page's Generate offers: larger boards take the server's seconds for
+#: shallow puzzles (bench/README.md, "Generated puzzles by size and minute").
+GENERATE_PAGE_SIDES = (6, 10)
+
+
 class GenerateBody(BaseModel):
     min_moves: int = Field(10, ge=1, le=40, description="The fewest moves the puzzle takes.")
+    size: int = Field(
+        6, ge=GENERATE_PAGE_SIDES[0], le=GENERATE_PAGE_SIDES[1], description="The board's side."
+    )
     seed: int | None = Field(None, ge=0, le=2**63 - 1, description="For the same puzzle again.")
 
 
@@ -287,7 +295,10 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
 
     @app.post("/api/generate")
     def generated(request: GenerateBody) -> Any:
-        """A new 6×6 puzzle of at least ``min_moves`` moves (its hardest state)."""
+        """A new ``size``×``size`` puzzle of at least ``min_moves`` moves, made within the
+        server's seconds: its minimum is proven by BFS over its whole cluster, of which it is
+        the hardest state (``proven_by`` ``bfs``, ``cluster`` its states), or by A* from it
+        (``astar``, ``cluster`` null) when the cluster is too large."""
         return answer(lambda: new_puzzle(request, limits))
 
     @app.post("/api/solve")
@@ -487,9 +498,20 @@ def link_text(puzzle: Puzzle) -> str:
 
 def new_puzzle(request: GenerateBody, limits: ServerLimits) -> dict[str, Any]:
     puzzle = rhasp.generate(
-        request.min_moves, request.seed, seconds=limits.seconds, max_states=limits.states
+        request.min_moves,
+        request.seed,
+        size=request.size,
+        seconds=limits.seconds,
+        max_states=limits.states,
     )
-    return {"name": puzzle.name, "board": link_text(puzzle), "moves": puzzle.meta["moves"]}
+    cluster = puzzle.meta.get("cluster")
+    return {
+        "name": puzzle.name,
+        "board": link_text(puzzle),
+        "moves": puzzle.meta["moves"],
+        "cluster": cluster,
+        "proven_by": "astar" if cluster is None else "bfs",
+    }
 
 
 def hint_record(puzzle: Puzzle, limits: ServerLimits | None = None) -> dict[str, Any] | None:

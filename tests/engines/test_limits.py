@@ -194,7 +194,21 @@ LIMITED = [
     ["analyze", str(ORIGINAL / "card01.txt"), "--max-states", "20"],
     ["hardest", str(ORIGINAL / "card01.txt"), "--max-states", "20"],
     ["render", str(ORIGINAL / "card01.txt"), "--solution", "-o", "x.svg", "--max-states", "20"],
-    ["generate", "--count", "1", "--max-boards", "3", "--max-states", "20", "--jobs", "1"],
+    # Seed 1: since issue 33 A* proves some shallow boards within 20 states, so a board drawn
+    # at random may make a puzzle; the first three of seed 1 do not.
+    [
+        "generate",
+        "--count",
+        "1",
+        "--max-boards",
+        "3",
+        "--seed",
+        "1",
+        "--max-states",
+        "20",
+        "--jobs",
+        "1",
+    ],
 ]
 
 

@@ -414,6 +414,22 @@ def test_cards_generated_puzzles_and_the_field_say_what_they_are(page: object) -
     assert moves >= 5 and rhasp.solve(rhasp.parse(board), engine="bfs").moves == moves
 
 
+def test_generate_makes_a_larger_board_and_says_how_deep_each_size_typically_goes(
+    page: object,
+) -> None:
+    assert page.text_content("#generate-typical").startswith("(6×6: typically up to ")
+    page.select_option("#generate-size", "8")
+    assert page.text_content("#generate-typical").startswith("(8×8: typically up to ")
+    page.fill("#min-moves", "2")
+    page.click("#generate")
+    title = wait_text(page, "#title", "New puzzle")
+    moves = int(re.fullmatch(r"New puzzle · (\d+) moves", title)[1])
+    puzzle = rhasp.parse(page.evaluate("game.start"))
+    assert puzzle.board.width == puzzle.board.height == 8
+    assert moves >= 2 and rhasp.solve(puzzle, engine="bfs").moves == moves
+    assert "proven by" in page.text_content("#status")
+
+
 def test_the_profile_names_its_axes_and_its_red_bar(page: object) -> None:
     page.click("#analyse-button")
     page.wait_for_selector("#profile:not([hidden])")

@@ -476,6 +476,28 @@ def test_generate_keeps_its_promise_and_its_seed(client):
     assert post(client, "generate", min_moves=5, seed=3).json()["board"] == first["board"]
 
 
+@pytest.mark.parametrize(("size", "seed"), [(7, 2), (8, 2), (10, 3)])
+def test_generate_makes_each_size_the_page_offers_and_its_proof_holds(size, seed):
+    # Seeds whose first board is proven in about a second on the uncompiled core (8×8 and
+    # up, 2026-11-25): the first board of 8×8 seed 1 takes A* past 200,000 states. With
+    # 20,000 states the clusters stay small enough for the naive search to count.
+    small = TestClient(create_app(ServerLimits(states=20_000)))
+    made = post(small, "generate", min_moves=1, size=size, seed=seed).json()
+    moves, cells, *cluster_states = made["board"].split()  # MOVES BOARD [CLUSTER]
+    rows = database_rows(cells)
+    assert len(rows) == size
+    assert fewest(rows, {"A": "right"}, "moves") == made["moves"] == int(moves) >= 1
+    assert made["proven_by"] == ("bfs" if cluster_states else "astar")
+    assert made["cluster"] == (int(cluster_states[0]) if cluster_states else None)
+    if cluster_states:
+        assert len(cluster(rows)[0]) == made["cluster"]
+
+
+@pytest.mark.parametrize("size", [5, 11])
+def test_generate_refuses_sizes_the_page_does_not_offer(client, size):
+    assert "size" in one_line_error(post(client, "generate", min_moves=3, size=size), 400)
+
+
 # --- limits ------------------------------------------------------------------------------------
 
 
@@ -807,6 +829,17 @@ def test_an_unforeseen_failure_in_a_streamed_proof_is_an_error_event(monkeypatch
     streamed = post(TestClient(create_app()), "solve", board=CARD1, engine="asp", stream=True)
     ((name, data),) = events(streamed.text)
     assert name == "error" and "internal error (RuntimeError)" in data["error"]
+
+
+def test_the_pages_board_sizes_are_the_servers_and_each_says_its_typical_depth(client):
+    page = client.get("/").text
+    menu = re.search(r'<select id="generate-size">(.*?)</select>', page, re.S)[1]
+    offered = [int(value) for value in re.findall(r'<option value="(\d+)"', menu)]
+    limits = client.get("/openapi.json").json()["components"]["schemas"]["GenerateBody"]
+    bounds = limits["properties"]["size"]
+    assert offered == list(range(int(bounds["minimum"]), int(bounds["maximum"]) + 1))
+    assert offered == [6, 7, 8, 9, 10]
+    assert len(re.findall(r'data-typical="\d+"', menu)) == len(offered)
 
 
 def test_the_pages_minimum_moves_field_has_the_servers_limits(client):

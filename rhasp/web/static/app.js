@@ -779,15 +779,27 @@ async function generate() {
   $("input-error").textContent = "";
   status("Generating a puzzle…");
   try {
-    const made = await api("/api/generate", {min_moves: Number(field.value)});
+    const size = Number($("generate-size").value);
+    const made = await api("/api/generate", {min_moves: Number(field.value), size});
     await load(made.board, {title: `New puzzle · ${made.moves} moves`});
-    status(`A new puzzle: its minimum is ${made.moves} moves (proven by BFS).`);
+    const proof = made.proven_by === "bfs"
+      ? `proven by BFS over its whole cluster of ${made.cluster.toLocaleString("en")} positions`
+      : "proven by A*";
+    status(`A new puzzle: its minimum is ${made.moves} moves (${proof}).`);
   } catch (error) {
     $("input-error").textContent = error.message;
     status("");
   } finally {
     button.disabled = false;
   }
+}
+
+// What the server typically reaches in its time limit on each size (measured: the option's
+// data-typical), said beside the field so that a larger board is asked for less.
+function sayTypicalDepth() {
+  const chosen = $("generate-size").selectedOptions[0];
+  $("generate-typical").textContent =
+    `(${chosen.text}: typically up to ${chosen.dataset.typical} moves in the server's time)`;
 }
 
 async function offerDatabase() {
@@ -834,6 +846,8 @@ async function main() {
     if (option && option.dataset.board) load(option.dataset.board);
   });
   $("generate").addEventListener("click", generate);
+  $("generate-size").addEventListener("change", sayTypicalDepth);
+  sayTypicalDepth();
   $("load").addEventListener("click", () => load($("paste").value));
   $("upload").addEventListener("change", async () => {
     const file = $("upload").files[0];
