@@ -816,8 +816,9 @@ def generate(
     ] = None,
     max_states: max_states_option("States any one search may reach", shared=True) = None,
 ) -> int:
-    """Make new puzzles, a deck line each: a search over boards for deep ones, each kept at
-    the hardest state of its cluster, one per cluster."""
+    """Make new puzzles, a deck line each: a search over boards for deep ones.
+
+    Each kept at the hardest state of its cluster, one per cluster, its minimum proven."""
 
     chosen = random.randrange(10**6) if seed is None else seed
     with option_names("walls"):
