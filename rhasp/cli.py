@@ -1161,11 +1161,3 @@ def run_app() -> int:
     if code == EXIT_INTERRUPTED:
         err.print("rhasp: interrupted")
     return code if isinstance(code, int) else EXIT_OK
-
-
-def __getattr__(name: str) -> Any:
-    """``rhasp.cli.click_command``: the command line as a click command, built when asked for
-    (by the docs' option tables, mkdocs-click), never when ``rhasp`` starts."""
-    if name == "click_command":
-        return typer.main.get_command(app)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -134,13 +134,15 @@ def stopped_text(solution: Solution, verbose: bool = False) -> str:
     """`` (asp stopped)``: the searches that stopped short of the answer another proved, so
     that no one reads the answer as theirs; why they stopped, under ``verbose`` (and in the
     JSON), as :func:`stopped_words` says it."""
-    if not solution.stopped:
-        return ""
-    said = [
+    return f" ({stopped_said(solution, verbose)})" if solution.stopped else ""
+
+
+def stopped_said(solution: Solution, verbose: bool) -> str:
+    """Each search that stopped short, briefly or (``verbose``) with why, joined by ``; ``."""
+    return "; ".join(
         stopped_words(name, why) if verbose else stopped_briefly(name, why)
         for name, why in solution.stopped.items()
-    ]
-    return f" ({'; '.join(said)})"
+    )
 
 
 def stopped_words(name: str, why: str) -> str:
@@ -175,9 +177,8 @@ def searches_line(solution: Solution) -> str | None:
 
 def summary(solution: Solution) -> str:
     """The answer in one line: the puzzle, the plan's length, what proves it optimal, and the
-    time. Short, so that it
-    reads at a glance on a terminal of 80 to 100 columns; the engines' work is in
-    :func:`details`, and the whole of it in the JSON."""
+    time. Short, so that it reads at a glance on a terminal of 80 to 100 columns; the engines'
+    work is in :func:`details`, and the whole of it in the JSON."""
     parts = [solution.puzzle.name]
     if solution.limit:
         parts += [f"{solution.objective}: {solution.limit}", "nothing proven beyond that"]
@@ -225,7 +226,7 @@ def details(solution: Solution, verbose: bool) -> list[str]:
         counter = solution.proofs[-1] if solution.proofs else solution.engine  # the last search
         lines.append(f"{SEARCHES}{counter} {counted(solution.explored, 'state')}")
     if solution.stopped:
-        lines.append(f"{STOPPED}{stopped_text(solution, verbose=True)[2:-1]}")
+        lines.append(f"{STOPPED}{stopped_said(solution, verbose=True)}")
     return lines
 
 
@@ -476,11 +477,12 @@ class EnumerationProgress(DeckProgress):
         return f"{rate:,.0f} layouts/s · {counted(tally.puzzles, 'puzzle')}"
 
 
-def seconds_row(working: float, in_all: float, doing: str) -> tuple[str, str]:
+def seconds_row(working: float, in_all: float | None, doing: str) -> tuple[str, str]:
     """The seconds a summary table gives, saying what they cover: the work itself, and, when
-    start-up (loading or compiling the search core) took a second or more, the whole run."""
+    start-up (loading or compiling the search core) took a second or more, the whole run
+    (``in_all``, when known)."""
     text = f"{working:,.1f} {doing}"
-    if in_all - working >= 1.0:
+    if in_all is not None and in_all - working >= 1.0:
         text += f", {in_all:,.1f} in all (start-up and compiling the search core included)"
     return "seconds", text
 
@@ -497,7 +499,7 @@ def enumeration_table(
         ("solvable clusters", f"{tally.solvable:,}"),
         ("puzzles", f"{tally.puzzles:,}"),
         ("hardest", tally.hardest or "-"),
-        seconds_row(seconds, seconds if in_all is None else in_all, "enumerating"),
+        seconds_row(seconds, in_all, "enumerating"),
     ]
     if journal is not None:
         output = journal.stem  # FILE of FILE.shards
@@ -540,7 +542,7 @@ def tally_table(
         ("bad lines", tally.errors),
         ("mismatches", _mismatches(tally, resumed) if verify else "-"),
         ("puzzles/s", f"{rate:,.1f}"),
-        seconds_row(seconds, seconds if in_all is None else in_all, "solving"),
+        seconds_row(seconds, in_all, "solving"),
     ]
     for name, value in rows:
         table.add_row(name, f"{value:,}" if isinstance(value, int) else value)
