@@ -213,20 +213,24 @@ class Puzzle:
     """A board with the vehicles' starting placement, a name and free metadata.
 
     ``placement`` is kept exactly as read so that formats write back what they read; engines
-    start from ``start``, where a target already at its exit edge has left.
+    start from ``start``, where a target already at its exit edge has left. ``reading`` is
+    what a reader inferred rather than read (the target and its exit, lowercase read as
+    capitals, ``x`` cells as walls), for the answer to state: a person then sees which
+    puzzle was solved when the text allowed another (:mod:`rhasp.formats.reading`).
     """
 
     board: Board
     placement: State
     name: str = field(default="puzzle", compare=False)
     meta: Mapping[str, int] = field(default_factory=dict, compare=False, hash=False)
+    reading: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def start(self) -> State:
         return self.board.settle(self.placement)
 
     def renamed(self, name: str) -> Puzzle:
-        return Puzzle(self.board, self.placement, name, self.meta)
+        return Puzzle(self.board, self.placement, name, self.meta, self.reading)
 
     @property
     def solved(self) -> bool:

@@ -91,10 +91,10 @@ def _resolve_label(label: str, board: Board, token: str, where: str) -> str:
 #: `` · `` (never in a plan), and with ``--boards`` the frames and rows of each board.
 _SUMMARY = " · "
 #: What starts each line ``rhasp solve`` prints under the summary (rhasp.output.details):
-#: why there is no solution, the engine and its work, each search's states and seconds, why
-#: a search stopped.
-WHY, ENGINE, SEARCHES, STOPPED = "why: ", "engine: ", "searched: ", "stopped: "
-BESIDE_THE_PLAN = (WHY, ENGINE, SEARCHES, STOPPED)
+#: what the reader inferred, why there is no solution, the engine and its work, each
+#: search's states and seconds, why a search stopped.
+READ, WHY, ENGINE, SEARCHES, STOPPED = "read: ", "why: ", "engine: ", "searched: ", "stopped: "
+BESIDE_THE_PLAN = (READ, WHY, ENGINE, SEARCHES, STOPPED)
 _BOARD_LINE = re.compile(r"[+|<]\S*")
 
 

@@ -17,8 +17,8 @@ from rich.text import Text
 from rhasp.analysis import Analysis
 from rhasp.engines import ENGINES, Solution
 from rhasp.errors import counted
-from rhasp.model import EMPTY, WALL, Board, State, replay
-from rhasp.notation import ENGINE, SEARCHES, STOPPED, WHY, Notation, format_plan
+from rhasp.model import EMPTY, WALL, Board, Puzzle, State, replay
+from rhasp.notation import ENGINE, READ, SEARCHES, STOPPED, WHY, Notation, format_plan
 from rhasp.plan_check import PlanCheck
 from rhasp.progress import Silent
 
@@ -123,6 +123,11 @@ def _border(board: Board, side: str, openings: set[tuple[str, int]]) -> str:
     return f"+{cells}+"
 
 
+def reading_text(puzzle: Puzzle) -> str:
+    """``target X, leaving right of row 3``: what the reader inferred, or the empty string."""
+    return "; ".join(puzzle.reading)
+
+
 def proof_text(proofs: tuple[str, ...]) -> str:
     """``asp horizon proof, bfs agrees``: the first proof, then the engines that confirm it."""
     first, *others = proofs
@@ -202,8 +207,9 @@ def details(solution: Solution, verbose: bool) -> list[str]:
     it, and the engine, when the board's size chose it, and why (always: they are the
     answer's reasons); with ``verbose``, the engine and its work, each search's states and
     seconds, and why a search stopped. Each begins with a word and a colon
-    (:data:`rhasp.notation.BESIDE_THE_PLAN`), so that a plan read back skips them."""
-    lines = []
+    (:data:`rhasp.notation.BESIDE_THE_PLAN`), so that a plan read back skips them. First,
+    always, what the reader inferred (the target and its exit, say): which puzzle this is."""
+    lines = [READ + reading] if (reading := reading_text(solution.puzzle)) else []
     static = solution.stats.get("static")
     if static and not solution.has_plan:
         lines.append(f"{WHY}{static}")
@@ -276,6 +282,8 @@ def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
         record["stopped"] = dict(solution.stopped)
     if solution.chosen:
         record["engine_chosen"] = solution.chosen
+    if solution.puzzle.reading:
+        record["read"] = reading_text(solution.puzzle)
     if notation != "card" and solution.plan is not None:
         record["plan_" + notation] = format_plan(solution.plan, board, notation)
     return record | dict(solution.stats)

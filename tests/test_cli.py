@@ -815,3 +815,39 @@ def test_a_terminal_is_told_once_when_the_core_compiles_and_not_when_it_is_cache
         timeout=120,
     )
     assert piped.returncode == 0 and COMPILING not in piped.stderr + piped.stdout
+
+
+# --- what was read (issue 39) -----------------------------------------------------------------
+
+CARD1_LOWER = "aa...o\np..q.o\npxxq.o\np..q..\nb...cc\nb.rrr.\n"
+
+
+def test_solve_reads_a_lowercase_card_as_the_card_and_says_so(tmp_path):
+    lower = tmp_path / "lower.txt"
+    lower.write_text(CARD1_LOWER)
+    result = rhasp("solve", str(lower), "--engine", "bfs")
+    assert result.exit_code == 0
+    summary, read, *plan = result.stdout.splitlines()
+    assert " · moves 8 · " in summary and len(plan) == CARD_MOVES[0]
+    assert read.startswith("  read: target X, leaving right of row 3; lowercase labels read")
+    record = json.loads(rhasp("solve", str(lower), "--engine", "bfs", "--format", "json").stdout)
+    assert record["read"].startswith("target X, leaving right of row 3")
+
+
+def test_solve_refuses_a_board_with_two_possible_targets_in_one_line(tmp_path):
+    mixed = tmp_path / "mixed.txt"
+    mixed.write_text(CARD1_LOWER.upper().replace("XX", "xx"))
+    result = rhasp("solve", str(mixed), "--engine", "bfs")
+    assert result.exit_code == 2 and result.stdout == ""
+    (line,) = result.stderr.strip().splitlines()
+    assert str(mixed) in line and "A (database style) or x" in line and "--target" in line
+    named = rhasp("solve", str(mixed), "--engine", "bfs", "--target", "x")
+    assert named.exit_code == 0 and " · moves 8 · " in named.stdout
+
+
+def test_solve_reads_its_own_framed_board_back():
+    boards = rhasp("solve", "card01", "--engine", "bfs", "--boards").stdout
+    first = "\n".join(boards.splitlines()[2:10])  # the summary, the read line, then the start
+    again = rhasp("solve", "-", "--engine", "bfs", stdin=first)
+    assert again.exit_code == 0, again.stderr
+    assert " · moves 8 · " in again.stdout

@@ -40,10 +40,11 @@ def write(puzzle: Puzzle, fmt: Format) -> str:
 
 
 def detect(text: str) -> Format:
-    """The format of a puzzle text, from its content."""
-    if re.search(r"\bcar\s*\(", text):
-        return "carlist"
+    """The format of a puzzle text, from its content: the lines that are not comments (a
+    comment may say anything, "the target car (X)" among it)."""
     lines = _content_lines(text)
+    if any(re.search(r"\bcar\s*\(", line.split("%", 1)[0]) for line in lines):
+        return "carlist"
     if lines and lines[0].startswith(("{", "[")):
         return "json"
     boards = [line for line in lines if not line.startswith("@")]

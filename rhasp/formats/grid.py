@@ -1,131 +1,78 @@
-"""Grid text: one board row per line, and the pieces found in a grid of characters.
+"""Grid text: one board row per line, as people type, paste and draw boards.
 
-The one-line board format (:mod:`rhasp.formats.line`) is the same grid with its rows joined, so
-both use :func:`puzzle_from_rows` to turn characters into vehicles, walls and targets.
+What the characters mean is the reading rule's (:mod:`rhasp.formats.reading`), shared with
+one-line boards. This module finds the cells in the lines: lines starting with ``;`` are
+comments, ``@target LABEL [SIDE]`` lines name the targets and the edge each leaves through
+(``right`` or ``left`` for a horizontal target, ``bottom`` or ``top`` for a vertical one; by
+default right and bottom), and around the cells a board may have
 
-Characters: ``.`` or ``o`` empty, ``#`` a wall, any other letter or digit a vehicle. The target
-is ``X``, else ``A`` (database style), else ``x``, unless ``--target`` or an ``@target`` line
-names it. In a database-style board (a one-line board, or one that uses ``o`` for empty cells
-or whose target is ``A``) every ``x`` cell is a wall, however many and wherever they are;
-elsewhere a lone ``x`` cell is a wall when ``x`` is not the target, and ``xx`` is a vehicle.
-Lines starting with ``;`` are comments.
-
-``@target LABEL [SIDE]`` lines name the targets and the edge each leaves through (``right`` or
-``left`` for a horizontal target, ``bottom`` or ``top`` for a vertical one; by default right and
-bottom). They make several targets and other exits expressible in grid text.
+- spaces or tabs between its cells (in every row, or in none);
+- a frame, as ``rhasp solve --boards`` prints it (``+------+`` above and below, ``|`` at each
+  end of a row, the exits marked ``> < v ^`` in the frame), or drawn with ``-``, ``=``,
+  ``_`` and ``|``; an exit marked in the frame is the target's exit;
+- row and column numbers outside the frame, or, without a frame, a line of column numbers
+  above the rows (then every row starts with its number).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from rhasp.errors import InputError, location
-from rhasp.model import (
-    DEFAULT_EXIT,
-    EMPTY,
-    SIDES,
-    WALL,
-    Cell,
-    Piece,
-    Puzzle,
-    TargetSpec,
-    build_puzzle,
-    cell_name,
+from rhasp.formats.reading import (
+    DATABASE_EMPTY,
+    DATABASE_WALL,
+    Locator,
+    Mark,
+    puzzle_from_rows,
+)
+from rhasp.model import SIDES, Cell, Puzzle, TargetSpec
+
+__all__ = ["DATABASE_EMPTY", "DATABASE_WALL", "Locator", "puzzle_from_rows"]
+
+#: A border of a frame: lines of ``- = _`` (corners ``+``), with exit marks ``v ^`` and
+#: column numbers; never a row of cells, which has none of ``- = _ +``.
+_BORDER = re.compile(r"[\s+\-=_v^|0-9]*[+\-=_][\s+\-=_v^|0-9]*")
+_NUMBERS = re.compile(r"\s*\d+(?:\s+\d+)*\s*")
+#: A row: its number, ``|`` (or the exit mark ``<``) before the cells, the cells, and ``|``
+#: or an exit mark after them (in a frame whose other rows are closed, a row left open is
+#: the exit, as the Prolog article draws it), each but the cells optional.
+_ROW = re.compile(
+    r"(?P<number>\s*\d+\s+(?=\S)|\s*\d+(?=[|<]))?\s*(?P<left>[|<])?"
+    r"(?P<inner>.*?)(?:(?P<right>\||>|->|=>|→)(?:\s*\d+)?)?\s*"
 )
 
-DATABASE_EMPTY, DATABASE_WALL = "o", "x"
-EMPTY_CHARS = (EMPTY, DATABASE_EMPTY)
 
-#: Maps a board cell to the (line, column) of the source text it came from.
-Locator = Callable[[Cell], str]
-
-
-def puzzle_from_rows(
-    rows: Sequence[str],
-    locate: Locator,
-    *,
-    where: str,
-    name: str,
-    targets: Sequence[TargetSpec] = (),
-    meta: dict[str, int] | None = None,
-    one_line: bool = False,
-) -> Puzzle:
-    """Find the pieces in ``rows`` (already of equal length) and build the puzzle.
-
-    ``one_line``: the rows come from a one-line board, which is database style.
-    """
-    cells_of: dict[str, list[Cell]] = {}
-    walls: list[tuple[Cell, str]] = []
-    for r, row in enumerate(rows):
-        for c, char in enumerate(row):
-            if char in EMPTY_CHARS:
-                continue
-            if char == WALL:
-                walls.append(((r, c), locate((r, c))))
-            elif char.isascii() and char.isalnum():
-                cells_of.setdefault(char, []).append((r, c))
-            else:
-                raise InputError(
-                    f"unknown character {char!r} (expected '.', 'o', '#', a letter or a digit)",
-                    locate((r, c)),
-                )
-    chosen = list(targets) or _default_targets(cells_of)
-    target_labels = {target.label for target in chosen}
-    database = one_line or any(DATABASE_EMPTY in row for row in rows) or target_labels == {"A"}
-    x_cells = cells_of.get(DATABASE_WALL, [])
-    if DATABASE_WALL not in target_labels and (database or _all_isolated(x_cells)):
-        walls += [(cell, locate(cell)) for cell in cells_of.pop(DATABASE_WALL, [])]
-    pieces = [_piece(label, cells, locate) for label, cells in cells_of.items()]
-    height, width = len(rows), len(rows[0]) if rows else 0
-    return build_puzzle(width, height, pieces, walls, chosen, where=where, name=name, meta=meta)
-
-
-def default_target(labels: set[str]) -> str | None:
-    """The target a reader infers from the labels present: X, else A, else x. ``A`` comes
-    before ``x`` because a board with an ``A`` is database style, where ``x`` marks walls."""
-    return next((label for label in ("X", "A", "x") if label in labels), None)
-
-
-def _default_targets(cells_of: dict[str, list[Cell]]) -> list[TargetSpec]:
-    pieces = {
-        label for label, cells in cells_of.items() if len(cells) > 1 or label != DATABASE_WALL
-    }
-    label = default_target(pieces)
-    return [TargetSpec(label)] if label else []
-
-
-def _all_isolated(cells: list[Cell]) -> bool:
-    present = set(cells)
-    return bool(cells) and not any(
-        (r + dr, c + dc) in present for r, c in cells for dr, dc in ((0, 1), (1, 0))
+def _is_header(text: str, rows: int) -> bool:
+    """A line of column numbers: 1, 2, 3, ... (or from 0), as many as fit a board."""
+    if not _NUMBERS.fullmatch(text) or rows < 2:
+        return False
+    numbers = (
+        [int(word) for word in text.split()]
+        if " " in text.strip()
+        else [int(char) for char in text.strip()]
+    )
+    return len(numbers) >= 3 and numbers in (
+        list(range(1, len(numbers) + 1)),
+        list(range(len(numbers))),
     )
 
 
-def _piece(label: str, cells: list[Cell], locate: Locator) -> Piece:
-    first = min(cells)
-    where = locate(first)
-    if len(cells) == 1:
-        raise InputError(
-            f"piece {label} is a single cell; only '#' (or 'x' in database boards) marks a wall",
-            where,
-        )
-    rows = {r for r, _ in cells}
-    cols = {c for _, c in cells}
-    if len(rows) > 1 and len(cols) > 1:
-        raise InputError(
-            f"vehicle {label} is not straight (it bends or has parts in two lines)", where
-        )
-    horizontal = len(rows) == 1
-    span = sorted(c for _, c in cells) if horizontal else sorted(r for r, _ in cells)
-    if span[-1] - span[0] + 1 != len(span):
-        raise InputError(f"vehicle {label} has a gap in it, from {cell_name(first)}", where)
-    return Piece(label, "h" if horizontal else "v", first[0], first[1], len(cells), where)
+@dataclass(frozen=True)
+class _Row:
+    """A row of cells as found in a line: the cells, and the text column of each."""
+
+    number: int  # the line's number in the source
+    cells: str
+    columns: tuple[int, ...]  # 1-based text columns
 
 
 def read_grid(text: str, source: str, *, name: str, targets: Sequence[TargetSpec] = ()) -> Puzzle:
-    """A grid text file: rows, ``;`` comments, blank lines and ``@target`` lines."""
-    rows: list[str] = []
-    line_numbers: list[int] = []
+    """A grid text file: rows (framed, numbered or spaced, as above), ``;`` comments, blank
+    lines and ``@target`` lines."""
+    lines: list[tuple[int, str]] = []
     directives: list[TargetSpec] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -134,24 +81,120 @@ def read_grid(text: str, source: str, *, name: str, targets: Sequence[TargetSpec
         if line.startswith("@"):
             directives.append(_target_directive(line, location(source, number)))
             continue
-        if rows and len(line) != len(rows[0]):
-            raise InputError(
-                f"row has {len(line)} cells but the rows above have {len(rows[0])}",
-                location(source, number),
-            )
-        rows.append(line)
-        line_numbers.append(number)
-    if not rows:
+        lines.append((number, raw.rstrip()))
+    if not lines:
         raise InputError("empty: no board found", source)
-    indent = {n: len(raw) - len(raw.lstrip()) for n, raw in enumerate(text.splitlines(), 1)}
+    rows, marks = _layout(lines, source)
 
     def locate(cell: Cell) -> str:
-        number = line_numbers[cell[0]]
-        return location(source, number, indent[number] + cell[1] + 1)
+        row = rows[cell[0]]
+        return location(source, row.number, row.columns[cell[1]])
 
     return puzzle_from_rows(
-        rows, locate, where=source, name=name, targets=list(targets) or directives
+        [row.cells for row in rows],
+        locate,
+        where=source,
+        name=name,
+        targets=list(targets) or directives,
+        marks=marks,
     )
+
+
+def _layout(lines: list[tuple[int, str]], source: str) -> tuple[list[_Row], list[Mark]]:
+    """The rows of cells in ``lines``, and the exits a frame marks: borders and numbers
+    taken off, the cells found between spaces or side by side."""
+    borders = [i for i, (_, raw) in enumerate(lines) if _BORDER.fullmatch(raw)]
+    body = [i for i in range(len(lines)) if i not in borders]
+    if not body:
+        raise InputError("empty: a frame with no rows in it", source)
+    if len([i for i in borders if body[0] < i < body[-1]]) > 1:
+        raise InputError(
+            f"holds {len(borders) // 2} framed boards (rhasp solve --boards draws one after "
+            "every move); give one",
+            source,
+        )
+    header = next((i for i in (body[0], body[-1]) if _is_header(lines[i][1], len(body))), None)
+    if header is not None:
+        body.remove(header)
+    parts = [(lines[i][0], _ROW.fullmatch(lines[i][1])) for i in body]
+    framed = any(match["left"] == "|" for _, match in parts if match)
+    closed = any(match["right"] == "|" for _, match in parts if match)
+    rows: list[_Row] = []
+    marks: list[Mark] = []
+    for r, (number, match) in enumerate(parts):
+        if match is None or (framed and not match["left"]):
+            raise InputError(
+                "a row outside the frame ('|' at each end of a row)", location(source, number)
+            )
+        if match["number"] and not (match["left"] or header is not None):
+            inner, start = lines[body[r]][1], 0  # a digit that is a cell: no numbering here
+        else:
+            inner, start = match["inner"], match.start("inner")
+        if header is not None and not match["number"]:
+            raise InputError(
+                "a row without its number (the columns are numbered)", location(source, number)
+            )
+        if match["left"] == "<":
+            marks.append(Mark("left", r, location(source, number, match.start("left") + 1)))
+        right = match["right"]
+        if right in (">", "->", "=>", "→") or (framed and closed and not right):
+            at = match.end("inner") + 1
+            marks.append(Mark("right", r, location(source, number, at)))
+        rows.append(_row(number, inner, start, source))
+    _same_layout(rows, source)
+    columns = {column: c for c, column in enumerate(rows[0].columns)}
+    edges = [(i, "top") for i in borders if i < body[0]][-1:]
+    edges += [(i, "bottom") for i in borders if i > body[-1]][:1]
+    for i, side in edges:
+        number, raw = lines[i]
+        for at, char in enumerate(raw, 1):
+            if char in "v^" and at in columns:
+                marks.append(Mark(side, columns[at], location(source, number, at)))
+    return rows, marks
+
+
+def _row(number: int, inner: str, start: int, source: str) -> _Row:
+    """The cells of one row's text (``inner``, from text column ``start`` + 1): side by side,
+    or each between spaces or tabs."""
+    fields = [(match[0], match.start() + start + 1) for match in re.finditer(r"\S+", inner)]
+    if not fields:
+        raise InputError("a row with no cells", location(source, number))
+    if len(fields) == 1:
+        text, at = fields[0]
+        return _Row(number, text, tuple(range(at, at + len(text))))
+    wide = next((field for field in fields if len(field[0]) > 1), None)
+    if wide is not None:
+        raise InputError(
+            "spaces between some cells of this row but not others: put a space between every "
+            "two cells, or none",
+            location(source, number, wide[1]),
+        )
+    return _Row(number, "".join(text for text, _ in fields), tuple(at for _, at in fields))
+
+
+def _same_layout(rows: list[_Row], source: str) -> None:
+    """Every row as long as the first, and spaced as the first: spaces between the cells of
+    one row and not another is a typing slip, named rather than read as another board."""
+    first = rows[0]
+    spaced = _spaced(first)
+    for row in rows[1:]:
+        where = location(source, row.number)
+        if len(row.cells) > 1 and _spaced(row) != spaced:
+            has, hasnt = (row, first) if _spaced(row) else (first, row)
+            raise InputError(
+                f"spaces between the cells of line {has.number} but not of line {hasnt.number}: "
+                "put a space between every two cells, or none",
+                where,
+            )
+        if len(row.cells) != len(first.cells):
+            raise InputError(
+                f"row has {len(row.cells)} cells but the rows above have {len(first.cells)}",
+                where,
+            )
+
+
+def _spaced(row: _Row) -> bool:
+    return any(b - a > 1 for a, b in zip(row.columns, row.columns[1:], strict=False))
 
 
 def _target_directive(line: str, where: str) -> TargetSpec:
@@ -172,25 +215,59 @@ def board_rows(puzzle: Puzzle) -> list[str]:
 
 
 def needs_target_lines(puzzle: Puzzle) -> bool:
-    """Whether a reader would infer other targets or exits than the puzzle has."""
-    board = puzzle.board
-    inferred = default_target({vehicle.label for vehicle in board.vehicles})
-    if inferred is None or board.targets != (inferred,):
+    """Whether the rows alone would read as other targets or exits than the puzzle has (or
+    be refused as allowing two readings): then grid text adds ``@target`` lines, and a
+    one-line board cannot hold the puzzle."""
+    try:
+        again = _read_back(board_rows(puzzle), one_line=False)
+    except InputError:
         return True
-    vehicle = board.vehicles[board.index(inferred)]
-    return board.exit_side(inferred) != DEFAULT_EXIT[vehicle.orientation]
+    return again.board.exits != puzzle.board.exits
 
 
 def write_grid(puzzle: Puzzle) -> str:
-    board = puzzle.board
-    if board.targets == ("A",) and any(v.label == DATABASE_WALL for v in board.vehicles):
+    """The puzzle as grid text that reads back as the same puzzle; an InputError names why
+    when no grid text can (lowercase labels alone, which a grid reads in capitals, say)."""
+    rows = board_rows(puzzle)
+    targets = needs_target_lines(puzzle)
+    specs = [TargetSpec(label, side) for label, side in puzzle.board.exits] if targets else []
+    reads_back(puzzle, rows, "grid text", targets=specs)
+    lines = [f"; {puzzle.name}"]
+    lines += [f"@target {spec.label} {spec.side}" for spec in specs]
+    return "\n".join([*lines, *rows]) + "\n"
+
+
+def reads_back(
+    puzzle: Puzzle,
+    rows: list[str],
+    form: str,
+    *,
+    targets: Sequence[TargetSpec] = (),
+    one_line: bool = False,
+) -> None:
+    """Raise an InputError unless ``rows`` read back as ``puzzle``: a writer never writes
+    text that the reading rule reads as another puzzle."""
+    try:
+        again = _read_back(rows, one_line=one_line, targets=targets, meta=puzzle.meta)
+    except InputError as error:
         raise InputError(
-            f"a vehicle named {DATABASE_WALL} cannot be written in grid text when A is the only "
-            f"target (the board reads as database style, where {DATABASE_WALL} marks walls); "
-            "use json",
+            f"cannot be written as {form}: it would not read back ({error.what}); use json",
+            puzzle.name,
+        ) from None
+    if again != puzzle:
+        raise InputError(
+            f"cannot be written as {form}: it would read back as another puzzle; use json",
             puzzle.name,
         )
-    lines = [f"; {puzzle.name}"]
-    if needs_target_lines(puzzle):
-        lines += [f"@target {label} {side}" for label, side in puzzle.board.exits]
-    return "\n".join([*lines, *board_rows(puzzle)]) + "\n"
+
+
+def _read_back(
+    rows: list[str],
+    *,
+    one_line: bool,
+    targets: Sequence[TargetSpec] = (),
+    meta: Mapping[str, int] | None = None,
+) -> Puzzle:
+    return puzzle_from_rows(
+        rows, lambda cell: "", where="", name="", targets=targets, one_line=one_line, meta=meta
+    )

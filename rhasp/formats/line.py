@@ -13,13 +13,8 @@ from collections.abc import Iterable, Sequence
 from math import isqrt
 
 from rhasp.errors import InputError, location
-from rhasp.formats.grid import (
-    DATABASE_EMPTY,
-    DATABASE_WALL,
-    board_rows,
-    needs_target_lines,
-    puzzle_from_rows,
-)
+from rhasp.formats.grid import board_rows, needs_target_lines, reads_back
+from rhasp.formats.reading import DATABASE_EMPTY, DATABASE_WALL, puzzle_from_rows
 from rhasp.model import MAX_SIDE, MIN_SIDE, Cell, Puzzle, TargetSpec
 
 #: A number is at most 18 digits: a count past that is a mistake, and Python will not turn
@@ -31,11 +26,14 @@ DECK_LINE = re.compile(
 
 
 def looks_like_line(text: str) -> bool:
-    """Whether a first content line is a one-line board rather than a grid row."""
+    """Whether a first content line is a one-line board rather than a grid row: fields apart
+    (a deck line's ``MOVES BOARD CLUSTER``), unless each is one character (a grid's cells
+    between spaces), or more cells in a row than a board's side."""
+    fields = text.split()
+    if len(fields) > 1:
+        return any(len(field) > 1 for field in fields) and not re.search(r"[|+<>]", text)
     stripped = text.strip()
-    return bool(re.search(r"\s", stripped)) or (
-        len(stripped) > MAX_SIDE and isqrt(len(stripped)) ** 2 == len(stripped)
-    )
+    return len(stripped) > MAX_SIDE and isqrt(len(stripped)) ** 2 == len(stripped)
 
 
 def read_line(
@@ -118,7 +116,9 @@ def write_line(puzzle: Puzzle) -> str:
             "(only X, else A, leaving right or bottom); use grid or json",
             puzzle.name,
         )
-    fields = ["".join(board_rows(puzzle))]
+    rows = board_rows(puzzle)
+    reads_back(puzzle, rows, "one line", one_line=True)
+    fields = ["".join(rows)]
     if "moves" in puzzle.meta:
         fields.insert(0, str(puzzle.meta["moves"]))
     if "cluster" in puzzle.meta:

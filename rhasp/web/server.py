@@ -58,7 +58,7 @@ from rhasp.formats import read_path, write
 from rhasp.formats.line import DECK_LINE, read_line
 from rhasp.model import Puzzle
 from rhasp.notation import format_move
-from rhasp.output import solution_dict
+from rhasp.output import reading_text, solution_dict
 from rhasp.pictures.boards import board_scene, vehicle_shapes
 from rhasp.pictures.scene import svg
 from rhasp.shipped import shipped
@@ -485,6 +485,7 @@ def view(puzzle: Puzzle) -> dict[str, Any]:
         "link": link_text(puzzle),
         "solved": puzzle.solved,
         "meta": dict(puzzle.meta),
+        "read": reading_text(puzzle),  # what the reader inferred: the target and its exit, say
     }
 
 

@@ -39,15 +39,29 @@ def test_database_style_target_walls_and_empties():
     assert [v.label for v in puzzle.board.vehicles] == ["A", "B"]
 
 
-def test_with_an_a_target_every_x_is_a_wall_even_side_by_side():
+def test_with_o_for_empty_cells_every_x_is_a_wall_even_side_by_side():
     puzzle = grid("""
-        AA..
-        xx..
-        ....
-        ....
+        AAoo
+        xxoo
+        oooo
+        oooo
     """)
     assert puzzle.board.targets == ("A",)
     assert puzzle.board.walls == frozenset({(1, 0), (1, 1)})
+    assert "x cells read as walls" in puzzle.reading
+
+
+def test_xx_beside_a_with_dots_is_refused_naming_both_readings():
+    # Issue 39, item 2: xx is the target x (the card convention in lowercase) or two walls
+    # beside the target A (database style); the text allows both, so neither is guessed.
+    with pytest.raises(InputError) as caught:
+        grid("""
+            AA..
+            xx..
+            ....
+            ....
+        """)
+    assert "A (database style) or x" in caught.value.what
 
 
 def test_target_option_overrides_and_makes_lone_x_a_wall():
@@ -100,9 +114,9 @@ def test_writing_adds_target_lines_only_when_needed():
     assert again == example("two-targets")
 
 
-def test_a_vehicle_x_beside_target_a_is_not_written_as_grid():
-    # Issue 13: with A the only target a grid reads as database style, where x marks walls,
-    # so this board (from JSON) used to be written as a grid that read back with three walls.
+def test_a_vehicle_x_beside_target_a_is_written_with_its_target_line():
+    # With A the only target and a vehicle x, the rows alone are refused as allowing two
+    # readings (issue 39), so grid text names the target; it reads back as the same puzzle.
     vehicles = [
         {"label": "A", "row": 2, "col": 0, "length": 2, "orientation": "h"},
         {"label": "x", "row": 3, "col": 1, "length": 3, "orientation": "v"},
@@ -113,10 +127,8 @@ def test_a_vehicle_x_beside_target_a_is_not_written_as_grid():
         "targets": [{"label": "A"}],
     }
     (puzzle,) = read_text(json.dumps(document), "p.json", name="p")
-    with pytest.raises(InputError) as caught:
-        write(puzzle, "grid")
-    assert str(caught.value) == (
-        "p: a vehicle named x cannot be written in grid text when A is the only target (the "
-        "board reads as database style, where x marks walls); use json"
-    )
-    assert read_text(write(puzzle, "json"), "p.json", name="p") == [puzzle]
+    text = write(puzzle, "grid")
+    assert "@target A right" in text
+    assert read_text(text, "p.txt", name="p") == [puzzle]
+    with pytest.raises(InputError, match="one line"):
+        write(puzzle, "line")

@@ -234,6 +234,30 @@ def test_a_bad_board_shows_the_clis_one_line_error(page: object) -> None:
     assert page.text_content("#title") == "Card 1 · beginner"  # the board in play is kept
 
 
+def test_a_pasted_spaced_lowercase_grid_loads_and_says_how_it_was_read(page: object) -> None:
+    # Issue 39, item 5: cells between spaces (here in lowercase, the card convention: x the
+    # target, o a truck) load as the board they draw, and the page says what it inferred.
+    rows = [
+        "o . . a . .",
+        "o . . a b b",
+        "o x x c . .",
+        ". . p c d d",
+        ". . p e e f",
+        ". . p . . f",
+    ]
+    page.click("#paste-box summary")
+    page.fill("#paste", "\n".join(rows))
+    page.click("#load")
+    page.wait_for_function("document.getElementById('title').textContent === 'Your board'")
+    assert page.text_content("#input-error") == ""
+    read = page.text_content("#read")
+    assert "target X, leaving right of row 3" in read and "capitals" in read
+    assert page.is_visible("#read")
+    labels = {v.label for v in rhasp.parse("\n".join(rows).replace(" ", "")).board.vehicles}
+    shown = page.eval_on_selector_all("#board .vehicle", "gs => gs.map(g => g.dataset.label)")
+    assert set(shown) == labels and "O" in labels  # the truck o kept
+
+
 def test_the_asp_proof_streams_and_the_plan_animates_by_moves_and_slides(page: object) -> None:
     puzzle = rhasp.read(CARD01)
     opening = (Move("C", -3),)

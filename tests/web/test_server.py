@@ -201,6 +201,8 @@ def test_board_walls_and_exits_of_other_sides(client):
         '{"width": 6, ',
         "BB....\n......\n......\n......\n......\n......",  # no target
         "",
+        "AA...O\nP..Q.O\nPxxQ.O\nP..Q..\nB...CC\nB.RRR.",  # A or x the target (issue 39)
+        "XX....\n......\n..XX..\n......",  # X twice
     ],
 )
 def test_a_bad_board_is_400_with_the_line_the_cli_prints(client, text):
@@ -208,6 +210,14 @@ def test_a_bad_board_is_400_with_the_line_the_cli_prints(client, text):
         rhasp.parse(text)
     for endpoint in ("board", "hint", "solve", "analyze"):
         assert one_line_error(post(client, endpoint, board=text), 400) == str(raised.value)
+
+
+def test_board_says_what_its_reader_inferred(client):
+    # Issue 39: a board pasted in lowercase, cells between spaces, is card 1 read in capitals.
+    spaced = "\n".join(" ".join(row) for row in CARD1.splitlines() if not row.startswith(";"))
+    view = post(client, "board", board=spaced.lower()).json()
+    assert view["link"] == write(rhasp.parse(CARD1), "line").strip()
+    assert view["read"].startswith("target X, leaving right of row 3; lowercase labels read")
 
 
 def test_a_bad_move_is_400_naming_its_number(client):

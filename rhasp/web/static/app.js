@@ -749,6 +749,10 @@ async function load(text, {moves = "", title = null, errorAt = $("input-error")}
   $("card").value = card ? card.value : "";
   $("title").textContent = card ? `Card ${card.value.replace(/^card0?/, "")} · ${card.dataset.level}`
     : title || (view.name === "puzzle" ? "Your board" : view.name);
+  // A board the player gave says how it was read (the target and its exit at least), so
+  // that a reading other than the one meant shows at once; a card's is known.
+  $("read").textContent = view.read ? `Read as: ${view.read}.` : "";
+  $("read").hidden = Boolean(card) || !view.read;
   if (solved(game.at)) announceWin();
   return true;
 }
