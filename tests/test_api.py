@@ -396,3 +396,15 @@ def test_a_request_is_checked_when_built():
         DeckRequest("deck.txt", jobs=0)
     with pytest.raises(rhasp.InputError, match=r"^engine: "):
         rhasp.deck("deck.txt", engine="dfs")
+
+
+def test_a_puzzle_says_what_its_reader_inferred_and_a_solution_carries_it():
+    # Issue 39: the card in lowercase is the card; what was inferred travels with the puzzle.
+    lower = rhasp.parse("aa...o\np..q.o\npxxq.o\np..q..\nb...cc\nb.rrr.")
+    assert lower == rhasp.read("card01")
+    assert lower.reading[0] == "target X, leaving right of row 3"
+    assert rhasp.solve(lower, engine="bfs").puzzle.reading == lower.reading
+    named = rhasp.parse("aa...o\np..q.o\npxxq.o\np..q..\nb...cc\nb.rrr.", targets=["x"])
+    assert named == lower and not any(note.startswith("target") for note in named.reading)
+    with pytest.raises(rhasp.InputError, match=r"A .database style. or x"):
+        rhasp.parse("AA...O\nP..Q.O\nPxxQ.O\nP..Q..\nB...CC\nB.RRR.")

@@ -33,7 +33,8 @@ def test_solve_prints_a_summary_and_the_numbered_plan():
         r"card01 · moves 8 · optimal: asp horizon proof, bfs agrees · [\d.]+ s", lines[0]
     )
     assert len(lines[0]) <= 100
-    assert [line.split(".")[0].strip() for line in lines[1:]] == [str(n) for n in range(1, 9)]
+    assert lines[1] == "  read: target X, leaving right of row 3"  # what the reader inferred
+    assert [line.split(".")[0].strip() for line in lines[2:]] == [str(n) for n in range(1, 9)]
     assert lines[-1].endswith("XR3")
 
 
@@ -41,20 +42,24 @@ def test_verbose_adds_the_engines_work_under_the_summary():
     plain = rhasp("solve", str(ORIGINAL / "card01.txt")).stdout.splitlines()
     lines = rhasp("solve", str(ORIGINAL / "card01.txt"), "--verbose").stdout.splitlines()
     assert lines[0].split(" · ")[:3] == plain[0].split(" · ")[:3]
+    assert lines[1] == plain[1] == "  read: target X, leaving right of row 3"
     assert re.fullmatch(
         r"  engine: asp; horizon 8, [\d,]+ choices?, [\d,]+ conflicts?, memo [\d,]+ states?, "
         r"[\d,]+ nogoods?",
-        lines[1],
+        lines[2],
     )
     # Each search's states and seconds: ASP counts none.
-    assert re.fullmatch(r"  searched: asp [\d.]+ s; bfs 1,058 states [\d.]+ s", lines[2])
-    assert lines[3:] == plain[1:] or len(lines[3:]) == len(plain[1:]) == 8  # the plan may differ
+    assert re.fullmatch(r"  searched: asp [\d.]+ s; bfs 1,058 states [\d.]+ s", lines[3])
+    assert lines[4:] == plain[2:] or len(lines[4:]) == len(plain[2:]) == 8  # the plan may differ
 
 
 def test_solve_with_the_bfs_engine_alone():
     result = rhasp("solve", str(ORIGINAL / "card01.txt"), "--engine", "bfs")
     assert result.exit_code == 0
-    assert re.match(r"card01 · moves 8 · optimal: proven by bfs · [\d.]+ s\n   1\. ", result.stdout)
+    assert re.match(
+        r"card01 · moves 8 · optimal: proven by bfs · [\d.]+ s\n  read: [^\n]*\n   1\. ",
+        result.stdout,
+    )
 
 
 def test_solve_json_has_the_promised_fields():
@@ -101,7 +106,7 @@ def test_a_limit_asp_meets_never_hides_the_optimum_bfs_proved(limit):
     summary = result.stdout.splitlines()[0]
     assert re.search(r"moves 8 · optimal: proven by bfs \(asp stopped\) · ", summary)
     said = rhasp("solve", card, *limit, "--verbose").stdout.splitlines()
-    assert re.fullmatch(r"  stopped: asp stopped: .* horizon \d+", said[3])
+    assert re.fullmatch(r"  stopped: asp stopped: .* horizon \d+", said[4])
     record = json.loads(rhasp("solve", card, *limit, "--format", "json").stdout)
     assert record["plan"] == json.loads(expected.stdout)["plan"] and record["proven_by"] == ["bfs"]
     assert record["engine"] == "asp" and " horizon " in record["stopped"]["asp"]
@@ -175,8 +180,9 @@ BEYOND_STATIC = "DDDoGGLLxEooAAoEFICCCoFIoHKJBBoHKJoo"
 def test_an_unsolvable_puzzle_static_analysis_proves_names_the_cell_and_why():
     result = rhasp("solve", SHUTTLE)
     assert result.exit_code == 1
-    summary, why = result.stdout.splitlines()
+    summary, read, why = result.stdout.splitlines()
     assert " · no solution · proven by static analysis · " in summary
+    assert read == "  read: target A, leaving right of row 3; x cells read as walls"
     assert why == (
         "  why: row 3, column 5 is occupied in every reachable "
         "state, by vehicle B: target A can never leave (column 5, rows 3–4: covered by B wherever "
@@ -287,8 +293,9 @@ BAD_INPUTS = {
     "empty.txt": ("", ": empty: no puzzle found"),
     "binary.txt": (b"\x89PNG\r\n\x1a\n\x00\x00", ": binary data, not a puzzle"),
     "bent.txt": ("BB..\nB...\nXX..\n....\n", ":1:1: vehicle B is not straight"),
-    "gap.txt": ("B...\n....\nXXB.\n....\n", ":1:1: vehicle B is not straight"),
-    "gap2.txt": ("B...\n....\nB...\nXX..\n", ":1:1: vehicle B has a gap"),
+    "gap.txt": ("B...\n....\nXXB.\n....\n", ":3:3: B appears twice, at row 1, column 1 and"),
+    "gap2.txt": ("B...\n....\nB...\nXX..\n", ":3:1: B appears twice, at row 1, column 1 and"),
+    "bent2.txt": ("BB..\n.B..\nXX..\n....\n", ":1:1: vehicle B is not straight"),
     "single.txt": ("....\n..C.\nXX..\n....\n", ":2:3: piece C is a single cell"),
     "overlap.pl": (
         "car(x,h,2-3). car(a,v,2-2).",
@@ -414,9 +421,9 @@ def test_solve_json_carries_the_memo_figures_and_no_memo_turns_it_off():
 
 def test_the_text_summary_names_the_memos_work():
     card03 = str(ORIGINAL / "card03.txt")
-    engine = rhasp("solve", card03, "--verbose").stdout.splitlines()[1]
+    engine = rhasp("solve", card03, "--verbose").stdout.splitlines()[2]
     assert re.search(r"horizon 14, [\d,]+ choices, [\d,]+ conflicts, memo [\d,]+ states, ", engine)
-    plain = rhasp("solve", card03, "--no-memo", "--verbose").stdout.splitlines()[1]
+    plain = rhasp("solve", card03, "--no-memo", "--verbose").stdout.splitlines()[2]
     assert "memo" not in plain
 
 

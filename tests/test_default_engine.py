@@ -41,7 +41,8 @@ def test_the_board_size_decides(width, height, engine):
 def test_solve_on_a_large_board_uses_astar_and_says_why(large_file):
     result = command("solve", str(large_file))
     assert result.exit_code == 0, result.stderr
-    summary, why = result.stdout.splitlines()[:2]
+    summary, read, why = result.stdout.splitlines()[:3]
+    assert read.startswith("  read: target A, leaving right of row 4")
     expected = fewest(eight_by_eight())
     assert f"moves {expected} · optimal: proven by astar, bfs agrees" in summary
     assert why == "  engine: astar (board larger than 6×6)"  # under the summary, by default

@@ -79,9 +79,10 @@ def puzzle_from_rows(
                 )
     notes: list[str] = []
     if _lowercase(chars):
+        truck = ", o a truck" if DATABASE_EMPTY in chars else ""
         rows, targets = _capitals(rows, chars, targets, one_line=one_line, where=where)
         chars = {char for row in rows for char in row}
-        notes.append("lowercase labels read as capitals (x the target, o a truck)")
+        notes.append(f"lowercase labels read as capitals (x the target{truck})")
     elif DATABASE_EMPTY in chars and EMPTY in chars:
         raise InputError(
             "both '.' and 'o' mark empty cells here; use one (in capitals, the truck is O)",
@@ -108,8 +109,7 @@ def puzzle_from_rows(
     if not chosen and marks:
         chosen = _marked(pieces, marks, where)
     elif not chosen:
-        strongly = DATABASE_EMPTY in chars or (one_line and bool(meta))
-        label = _inferred_target(pieces, database_style=strongly, where=where)
+        label = _inferred_target(pieces, database_style=DATABASE_EMPTY in chars, where=where)
         chosen = [TargetSpec(label)] if label else []
     height, width = len(rows), len(rows[0]) if rows else 0
     puzzle = build_puzzle(width, height, pieces, walls, chosen, where=where, name=name, meta=meta)
@@ -140,9 +140,10 @@ def default_target(labels: Iterable[str]) -> str | None:
 def _inferred_target(pieces: Sequence[Piece], *, database_style: bool, where: str) -> str | None:
     """The target by the rule: ``X``; without one, ``A`` or ``x``, whichever is on the board.
     Refused where the board allows two: ``A`` and ``x`` both (the database's target, or the
-    card convention's in lowercase), or ``X`` and ``A`` on a board that is database style by
-    more than being one line (``o`` empty cells, or the database's move and cluster counts),
-    where ``A`` is the target and ``X`` would be the card convention's."""
+    card convention's in lowercase), or ``X`` and ``A`` where ``o`` marks the empty cells, as
+    in the database's own notation, where ``A`` is the target and ``X`` the card convention's.
+    (No published database line has an ``X``, nor does rhasp write one beside ``o``; a card
+    written on one line, counts and all, keeps ``X``, and the answer says so.)"""
     labels = {piece.label for piece in pieces}
     if "X" in labels and "A" in labels and database_style:
         raise InputError(
