@@ -267,15 +267,21 @@ BATCH = 8
 IN_FLIGHT = 4
 
 
-def _bounded(pool: Pool, jobs: Iterable[Job], processes: int) -> Iterator[Result]:
-    """``solve_batch`` over ``jobs`` on ``pool``, reading the jobs only as workers free up."""
-    finished: queue.SimpleQueue[list[Result] | BaseException] = queue.SimpleQueue()
+def _bounded(
+    pool: Pool,
+    jobs: Iterable[Any],
+    processes: int,
+    work: Callable[[Sequence[Any]], list[Any]] | None = None,
+) -> Iterator[Any]:
+    """``work`` (``solve_batch``: solving) over ``jobs`` on ``pool``, a batch a task,
+    reading the jobs only as workers free up."""
+    finished: queue.SimpleQueue[list[Any] | BaseException] = queue.SimpleQueue()
     batches = iter(functools.partial(_take, iter(jobs), BATCH), [])
     pending = 0
     while True:
         for batch in itertools.islice(batches, processes * IN_FLIGHT - pending):
             pool.apply_async(
-                solve_batch, (batch,), callback=finished.put, error_callback=finished.put
+                work or solve_batch, (batch,), callback=finished.put, error_callback=finished.put
             )
             pending += 1
         if not pending:
@@ -287,7 +293,7 @@ def _bounded(pool: Pool, jobs: Iterable[Job], processes: int) -> Iterator[Result
         yield from results
 
 
-def _take(items: Iterator[Job], count: int) -> list[Job]:
+def _take(items: Iterator[Any], count: int) -> list[Any]:
     return list(itertools.islice(items, count))
 
 
@@ -483,15 +489,24 @@ def deck_checksum(numbered: Iterable[tuple[int, Any]]) -> str:
     deck's file name, and records hold them, so a renamed deck is another deck."""
     digest = hashlib.sha256()
     for number, entry in numbered:
-        if isinstance(entry, DeckLine):
-            text = f"{entry.name}\t{entry.text}"
-        elif isinstance(entry, Puzzle):
-            meta = json.dumps(dict(entry.meta), sort_keys=True)
-            text = f"{entry.name}\t{meta}\t{write_puzzle(entry, 'json')}"
-        else:
-            text = f"!{entry.what}"
-        digest.update(f"{number}\t{text}\n".encode("utf-8", "surrogatepass"))
+        _add_entry(digest, number, entry)
     return digest.hexdigest()
+
+
+def _add_entry(digest: Any, number: int, entry: Any) -> None:
+    if isinstance(entry, DeckLine):
+        text = f"{entry.name}\t{entry.text}"
+    elif isinstance(entry, Puzzle):
+        meta = json.dumps(dict(entry.meta), sort_keys=True)
+        text = f"{entry.name}\t{meta}\t{write_puzzle(entry, 'json')}"
+    else:
+        text = f"!{entry.what}"
+    digest.update(f"{number}\t{text}\n".encode("utf-8", "surrogatepass"))
+
+
+#: From this many records kept, a resumed run checks them on its worker processes: a record
+#: takes about a millisecond to check (its line read, its plan replayed by the model).
+CHECK_ON_WORKERS_FROM = 1_000
 
 
 def check_kept(
@@ -499,33 +514,47 @@ def check_kept(
     numbered: Iterable[tuple[int, Any]],
     settings: Settings,
     path: Path,
+    processes: int = 1,
 ) -> tuple[str, InputError | None]:
     """The deck's checksum (:func:`deck_checksum`), and the first record of ``kept`` (from
-    the results file ``path``) that is not what this run would write for its deck line, if
-    one is not: one pass over the deck for both."""
-    problem: InputError | None = None
+    the results file ``path``, first by its line there) that is not what this run would
+    write for its deck line, if one is not: one pass over the deck for both, the records
+    checked on ``processes`` workers when there are many."""
     seen: set[int] = set()
+    digest = hashlib.sha256()
 
-    def entries() -> Iterator[tuple[int, Any]]:
-        nonlocal problem
+    def checks() -> Iterator[tuple[int, int, Any, DeckRecord]]:
         for number, entry in numbered:
-            if number in kept and problem is None:
+            _add_entry(digest, number, entry)
+            if number in kept:
                 seen.add(number)
                 at, record = kept[number]
-                wrong = record_problem(record, entry, settings)
-                if wrong:
-                    problem = InputError(f"deck line {number}: {wrong}", location(str(path), at))
-            yield number, entry
+                yield at, number, entry, record
 
-    checksum = deck_checksum(entries())
+    check = functools.partial(check_batch, settings)
+    if processes > 1 and len(kept) >= CHECK_ON_WORKERS_FROM:
+        with worker_pool(processes) as pool:
+            problems = list(_bounded(pool, checks(), processes, check))
+    else:
+        problems = check(checks())
     stray = sorted((at, number) for number, (at, _) in kept.items() if number not in seen)
-    if problem is None and stray:
-        at, number = stray[0]
-        problem = InputError(
-            f"a record of deck line {number}, where the deck has no puzzle",
-            location(str(path), at),
-        )
-    return checksum, problem
+    problems += [(at, f"a record of deck line {n}, where the deck has none") for at, n in stray]
+    if not problems:
+        return digest.hexdigest(), None
+    at, what = min(problems)
+    return digest.hexdigest(), InputError(what, location(str(path), at))
+
+
+def check_batch(
+    settings: Settings, checks: Iterable[tuple[int, int, Any, DeckRecord]]
+) -> list[tuple[int, str]]:
+    """What is wrong with kept records, each as ``(file line, what)``: a batch a worker task
+    (:func:`record_problem`)."""
+    return [
+        (at, f"deck line {number}: {wrong}")
+        for at, number, entry, record in checks
+        if (wrong := record_problem(record, entry, settings))
+    ]
 
 
 def record_problem(record: DeckRecord, entry: Any, settings: Settings) -> str | None:
@@ -841,7 +870,8 @@ def _begun(
     assert request.out is not None
     results = ResultFile(request.out, request.resume)
     try:
-        checksum, problem = check_kept(results.kept, numbered, settings, request.out)
+        processes = 1 if request.scheduler else request.jobs or 1
+        checksum, problem = check_kept(results.kept, numbered, settings, request.out, processes)
         header = {
             "rhasp": "deck",
             "version": RUN_VERSION,

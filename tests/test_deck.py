@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 
@@ -501,3 +502,18 @@ def test_a_kept_mismatch_must_be_what_the_line_says(tmp_path):
         deck(str(path), "--verify", "--jobs", "1", "--out", str(out), "--resume"), out, 1
     )
     assert "deck line 1" in said and "mismatch" in said
+
+
+def test_many_kept_records_are_checked_on_the_workers_to_the_same_refusal(tmp_path, monkeypatch):
+    monkeypatch.setattr(importlib.import_module("rhasp.deck"), "CHECK_ON_WORKERS_FROM", 2)
+    path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR, CARD1])
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    records[3]["length"] = 3  # card 1 takes 8
+    out.write_text("".join(json.dumps(record) + "\n" for record in records[:-1] + records[3:]))
+    said = refused(deck(str(path), "--jobs", "2", "--out", str(out), "--resume"), out, line=4)
+    assert "deck line 4" in said and "length 3" in said
+    records[3]["length"] = 8
+    out.write_text("".join(json.dumps(record) + "\n" for record in records[:3]))
+    resumed = deck(str(path), "--jobs", "2", "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert lengths(out) == {1: 3, 2: 8, 3: 3, 4: 8}
