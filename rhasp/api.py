@@ -471,7 +471,10 @@ def deck(
     None: BFS up to 6×6, A* on a larger board), streaming one record per puzzle to ``out``
     (``.jsonl`` or ``.csv``; else standard output). With ``cluster`` each cluster is counted,
     with ``verify`` compared with the deck line's figures. A bad line or a limit is recorded,
-    passed to ``report`` and the run goes on; the counts of what was found come back."""
+    passed to ``report`` and the run goes on; the counts of what was found come back, those
+    of the whole deck: with ``resume``, the records kept from ``out`` (``kept`` of them) are
+    counted too, once checked to be of this deck and these options (else InputError, with
+    ``out`` left as it was). An ``out`` that is the deck itself is refused (InputError)."""
     request = DeckRequest(
         os.fspath(source) if isinstance(source, os.PathLike) else source,
         objective,  # type: ignore[arg-type]

@@ -645,7 +645,7 @@ def deck(
     progress = DeckProgress(err)
     with saying_what_is_kept(dest, progress):
         tally = api.run_deck(request, progress, report)
-    err.print(tally_table(tally, progress.seconds, check_numbers, progress.skipped, since_start()))
+    err.print(tally_table(tally, progress.seconds, check_numbers, since_start()))
     return deck_code(tally)
 
 

@@ -14,11 +14,15 @@ the cluster is counted) and ``mismatch`` naming those that differ.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
+import hashlib
 import itertools
 import json
+import os
 import queue
+import stat
 import sys
 import time
 from collections import Counter
@@ -31,12 +35,23 @@ from typing import Any
 from rhasp.engines import AspOptions, Objective, Solution
 from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_count
 from rhasp.engines.limits import OUT_OF_MEMORY, Budget
-from rhasp.errors import InputError, RhaspError, SearchLimit
-from rhasp.files import lock_for_writing, naming_the_file
+from rhasp.errors import InputError, RhaspError, SearchLimit, location
+from rhasp.files import (
+    LONGEST_LINE,
+    Damaged,
+    bounded_lines,
+    json_line,
+    lock_for_writing,
+    naming_the_file,
+    refuse_input_as_output,
+    written_whole,
+)
 from rhasp.formats import DeckLine, stream_deck
+from rhasp.formats import write as write_puzzle
 from rhasp.formats.grid import board_rows
-from rhasp.model import Puzzle
-from rhasp.notation import format_plan
+from rhasp.journal import canonical, journal_of, read_header
+from rhasp.model import Puzzle, plan_slides, replay
+from rhasp.notation import format_plan, parse_plan
 from rhasp.parallel import dask_client, worker_pool
 from rhasp.progress import Progress, Silent
 from rhasp.requests import DeckRequest, SolveRequest, solution
@@ -252,15 +267,21 @@ BATCH = 8
 IN_FLIGHT = 4
 
 
-def _bounded(pool: Pool, jobs: Iterable[Job], processes: int) -> Iterator[Result]:
-    """``solve_batch`` over ``jobs`` on ``pool``, reading the jobs only as workers free up."""
-    finished: queue.SimpleQueue[list[Result] | BaseException] = queue.SimpleQueue()
+def _bounded(
+    pool: Pool,
+    jobs: Iterable[Any],
+    processes: int,
+    work: Callable[[Sequence[Any]], list[Any]] | None = None,
+) -> Iterator[Any]:
+    """``work`` (``solve_batch``: solving) over ``jobs`` on ``pool``, a batch a task,
+    reading the jobs only as workers free up."""
+    finished: queue.SimpleQueue[list[Any] | BaseException] = queue.SimpleQueue()
     batches = iter(functools.partial(_take, iter(jobs), BATCH), [])
     pending = 0
     while True:
         for batch in itertools.islice(batches, processes * IN_FLIGHT - pending):
             pool.apply_async(
-                solve_batch, (batch,), callback=finished.put, error_callback=finished.put
+                work or solve_batch, (batch,), callback=finished.put, error_callback=finished.put
             )
             pending += 1
         if not pending:
@@ -272,7 +293,7 @@ def _bounded(pool: Pool, jobs: Iterable[Job], processes: int) -> Iterator[Result
         yield from results
 
 
-def _take(items: Iterator[Job], count: int) -> list[Job]:
+def _take(items: Iterator[Any], count: int) -> list[Any]:
     return list(itertools.islice(items, count))
 
 
@@ -301,6 +322,12 @@ class ResultFile:
     middle of a record leaves a torn last line: resuming cuts it off before appending, so the
     file holds whole records only. The file is locked while a run writes it: a second run on
     the same file refuses rather than interleave its records.
+
+    Beside it, ``FILE.run`` (:func:`rhasp.journal.journal_of`) says what run the records are
+    of: the deck (a checksum of its entries as read) and the options that change what a
+    record says (:func:`run_options`). Opening reads what is there and changes nothing;
+    :meth:`begin` checks it against this run (with ``resume``) and only then cuts or
+    truncates the file, so a refused run leaves the file as it was.
     """
 
     def __init__(self, path: Path, resume: bool) -> None:
@@ -308,29 +335,104 @@ class ResultFile:
         self.csv = path.suffix.lower() == ".csv"
         if path.suffix.lower() not in (".csv", ".jsonl", ".json"):
             raise InputError("results go to a .jsonl or .csv file", str(path))
+        self.run_path = journal_of(path, RUN_SUFFIX)
+        self.resume = resume
         with naming_the_file(path):
             self.handle = path.open("a", encoding="utf-8", newline="")  # truncated after the lock
             lock_for_writing(self.handle, path, "deck")
-            if resume:
+        try:
+            #: What the file holds: each deck line's record, and the file's line it is on.
+            self.kept: dict[int, tuple[int, DeckRecord]] = self._kept() if resume else {}
+        except BaseException:
+            self.handle.close()
+            raise
+        self.writer: csv.DictWriter[str] | None = None
+
+    def _kept(self) -> dict[int, tuple[int, DeckRecord]]:
+        kept: dict[int, tuple[int, DeckRecord]] = {}
+        for at, record in _read_records(self.path):
+            if record.line in kept:
+                raise self._refusal(
+                    at,
+                    f"a second record of deck line {record.line} (the first: line "
+                    f"{kept[record.line][0]})",
+                )
+            kept[record.line] = (at, record)
+        return kept
+
+    def _refusal(self, at: int | None, what: str) -> InputError:
+        return InputError(what, location(str(self.path), at))
+
+    def begin(self, header: Mapping[str, Any], problem: InputError | None = None) -> None:
+        """Start writing this run, whose ``header`` says what it is of: with ``resume``, after
+        the records kept are found to be of this run (the same deck and options, and no
+        ``problem`` found in checking them against the deck's lines), else refuse
+        (InputError) leaving everything as it was; without, anew."""
+        if self.kept:
+            self._check_header(header)
+            if problem is not None:
+                raise problem
+        with naming_the_file(self.path):
+            if self.kept:
                 self._cut_torn_line()
             else:
                 self.handle.truncate(0)
-        self.done = self._lines_done() if resume else set()
-        fresh = self.handle.tell() == 0
-        self.writer = (
-            csv.DictWriter(self.handle, FIELDS, extrasaction="ignore") if self.csv else None
-        )
-        if self.writer and fresh:
-            self.writer.writeheader()
+            regular = stat.S_ISREG(os.fstat(self.handle.fileno()).st_mode)
+        if regular:  # a device or a pipe (/dev/stdout) is no run to resume
+            with naming_the_file(self.run_path), written_whole(self.run_path) as temporary:
+                temporary.write_bytes(canonical(header) + b"\n")
+        if self.csv:
+            self.writer = csv.DictWriter(self.handle, FIELDS, extrasaction="ignore")
+            if self.handle.tell() == 0:
+                with naming_the_file(self.path):
+                    self.writer.writeheader()
 
-    def _lines_done(self) -> set[int]:
-        return {record["line"] for record in read_results(self.path)}
+    def _check_header(self, header: Mapping[str, Any]) -> None:
+        """Refuse to add to records of another run: another deck, other options."""
+        name = self.run_path.name
+        try:
+            found = read_header(self.run_path)
+        except FileNotFoundError:
+            raise self._refusal(
+                None,
+                f"there is no {name} beside it to say which deck and options its records are "
+                "of, so they cannot be resumed; run without --resume to make them anew",
+            ) from None
+        except OSError as error:
+            raise self._refusal(None, f"{name} cannot be read ({error.strerror})") from None
+        if found is None or found.get("rhasp") != "deck" or found.get("version") != RUN_VERSION:
+            raise self._refusal(
+                None,
+                f"{name} beside it does not say which deck and options its records are of "
+                "(damaged, or from another version of rhasp); run without --resume to start anew",
+            )
+        options = found.get("options")
+        options = options if isinstance(options, dict) else {}
+        for option, value in header["options"].items():
+            if options.get(option, MISSING) != value:
+                was = option_flag(option, options.get(option, MISSING))
+                raise self._refusal(
+                    None,
+                    f"its records were made with {was}, this run has "
+                    f"{option_flag(option, value)} ({name}); give the same options to resume, "
+                    "or run without --resume to start anew",
+                )
+        if found.get("deck") != header["deck"]:
+            raise self._refusal(
+                None,
+                f"its records are of another deck, or of this one before it changed ({name} "
+                "has another checksum of its lines); resume with the deck they are of, or run "
+                "without --resume to start anew",
+            )
 
     def _cut_torn_line(self) -> None:
         """Drop a last line without its newline: what a run killed mid-write leaves."""
-        text = self.path.read_bytes()
-        if text and not text.endswith(b"\n"):
-            self.handle.truncate(text.rfind(b"\n") + 1)
+        size = self.path.stat().st_size
+        with self.path.open("rb") as handle:
+            handle.seek(max(0, size - LONGEST_LINE - 1))
+            tail = handle.read()
+        if tail and not tail.endswith(b"\n"):
+            self.handle.truncate(size - len(tail) + tail.rfind(b"\n") + 1)
         self.handle.seek(0, 2)
 
     def write(self, record: DeckRecord) -> None:
@@ -345,27 +447,304 @@ class ResultFile:
         self.handle.close()
 
 
+RUN_SUFFIX = ".run"
+RUN_VERSION = 1
+MISSING = object()  # an option a header does not hold
+
+
+def run_options(request: DeckRequest) -> dict[str, Any]:
+    """The options that change what a record says, as a run's header holds them: what a
+    length counts (``objective``), which engine found it (``engine``: the records differ in
+    ``proven_by`` and ``explored``), whether ``cluster`` and ``verify`` add their fields,
+    which vehicles are ``targets``, and the limits as given (``None``: from the memory),
+    which decide where a record says ``limit``. ``--jobs`` and ``--scheduler`` change none."""
+    return {
+        "objective": request.objective,
+        "engine": request.engine,
+        "cluster": request.cluster,
+        "verify": request.verify,
+        "targets": list(request.targets),
+        "max_states": request.max_states,
+        "max_atoms": request.max_atoms,
+    }
+
+
+def option_flag(option: str, value: Any) -> str:
+    """How the user gives ``option`` its ``value`` (a header's: any value at all)."""
+    flag = "--target" if option == "targets" else "--" + option.replace("_", "-")
+    if value is MISSING:
+        return f"no {flag} recorded"
+    if value in (None, False, []):
+        return f"no {flag}"
+    if value is True:
+        return flag
+    if isinstance(value, list):
+        return " ".join(f"{flag} {item}" for item in value)
+    return f"{flag} {value}"
+
+
+def deck_checksum(numbered: Iterable[tuple[int, Any]]) -> str:
+    """A checksum of a deck as read: each entry's number, name and text (a deck line's; a
+    puzzle's as JSON, figures included; an unreadable entry's reason). Names come from the
+    deck's file name, and records hold them, so a renamed deck is another deck."""
+    digest = hashlib.sha256()
+    for number, entry in numbered:
+        _add_entry(digest, number, entry)
+    return digest.hexdigest()
+
+
+def _add_entry(digest: Any, number: int, entry: Any) -> None:
+    if isinstance(entry, DeckLine):
+        text = f"{entry.name}\t{entry.text}"
+    elif isinstance(entry, Puzzle):
+        meta = json.dumps(dict(entry.meta), sort_keys=True)
+        text = f"{entry.name}\t{meta}\t{write_puzzle(entry, 'json')}"
+    else:
+        text = f"!{entry.what}"
+    digest.update(f"{number}\t{text}\n".encode("utf-8", "surrogatepass"))
+
+
+#: From this many records kept, a resumed run checks them on its worker processes: a record
+#: takes about a millisecond to check (its line read, its plan replayed by the model).
+CHECK_ON_WORKERS_FROM = 1_000
+
+
+def check_kept(
+    kept: Mapping[int, tuple[int, DeckRecord]],
+    numbered: Iterable[tuple[int, Any]],
+    settings: Settings,
+    path: Path,
+    processes: int = 1,
+) -> tuple[str, InputError | None]:
+    """The deck's checksum (:func:`deck_checksum`), and the first record of ``kept`` (from
+    the results file ``path``, first by its line there) that is not what this run would
+    write for its deck line, if one is not: one pass over the deck for both, the records
+    checked on ``processes`` workers when there are many."""
+    seen: set[int] = set()
+    digest = hashlib.sha256()
+
+    def checks() -> Iterator[tuple[int, int, Any, DeckRecord]]:
+        for number, entry in numbered:
+            _add_entry(digest, number, entry)
+            if number in kept:
+                seen.add(number)
+                at, record = kept[number]
+                yield at, number, entry, record
+
+    check = functools.partial(check_batch, settings)
+    if processes > 1 and len(kept) >= CHECK_ON_WORKERS_FROM:
+        with worker_pool(processes) as pool:
+            problems = list(_bounded(pool, checks(), processes, check))
+    else:
+        problems = check(checks())
+    stray = sorted((at, number) for number, (at, _) in kept.items() if number not in seen)
+    problems += [(at, f"a record of deck line {n}, where the deck has none") for at, n in stray]
+    if not problems:
+        return digest.hexdigest(), None
+    at, what = min(problems)
+    return digest.hexdigest(), InputError(what, location(str(path), at))
+
+
+def check_batch(
+    settings: Settings, checks: Iterable[tuple[int, int, Any, DeckRecord]]
+) -> list[tuple[int, str]]:
+    """What is wrong with kept records, each as ``(file line, what)``: a batch a worker task
+    (:func:`record_problem`)."""
+    return [
+        (at, f"deck line {number}: {wrong}")
+        for at, number, entry, record in checks
+        if (wrong := record_problem(record, entry, settings))
+    ]
+
+
+def record_problem(record: DeckRecord, entry: Any, settings: Settings) -> str | None:
+    """What is wrong with a kept record as the record of ``entry`` (a deck line, read or not)
+    under ``settings``, or None: what it says of the board and its plan must be what the
+    line's puzzle and the plan replayed on it say; the fields the options add must be there."""
+    puzzle = entry.read() if isinstance(entry, DeckLine) else entry
+    if isinstance(puzzle, InputError):
+        return None if record.error is not None else "the line cannot be read, but its record "
+        "is not an error"
+    if record.error is not None:
+        return "its record says the line cannot be read, but it reads as a puzzle"
+    if record.puzzle != puzzle.name:
+        return f"its record is of puzzle {record.puzzle!r}, the line's is {puzzle.name!r}"
+    if record.limit is not None:
+        return None
+    if record.board != "".join(board_rows(puzzle)):
+        return "its record's board is not the line's board"
+    if record.plan is not None:
+        wrong = _plan_problem(record, puzzle, settings.objective)
+        if wrong:
+            return wrong
+    if settings.cluster != (record.cluster is not None):
+        return f"its record {'lacks' if settings.cluster else 'has'} a cluster (--cluster)"
+    expected = (record.expected_length, record.expected_cluster, record.mismatch)
+    if not settings.verify:
+        return "its record has --verify's fields" if expected != (None,) * 3 else None
+    bare = replace(record, expected_length=None, expected_cluster=None, mismatch=None)
+    again = verify(puzzle, bare)
+    if (again.expected_length, again.expected_cluster, again.mismatch) != expected:
+        return "its record's expected figures or mismatch are not what the line says"
+    return None
+
+
+def _plan_problem(record: DeckRecord, puzzle: Puzzle, objective: Objective) -> str | None:
+    try:
+        played = replay(puzzle, parse_plan(record.plan or "", puzzle.board, "its plan"))
+    except InputError as error:  # a PlanError too
+        return f"its plan does not replay: {error}"
+    if not played.solved:
+        return "its plan does not solve the puzzle"
+    moves, slides = len(played.moves), plan_slides(played.moves)
+    length = moves if objective == "moves" else slides
+    found = (record.length, record.moves, record.slides)
+    if found != (length, moves, slides):
+        return (
+            f"its record says length {record.length}, {record.moves} moves, {record.slides} "
+            f"slides; its plan takes {moves} moves, {slides} slides"
+        )
+    return None
+
+
 def read_results(path: Path) -> Iterable[dict[str, Any]]:
-    """The complete records of a results file (a torn last line is skipped)."""
-    with path.open(encoding="utf-8", newline="") as handle:
-        if path.suffix.lower() == ".csv":
-            for row in csv.DictReader(handle):
-                complete = None not in row.values()  # a torn last row lacks fields
-                if complete and row.get("line", "").isdigit():
-                    yield {**row, "line": int(row["line"])}
-            return
-        for text in handle:
+    """The records of a results file, as written (a torn last line is left out); InputError
+    naming the file and line at the first line that is not a whole record."""
+    return (record.record() for _, record in _read_records(path))
+
+
+def _read_records(path: Path) -> Iterator[tuple[int, DeckRecord]]:
+    """Each whole record of a results file and the file's line it ends on, read within
+    bounds (:func:`rhasp.files.bounded_lines`, :func:`rhasp.files.json_line`); a torn last
+    line is left out; damage is InputError naming the file and line."""
+    try:
+        with path.open("rb") as handle:
+            lines = ((at, raw) for at, raw in bounded_lines(handle) if raw.endswith(b"\n"))
+            if path.suffix.lower() == ".csv":
+                yield from _csv_records(lines)
+                return
+            for at, raw in lines:
+                try:
+                    record = _read_record(json_line(raw), from_csv=False)
+                except ValueError as error:
+                    raise Damaged(str(error), at) from None
+                yield at, record
+    except Damaged as damage:
+        where = location(str(path), damage.line)
+        raise InputError(f"not a whole deck record: {damage}", where) from None
+    except OSError as error:
+        raise InputError(f"cannot be read ({error.strerror})", str(path)) from None
+
+
+def _csv_records(lines: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, DeckRecord]]:
+    """The records of a CSV results file's lines: a header row of :data:`FIELDS`, then a row
+    a record (a quoted field may span lines: a record is named by the line it ends on)."""
+    at = 0
+
+    def texts() -> Iterator[str]:
+        nonlocal at
+        for at, raw in lines:
             try:
-                record = json.loads(text)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(record, dict) and isinstance(record.get("line"), int):
-                yield record
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise Damaged("not UTF-8 text", at) from None
+
+    rows = csv.reader(texts())
+    try:
+        header = next(rows, None)
+        if header is not None and header != list(FIELDS):
+            raise Damaged("the first row is not the header row of deck records", at)
+        for row in rows:
+            if len(row) != len(FIELDS):
+                raise Damaged(f"a row of {len(row)} fields, not {len(FIELDS)}", at)
+            try:
+                yield at, _read_record(dict(zip(FIELDS, row, strict=True)), from_csv=True)
+            except ValueError as error:
+                raise Damaged(str(error), at) from None
+    except csv.Error as error:  # a field over the csv module's limit, a stray quote
+        raise Damaged(f"not CSV ({error})", at) from None
+
+
+_WHOLE = ("line", "length", "moves", "slides", "explored", "cluster")
+_WHOLE += ("expected_length", "expected_cluster")
+_TEXT = ("puzzle", "board", "plan", "mismatch", "limit", "error")
+
+
+def _read_record(raw: Any, from_csv: bool) -> DeckRecord:
+    """A record read back, as a :class:`DeckRecord`; ValueError saying what is wrong where it
+    is not one: a field no record has, a value of the wrong kind, fields missing."""
+    if not isinstance(raw, dict):
+        raise ValueError("not a JSON object")
+    unknown = sorted(raw.keys() - {*FIELDS, "proven_by", "stopped"})
+    if unknown:
+        raise ValueError(f"a field no record has ({unknown[0][:40]!r})")
+    values = {name: _value(name, value, from_csv) for name, value in raw.items()}
+    given = {name for name, value in values.items() if value is not None}
+    if "line" not in given or values["line"] < 1:
+        raise ValueError("no deck line number")
+    if "error" in given or "limit" in given:
+        kind = "error" if "error" in given else "limit"
+        allowed = {"line", "error"} if kind == "error" else {"line", "puzzle", "limit"}
+        if given - allowed or (kind == "limit" and "puzzle" not in given):
+            raise ValueError(
+                f"a record of a {'bad line' if kind == 'error' else 'limit'} "
+                f"holds {', '.join(sorted(allowed))} only"
+            )
+        return DeckRecord(values["line"], values.get("puzzle"), **{kind: values[kind]})
+    needed = set(RESULT_FIELDS) - {"proven_by"} if from_csv else set(RESULT_FIELDS)
+    absent = sorted(needed - raw.keys())
+    if absent:
+        raise ValueError(f"no {absent[0]!r} field")
+    for name in ("puzzle", "board", "seconds"):
+        if values[name] is None:
+            raise ValueError(f"no value for {name!r}")
+    found = [values.get(name) is None for name in ("length", "moves", "slides", "plan")]
+    if any(found) and not all(found):
+        raise ValueError("length, moves, slides and plan are all given or none (unsolvable)")
+    return DeckRecord(
+        **{name: values.get(name) for name in FIELDS if name not in ("limit", "error")},
+        proven_by=tuple(values.get("proven_by") or ()),
+        stopped=values.get("stopped"),
+    )
+
+
+def _value(name: str, value: Any, from_csv: bool) -> Any:
+    """A field's value, of the kind its name says (CSV's text converted); ValueError if not."""
+    if from_csv and value == "":
+        return None
+    if value is None:
+        return None
+    if name in _WHOLE:
+        if from_csv and isinstance(value, str) and value.isascii() and value.isdigit():
+            value = int(value) if len(value) <= 20 else value
+        if type(value) is not int or value < 0:
+            raise ValueError(f"{name!r} is not a whole number")
+        return value
+    if name == "seconds":
+        if from_csv and isinstance(value, str):
+            with contextlib.suppress(ValueError):  # not a number: said below
+                value = float(value) if len(value) <= 40 else value
+        if type(value) not in (int, float) or not 0 <= value < float("inf"):
+            raise ValueError("'seconds' is not a number of seconds")
+        return value
+    if name == "proven_by":
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise ValueError("'proven_by' is not a list of engines")
+        return value
+    if name == "stopped":
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+            raise ValueError("'stopped' is not engines and why they stopped")
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"{name!r} is not text")
+    return value
 
 
 @dataclass
 class DeckTally:
-    """What a deck run has found so far, for the progress line and the summary."""
+    """What a deck run has found so far, for the progress line and the summary: the whole
+    run's, so a resumed run counts the records it kept (``kept`` of them) with its own, and
+    its exit code is that of the whole deck."""
 
     solved: int = 0
     unsolvable: int = 0
@@ -374,6 +753,7 @@ class DeckTally:
     lengths: Counter[int] = field(default_factory=Counter)
     mismatches: list[DeckRecord] = field(default_factory=list)
     verified: int = 0  # records compared with a figure their deck line gives
+    kept: int = 0  # records an earlier run wrote, kept by --resume
 
     @property
     def puzzles(self) -> int:
@@ -409,7 +789,8 @@ def run_deck(
 
     Bad lines and puzzles that reach a search limit are passed to ``report`` (the first
     :data:`REPORTED`, then a count) and recorded, and the rest goes on. With ``resume``, the
-    lines already in ``out`` are skipped and the new records appended.
+    records already in ``out`` are checked to be this run's (:class:`ResultFile`), counted
+    in the tally, and their lines skipped; the new records are appended.
     """
     path, out, scheduler = request.source, request.out, request.scheduler
     settings = Settings(
@@ -421,18 +802,29 @@ def run_deck(
         request.verify,
     )
     report = report or (lambda problem: None)
+    if out is not None and path != "-":
+        refuse_input_as_output(out, [path], "deck")
     total, numbered = stream_deck(path, targets=request.targets)
-    results = ResultFile(out, request.resume) if out else None
-    done = results.done if results else set()
+    results = _begun(request, settings, total, numbered) if out else None
+    if results and not isinstance(numbered, list):  # read lazily: once more, for the run
+        numbered = stream_deck(path, targets=request.targets)[1]
+    done = set(results.kept) if results else set()
     write = results.write if results else _print_record
     tally = DeckTally()
+    for _, kept in results.kept.values() if results else ():
+        tally.add(kept)
+    tally.kept = len(done)
+    reported = 0
     shown = progress or Silent()
 
     def record(result: DeckRecord, problem: RhaspError | None = None) -> None:
+        nonlocal reported
         write(result)
         tally.add(result)
-        if problem is not None and tally.errors + tally.limited <= REPORTED:
-            report(problem)
+        if problem is not None:
+            reported += 1
+            if reported <= REPORTED:
+                report(problem)
 
     def jobs() -> Iterator[Job]:
         for number, entry in numbered:
@@ -459,15 +851,38 @@ def run_deck(
         shown.stop()
         if results:
             results.close()
-        unreported = tally.errors + tally.limited - REPORTED
-        if unreported > 0:
+        if reported > REPORTED:
             report(
                 RhaspError(
-                    f"{unreported:,} more bad lines and limits not shown; each is in its record",
+                    f"{reported - REPORTED:,} more bad lines and limits not shown; each is in "
+                    "its record",
                     path,
                 )
             )
     return tally
+
+
+def _begun(
+    request: DeckRequest, settings: Settings, total: int, numbered: Iterable[tuple[int, Any]]
+) -> ResultFile:
+    """The results file, begun for this run: what it keeps checked to be of this run (the
+    same deck, the same options, each record what this run would write), else refused."""
+    assert request.out is not None
+    results = ResultFile(request.out, request.resume)
+    try:
+        processes = 1 if request.scheduler else request.jobs or 1
+        checksum, problem = check_kept(results.kept, numbered, settings, request.out, processes)
+        header = {
+            "rhasp": "deck",
+            "version": RUN_VERSION,
+            "options": run_options(request),
+            "deck": {"entries": total, "sha256": checksum},
+        }
+        results.begin(header, problem)
+    except BaseException:
+        results.close()
+        raise
+    return results
 
 
 def _print_record(record: DeckRecord) -> None:

@@ -1,10 +1,16 @@
 """Output files: written in one piece (never half a file, nor an old one half overwritten),
-their folder checked before the work rather than after, and locked while one run writes them."""
+their folder checked before the work rather than after, locked while one run writes them,
+never one of the run's inputs, and read back within bounds when a run resumes them.
+
+A file is known by what it is (its device and inode), not by the name it was given: a
+symbolic or hard link to a file is that file, for the lock, for the refusal to write over an
+input, and for finding the journal that goes with it (:mod:`rhasp.journal`)."""
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
@@ -75,3 +81,94 @@ def destination(dest: Path) -> Path:
     if not dest.parent.is_dir():
         raise InputError(f"there is no folder {dest.parent} to write into", str(dest))
     return dest
+
+
+def same_file(one: Path, other: Path) -> bool:
+    """Whether two names lead to one file (device and inode): the same name, a symbolic link
+    or a hard link. A name that leads nowhere is no file, and the same as none."""
+    try:
+        return os.path.samefile(one, other)
+    except (OSError, ValueError):
+        return False
+
+
+def refuse_input_as_output(out: Path, inputs: Iterable[str | Path], what: str = "input") -> None:
+    """Refuse (InputError, before anything is opened for writing) an ``out`` that is one of
+    ``inputs`` by any name, or would be read as one: opening it to write would destroy what
+    the run is about to read. A directory among ``inputs`` is read whole, every file in it
+    not hidden (a deck of puzzle files), so an ``out`` inside it is one of its files."""
+    real = out.resolve()
+    for source in inputs:
+        where = Path(source)
+        if same_file(out, where):
+            raise InputError(
+                f"is the {what} {source} itself; choose another --out, or it would be "
+                "overwritten before it is read",
+                str(out),
+            )
+        if not _is_dir(where):
+            continue
+        if same_file(real.parent, where) and not real.name.startswith("."):
+            raise InputError(
+                f"is inside the {what} directory {source}, whose every file is read as a "
+                "puzzle; choose another --out",
+                str(out),
+            )
+        linked = [file for file in where.iterdir() if same_file(out, file)]
+        if linked:
+            raise InputError(
+                f"is {linked[0]} of the {what} directory {source} by another name; choose "
+                "another --out",
+                str(out),
+            )
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):  # too long for a file name, or a NUL: an inline board
+        return False
+
+
+#: The longest line read back from a file rhasp wrote (a deck record, a journal entry):
+#: a record is a few hundred bytes, its plan a few kilobytes at most.
+LONGEST_LINE = 1 << 20
+
+
+class Damaged(ValueError):
+    """A line read back that is not what rhasp writes there: what is wrong, and the line."""
+
+    def __init__(self, what: str, line: int) -> None:
+        super().__init__(what)
+        self.line = line
+
+
+def bounded_lines(handle: IO[bytes], longest: int = LONGEST_LINE) -> Iterator[tuple[int, bytes]]:
+    """The numbered lines of a file opened in binary, each at most ``longest`` bytes: a
+    longer one is :class:`Damaged`, read no further than the bound, never a file's worth of
+    memory."""
+    number = 0
+    while line := handle.readline(longest + 1):
+        number += 1
+        if len(line) > longest:
+            raise Damaged(f"a line longer than {longest:,} bytes", number)
+        yield number, line
+
+
+def json_line(raw: bytes) -> Any:
+    """One line of JSON read back from a file rhasp wrote, within bounds: UTF-8 only (not
+    the UTF-16 ``json`` would guess), nesting no deeper than the interpreter's stack, numbers
+    of no more digits than Python converts. Anything else is damage: a ValueError saying
+    what, never a traceback."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+    except json.JSONDecodeError:
+        raise ValueError("not a line of JSON") from None
+    except ValueError:  # an integer of thousands of digits
+        raise ValueError("a number too long to read") from None

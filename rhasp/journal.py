@@ -36,17 +36,49 @@ from pathlib import Path
 from typing import IO, Any
 
 from rhasp.errors import InputError
-from rhasp.files import destination, lock_for_writing, naming_the_file, written_whole
+from rhasp.files import (
+    LONGEST_LINE,
+    destination,
+    json_line,
+    lock_for_writing,
+    naming_the_file,
+    same_file,
+    written_whole,
+)
 
 JOURNAL_SUFFIX = ".shards"
 VERSION = 2  # version 1 had no checksums: its journals are refused, not trusted
 
 
-def journal_of(path: Path) -> Path:
-    """The journal beside an output: beside the file a link leads to, so that every name of
-    one output has one journal."""
+def journal_of(path: Path, suffix: str = JOURNAL_SUFFIX) -> Path:
+    """The journal beside an output (``suffix`` names its kind): beside the file a symbolic
+    link leads to, and for a file with hard links, the journal of whichever of its names in
+    that folder has one, so that every name of one output has one journal, and a finished
+    run is not overwritten through another name for it. (A hard link from another folder is
+    not found: nothing names the folder its journal is in.)"""
     real = path.resolve()
-    return real.with_name(real.name + JOURNAL_SUFFIX)
+    beside = real.with_name(real.name + suffix)
+    if beside.exists() or not _has_other_names(real):
+        return beside
+    for journal in sorted(real.parent.glob("*" + suffix)):
+        if same_file(journal.with_name(journal.name[: -len(suffix)]), real):
+            return journal
+    return beside
+
+
+def _has_other_names(path: Path) -> bool:
+    try:
+        return os.stat(path).st_nlink > 1
+    except OSError:
+        return False
+
+
+def read_header(journal: Path) -> dict[str, Any] | None:
+    """A journal's header (its first line), or None where it has none that reads as one;
+    OSError (FileNotFoundError: no journal) as opening it raises. Reads one line, within
+    bounds, whatever the file holds."""
+    with journal.open("rb") as handle:
+        return _header(handle.readline(LONGEST_LINE + 1))
 
 
 @dataclass
@@ -212,7 +244,7 @@ class JournaledOutput:
 
     def _first_link(self) -> int:
         """The chain's first checksum: the header's."""
-        return zlib.crc32(_canonical(self.header))
+        return zlib.crc32(canonical(self.header))
 
     # Writing.
 
@@ -225,7 +257,7 @@ class JournaledOutput:
         self.chain = kept[-1]["crc"] if kept else self._first_link()
         with naming_the_file(self.path):
             self.output.truncate(self.end)  # never past the file's end: _verify saw to it
-        text = b"".join(_canonical(record) + b"\n" for record in (self.header, *kept))
+        text = b"".join(canonical(record) + b"\n" for record in (self.header, *kept))
         with naming_the_file(self.journal_path):
             if _begins_with(self.journal_path, text):
                 os.truncate(self.journal_path, len(text))
@@ -248,7 +280,7 @@ class JournaledOutput:
         entry = {"shard": self.shards, **figures, "end": self.end}
         self.chain = _chained(entry, piece, self.chain)
         with naming_the_file(self.journal_path):
-            self.journal.write(_canonical({**entry, "crc": self.chain}) + b"\n")
+            self.journal.write(canonical({**entry, "crc": self.chain}) + b"\n")
             self.journal.flush()
         self.written += 1
 
@@ -265,7 +297,7 @@ def _begins_with(path: Path, text: bytes) -> bool:
         return False
 
 
-def _canonical(record: Mapping[str, Any]) -> bytes:
+def canonical(record: Mapping[str, Any]) -> bytes:
     """A record as the journal holds it, and as its checksums read it: one way only."""
     return json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
 
@@ -273,13 +305,15 @@ def _canonical(record: Mapping[str, Any]) -> bytes:
 def _chained(entry: Mapping[str, int], piece: bytes, previous: int) -> int:
     """The checksum of an entry: the one before it, then its own fields, then its bytes."""
     fields = {name: value for name, value in entry.items() if name != "crc"}
-    return zlib.crc32(piece, zlib.crc32(_canonical(fields), previous))
+    return zlib.crc32(piece, zlib.crc32(canonical(fields), previous))
 
 
 def _header(raw: bytes) -> dict[str, Any] | None:
+    if len(raw) > LONGEST_LINE:
+        return None
     try:
-        header = json.loads(raw)
-    except ValueError:  # UnicodeDecodeError too
+        header = json_line(raw)
+    except ValueError:  # not UTF-8, not JSON, nested too deeply, a number too long
         return None
     if not isinstance(header, dict) or not isinstance(header.get("options"), dict):
         return None
@@ -289,9 +323,11 @@ def _header(raw: bytes) -> dict[str, Any] | None:
 def _entry(raw: bytes, number: int, previous_end: int) -> dict[str, int] | None:
     """Entry ``number`` (from 0), if it reads as one: whole numbers only, the shard it names
     the next one, its end no earlier than the last one's."""
+    if len(raw) > LONGEST_LINE:
+        return None
     try:
-        entry = json.loads(raw)
-    except ValueError:
+        entry = json_line(raw)
+    except ValueError:  # not UTF-8, not JSON, nested too deeply, a number too long
         return None
     if not raw.endswith(b"\n") or not isinstance(entry, dict):
         return None

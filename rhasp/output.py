@@ -437,8 +437,9 @@ class DeckProgress(Silent):
             )
 
     def count(self, tally: Any) -> int:
-        """How much of the total is done."""
-        return tally.puzzles
+        """How much of the total this run has done: the tally counts the records a resumed
+        run kept too."""
+        return tally.puzzles - self.skipped
 
     def detail(self, tally: Any, seconds: float) -> str:
         """What the line says besides the count: the rate."""
@@ -534,21 +535,20 @@ def _bars(counts: Mapping[int, int]) -> str:
     )
 
 
-def tally_table(
-    tally: Any, seconds: float, verify: bool, resumed: int = 0, in_all: float | None = None
-) -> Table:
+def tally_table(tally: Any, seconds: float, verify: bool, in_all: float | None = None) -> Table:
     """The summary of a deck run: counts, rate, lengths, and every mismatch. A resumed run
-    counts what it did itself, and says how many records it kept from ``--out``."""
+    counts the whole deck, the records it kept from ``--out`` too (and says how many), as
+    its exit code does; the rate is of what it did itself."""
     table = Table(title="deck summary", show_header=False)
-    rate = tally.puzzles / seconds if seconds > 0 else 0.0
+    rate = (tally.puzzles - tally.kept) / seconds if seconds > 0 else 0.0
     rows = [
-        *([("kept from --out", resumed)] if resumed else []),
+        *([("kept from --out", tally.kept)] if tally.kept else []),
         ("puzzles", tally.puzzles),
         ("solved", tally.solved),
         ("unsolvable", tally.unsolvable),
         ("limits reached", tally.limited),
         ("bad lines", tally.errors),
-        ("mismatches", _mismatches(tally, resumed) if verify else "-"),
+        ("mismatches", _mismatches(tally) if verify else "-"),
         ("puzzles/s", f"{rate:,.1f}"),
         seconds_row(seconds, in_all, "solving"),
     ]
@@ -568,11 +568,9 @@ def tally_table(
     return table
 
 
-def _mismatches(tally: Any, resumed: int) -> str:
+def _mismatches(tally: Any) -> str:
     """Mismatches of a --verify run, and how many puzzles were compared at all: a deck whose
     lines give no figures is not a pass."""
-    if not tally.puzzles and resumed:
-        return f"none in this run: all {resumed:,} were in --out already"
     if not tally.verified:
         return "nothing verified: no line gives MOVES or CLUSTER figures"
     return f"{len(tally.mismatches):,} of {tally.verified:,} verified"

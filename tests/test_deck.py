@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 
 import pytest
 
+from rhasp import api
 from rhasp.cli import app
 from rhasp.deck import read_results
 from rhasp.engines.static import blocked_exit
+from rhasp.errors import InputError
 from rhasp.formats import read_text
 from tests.boards import CARD_MOVES, PUZZLES
 from tests.command import runner
@@ -55,6 +59,8 @@ def test_an_interrupted_run_resumes_to_the_same_result(tmp_path):
     partial = tmp_path / "partial.jsonl"
     lines = full.read_text().splitlines(keepends=True)
     partial.write_text("".join(lines[:10]) + lines[10][:25])
+    # What says which run the records are of: the same deck and options as this run's.
+    (tmp_path / "partial.jsonl.run").write_bytes((tmp_path / "full.jsonl.run").read_bytes())
     result = deck(str(DECK), "--jobs", "2", "--out", str(partial), "--resume")
     assert result.exit_code == 0, result.stderr
     assert "resuming: 10 puzzles already done, 30 to go" in result.stderr
@@ -107,16 +113,17 @@ def only_record(tmp_path, line: str, *options: str) -> dict:
     return record
 
 
-def test_a_resumed_run_with_nothing_left_says_so_not_that_no_line_has_figures(tmp_path):
+def test_a_resumed_run_with_nothing_left_counts_what_it_kept(tmp_path):
     good = tmp_path / "good.txt"
     good.write_text(f"3 {FOUR} 9\n3 {FOUR} 9\n")
     out = tmp_path / "out.jsonl"
     assert deck(str(good), "--verify", "--jobs", "1", "--out", str(out)).exit_code == 0
     result = deck(str(good), "--verify", "--jobs", "1", "--out", str(out), "--resume")
     assert result.exit_code == 0, result.stderr
-    assert "none in this run: all 2 were in --out already" in result.stderr
+    assert summary_row(result.stderr, "mismatches") == "0 of 2 verified"
     assert "no line gives" not in result.stderr
     assert summary_row(result.stderr, "kept from --out") == "2"
+    assert summary_row(result.stderr, "puzzles") == "2"
 
 
 def summary_row(stderr: str, name: str) -> str:
@@ -271,3 +278,242 @@ def test_an_asp_deck_proves_unsolvable_by_bfs_and_answers_past_an_asp_limit(tmp_
     assert "limit" not in unsolvable
     assert card1["length"] == CARD_MOVES[0] and card1["proven_by"] == ["bfs"]
     assert card1["stopped"]["asp"].startswith("ground program limit reached")
+
+
+# Issue 39, items 10-14: a resumed deck is the same run; what it keeps is read within bounds
+# and checked as records; the output is never the deck. The figures: the 4×4 example takes
+# 3 moves (counted by hand, above), card 1 8 moves (its card back, CARD_MOVES).
+CARD1 = "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR."
+
+
+def finished(tmp_path, lines: list[str], *options: str, suffix: str = ".jsonl"):
+    """A deck of ``lines`` and its finished results (run with ``options``, one process, so
+    that the records are in deck order), ``(deck, out, result)``."""
+    path = tmp_path / "deck.txt"
+    path.write_text("".join(line + "\n" for line in lines))
+    out = tmp_path / f"out{suffix}"
+    result = deck(str(path), "--jobs", "1", "--out", str(out), *options)
+    return path, out, result
+
+
+def cut_to(out, records: int, header: int = 0) -> bytes:
+    """``out`` cut after its first ``records`` records (an interrupted run's), and its bytes."""
+    lines = out.read_bytes().splitlines(keepends=True)
+    out.write_bytes(b"".join(lines[: header + records]))
+    return out.read_bytes()
+
+
+def refused(result, out, line: int | None = None) -> str:
+    """The one line of a refusal (exit 2) naming ``out`` (and its ``line``)."""
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    where = str(out) if line is None else f"{out}:{line}"
+    assert result.stderr.startswith(f"rhasp: {where}: "), result.stderr
+    return result.stderr
+
+
+def test_resume_refuses_the_records_of_another_deck(tmp_path):
+    # Item 10: the partial output of one deck was finished with another's records.
+    path, out, first = finished(tmp_path, [FOUR, CARD1, FOUR])
+    assert first.exit_code == 0, first.stderr
+    kept = cut_to(out, 1)
+    other = tmp_path / "other.txt"
+    other.write_text(f"{CARD1}\n{FOUR}\n{CARD1}\n")
+    said = refused(deck(str(other), "--jobs", "1", "--out", str(out), "--resume"), out)
+    assert "another deck" in said
+    assert out.read_bytes() == kept
+    with pytest.raises(InputError, match="another deck"):
+        api.deck(other, jobs=1, out=out, resume=True)
+    assert out.read_bytes() == kept
+    resumed = deck(str(path), "--jobs", "1", "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert lengths(out) == {1: 3, 2: 8, 3: 3}
+
+
+@pytest.mark.parametrize(
+    ("given", "named"),
+    [
+        (("--objective", "slides"), "--objective"),
+        (("--cluster",), "--cluster"),
+        (("--verify",), "--verify"),
+        (("--engine", "astar"), "--engine"),
+        (("--max-states", "100000"), "--max-states"),
+    ],
+)
+def test_resume_refuses_other_options_and_names_the_one(tmp_path, given, named):
+    # Item 10: another --objective mixed two meanings of "length" in one file.
+    path, out, first = finished(tmp_path, [FOUR, CARD1])
+    assert first.exit_code == 0, first.stderr
+    kept = cut_to(out, 1)
+    said = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume", *given), out)
+    assert named in said
+    assert out.read_bytes() == kept
+
+
+def test_resume_refuses_records_with_nothing_to_say_what_run_they_are_of(tmp_path):
+    path, out, _ = finished(tmp_path, [FOUR, CARD1])
+    kept = cut_to(out, 1)
+    (tmp_path / "out.jsonl.run").unlink()
+    said = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume"), out)
+    assert "out.jsonl.run" in said
+    assert out.read_bytes() == kept
+
+
+@pytest.mark.parametrize(
+    ("suffix", "damage"),
+    [
+        (".jsonl", b"[" * 100_000 + b"]" * 100_000),
+        (".jsonl", b'{"line": ' + b"9" * 5001 + b"}"),
+        (".jsonl", b'{"line": 2, "puzzle": "deck-2\xff"}'),
+        (".csv", b'2,"' + b"x" * 131_073 + b'"' + b"," * 14),
+    ],
+    ids=["nested deeply", "a 5,001-digit number", "not UTF-8", "a CSV field over 131,072"],
+)
+def test_a_damaged_results_file_is_refused_in_one_line_naming_the_line(tmp_path, suffix, damage):
+    # Item 11: each of these ended in a traceback, exit 1.
+    path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR], suffix=suffix)
+    header = 1 if suffix == ".csv" else 0
+    cut_to(out, 1, header)
+    with out.open("ab") as handle:
+        handle.write(damage + b"\n")
+    kept = out.read_bytes()
+    result = deck(str(path), "--jobs", "1", "--out", str(out), "--resume")
+    refused(result, out, line=header + 2)
+    assert out.read_bytes() == kept
+
+
+@pytest.mark.parametrize("name", ["itself", "symlink", "hard link"])
+def test_the_deck_is_never_its_own_output(tmp_path, name):
+    # Item 12: --out the deck truncated it before it was read: 0 puzzles, exit 0.
+    source = tmp_path / "deck.jsonl"
+    source.write_text(f"{FOUR}\n{CARD1}\n")
+    out = {
+        "itself": source,
+        "symlink": tmp_path / "link.jsonl",
+        "hard link": tmp_path / "hard.jsonl",
+    }[name]
+    if name == "symlink":
+        out.symlink_to(source)
+    elif name == "hard link":
+        os.link(source, out)
+    refused(deck(str(source), "--jobs", "1", "--out", str(out)), out)
+    assert source.read_text() == f"{FOUR}\n{CARD1}\n"
+    with pytest.raises(InputError, match="deck"):
+        api.deck(source, jobs=1, out=out)
+    assert source.read_text() == f"{FOUR}\n{CARD1}\n"
+
+
+def test_the_output_is_not_put_among_a_directory_decks_puzzles(tmp_path):
+    folder = tmp_path / "cards"
+    folder.mkdir()
+    (folder / "four.txt").write_text(FOUR + "\n")
+    out = folder / "results.jsonl"
+    refused(deck(str(folder), "--jobs", "1", "--out", str(out)), out)
+    assert not out.exists()
+    hidden = folder / ".results.jsonl"  # a directory deck skips hidden files
+    assert deck(str(folder), "--jobs", "1", "--out", str(hidden)).exit_code == 0
+    assert lengths(hidden) == {1: 3}
+
+
+@pytest.mark.parametrize(
+    ("lines", "options", "code"),
+    [
+        ([f"4 {FOUR}", f"3 {FOUR}"], ("--verify",), 3),  # line 1 says 4: a mismatch
+        (["not a board", FOUR], (), 2),
+        ([CARD1, FOUR], ("--max-states", "5"), 4),  # card 1 needs more than 5 states
+    ],
+    ids=["a mismatch", "a bad line", "a limit"],
+)
+def test_a_resumed_run_exits_as_the_whole_run_would(tmp_path, lines, options, code):
+    # Item 13: the mismatch kept from before the interruption was forgotten: exit 0.
+    path, out, whole = finished(tmp_path, lines, *options)
+    assert whole.exit_code == code, whole.stderr
+    cut_to(out, 1)  # the record of line 1 kept, line 2 to do
+    resumed = deck(str(path), "--jobs", "1", "--out", str(out), "--resume", *options)
+    assert resumed.exit_code == code, resumed.stderr
+    assert summary_row(resumed.stderr, "kept from --out") == "1"
+    assert summary_row(resumed.stderr, "puzzles") == "2"
+    assert summary_row(whole.stderr, "puzzles") == "2"
+    if code == 3:
+        assert "mismatch line 1" in resumed.stderr
+        assert summary_row(resumed.stderr, "mismatches") == "1 of 2 verified"
+
+
+def test_the_api_counts_the_records_a_resume_kept(tmp_path):
+    path, out, _ = finished(tmp_path, [f"4 {FOUR}", f"3 {FOUR}"], "--verify")
+    cut_to(out, 1)
+    tally = api.deck(path, jobs=1, verify=True, out=out, resume=True)
+    assert (tally.kept, tally.puzzles, tally.solved, tally.verified) == (1, 2, 2, 2)
+    assert [record.line for record in tally.mismatches] == [1]
+
+
+def edited(record: dict, **changes) -> dict:
+    return {name: value for name, value in (record | changes).items() if value is not ...}
+
+
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        (lambda record: {"line": record["line"]}, "field"),  # a stub: no fields at all
+        (lambda record: edited(record, length=3), "length 3"),
+        (lambda record: edited(record, moves=3, length=3), "length 3"),
+        (lambda record: edited(record, plan=record["plan"].rsplit(" ", 1)[0]), "not solve"),
+        (lambda record: edited(record, plan="AR9 " + record["plan"]), "does not replay"),
+        (lambda record: edited(record, board=FOUR), "board"),
+        (lambda record: edited(record, puzzle="deck-9"), "puzzle"),
+        (lambda record: edited(record, seconds=...), "'seconds'"),
+        (lambda record: edited(record, length="8"), "whole number"),
+        (lambda record: edited(record, error="not a board"), "bad line"),
+        (lambda record: edited(record, cluster=9), "cluster"),
+        (lambda record: {"line": record["line"], "error": "no"}, "reads as a puzzle"),
+    ],
+)
+def test_a_kept_record_is_checked_as_a_record_of_its_line(tmp_path, edit, said):
+    # Item 14: a stub {"line": 2} was taken as done (line 2 never got a result), and a length
+    # edited from 8 to 3 was kept.
+    path, out, first = finished(tmp_path, [FOUR, CARD1, FOUR])
+    assert first.exit_code == 0, first.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert records[1]["line"] == 2 and records[1]["length"] == 8
+    out.write_text("".join(json.dumps(record) + "\n" for record in [records[0], edit(records[1])]))
+    kept = out.read_bytes()
+    result = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume"), out, line=2)
+    assert said in result
+    assert out.read_bytes() == kept
+
+
+def test_a_kept_csv_record_is_checked_too(tmp_path):
+    path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR], suffix=".csv")
+    header, first, second = out.read_text().splitlines()[:3]
+    assert second.startswith(f"2,deck-2,{CARD1},8,8,")  # length and moves
+    edited_row = second.replace(f"{CARD1},8,8,", f"{CARD1},3,8,", 1)
+    out.write_text(f"{header}\n{first}\n{edited_row}\n")
+    said = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume"), out, line=3)
+    assert "deck line 2" in said and "length 3" in said
+
+
+def test_a_kept_mismatch_must_be_what_the_line_says(tmp_path):
+    # A mismatch deleted by hand from a --verify record would make the run pass.
+    path, out, _ = finished(tmp_path, [f"4 {FOUR}", f"3 {FOUR}"], "--verify")
+    record = json.loads(out.read_text().splitlines()[0])
+    assert record["mismatch"] == "length"
+    out.write_text(json.dumps(edited(record, mismatch=...)) + "\n")
+    said = refused(
+        deck(str(path), "--verify", "--jobs", "1", "--out", str(out), "--resume"), out, 1
+    )
+    assert "deck line 1" in said and "mismatch" in said
+
+
+def test_many_kept_records_are_checked_on_the_workers_to_the_same_refusal(tmp_path, monkeypatch):
+    monkeypatch.setattr(importlib.import_module("rhasp.deck"), "CHECK_ON_WORKERS_FROM", 2)
+    path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR, CARD1])
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    records[3]["length"] = 3  # card 1 takes 8
+    out.write_text("".join(json.dumps(record) + "\n" for record in records[:-1] + records[3:]))
+    said = refused(deck(str(path), "--jobs", "2", "--out", str(out), "--resume"), out, line=4)
+    assert "deck line 4" in said and "length 3" in said
+    records[3]["length"] = 8
+    out.write_text("".join(json.dumps(record) + "\n" for record in records[:3]))
+    resumed = deck(str(path), "--jobs", "2", "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert lengths(out) == {1: 3, 2: 8, 3: 3, 4: 8}

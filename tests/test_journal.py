@@ -341,6 +341,40 @@ def test_a_journal_that_begins_with_no_header_is_refused(tmp_path, whole, replay
     assert files_of(out) == before
 
 
+@pytest.mark.parametrize(
+    "header",
+    [b"[" * 100_000 + b"]" * 100_000, b'{"options": ' + b"9" * 5001 + b"}", b"\xff\xfe{}"],
+    ids=["nested deeply", "a 5,001-digit number", "not UTF-8"],
+)
+def test_a_journal_header_out_of_bounds_is_refused_in_one_line(tmp_path, whole, header):
+    # Issue 39, item 11: json.loads raised RecursionError (or ValueError) past the refusal.
+    out = tmp_path / "db.txt"
+    output, journal = _halfway(whole)
+    _write(out, output, header + b"\n" + b"".join(_lines(journal)[1:]))
+    before = files_of(out)
+    result = resume(out)
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.startswith(f"rhasp: {out}: its journal db.txt.shards does not begin")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert files_of(out) == before
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [b"[" * 100_000, b'{"shard": ' + b"9" * 5001 + b"}", b"\xff\xfe"],
+    ids=["nested deeply", "a 5,001-digit number", "not UTF-8"],
+)
+def test_a_journal_entry_out_of_bounds_ends_the_journal_there(tmp_path, whole, replayed, entry):
+    out = tmp_path / "db.txt"
+    output, journal = _halfway(whole)
+    lines = _lines(journal)
+    _write(out, output, b"".join(lines[:41]) + entry + b"\n" + b"".join(lines[41:]))
+    result = resume(out)
+    assert result.exit_code == 0, result.stderr
+    assert "line 42 cannot be read; recovered to its last valid entry (shard 40)" in result.stderr
+    assert files_of(out) == whole
+
+
 def test_a_recovered_journal_and_a_changed_file_are_said_in_a_line_each(tmp_path, whole, replayed):
     out = tmp_path / "db.txt"
     output, journal = _halfway(whole)
@@ -424,6 +458,27 @@ def test_every_name_of_an_output_has_one_journal(tmp_path):
     assert rhasp("enumerate", "--size", "4", "--out", str(link)).exit_code == 0
     assert (tmp_path / "real.txt.shards").exists() and not (tmp_path / "link.txt.shards").exists()
     assert rhasp("enumerate", "--size", "4", "--out", str(real), "--resume").exit_code == 0
+
+
+@pytest.mark.parametrize("link", [os.symlink, os.link], ids=["symlink", "hard link"])
+def test_a_finished_output_is_not_overwritten_through_another_name(tmp_path, link):
+    # Issue 39, item 14: a hard link has no journal beside its own name, and was taken for
+    # someone else's file and overwritten (a finished --size 5 run, 56,332 bytes, became
+    # the 726 of --size 4).
+    real, other = tmp_path / "db.txt", tmp_path / "other.txt"
+    assert rhasp("enumerate", "--size", "4", "--out", str(real)).exit_code == 0
+    before = files_of(real)
+    link(real, other)
+    result = rhasp("enumerate", "--size", "4", "--walls", "1", "--out", str(other))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"rhasp: {other}: holds a run of rhasp enumerate")
+    assert "db.txt.shards" in result.stderr
+    assert files_of(real) == before
+    resumed = rhasp("enumerate", "--size", "4", "--out", str(other), "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert "verified against db.txt.shards" in resumed.stderr
+    assert not (tmp_path / "other.txt.shards").exists()
+    assert files_of(real) == before
 
 
 @pytest.mark.parametrize("link", [os.symlink, os.link], ids=["symlink", "hard link"])
