@@ -18,7 +18,15 @@ from rhasp.cli import COMPILING, app, main
 from rhasp.formats import read_text
 from rhasp.output import ProofProgress
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS
-from tests.boards import CARD_MOVES, EXAMPLES, ORIGINAL, PUZZLES, card, card_rows
+from tests.boards import (
+    CARD1_CLINGO_ATOMS,
+    CARD_MOVES,
+    EXAMPLES,
+    ORIGINAL,
+    PUZZLES,
+    card,
+    card_rows,
+)
 from tests.command import rhasp, runner
 from tests.engines.test_static import reachable
 from tests.reference import fewest
@@ -149,6 +157,20 @@ def test_check_reports_a_plan_that_is_not_minimal():
     assert "counted up to the edge as XR3" in result.stdout
     assert "moves: 14, minimal" in result.stdout
     assert "slides: 37, not minimal: the fewest is 33" in result.stdout
+
+
+def test_check_reads_the_atoms_clingo_prints():
+    """Issue 39: ``move(T,V,D)`` atoms were "'move(1' is not a move"; card 1's minimum, 8
+    moves, is the card back's (tests/boards.py)."""
+    checked = rhasp("check", "card01", CARD1_CLINGO_ATOMS)
+    assert checked.exit_code == 0, checked.stderr
+    assert "the plan solves the puzzle" in checked.stdout
+    assert f"moves: {CARD_MOVES[0]}, minimal" in checked.stdout
+    started = rhasp("check", "card01", 'move(1,"A",2) move(2,"P",-1)')
+    assert started.exit_code == 1 and "does not solve the puzzle after 2 moves" in started.stdout
+    repeated = rhasp("check", "card01", 'move(1,"A",2) move(1,"P",-1)')
+    assert repeated.exit_code == 2 and repeated.stderr.count("\n") == 1
+    assert "step 1" in repeated.stderr
 
 
 def test_check_exit_codes_for_failing_and_unfinished_plans():

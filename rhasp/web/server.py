@@ -119,7 +119,9 @@ class SolveBody(Position):
 
 
 class CheckBody(Position):
-    plan: str = Field(description="The plan to check, in any notation.")
+    plan: str = Field(
+        description="The plan to check, in any notation, or as the move(T,V,D) atoms clingo prints."
+    )
 
 
 #: The most moves a database line may have, and so a pick may ask for: one limit for what
