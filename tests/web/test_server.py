@@ -425,6 +425,15 @@ def test_check_a_longer_plan_and_an_illegal_one(client):
     assert short["solves"] is False and "failed_move" not in short
 
 
+def test_solve_refuses_clingo_options_and_every_field_it_does_not_have(client):
+    """The page's API runs clingo with rhasp's own options: ``clingo_args`` (as rhasp.solve
+    spells it) is refused, never ignored, as is any field a request does not have."""
+    refused = post(client, "solve", board=CARD1, engine="asp", clingo_args=["--models=0"])
+    assert one_line_error(refused, 400).startswith("clingo_args: ")
+    typo = post(client, "solve", board=CARD1, objectiv="slides")
+    assert one_line_error(typo, 400).startswith("objectiv: ")
+
+
 def test_check_and_board_read_the_atoms_clingo_prints(client):
     """Issue 39: a plan of ``move(T,V,D)`` atoms, checked and played as the card back is."""
     record = post(client, "check", board=CARD1, plan=CARD1_CLINGO_ATOMS).json()
