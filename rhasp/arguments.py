@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from rhasp.engines import AspOptions
+from rhasp.engines.clingo_options import checked_clingo_args
 from rhasp.engines.limits import Budget
 from rhasp.errors import InputError
 from rhasp.model import Move, Puzzle
@@ -172,9 +173,11 @@ def budget(value: Any, name: str = "budget") -> Budget:
 
 def asp_options(value: Any, name: str = "asp") -> AspOptions:
     """An :class:`AspOptions` whose every field is what ``rhasp.solve``'s keyword of that name
-    may be (and what the CLI's option of that name allows)."""
+    may be (and what the CLI's option of that name allows): clingo's options are those that
+    tune its search, never what its answer means (:mod:`rhasp.engines.clingo_options`)."""
     options = instance(value, name, AspOptions)
-    options = replace(options, clingo_args=texts(options.clingo_args, "clingo_args"))
+    given = texts(options.clingo_args, "clingo_args")
+    options = replace(options, clingo_args=checked_clingo_args(given, "clingo_args"))
     flag(options.memo, "memo")
     progress = options.progress
     if progress is None or hasattr(progress, "searching"):

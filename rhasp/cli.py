@@ -68,6 +68,7 @@ from rhasp.api import (
     moves_of,
 )
 from rhasp.arguments import LARGEST, MAX_JOBS, whole
+from rhasp.engines.clingo_options import checked_clingo_args
 from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, install_command
 from rhasp.files import destination, naming_the_file, written_whole
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
@@ -224,6 +225,15 @@ def at_most(high: int) -> Callable[[int | None], int | None]:
             raise typer.BadParameter(error.what) from None
 
     return checked
+
+
+def clingo_search_options(values: list[str] | None) -> list[str] | None:
+    """``--clingo-arg``'s check: the options of clingo's search, as for the API
+    (:mod:`rhasp.engines.clingo_options`), refused as a bad option value."""
+    try:
+        return None if values is None else list(checked_clingo_args(values))
+    except InputError as error:
+        raise typer.BadParameter(error.what) from None
 
 
 JobsOpt = Annotated[
@@ -411,7 +421,10 @@ def solve(
     clingo_arg: Annotated[
         list[str] | None,
         typer.Option(
-            help="ASP: pass an option to clingo, e.g. --clingo-arg=--configuration=crafty."
+            callback=clingo_search_options,
+            help="ASP: pass an option of clingo's search to clingo, e.g. "
+            "--clingo-arg=--configuration=crafty; options that change what an answer means "
+            "(--models, --enum-mode, --const, ...) are refused.",
         ),
     ] = None,
     memo: Annotated[
@@ -499,8 +512,9 @@ def check(
     plan: Annotated[
         str,
         typer.Argument(
-            help='The plan, e.g. "AL1 PU1 XR5" (any notation), a file holding it, or -; '
-            "what rhasp solve prints (text or JSON) reads as its plan."
+            help='The plan, e.g. "AL1 PU1 XR5" (any notation) or the move(T,V,D) atoms clingo '
+            "prints, a file holding it, or -; what rhasp solve prints (text or JSON) reads as "
+            "its plan."
         ),
     ],
     output: FormatOpt = OutputChoice.text,

@@ -7,6 +7,13 @@
 A plan may mix notations; numbering such as ``1.`` or ``12)`` between moves is skipped, so
 the numbered plan that ``rhasp solve`` prints reads back as it is; :func:`extract_plan` takes
 the plan out of the whole of what ``rhasp solve`` prints (text or JSON).
+
+A plan may also be the ``move(T,V,D)`` atoms the encodings print (``encodings/*.lp``, the
+clingo executable, ``move_atoms`` in ``rhasp solve --format json``): at step T vehicle V moves
+D cells, right/down positive as in :class:`~rhasp.model.Move`. Atoms are read in any order
+and played by their steps, which must be 1..n; each atom is one move (the slides encoding's
+atoms are slides, one move each). A plan is atoms or moves, never both: moves have no step,
+so no order between the two kinds would be more than a guess.
 """
 
 from __future__ import annotations
@@ -30,6 +37,15 @@ _TOKEN = re.compile(
     r"(?P<label>[A-Za-z0-9])(?:(?P<dir>[UDLRudlr←→↑↓])|(?P<sign>[+-]))(?P<cells>\d{1,18})"
 )
 _NUMBERING = re.compile(r"\d+[.)]")
+#: A token of a plan: an atom ``move(...)`` (commas and all, up to its closing bracket) or a
+#: run of characters between separators.
+_PLAN_TOKEN = re.compile(r"move\([^)]*\)?|[^\s,;]+", re.IGNORECASE)
+#: ``move(T,V,D)`` as clingo prints it: V a string (``"X"``) or, unquoted, a constant or a
+#: number; at most 18 digits a number, as for the cells of a move.
+_ATOM = re.compile(
+    r'move\(\s*(?P<step>[+-]?\d{1,18})\s*,\s*(?:"(?P<quoted>[^"]*)"|(?P<bare>\w+))\s*,'
+    r"\s*(?P<delta>[+-]?\d{1,18})\s*\)"
+)
 
 
 def format_move(move: Move, board: Board, notation: Notation = "card") -> str:
@@ -68,13 +84,62 @@ def parse_move(token: str, board: Board, where: str = "plan") -> Move:
 
 
 def parse_plan(text: str, board: Board, source: str = "plan") -> Plan:
-    """A plan from text: moves separated by spaces, commas or new lines."""
-    tokens = [token for token in re.split(r"[\s,;]+", text.strip()) if token]
-    moves = [token for token in tokens if not _NUMBERING.fullmatch(token)]
+    """A plan from text: moves separated by spaces, commas or new lines, or ``move(T,V,D)``
+    atoms (:func:`parse_atoms`); the one reader of a plan, for ``rhasp check``, the API and
+    the page."""
+    tokens = [token for token in _PLAN_TOKEN.findall(text) if not _NUMBERING.fullmatch(token)]
+    atoms = [token for token in tokens if _is_atom(token)]
+    if atoms:
+        return parse_atoms(atoms, tokens, board, source)
     return tuple(
         parse_move(token, board, f"{source}: move {number}")
-        for number, token in enumerate(moves, 1)
+        for number, token in enumerate(tokens, 1)
     )
+
+
+def _is_atom(token: str) -> bool:
+    return token[:5].lower() == "move("
+
+
+def parse_atoms(atoms: Sequence[str], tokens: Sequence[str], board: Board, source: str) -> Plan:
+    """The plan of ``move(T,V,D)`` atoms, by step: as the encodings print it, so that what
+    clingo answers can be checked as it is. ``tokens`` is the whole plan; anything in it
+    besides the atoms is refused, naming it, as is an atom that is malformed, a step that is
+    missing or given twice, a vehicle not on the board and a move of 0 cells."""
+    other = next((token for token in tokens if not _is_atom(token)), None)
+    if other is not None:
+        raise InputError(
+            f"{other!r} beside move(T,V,D) atoms: give the plan as atoms or as moves, not both",
+            source,
+        )
+    steps: dict[int, tuple[str, Move]] = {}
+    for atom in atoms:
+        step, move = _read_atom(atom, board, source)
+        if step in steps:
+            raise InputError(f"{steps[step][0]!r} and {atom!r} are both step {step}", source)
+        steps[step] = (atom, move)
+    missing = next((step for step in range(1, len(steps) + 1) if step not in steps), None)
+    if missing is not None:
+        last = max(steps)
+        raise InputError(f"no atom for step {missing} (steps go 1..{last} without gaps)", source)
+    return tuple(steps[step][1] for step in sorted(steps))
+
+
+def _read_atom(atom: str, board: Board, source: str) -> tuple[int, Move]:
+    """One atom's step and move; raises InputError naming the atom and what is wrong."""
+    match = _ATOM.fullmatch(atom)
+    if match is None:
+        raise InputError(f"{atom!r} is not an atom move(T,V,D) (as clingo prints them)", source)
+    step, delta = int(match["step"]), int(match["delta"])
+    if step < 1:
+        raise InputError(f"{atom!r}: steps count from 1", source)
+    label = match["bare"] if match["quoted"] is None else match["quoted"]
+    if len(label) != 1:
+        raise InputError(f"{atom!r}: there is no vehicle {label} on the board", source)
+    label = _resolve_label(label, board, atom, source)
+    if delta == 0:
+        raise InputError(f"{atom!r} moves 0 cells", source)
+    return step, Move(label, delta)
 
 
 def _resolve_label(label: str, board: Board, token: str, where: str) -> str:

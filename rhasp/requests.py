@@ -37,6 +37,7 @@ from rhasp.engines import (
     confirmed,
     confirmed_within_share,
     get_engine,
+    verify_plan,
 )
 from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
@@ -167,8 +168,11 @@ def solution(request: SolveRequest, solver: Engine | None = None) -> Solution:
     answer is confirmed by a BFS when the request says so (a difference is a bug:
     :class:`~rhasp.engines.EngineDisagreement`): for ASP the BFS runs first, within the whole
     budget; for A* it runs after, within its share (a BFS stopped there leaves A*'s answer
-    proven by A*: :func:`~rhasp.engines.confirmed_within_share`)."""
+    proven by A*: :func:`~rhasp.engines.confirmed_within_share`). Confirmed or not, its plan
+    is replayed in the model before anyone sees it: one that does not solve the puzzle is a
+    bug, never an answer (:func:`~rhasp.engines.verify_plan`)."""
     found = _solved(request, solver)
+    verify_plan(found)
     return replace(found, chosen=request.chosen) if request.chosen else found
 
 

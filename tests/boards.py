@@ -24,6 +24,21 @@ _CARD_BACK_LENGTHS = """
 CARD_MOVES = [int(moves) for moves in _CARD_BACK_LENGTHS.split()]
 
 
+#: Card 1's plan as the clingo executable prints it (``rhasp facts card01 > c.lp; clingo
+#: encodings/moves.lp c.lp``, clingo 5.4.1): step, vehicle, cells with right/down positive.
+CARD1_CLINGO_ATOMS = (
+    'move(1,"A",2) move(2,"P",-1) move(3,"B",-1) move(4,"C",-3) '
+    'move(5,"O",3) move(6,"R",-2) move(7,"Q",2) move(8,"X",3)'
+)
+#: Card 1's plan by BFS (``rhasp solve card01 --engine bfs``), in card notation and as the
+#: atoms ``rhasp solve card01 --format json`` lists for the same plan under ``move_atoms``.
+CARD1_BFS_PLAN = "AR1 CL3 OD3 PU1 BU1 RL2 QD2 XR3"
+CARD1_BFS_ATOMS = (
+    'move(1,"A",1) move(2,"C",-3) move(3,"O",3) move(4,"P",-1) '
+    'move(5,"B",-1) move(6,"R",-2) move(7,"Q",2) move(8,"X",3)'
+)
+
+
 def card(number: int) -> Puzzle:
     return read_path(str(ORIGINAL / f"card{number:02d}.txt"))[0]
 

@@ -19,7 +19,16 @@ from rhasp.model import Move, Puzzle
 from rhasp.pictures.boards import TARGET
 from rhasp.requests import DeckRequest, SolveRequest
 from tests import reference
-from tests.boards import CARD_MOVES, EXAMPLES, card, card_backs, example
+from tests.boards import (
+    CARD1_BFS_ATOMS,
+    CARD1_BFS_PLAN,
+    CARD1_CLINGO_ATOMS,
+    CARD_MOVES,
+    EXAMPLES,
+    card,
+    card_backs,
+    example,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 CARD01 = ROOT / "puzzles" / "original" / "card01.txt"
@@ -86,6 +95,33 @@ def test_solve_says_what_proves_the_plan():
     assert solution.proofs == ("asp", "bfs")
     assert len(solution.stats["asp"]["move_atoms"]) == solution.moves == 8
     assert rhasp.solve(card(1), engine="asp", confirm=False).proofs == ("asp",)
+
+
+@pytest.mark.parametrize("arg", ["--models=0", "--enum-mode=brave", "--project", "-c h=v"])
+def test_clingo_options_that_change_what_an_answer_means_are_refused(arg):
+    """Issue 39: ``clingo_args=("--models=0",)`` once merged every plan of the first
+    satisfiable horizon into one, printed as optimal."""
+    with pytest.raises(rhasp.InputError) as caught:
+        rhasp.solve(card(1), engine="asp", confirm=False, clingo_args=("--seed=1", arg))
+    assert caught.value.where == "clingo_args" and arg in caught.value.what
+
+
+def test_an_unconfirmed_plan_is_replayed_too(monkeypatch):
+    from rhasp.engines import asp
+
+    real = asp.plan_from_atoms
+    monkeypatch.setattr(asp, "plan_from_atoms", lambda atoms, **kw: real(atoms, **kw)[:-1])
+    with pytest.raises(rhasp.EngineDisagreement, match="does not solve the puzzle"):
+        rhasp.solve(card(1), engine="asp", confirm=False)
+
+
+def test_check_and_play_read_the_atoms_the_encodings_print():
+    """Issue 39: the atoms clingo prints are a plan; card 1's minimum by the naive reference
+    solver."""
+    result = rhasp.check(card(1), CARD1_CLINGO_ATOMS)
+    assert result.solves and result.moves == result.minimal_moves == fewest(card(1))
+    bfs = rhasp.play(card(1), CARD1_BFS_PLAN)
+    assert rhasp.play(card(1), CARD1_BFS_ATOMS) == bfs and bfs.solved
 
 
 def test_check_reads_a_plan_as_text_or_as_moves():

@@ -18,7 +18,15 @@ from rhasp.cli import COMPILING, app, main
 from rhasp.formats import read_text
 from rhasp.output import ProofProgress
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS
-from tests.boards import CARD_MOVES, EXAMPLES, ORIGINAL, PUZZLES, card, card_rows
+from tests.boards import (
+    CARD1_CLINGO_ATOMS,
+    CARD_MOVES,
+    EXAMPLES,
+    ORIGINAL,
+    PUZZLES,
+    card,
+    card_rows,
+)
 from tests.command import rhasp, runner
 from tests.engines.test_static import reachable
 from tests.reference import fewest
@@ -137,6 +145,70 @@ def test_a_disagreement_exits_3(monkeypatch):
     assert "a plan that does not solve the puzzle: a bug" in result.stderr
 
 
+MEANING_CHANGERS = [
+    "--models=2",
+    "--models=0",
+    "-n2",
+    "--enum-mode=brave",
+    "--enum-mode=cautious",
+    "--opt-mode=optN",
+    "--project",
+    "--const=h=v",
+    "--model=2",
+]
+
+
+def solve_exit(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
+    """``rhasp solve ARGS`` as the command line runs it (usage errors in one line): its exit
+    code, stdout and stderr."""
+    monkeypatch.setattr(sys, "argv", ["rhasp", "solve", *args])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    said = capsys.readouterr()
+    return exited.value.code, said.out, said.err
+
+
+@pytest.mark.parametrize("arg", MEANING_CHANGERS)
+def test_clingo_options_that_change_what_an_answer_means_are_refused(monkeypatch, capsys, arg):
+    """Issue 39: --models=2 merged two plans of card 1 into 16 "optimal" moves, exit 0."""
+    given = ("card01", f"--clingo-arg={arg}", "--no-confirm", "--max-horizon=9")
+    code, out, err = solve_exit(monkeypatch, capsys, *given)
+    assert (code, out) == (2, ""), out
+    assert err.count("\n") == 1 and err.startswith("rhasp solve: Invalid value for '--clingo-arg'")
+    assert repr(arg) in err
+
+
+def test_a_clingo_configuration_file_is_refused_for_it_may_set_any_option(
+    tmp_path, monkeypatch, capsys
+):
+    options = tmp_path / "options.txt"
+    options.write_text("[mine]: --models=0\n")
+    given = ("card01", f"--clingo-arg=--configuration={options}", "--no-confirm")
+    code, _, err = solve_exit(monkeypatch, capsys, *given)
+    assert code == 2 and str(options) in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("arg", ["--configuration=crafty", "--heuristic=Vsids", "-t1", "--seed=3"])
+def test_clingo_options_of_the_search_give_the_optimum(arg):
+    result = rhasp("solve", "card01", f"--clingo-arg={arg}", "--no-confirm", "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    record = json.loads(result.stdout)
+    assert record["moves"] == CARD_MOVES[0] and arg in record["asp"]["clingo_args"]
+
+
+def test_a_plan_is_replayed_before_it_is_printed_confirmed_or_not(monkeypatch):
+    """An engine's plan that does not solve the puzzle is a bug (exit code 3), never printed
+    as optimal, even with --no-confirm."""
+    from rhasp.engines import asp
+
+    short = lambda atoms, **options: real(atoms, **options)[:-1]  # noqa: E731
+    real = asp.plan_from_atoms
+    monkeypatch.setattr(asp, "plan_from_atoms", short)
+    result = rhasp("solve", "card01", "--engine", "asp", "--no-confirm")
+    assert result.exit_code == 3 and "optimal" not in result.stdout
+    assert "does not solve the puzzle: a bug" in result.stderr
+
+
 def test_solved_plans_are_accepted_by_check():
     solved = rhasp("solve", str(ORIGINAL / "card05.txt"), "--notation", "arrow")
     plan = "\n".join(solved.stdout.splitlines()[1:])
@@ -154,6 +226,20 @@ def test_check_reports_a_plan_that_is_not_minimal():
     assert "counted up to the edge as XR3" in result.stdout
     assert "moves: 14, minimal" in result.stdout
     assert "slides: 37, not minimal: the fewest is 33" in result.stdout
+
+
+def test_check_reads_the_atoms_clingo_prints():
+    """Issue 39: ``move(T,V,D)`` atoms were "'move(1' is not a move"; card 1's minimum, 8
+    moves, is the card back's (tests/boards.py)."""
+    checked = rhasp("check", "card01", CARD1_CLINGO_ATOMS)
+    assert checked.exit_code == 0, checked.stderr
+    assert "the plan solves the puzzle" in checked.stdout
+    assert f"moves: {CARD_MOVES[0]}, minimal" in checked.stdout
+    started = rhasp("check", "card01", 'move(1,"A",2) move(2,"P",-1)')
+    assert started.exit_code == 1 and "does not solve the puzzle after 2 moves" in started.stdout
+    repeated = rhasp("check", "card01", 'move(1,"A",2) move(1,"P",-1)')
+    assert repeated.exit_code == 2 and repeated.stderr.count("\n") == 1
+    assert "step 1" in repeated.stderr
 
 
 def test_check_exit_codes_for_failing_and_unfinished_plans():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from rhasp.errors import InputError
-from rhasp.model import Move
+from rhasp.model import Move, replay
 from rhasp.notation import extract_plan, format_move, format_plan, parse_move, parse_plan
-from tests.boards import card
+from tests.boards import CARD1_BFS_ATOMS, CARD1_BFS_PLAN, CARD1_CLINGO_ATOMS, card
 
 BOARD = card(1).board  # X, A, C horizontal; O, P, Q, B vertical
 
@@ -58,6 +58,56 @@ def test_a_move_of_thousands_of_digits_is_an_error_not_a_traceback():
         parse_plan(f"AR1 XR{'9' * 5000}", BOARD, "plan")
     assert str(caught.value).startswith("plan: move 2: 'XR999")
     assert "is not a move" in str(caught.value)
+
+
+# --- move(T,V,D) atoms, as the encodings print them ------------------------------------------
+
+
+def test_atoms_in_any_order_read_as_the_plan_they_spell():
+    atoms = CARD1_BFS_ATOMS.split()
+    shuffled = " ".join(atoms[3:] + atoms[:3][::-1])
+    assert parse_plan(shuffled, BOARD) == parse_plan(CARD1_BFS_PLAN, BOARD)
+    assert len(parse_plan(CARD1_BFS_ATOMS, BOARD)) == 8
+
+
+def test_the_atoms_clingo_prints_replay_to_the_goal_with_their_signs():
+    """Right and down positive, as in the encodings (``move(t,V,P-Q)``): card 1's plan from the
+    clingo executable solves the puzzle when replayed; with the signs flipped it cannot start."""
+    assert replay(card(1), parse_plan(CARD1_CLINGO_ATOMS, card(1).board)).solved
+    flipped = CARD1_CLINGO_ATOMS.replace('move(1,"A",2)', 'move(1,"A",-2)')
+    with pytest.raises(InputError, match="move 1"):
+        replay(card(1), parse_plan(flipped, card(1).board))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['move(1,"A",1)\nmove(2, "C", -3)', "move(1,A,1) move(2,c,-3)", 'move(2,"C",-3),move(1,"A",1)'],
+    ids=["spaces", "unquoted", "commas"],
+)
+def test_atoms_quoted_or_not_and_spaced_or_not(text):
+    assert parse_plan(text, BOARD) == (Move("A", 1), Move("C", -3))
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ('move(1,"A",1) move(1,"C",-3)', ["'move(1,\"A\",1)'", "'move(1,\"C\",-3)'", "step 1"]),
+        ('move(1,"A",1) move(3,"C",-3)', ["step 2"]),
+        ('move(0,"A",1)', ["'move(0,\"A\",1)'", "from 1"]),
+        ('move(1,"Z",1)', ["'move(1,\"Z\",1)'", "no vehicle Z"]),
+        ('move(1,"A",0)', ["'move(1,\"A\",0)'", "0 cells"]),
+        ('move(1,"A")', ["'move(1,\"A\")'", "move(T,V,D)"]),
+        ('move(1,"A",1) CL3', ["'CL3'", "atoms"]),
+        ('CL3 move(2,"A",1)', ["'CL3'", "atoms"]),
+    ],
+    ids=["repeated", "gap", "step-0", "no-vehicle", "no-cells", "malformed", "mixed", "mixed-1st"],
+)
+def test_bad_atoms_are_named_in_one_line(text, named):
+    with pytest.raises(InputError) as caught:
+        parse_plan(text, BOARD, "plan")
+    said = str(caught.value)
+    assert said.startswith("plan: ") and "\n" not in said
+    assert all(part in said for part in named), said
 
 
 # --- what rhasp solve prints, read back as a plan (written out by hand here) ---------------

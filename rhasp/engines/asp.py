@@ -4,7 +4,9 @@ This driver does in Python what ``#include <incmode>.`` does for the clingo exec
 same files: ground ``base``; then for t = 0, 1, 2, ... ground ``step(t)`` and ``check(t)``,
 make ``query(t)`` true (releasing ``query(t-1)``) and solve. The first satisfiable horizon is
 the minimal plan length and the unsatisfiable ones before it are the proof. Learned
-constraints carry over from one horizon to the next, as multi-shot solving does.
+constraints carry over from one horizon to the next, as multi-shot solving does. The driver
+reads exactly one model, that horizon's plan: clingo's models are set to 1, and the options
+passed to clingo are those of its search only (:mod:`rhasp.engines.clingo_options`).
 
 By default the state memo (``rhasp/engines/memo.py``) rides along: a propagator that prunes
 boards the search has already reached at an earlier step, with clingo's domain heuristic
@@ -25,10 +27,11 @@ from typing import Any
 
 import clingo
 
-from rhasp.engines import AspOptions, Objective, Solution
+from rhasp.engines import AspOptions, EngineDisagreement, Objective, Solution
+from rhasp.engines.clingo_options import checked_clingo_args, option_name
 from rhasp.engines.limits import Budget, wait_until_done
 from rhasp.engines.memo import StateMemo
-from rhasp.errors import InputError
+from rhasp.errors import InputError, about
 from rhasp.formats.facts import write_facts
 from rhasp.model import Move, Plan, Puzzle
 from rhasp.shipped import shipped
@@ -41,10 +44,8 @@ def memo_options(clingo_args: Sequence[str]) -> list[str]:
     domain heuristic (time-ordered steps) and one solver thread per core, at most two (the
     threads share the memo; bench/README.md measures what the second one gains)."""
     threads = min(2, os.cpu_count() or 1)
-    wanted = {"--heuristic": "--heuristic=Domain", "--parallel-mode": f"--parallel-mode={threads}"}
-    given = {arg.split("=", 1)[0] for arg in clingo_args}
-    if any(arg.startswith("-t") for arg in clingo_args):  # -t N, -tN: clingo's short form
-        given.add("--parallel-mode")
+    wanted = {"heuristic": "--heuristic=Domain", "parallel-mode": f"--parallel-mode={threads}"}
+    given = {option_name(arg) for arg in clingo_args}  # -t2 is --parallel-mode too
     return [option for name, option in wanted.items() if name not in given]
 
 
@@ -100,7 +101,8 @@ class AspEngine:
     budget: Budget = field(default_factory=Budget)  # its atoms, horizon and seconds
 
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
-        atoms, stats, limit = self.search(puzzle, objective)
+        with about(puzzle.name):
+            atoms, stats, limit = self.search(puzzle, objective)
         plan = None if limit else plan_from_atoms(atoms, group_slides=objective == "slides")
         proofs = () if limit else ("asp",)
         moves = (atom for atom in atoms if atom.match("move", 3))
@@ -166,7 +168,8 @@ class AspEngine:
         """
         timeout, progress = self.budget.seconds, self.options.progress
         deadline = math.inf if timeout is None else began + timeout
-        on_model = lambda model: atoms.extend(model.symbols(shown=True))  # noqa: E731
+        models: list[list[clingo.Symbol]] = []
+        on_model = lambda model: models.append(model.symbols(shown=True))  # noqa: E731
 
         def tick(now: float) -> None:
             if progress is not None:
@@ -177,11 +180,19 @@ class AspEngine:
             if not wait_until_done(handle.wait, deadline, tick):
                 handle.cancel()
                 return None
-            return handle.get().satisfiable
+            satisfiable = handle.get().satisfiable
+        if len(models) > 1:  # clingo's models are set to 1 (_control): never, short of a bug
+            raise EngineDisagreement(
+                f"clingo reported {len(models)} models at horizon {stats.horizon}, where rhasp "
+                "reads one: a bug"
+            )
+        atoms.extend(models[0] if models else ())
+        return satisfiable
 
     def arguments(self) -> list[str]:
-        """clingo's options: the memo's, then the user's."""
-        given = self.options.clingo_args
+        """clingo's options: the memo's, then the user's, which are checked here too, for an
+        engine made without a request (:mod:`rhasp.engines.clingo_options`)."""
+        given = checked_clingo_args(self.options.clingo_args, "clingo_args")
         memo = memo_options(given) if self.options.memo else []
         return [*memo, *given]
 
@@ -192,6 +203,7 @@ class AspEngine:
             control = clingo.Control(["--warn=none", *arguments])
         except (RuntimeError, UnicodeError) as error:
             raise InputError(f"clingo refuses the options: {error}", "--clingo-arg") from None
+        control.configuration.solve.models = "1"  # one answer, whatever else was set
         control.load(str(encoding_path(objective)))
         control.add("base", [], write_facts(puzzle))
         return control

@@ -37,7 +37,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
 import rhasp
@@ -92,7 +92,15 @@ class ServerLimits:
         return api.search_budget(states, seconds=self.seconds)
 
 
-class Position(BaseModel):
+class Body(BaseModel):
+    """A request's body: its fields, and no other. A field the API does not have (a typo, or
+    ``clingo_args``: the server runs clingo with rhasp's own options) is refused, never
+    ignored, so that no answer is taken for one to a question that was not asked."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Position(Body):
     board: str = Field(
         description="The board as text in any format rhasp reads: grid, one-line board, car "
         "list or JSON.",
@@ -119,7 +127,9 @@ class SolveBody(Position):
 
 
 class CheckBody(Position):
-    plan: str = Field(description="The plan to check, in any notation.")
+    plan: str = Field(
+        description="The plan to check, in any notation, or as the move(T,V,D) atoms clingo prints."
+    )
 
 
 #: The most moves a database line may have, and so a pick may ask for: one limit for what
@@ -128,7 +138,7 @@ class CheckBody(Position):
 MOST_MOVES = 999_999
 
 
-class DatabaseBody(BaseModel):
+class DatabaseBody(Body):
     moves: int = Field(
         ge=0, le=MOST_MOVES, description="The number of moves of the puzzle to pick."
     )
@@ -211,7 +221,7 @@ class Database:
 GENERATE_PAGE_SIDES = (6, 10)
 
 
-class GenerateBody(BaseModel):
+class GenerateBody(Body):
     min_moves: int = Field(10, ge=1, le=40, description="The fewest moves the puzzle takes.")
     size: int = Field(
         6, ge=GENERATE_PAGE_SIDES[0], le=GENERATE_PAGE_SIDES[1], description="The board's side."
@@ -240,7 +250,8 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
             line = f"request: not JSON ({reason} at character {first['loc'][-1]})"
         else:
             where = ".".join(str(part) for part in first["loc"] if part != "body") or "request"
-            line = f"{where}: {first['msg']}"
+            what = "not a field of this request (/docs lists them)"
+            line = f"{where}: {what if first['type'] == 'extra_forbidden' else first['msg']}"
         return JSONResponse({"error": line}, status_code=400)
 
     @app.exception_handler(HTTPException)

@@ -128,7 +128,28 @@ def test_clingo_options_pass_through_and_bad_ones_are_named():
     assert solution.length == 8
     assert solution.stats["asp"]["clingo_args"] == ["--configuration=crafty"]
     with pytest.raises(Exception, match="clingo refuses the options"):
+        get_engine("asp", asp=AspOptions(clingo_args=("--seed=x",))).solve(card(1), "moves")
+    with pytest.raises(Exception, match="'--no-such-option'"):
         get_engine("asp", asp=AspOptions(clingo_args=("--no-such-option",))).solve(card(1), "moves")
+
+
+@pytest.mark.parametrize("given", [("--models=0",), ("-n", "2"), ("--enum-mode=brave",)])
+def test_the_driver_checks_clingos_options_itself(given):
+    """An engine made without a request (rhasp.requests) refuses them too (issue 39)."""
+    with pytest.raises(Exception, match="one model"):
+        AspEngine(AspOptions(clingo_args=given)).solve(card(1), "moves")
+
+
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+def test_the_driver_reads_one_model_whatever_clingo_was_told(objective, monkeypatch):
+    """Past the check (here taken away), clingo told to report every model still gives the
+    driver one: the plan of card 1, which replays, and BFS's length (issue 39)."""
+    import rhasp.engines.asp as asp
+
+    monkeypatch.setattr(asp, "checked_clingo_args", lambda args, where="": tuple(args), False)
+    found = AspEngine(AspOptions(clingo_args=("--models=0",))).solve(card(1), objective)
+    assert replay(card(1), found.plan).solved
+    assert found.length == BFS.solve(card(1), objective).length
 
 
 def test_slides_are_grouped_into_moves_only_for_the_slides_objective():

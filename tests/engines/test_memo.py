@@ -184,8 +184,9 @@ def test_memo_options_leave_what_the_user_set(given, added, monkeypatch):
 
 
 def test_the_users_clingo_options_win_over_the_memos():
-    engine = AspEngine(AspOptions(clingo_args=("--heuristic=Vsids", "-t", "1")))
-    assert engine.arguments() == ["--heuristic=Vsids", "-t", "1"]
+    # Each option in one argument: a bare "1" after -t is refused (rhasp.engines.clingo_options).
+    engine = AspEngine(AspOptions(clingo_args=("--heuristic=Vsids", "-t1")))
+    assert engine.arguments() == ["--heuristic=Vsids", "-t1"]
     solution = engine.solve(card(1), "moves")
     assert solution.length == 8
 

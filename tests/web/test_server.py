@@ -32,7 +32,16 @@ from rhasp.pictures.boards import board_scene
 from rhasp.pictures.scene import svg
 from rhasp.web import server as web_server
 from rhasp.web.server import MAX_BODY, QUICK_TEXT, Database, ServerLimits, create_app
-from tests.boards import CARD_MOVES, EXAMPLES, ORIGINAL, PUZZLES, card, card_backs, card_rows
+from tests.boards import (
+    CARD1_CLINGO_ATOMS,
+    CARD_MOVES,
+    EXAMPLES,
+    ORIGINAL,
+    PUZZLES,
+    card,
+    card_backs,
+    card_rows,
+)
 from tests.command import rhasp as rhasp_command
 from tests.engines.test_confirm import eight_by_eight
 from tests.engines.test_confirm import fewest as reference_moves
@@ -424,6 +433,25 @@ def test_check_a_longer_plan_and_an_illegal_one(client):
     assert illegal["solves"] is False and illegal["failed_move"] == 2
     short = post(client, "check", board=CARD1, plan="CL3").json()
     assert short["solves"] is False and "failed_move" not in short
+
+
+def test_solve_refuses_clingo_options_and_every_field_it_does_not_have(client):
+    """The page's API runs clingo with rhasp's own options: ``clingo_args`` (as rhasp.solve
+    spells it) is refused, never ignored, as is any field a request does not have."""
+    refused = post(client, "solve", board=CARD1, engine="asp", clingo_args=["--models=0"])
+    assert one_line_error(refused, 400).startswith("clingo_args: ")
+    typo = post(client, "solve", board=CARD1, objectiv="slides")
+    assert one_line_error(typo, 400).startswith("objectiv: ")
+
+
+def test_check_and_board_read_the_atoms_clingo_prints(client):
+    """Issue 39: a plan of ``move(T,V,D)`` atoms, checked and played as the card back is."""
+    record = post(client, "check", board=CARD1, plan=CARD1_CLINGO_ATOMS).json()
+    assert (record["solves"], record["moves"], record["moves_minimal"]) == (True, 8, True)
+    played = post(client, "board", board=CARD1, moves=CARD1_CLINGO_ATOMS).json()
+    assert played["solved"] is True
+    mixed = post(client, "check", board=CARD1, plan='move(1,"A",2) PU1')
+    assert "'PU1'" in one_line_error(mixed, 400)
 
 
 # --- /api/analyze ------------------------------------------------------------------------------
