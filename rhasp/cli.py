@@ -666,17 +666,16 @@ def deck(
 @contextmanager
 def saying_what_is_kept(dest: Path | None, progress: DeckProgress) -> Iterator[None]:
     """On Ctrl-C or SIGTERM, one line before the run stops: what ``dest`` keeps, and that
-    ``--resume`` finishes the run."""
+    ``--resume`` finishes the run (or, stopped before the run began, that nothing was
+    written: the numbers are not known yet)."""
     try:
         yield
     except (KeyboardInterrupt, Terminated):
-        if dest is not None:
-            report(
-                RhaspError(
-                    f"{progress.kept()} kept; the same command with --resume finishes the run",
-                    str(dest),
-                )
-            )
+        if dest is not None and progress.began:
+            said = f"{progress.kept()} kept; the same command with --resume finishes the run"
+            report(RhaspError(said, str(dest)))
+        elif dest is not None:  # stopped while loading: the file was not opened
+            report(RhaspError("stopped before the run began, nothing written", str(dest)))
         raise
 
 

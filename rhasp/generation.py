@@ -21,16 +21,14 @@ clusters are told apart by their canonical state (:mod:`rhasp.cluster`).
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import itertools
 import math
 import random
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from rhasp.cluster import (
     Canonical,
@@ -48,7 +46,7 @@ from rhasp.engines.static import blocked_exit
 from rhasp.errors import SearchLimit, TimeLimit, counted
 from rhasp.formats.line import database_board
 from rhasp.model import Cell, Piece, Puzzle, TargetSpec, build_puzzle
-from rhasp.parallel import worker_pool
+from rhasp.parallel import in_order
 from rhasp.progress import Progress
 
 LABELS = "BCDEFGHIJKLMNOPQRSTUVWYZ"
@@ -397,7 +395,7 @@ class Chains:
         worker hands back after it."""
         if jobs <= 1:
             return (self.chain(number) for number in itertools.count())
-        return _in_order(self.whole_chain, jobs)
+        return in_order(self.whole_chain, jobs)
 
     def whole_chain(self, number: int) -> list[Outcome]:
         return list(self.chain(number))
@@ -580,18 +578,6 @@ def _kept(
     made = finished(found, minimal, budget)
     tried.not_minimal += made is None
     return made
-
-
-def _in_order(work: Callable[[int], Any], jobs: int) -> Iterator[Any]:
-    """``work`` on the numbers 0, 1, 2, ... in order, spread over ``jobs`` workers: one more
-    number in hand than there are workers, each yielded as soon as it and those before it are
-    done (a chain that reaches its depth early is not held back by a batch)."""
-    with worker_pool(jobs) as pool:
-        running: collections.deque[Any] = collections.deque()
-        for number in itertools.count():
-            running.append(pool.apply_async(work, (number,)))
-            if len(running) > jobs:
-                yield running.popleft().get()
 
 
 def board_number(seed: int, number: int, size: int, walls: int) -> Puzzle:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import itertools
 import multiprocessing
 import os
 import signal
 import sys
+from collections.abc import Callable, Iterator
+from multiprocessing.connection import Connection
 from multiprocessing.pool import Pool
 from typing import Any
 
@@ -45,6 +48,62 @@ def _end_with(parent: int) -> None:
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != parent:  # it died before the request was made
         os._exit(1)
+
+
+#: Numbers each worker of :func:`in_order` holds: it starts the next while its last result
+#: waits to be read.
+IN_HAND = 2
+
+
+def in_order(work: Callable[[int], Any], processes: int) -> Iterator[Any]:
+    """``work`` on the numbers 0, 1, 2, ... without end, yielded in order, number ``n`` done
+    by worker ``n % processes``. Closing the iterator kills the workers at once.
+
+    Not a :class:`~multiprocessing.pool.Pool`: its workers share one queue for results,
+    under one lock, and a worker stopped while it writes a result (as ``terminate`` does,
+    leaving a pool whose workers are busy) holds that lock for ever, so ``terminate`` hangs
+    joining the thread that needs it. Here each worker has a pipe of its own, so killing one
+    can block nobody."""
+    context = multiprocessing.get_context("fork")
+    workers: list[tuple[Any, Connection]] = []
+    try:
+        for first in range(processes):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(work, theirs, os.getpid()))
+            process.daemon = True
+            process.start()
+            theirs.close()
+            workers.append((process, mine))
+            for number in range(first, IN_HAND * processes, processes):
+                mine.send(number)
+        for number in itertools.count():
+            process, pipe = workers[number % processes]
+            try:
+                done, result = pipe.recv()
+            except EOFError:
+                raise RuntimeError(f"worker {process.pid} ended: {process.exitcode}") from None
+            if not done:
+                raise result
+            pipe.send(number + IN_HAND * processes)
+            yield result
+    finally:
+        for process, pipe in workers:
+            process.kill()
+            process.join()
+            pipe.close()
+
+
+def _serve(work: Callable[[int], Any], pipe: Connection, parent: int) -> None:
+    """A worker of :func:`in_order`: ``work`` on each number it is sent, its result (or the
+    exception it raised) sent back."""
+    _leave_signals_to_the_main_process(parent)
+    while True:
+        number = pipe.recv()
+        try:
+            answer = (True, work(number))
+        except Exception as error:
+            answer = (False, error)
+        pipe.send(answer)
 
 
 def dask_client(scheduler: str) -> Any:
