@@ -67,8 +67,7 @@ from rhasp.api import (
     max_states_for,
     moves_of,
 )
-from rhasp.arguments import LARGEST, MAX_JOBS, whole
-from rhasp.engines.clingo_options import checked_clingo_args
+from rhasp.arguments import LARGEST, MAX_JOBS, checked_clingo_args, whole
 from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, install_command
 from rhasp.files import destination, naming_the_file, written_whole
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
