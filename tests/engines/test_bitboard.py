@@ -202,8 +202,11 @@ def test_compiled_and_uncompiled_core_agree_on_crowded_boards_of_every_size(puzz
     plan, explored = uncompiled[0] if not isinstance(uncompiled[0], str) else (None, None)
     if explored is not None:  # BFS ended within the budget: the reference search agrees
         assert (plan, explored) == reference.fewest_moves(puzzle.board, puzzle.start)
+        # The reference searches without a budget: only where the whole cluster is known
+        # to be small (the reference by slides can search far past the core's plan).
+        small = not isinstance(uncompiled[4], str)
         for objective, found in (("moves", uncompiled[2]), ("slides", uncompiled[3])):
-            if not isinstance(found, str):
+            if small and not isinstance(found, str):
                 assert optimum(puzzle, found[0], objective) == optimum(
                     puzzle, _reference(puzzle, objective), objective
                 )
