@@ -518,8 +518,10 @@ def test_generate_keeps_its_promise_and_its_seed(client):
 def test_generate_makes_each_size_the_page_offers_and_its_proof_holds(size, seed):
     # Seeds whose first board is proven in about a second on the uncompiled core (8×8 and
     # up, 2026-11-25): the first board of 8×8 seed 1 takes A* past 200,000 states. With
-    # 20,000 states the clusters stay small enough for the naive search to count.
-    small = TestClient(create_app(ServerLimits(states=20_000)))
+    # 20,000 states the clusters stay small enough for the naive search to count. The
+    # seconds are generous: on a busy machine, with the core not compiled yet, the default
+    # 10 s can pass (time limits are tested on their own).
+    small = TestClient(create_app(ServerLimits(states=20_000, seconds=60)))
     made = post(small, "generate", min_moves=1, size=size, seed=seed).json()
     moves, cells, *cluster_states = made["board"].split()  # MOVES BOARD [CLUSTER]
     rows = database_rows(cells)
