@@ -85,6 +85,7 @@ from rhasp.output import (
     check_lines,
     counted,
     enumeration_table,
+    reading_text,
     solution_dict,
     solution_text,
     tally_table,
@@ -526,11 +527,22 @@ def check(
     text, source = plan_text(plan)
     moves = moves_of(board_puzzle, text, source)
     result = rhasp.check(board_puzzle, moves, budget=live_budget(max_states, output.value))
+    reading = reading_text(board_puzzle)
     if output is OutputChoice.json:
-        print(json.dumps(result.record(), ensure_ascii=False, indent=2))
+        record = with_reading(result.record(), reading)
+        print(json.dumps(record, ensure_ascii=False, indent=2))
     else:
-        out.print("\n".join(check_lines(result)), markup=False)
+        out.print("\n".join(check_lines(result, reading)), markup=False)
     return EXIT_OK if result.solves else EXIT_UNSOLVED
+
+
+def with_reading(record: dict[str, Any], reading: str) -> dict[str, Any]:
+    """``record`` with ``"read"`` (what the reader inferred) after its first field, the
+    puzzle's name, as solve's JSON has it."""
+    if not reading:
+        return record
+    (first, name), *rest = record.items()
+    return {first: name, "read": reading, **dict(rest)}
 
 
 def plan_text(plan: str) -> tuple[str, str]:
@@ -737,11 +749,14 @@ def analyze(
         # The cluster is too large to analyse, but its verdict is proven: say both.
         report(analysis.stopped)
         out.print(f"{entry.name} · no solution · proven by static analysis: {analysis.proof}")
+        if reading := reading_text(entry):
+            out.print(f"  read: {reading}", markup=False)
         return EXIT_UNSOLVED
+    reading = reading_text(entry)
     if output_format is ReportFormat.json:
-        print(json.dumps(analysis.record()))
+        print(json.dumps(with_reading(analysis.record(), reading)))
     else:
-        out.print(analysis_text(analysis, entry.board), end="")
+        out.print(analysis_text(analysis, entry.board, reading), end="")
     if graph_file is not None:  # first: the drawing that may refuse the cluster
         with written_whole(graph_file) as path:
             draw_cluster(entry, analysis.graph, path)

@@ -296,8 +296,17 @@ def memo_text(memo: Mapping[str, int] | None) -> str:
     return f", memo {counted(memo['states'], 'state')}, {counted(memo['nogoods'], 'nogood')}"
 
 
-def check_lines(result: PlanCheck) -> list[str]:
-    """The text report of :func:`rhasp.plan_check.check_plan`."""
+def check_lines(result: PlanCheck, reading: str = "") -> list[str]:
+    """The text report of :func:`rhasp.plan_check.check_plan`; ``reading`` (what the reader
+    inferred, :func:`reading_text`) on a line under its verdict."""
+    lines = _check_lines(result)
+    if reading:
+        verdict = next(i for i, line in enumerate(lines) if line.startswith(result.puzzle + " · "))
+        lines.insert(verdict + 1, READ + reading)
+    return lines
+
+
+def _check_lines(result: PlanCheck) -> list[str]:
     name = result.puzzle
     if result.error is not None:
         return [f"{name} · the plan fails at {result.error}"]
@@ -576,9 +585,9 @@ def _mismatches(tally: Any) -> str:
     return f"{len(tally.mismatches):,} of {tally.verified:,} verified"
 
 
-def analysis_text(analysis: Analysis, board: Board) -> Text:
-    """The figures of ``rhasp analyze``, a line each, then the distance profile and the first
-    hardest state drawn as a board."""
+def analysis_text(analysis: Analysis, board: Board, reading: str = "") -> Text:
+    """The figures of ``rhasp analyze``, a line each (what the reader inferred first, if
+    anything), then the distance profile and the first hardest state drawn as a board."""
 
     def length(value: int | None) -> str:
         return "no solution" if value is None else f"{value:,}"
@@ -586,6 +595,7 @@ def analysis_text(analysis: Analysis, board: Board) -> Text:
     text = Text()
     lines = [
         f"{analysis.name}",
+        *([f"  {READ}{reading}"] if reading else []),
         f"  cluster: {analysis.cluster_states:,} states, {analysis.cluster_edges:,} edges, "
         f"{analysis.goal_states:,} goal states",
         f"  minimal moves: {length(analysis.minimal_moves)} · minimal slides: "

@@ -927,6 +927,20 @@ def test_solve_reads_a_lowercase_card_as_the_card_and_says_so(tmp_path):
     assert record["read"].startswith("target X, leaving right of row 3")
 
 
+def test_check_and_analyze_say_what_was_read_too(tmp_path):
+    lower = tmp_path / "lower.txt"
+    lower.write_text(CARD1_LOWER)
+    plan = "AR1 CL3 OD3 PU1 BU1 RL2 QD2 XR3"  # card 1's plan, in the capitals read
+    verdict, read, *_ = rhasp("check", str(lower), plan).stdout.splitlines()
+    assert verdict.endswith("the plan solves the puzzle")
+    assert read.startswith("read: target X, leaving right of row 3; lowercase labels read")
+    title, read, *_ = rhasp("analyze", str(lower)).stdout.splitlines()
+    assert title == "lower" and read.startswith("  read: target X, leaving right of row 3; lower")
+    for command in (("check", str(lower), plan), ("analyze", str(lower))):
+        record = json.loads(rhasp(*command, "--format", "json").stdout)
+        assert list(record)[1] == "read" and "lowercase labels" in record["read"]
+
+
 def test_solve_refuses_a_board_with_two_possible_targets_in_one_line(tmp_path):
     mixed = tmp_path / "mixed.txt"
     mixed.write_text(CARD1_LOWER.upper().replace("XX", "xx"))
