@@ -74,7 +74,7 @@ from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.journal import journal_of
 from rhasp.model import Puzzle
-from rhasp.notation import NOTATIONS
+from rhasp.notation import NOTATIONS, READ
 from rhasp.output import (
     DeckProgress,
     EnumerationProgress,
@@ -89,6 +89,7 @@ from rhasp.output import (
     solution_dict,
     solution_text,
     tally_table,
+    with_reading,
 )
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS, picture_format, suffixes
 from rhasp.pictures.boards import render_board, render_solution
@@ -527,22 +528,12 @@ def check(
     text, source = plan_text(plan)
     moves = moves_of(board_puzzle, text, source)
     result = rhasp.check(board_puzzle, moves, budget=live_budget(max_states, output.value))
-    reading = reading_text(board_puzzle)
     if output is OutputChoice.json:
-        record = with_reading(result.record(), reading)
+        record = with_reading(result.record(), board_puzzle)
         print(json.dumps(record, ensure_ascii=False, indent=2))
     else:
-        out.print("\n".join(check_lines(result, reading)), markup=False)
+        out.print("\n".join(check_lines(result, reading_text(board_puzzle))), markup=False)
     return EXIT_OK if result.solves else EXIT_UNSOLVED
-
-
-def with_reading(record: dict[str, Any], reading: str) -> dict[str, Any]:
-    """``record`` with ``"read"`` (what the reader inferred) after its first field, the
-    puzzle's name, as solve's JSON has it."""
-    if not reading:
-        return record
-    (first, name), *rest = record.items()
-    return {first: name, "read": reading, **dict(rest)}
 
 
 def plan_text(plan: str) -> tuple[str, str]:
@@ -745,16 +736,16 @@ def analyze(
     entry = read_one(puzzle, target)
     budget = live_budget(max_states, output_format.value, ANALYSIS_BYTES_PER_STATE)
     analysis = api.analysis(AnalyzeRequest(entry, budget))
+    reading = reading_text(entry)
     if isinstance(analysis, StaticVerdict):
         # The cluster is too large to analyse, but its verdict is proven: say both.
         report(analysis.stopped)
         out.print(f"{entry.name} · no solution · proven by static analysis: {analysis.proof}")
-        if reading := reading_text(entry):
-            out.print(f"  read: {reading}", markup=False)
+        if reading:
+            out.print(f"  {READ}{reading}", markup=False)
         return EXIT_UNSOLVED
-    reading = reading_text(entry)
     if output_format is ReportFormat.json:
-        print(json.dumps(with_reading(analysis.record(), reading)))
+        print(json.dumps(with_reading(analysis.record(), entry)))
     else:
         out.print(analysis_text(analysis, entry.board, reading), end="")
     if graph_file is not None:  # first: the drawing that may refuse the cluster

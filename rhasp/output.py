@@ -128,6 +128,16 @@ def reading_text(puzzle: Puzzle) -> str:
     return "; ".join(puzzle.reading)
 
 
+def with_reading(record: dict[str, Any], puzzle: Puzzle) -> dict[str, Any]:
+    """A JSON ``record`` of ``puzzle`` with ``"read"`` (:func:`reading_text`) after its first
+    field, the puzzle's name, when the reader inferred anything: the JSON of solve, check
+    and analyze alike."""
+    if not puzzle.reading:
+        return record
+    (first, name), *rest = record.items()
+    return {first: name, "read": reading_text(puzzle), **dict(rest)}
+
+
 def proof_text(proofs: tuple[str, ...]) -> str:
     """``asp horizon proof, bfs agrees``: the first proof, then the engines that confirm it."""
     first, *others = proofs
@@ -282,11 +292,9 @@ def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
         record["stopped"] = dict(solution.stopped)
     if solution.chosen:
         record["engine_chosen"] = solution.chosen
-    if solution.puzzle.reading:
-        record["read"] = reading_text(solution.puzzle)
     if notation != "card" and solution.plan is not None:
         record["plan_" + notation] = format_plan(solution.plan, board, notation)
-    return record | dict(solution.stats)
+    return with_reading(record | dict(solution.stats), solution.puzzle)
 
 
 def memo_text(memo: Mapping[str, int] | None) -> str:
@@ -299,17 +307,10 @@ def memo_text(memo: Mapping[str, int] | None) -> str:
 def check_lines(result: PlanCheck, reading: str = "") -> list[str]:
     """The text report of :func:`rhasp.plan_check.check_plan`; ``reading`` (what the reader
     inferred, :func:`reading_text`) on a line under its verdict."""
-    lines = _check_lines(result)
-    if reading:
-        verdict = next(i for i, line in enumerate(lines) if line.startswith(result.puzzle + " · "))
-        lines.insert(verdict + 1, READ + reading)
-    return lines
-
-
-def _check_lines(result: PlanCheck) -> list[str]:
     name = result.puzzle
+    read = [READ + reading] if reading else []
     if result.error is not None:
-        return [f"{name} · the plan fails at {result.error}"]
+        return [f"{name} · the plan fails at {result.error}", *read]
     lines = [
         f"note: move {clip.move} {clip.as_given} drives the target past its exit; "
         f"counted up to the edge as {clip.as_played}"
@@ -317,11 +318,11 @@ def _check_lines(result: PlanCheck) -> list[str]:
     ]
     if not result.solves:
         after = counted(result.moves or 0, "move")
-        lines.append(f"{name} · the plan does not solve the puzzle after {after}")
+        lines += [f"{name} · the plan does not solve the puzzle after {after}", *read]
         if result.unsolvable:
             lines.append(f"no plan can: proven by static analysis: {result.unsolvable}")
         return lines
-    lines.append(f"{name} · the plan solves the puzzle")
+    lines += [f"{name} · the plan solves the puzzle", *read]
     for objective, found, best, minimal in (
         ("moves", result.moves, result.minimal_moves, result.moves_minimal),
         ("slides", result.slides, result.minimal_slides, result.slides_minimal),
