@@ -16,13 +16,15 @@ from typing import Any
 
 from rhasp.errors import InputError, install_command
 
+#: How workers start: forked where the platform can (they inherit the loaded compiled core).
+CONTEXT = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
+
 
 def worker_pool(processes: int) -> Pool:
     """A pool of ``processes`` workers that leave Ctrl-C and SIGTERM to the main process,
     which stops the pool (so an interrupt prints no worker tracebacks). Use it as a context
     manager."""
-    context = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
-    return context.Pool(
+    return CONTEXT.Pool(
         processes, initializer=_leave_signals_to_the_main_process, initargs=(os.getpid(),)
     )
 
@@ -64,12 +66,11 @@ def in_order(work: Callable[[int], Any], processes: int) -> Iterator[Any]:
     leaving a pool whose workers are busy) holds that lock for ever, so ``terminate`` hangs
     joining the thread that needs it. Here each worker has a pipe of its own, so killing one
     can block nobody."""
-    context = multiprocessing.get_context("fork")
     workers: list[tuple[Any, Connection]] = []
     try:
         for first in range(processes):
-            mine, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(work, theirs, os.getpid()))
+            mine, theirs = CONTEXT.Pipe()
+            process = CONTEXT.Process(target=_serve, args=(work, theirs, os.getpid()))
             process.daemon = True
             process.start()
             theirs.close()
