@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rhasp.engines import bitboard, core, runner
-from rhasp.engines.geometry import Geometry
+from rhasp.engines.geometry import Geometry, cell_words, key_words
 from rhasp.engines.limits import Budget
 from rhasp.errors import SearchLimit
 from rhasp.formats import read_path
@@ -111,7 +111,7 @@ def words(geometry: Geometry) -> tuple[Any, Any]:
     jit = runner.compiled_core()
     if jit is None or not hasattr(jit, "key_words"):
         return "-", "-"
-    return jit.key_words(geometry.tables), jit.cell_words(geometry.tables)
+    return key_words(geometry.tables), cell_words(geometry.tables)
 
 
 def measure(size: int, args: argparse.Namespace) -> dict:

@@ -45,6 +45,7 @@ from rhasp.analysis import Analysis, analysis_of
 from rhasp.cluster import cluster_graph, hardest_puzzle
 from rhasp.deck import DeckTally, run_deck
 from rhasp.engines import ENGINES, OBJECTIVES, AspOptions, EngineDisagreement, Objective, Solution
+from rhasp.engines.bitboard import prefer_compiled
 from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
@@ -143,6 +144,7 @@ __all__ = [
     "single",
     "solution",
     "solve",
+    "warm_up",
     "when_compiling",
 ]
 
@@ -216,10 +218,19 @@ def _is_file(text: str) -> bool:
 
 
 def when_compiling(tell: Callable[[], None] | None) -> None:
-    """Have ``tell()`` called once, from another thread, when a search is found compiling the
-    search core (its first run on a machine, or on a board of a new shape: several seconds,
-    cached after), so that a long first run need not be a silent one; None: no one is told."""
+    """Have ``tell()`` called once, from another thread, when this process starts compiling
+    the search core (its first large search on a machine, or on a board of a new shape: 10 to
+    20 s of CPU in a background process while the search goes on uncompiled, cached after),
+    so that a busy machine need not be a silent surprise; None: no one is told."""
     RUNNER.on_compiling = tell
+
+
+def warm_up() -> bool:
+    """Have the compiled search core ready for boards of up to 63 cells (6×6, 7×7), for a
+    process that will search a lot (a server, a notebook): loaded now if it is cached (a
+    second or two), else compiled in the background while searches run uncompiled. No search
+    ever waits for it. True when it is loaded."""
+    return prefer_compiled()
 
 
 def play(puzzle: Puzzle, plan: str | Sequence[Move]) -> Puzzle:

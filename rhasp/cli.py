@@ -1061,6 +1061,10 @@ def serve(
         if open_page:  # in a thread: a browser starting holds up no request
             threading.Thread(target=webbrowser.open, args=(address,), daemon=True).start()
 
+    # A server searches for as long as it runs: the compiled core from its start, loaded
+    # before the address is printed if cached, else compiled in the background (requests
+    # meanwhile run uncompiled, within their limits).
+    api.warm_up()
     serve_app(create_app(limits, puzzles), listening, announce)
     return EXIT_OK
 
@@ -1121,7 +1125,10 @@ def plain_usage_error(message: str) -> str:
 
 
 #: What a terminal is told while the search core compiles (numba, once, then cached).
-COMPILING = "compiling the search core once for this kind of board (about 10 s; cached after)"
+COMPILING = (
+    "compiling the search core for this kind of board in the background "
+    "(once, cached after; the search goes on meanwhile)"
+)
 
 #: When this process started the command line, near enough: before numba is loaded or any
 #: code compiled, so that a summary can say how long the whole run took.

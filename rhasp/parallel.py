@@ -24,9 +24,18 @@ def worker_pool(processes: int) -> Pool:
     """A pool of ``processes`` workers that leave Ctrl-C and SIGTERM to the main process,
     which stops the pool (so an interrupt prints no worker tracebacks). Use it as a context
     manager."""
+    settle()
     return CONTEXT.Pool(
         processes, initializer=_leave_signals_to_the_main_process, initargs=(os.getpid(),)
     )
+
+
+def settle() -> None:
+    """Before workers are forked: wait for the compiled code this process is loading in a
+    thread, so that no worker starts with numba's lock held (:meth:`Runner.settle`)."""
+    from rhasp.engines.runner import RUNNER
+
+    RUNNER.settle()
 
 
 def _leave_signals_to_the_main_process(parent: int) -> None:
@@ -67,6 +76,7 @@ def in_order(work: Callable[[int], Any], processes: int) -> Iterator[Any]:
     joining the thread that needs it. Here each worker has a pipe of its own, so killing one
     can block nobody."""
     workers: list[tuple[Any, Connection]] = []
+    settle()
     try:
         for first in range(processes):
             mine, theirs = CONTEXT.Pipe()

@@ -20,16 +20,17 @@ from rhasp.model import Board, Piece, Plan, Puzzle, State, TargetSpec, build_puz
 
 def prefer_compiled() -> bool:
     """Switch this process to the compiled core now, for work known to be large (a deck, a
-    generation run), and load its code, so that worker processes forked afterwards start
-    with it. False if the core cannot or must not be compiled."""
+    generation run), and have its code for boards of up to 63 cells come: loaded now if
+    cached, so that worker processes forked afterwards start with it, else compiled in the
+    background (:meth:`Runner.warm_up`). False if it is not loaded (yet)."""
     puzzle = _tiny_puzzle()
+    loaded = []
     for targets_leave in (True, False):
         geometry = Geometry.of(puzzle.board, targets_leave=targets_leave)
         key = geometry.key(puzzle.placement)
         for search, flags in WARM_UP:
-            if not RUNNER.warm_up(search, geometry.tables, key, UNLIMITED, **flags):
-                return False
-    return True
+            loaded.append(RUNNER.warm_up(search, geometry.tables, key, UNLIMITED, **flags))
+    return all(loaded)
 
 
 #: Each compiled search and the flags it is called with, to load their code before forking.

@@ -148,3 +148,19 @@ def _exit_position(board: Board, i: int, last: int) -> int:
     """Where vehicle ``i`` touches its exit edge: 0 or ``last``, or -1 for no exit."""
     side = board.exit_side(board.vehicles[i].label)
     return -1 if side is None else 0 if side in ("left", "top") else last
+
+
+#: The cell tables of :class:`core.Tables` (the rest are small numbers).
+CELL_TABLES = ("masks", "behind", "ahead", "near")
+
+
+def cell_words(g: core.Tables) -> int:
+    """How many 63-bit words the board's cells take in the compiled core (one at least)."""
+    cells = max(max(getattr(g, name), default=0) for name in CELL_TABLES)
+    return max(1, -(-max(cells, g.walls).bit_length() // WORD_BITS))
+
+
+def key_words(g: core.Tables) -> int:
+    """How many words a key of the board takes in the compiled core (fields per word: see
+    the module docstring)."""
+    return 1 + max(g.shift, default=0) // KEY_WORD

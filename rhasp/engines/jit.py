@@ -26,7 +26,7 @@ from numba.cpython.unsafe.tuple import tuple_setitem
 from numba.extending import overload, register_jitable
 
 from rhasp.engines import clusters, core, layouts
-from rhasp.engines.geometry import KEY_WORD, WORD_BITS
+from rhasp.engines.geometry import CELL_TABLES, KEY_WORD, WORD_BITS, cell_words, key_words
 
 TablesT = TypeVar("TablesT", core.Tables, layouts.Lines)
 
@@ -313,16 +313,6 @@ def tables(values: TablesT) -> TablesT:
     )
 
 
-#: The cell tables of :class:`core.Tables` (the rest are small numbers).
-CELL_TABLES = ("masks", "behind", "ahead", "near")
-
-
-def cell_words(g: core.Tables) -> int:
-    """How many 63-bit words the board's cells take (one at least)."""
-    cells = max(max(getattr(g, name), default=0) for name in CELL_TABLES)
-    return max(1, -(-max(cells, g.walls).bit_length() // WORD_BITS))
-
-
 def in_words(value: int, words: int, bits: int) -> tuple[int, ...]:
     """``value`` cut in ``words`` words of ``bits`` bits, lowest first."""
     return tuple((value >> (bits * k)) & ((1 << bits) - 1) for k in range(words))
@@ -343,12 +333,6 @@ def _wide_tables(g: core.Tables, words: int) -> core.Tables:
         if isinstance(value, tuple) and name not in CELL_TABLES
     }
     return g._replace(walls=in_words(g.walls, words, WORD_BITS), **cells, **small)
-
-
-def key_words(g: core.Tables) -> int:
-    """How many words a key of the board takes in the compiled core (fields per word: see
-    :mod:`rhasp.engines.geometry`)."""
-    return 1 + max(g.shift, default=0) // KEY_WORD
 
 
 def key(g: core.Tables, value: int) -> int | tuple[int, ...]:

@@ -34,13 +34,20 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from rhasp.engines import core, plain
-from rhasp.engines.limits import Budget, state_limit, time_limit, wait_until_done
+from rhasp.engines import core, plain, prepare
+from rhasp.engines.geometry import cell_words, key_words
+from rhasp.engines.limits import (
+    PROGRESS_EVERY,
+    Budget,
+    state_limit,
+    time_limit,
+    wait_until_done,
+)
 from rhasp.errors import SearchLimit
 
 if TYPE_CHECKING:
@@ -54,9 +61,14 @@ CONVERTED = 64
 
 @functools.cache
 def compiled_core() -> ModuleType | None:
-    """The compiled core, or None where it cannot be loaded (numba broken, or no folder to
-    cache its code in): then every search runs uncompiled."""
+    """The compiled core, its code cached in this version's folder
+    (:func:`rhasp.engines.prepare.folder`), or None where it cannot be loaded (numba broken,
+    or no folder to cache its code in): then every search runs uncompiled."""
     try:
+        import numba
+
+        # Before jit's functions are made: each finds its cache folder then.
+        numba.config.CACHE_DIR = str(prepare.folder())
         from rhasp.engines import jit
     except (ImportError, RuntimeError, OSError):
         return None
@@ -123,18 +135,34 @@ def _at_depth(depth: int) -> str:
     return f"at depth {depth}"
 
 
+def shape(tables: Any) -> str:
+    """The shape of ``tables`` that numba compiles a function for: a board's by the words its
+    keys and cells take (``"2x3"``), an enumeration's lines as one."""
+    if isinstance(tables, core.Tables):
+        return f"{key_words(tables)}x{cell_words(tables)}"
+    return type(tables).__name__.lower()
+
+
 class Runner:
     """Runs the core (module docstring). One per process, :data:`RUNNER`: it remembers how
-    many states the process has searched uncompiled, which decides the switch."""
+    many states the process has searched uncompiled, which decides the switch, and which
+    compiled code it has loaded."""
 
     def __init__(self, switch_states: int = SWITCH_STATES) -> None:
         self.switch_states = switch_states
         self.uncompiled_states = 0
-        #: Called once a process, from another thread, when a compiled function's first call
-        #: on tables of a new shape has run :data:`COMPILE_NOTICE_AFTER` seconds: it is
-        #: compiling (the command line says so, since the first run is otherwise silently slow).
+        #: Called once a process, from another thread, when it starts compiling code: in the
+        #: background (a search here goes on uncompiled), or in this process where
+        #: ``RHASP_JIT=always`` asks for it at once (the command line says so).
         self.on_compiling: Callable[[], None] | None = None
         self._compiling_told = False
+        self._loaded: set[tuple[str, str]] = set()  # (function, shape) loaded here
+        self._requested: set[tuple[str, str]] = set()  # asked of a background process
+        self._loading: dict[tuple[str, str], threading.Thread] = {}
+        #: Calls that answer at once, by (function, shape), from :meth:`warm_up`: what a
+        #: background process makes to compile a function called by reference.
+        self._warm_calls: dict[tuple[str, str], tuple[Any, ...]] = {}
+        self._guard = threading.Lock()  # the web server searches in threads
 
     def compiled(self) -> ModuleType | None:
         """The compiled core, if this process may use it at all (numba installed and
@@ -149,20 +177,93 @@ class Runner:
             self.uncompiled_states = max(self.uncompiled_states, self.switch_states)
         return jit
 
+    def is_loaded(self, function: Callable[..., Any], tables: Any) -> bool:
+        """Whether ``function``'s compiled code for tables of this shape is loaded here."""
+        return (function.__name__, shape(tables)) in self._loaded
+
     def warm_up(
         self, function: Callable[..., Any], tables: Any, *arguments: Any, **flags: Any
     ) -> bool:
-        """Switch to the compiled core and load ``function``'s compiled code by calling it
-        once (on tables small enough to answer at once): numba loads each function's code at
-        its first call, and workers forked afterwards inherit it. False where the core
-        cannot or must not be compiled."""
-        jit = self.prefer_compiled()
-        if jit is None:
+        """Switch this process to the compiled core, for work known to be large, and have
+        ``function``'s code for tables of this shape come: loaded now if it is cached (so that
+        workers forked afterwards inherit it; a second or two), else compiled in the
+        background while the work starts uncompiled (each process switches when the code
+        is there). ``arguments`` must make a call that answers at once. True when the code
+        is loaded; False where it is not (yet), or cannot be compiled here."""
+        if not _may_compile():
             return False
-        twin, converted, watch = self._way(function, tables, arguments, jit)
-        with self._noticing(jit, function, converted[0]):
+        self.uncompiled_states = max(self.uncompiled_states, self.switch_states)
+        where = (function.__name__, shape(tables))
+        call = (function, tables, arguments, flags)
+        self._warm_calls[where] = call
+        if where in self._loaded:
+            return self.compiled() is not None
+        if _mode() == "always" or prepare.ready(*where):
+            _interruptibly(lambda: self.load(*where, call))
+            return where in self._loaded and self.compiled() is not None
+        self._ask(where, call)
+        return False
+
+    def load(self, function: str, shape: str, call: tuple[Any, ...]) -> None:
+        """Load the compiled code of ``call`` (function, tables, arguments, flags: a call that
+        answers at once) by making it; numba compiles it first where it is not cached, under
+        the cache folder's lock (one process compiles, others wait and load), and marks it
+        ready. Run by the background process, by a loading thread, or where
+        ``RHASP_JIT=always`` wants the code at once."""
+        jit = self.compiled()
+        if jit is None:
+            return
+        search, tables, arguments, flags = call
+        twin, converted, watch = self._way(search, tables, arguments, jit)
+        if prepare.ready(function, shape):
             twin(*converted, watch, **flags)
-        return True
+        else:
+            with prepare.compiling():
+                self._tell_compiling_after(COMPILE_NOTICE_AFTER)
+                twin(*converted, watch, **flags)
+                prepare.mark_ready(function, shape)
+        self._loaded.add((function, shape))
+
+    def have_ready(
+        self, function: Callable[..., Any], tables: Any, arguments: tuple[Any, ...], flags: dict
+    ) -> bool:
+        """Whether ``function``'s compiled code for tables of this shape is loaded here; if
+        not, have it come without waiting for it: loaded in a thread of this process when it
+        is cached, else compiled by a background process (:mod:`rhasp.engines.prepare`).
+        ``arguments`` make a call that answers at once."""
+        where = (function.__name__, shape(tables))
+        if where in self._loaded:
+            return True
+        if _mode() == "never" or not _may_compile():
+            return False
+        call = (function, tables, arguments, flags)
+        with self._guard:
+            if where in self._loading:
+                return False
+            if prepare.ready(*where):
+                loading = threading.Thread(
+                    target=self.load, args=(*where, call), name="rhasp-load", daemon=True
+                )
+                self._loading[where] = loading
+                loading.start()
+                return False
+        self._ask(where, call)
+        return False
+
+    def settle(self) -> None:
+        """Wait for this process's loading threads (before it forks: a fork taken while
+        numba loads code would leave its lock held in the child); interruptible."""
+        for loading in list(self._loading.values()):
+            _interruptibly(loading.join)
+
+    def _ask(self, where: tuple[str, str], call: tuple[Any, ...]) -> None:
+        """Have a background process compile ``where``'s code (once a process)."""
+        with self._guard:
+            if where in self._requested:
+                return
+            self._requested.add(where)
+        if prepare.start(*where, call) is not None:
+            self._tell_compiling()
 
     def call(
         self,
@@ -175,20 +276,37 @@ class Runner:
         compiles: bool = True,
         **flags: Any,
     ) -> tuple[Any, ...]:
-        """``function(tables, *arguments, watch, **flags)``, compiled if this process may and
-        the tables ``compiles`` (see :attr:`Geometry.compiles`; :meth:`warm_up` first), watched
-        within ``budget``'s seconds and progress (in a thread of its own when ``threaded``, so
-        that Ctrl-C stops it at once). A function that answers
-        :data:`rhasp.engines.core.BUDGET` raises a :class:`SearchLimit`, where ``reached``
-        words the depth its watch holds."""
+        """``function(tables, *arguments, watch, **flags)``: compiled if its code for tables
+        of this shape is loaded here (see :meth:`warm_up`; at once with ``RHASP_JIT=always``),
+        else uncompiled, while it comes for the next call if this process has switched;
+        ``compiles`` False: uncompiled (see :attr:`Geometry.compiles`). Watched within
+        ``budget``'s seconds and progress (in a thread of its own when ``threaded``, so that
+        Ctrl-C stops it at once). A function that answers :data:`rhasp.engines.core.BUDGET`
+        raises a :class:`SearchLimit`, where ``reached`` words the depth its watch holds."""
         budget = budget or Budget(UNLIMITED)
-        jit = self.compiled() if compiles else None
-        outcome, watch = self._attempt(
+        jit = self._compiled_for(function, tables) if compiles else None
+        outcome, watch, _ = self._attempt(
             function, tables, arguments, budget, jit, reached, threaded, flags
         )
         if outcome[0] == core.BUDGET:
             raise _limit(watch, reached)
         return outcome
+
+    def _compiled_for(self, function: Callable[..., Any], tables: Any) -> ModuleType | None:
+        """The compiled core, if ``function``'s code for these tables is loaded here (or
+        ``RHASP_JIT=always`` wants it at once); else None, asking for the code to come when
+        the process has switched."""
+        if not _may_compile():
+            return None
+        where = (function.__name__, shape(tables))
+        if where not in self._loaded and where in self._warm_calls:
+            if _mode() == "always":
+                self.load(*where, self._warm_calls[where])
+            elif self.uncompiled_states >= self.switch_states:
+                self.have_ready(function, tables, *self._warm_calls[where][2:])
+        if where in self._loaded or _mode() == "always":
+            return self.compiled()
+        return None
 
     def run(
         self,
@@ -203,30 +321,44 @@ class Runner:
         :mod:`rhasp.engines.core` on ``geometry``, within ``budget``: beyond its states it
         raises :class:`SearchLimit`.
 
-        An uncompiled search that could compile gets the states left before the switch as
-        its budget; when it spends them first, the search starts again compiled.
+        Compiled when its code is loaded here; else uncompiled, and once this process has
+        searched :data:`SWITCH_STATES` uncompiled, the compiled code is asked for (loaded in
+        a thread if cached, else compiled in the background): when it is loaded, the search
+        stops and starts again compiled, with the seconds left. It never waits on a compile.
         """
         budget = budget or Budget()
-        mode = _mode()
         compiles = geometry.compiles and _may_compile()
         reached = _reached(search, flags)
-        if not compiles or (mode != "always" and self.uncompiled_states < self.switch_states):
-            spare = max(1, self.switch_states - self.uncompiled_states) if compiles else UNLIMITED
-            states = min(budget.states, spare)
-            arguments = (start, states)
-            result, watch = self._attempt(
-                search, geometry.tables, arguments, budget, None, reached, False, flags
-            )
-            if result[0] != core.BUDGET:
-                self.uncompiled_states += _states(result)
-                return result
-            if not compiles or states == budget.states:
-                raise _limit(watch, reached)
-            self.uncompiled_states = self.switch_states  # worth the switch alone: restart it
+        tables = geometry.tables
+        if compiles and _mode() == "always" and not self.is_loaded(search, tables):
+            self.load(search.__name__, shape(tables), (search, tables, (start, 1), flags))
+        if compiles and self.is_loaded(search, tables):
+            arguments = (start, min(budget.states, UNLIMITED))
+            return self.call(search, tables, *arguments, budget=budget, reached=reached, **flags)
+        began = time.perf_counter()
+        switch = None
+        if compiles:
+            tiny = ((start, 1), flags)
+
+            def switch(states: int) -> bool:
+                if self.uncompiled_states + states < self.switch_states:
+                    return False
+                return self.have_ready(search, tables, *tiny)
+
         arguments = (start, min(budget.states, UNLIMITED))
-        return self.call(
-            search, geometry.tables, *arguments, budget=budget, reached=reached, **flags
+        result, watch, switched = self._attempt(
+            search, tables, arguments, budget, None, reached, False, flags, switch
         )
+        self.uncompiled_states += int(watch[core.STATES])
+        if switched:
+            left = budget
+            if budget.seconds is not None:
+                spent = time.perf_counter() - began
+                left = replace(budget, seconds=max(0.001, budget.seconds - spent))
+            return self.call(search, tables, *arguments, budget=left, reached=reached, **flags)
+        if result[0] == core.BUDGET:
+            raise _limit(watch, reached)
+        return result
 
     def _attempt(
         self,
@@ -238,38 +370,30 @@ class Runner:
         reached: Callable[[int], str],
         threaded: bool,
         flags: dict[str, Any],
-    ) -> tuple[tuple[Any, ...], Any]:
-        """What ``function`` returns, run compiled when ``jit`` is given, and its watch."""
+        switch: Callable[[int], bool] | None = None,
+    ) -> tuple[tuple[Any, ...], Any, bool]:
+        """What ``function`` returns, run compiled when ``jit`` is given, its watch, and
+        whether ``switch`` stopped it (the compiled code came: see :meth:`run`)."""
         twin, converted, watch = self._way(function, tables, arguments, jit)
         measure = "f" if function is core.best_first else "depth"
 
         def search() -> tuple[Any, ...]:
-            with self._noticing(jit, function, converted[0]):
-                return twin(*converted, watch, **flags)
+            return twin(*converted, watch, **flags)
 
-        watched = _Watched(budget, watch, reached, measure)
-        return watched.run(search, threaded), watch
+        watched = _Watched(budget, watch, reached, measure, switch)
+        outcome = watched.run(search, threaded or switch is not None)
+        if jit is not None:
+            self._loaded.add((function.__name__, shape(tables)))
+        return outcome, watch, watched.switched
 
-    @contextmanager
-    def _noticing(
-        self, jit: ModuleType | None, function: Callable[..., Any], tables: Any
-    ) -> Iterator[None]:
-        """Around a call of ``function``: when it runs compiled on tables of a shape its
-        compiled twin has not met in this process (so numba loads or compiles its code now),
-        tell :attr:`on_compiling` should it take longer than loading would."""
-        if jit is None or self.on_compiling is None or self._compiling_told:
-            yield
+    def _tell_compiling_after(self, seconds: float) -> None:
+        """Tell :attr:`on_compiling` if this process's compile takes ``seconds``: loading
+        cached code takes less."""
+        if self.on_compiling is None or self._compiling_told:
             return
-        if _shape_met(getattr(jit, function.__name__, None), tables):
-            yield
-            return
-        timer = threading.Timer(COMPILE_NOTICE_AFTER, self._tell_compiling)
+        timer = threading.Timer(seconds, self._tell_compiling)
         timer.daemon = True
         timer.start()
-        try:
-            yield
-        finally:
-            timer.cancel()
 
     def _tell_compiling(self) -> None:
         if not self._compiling_told and self.on_compiling is not None:
@@ -297,16 +421,25 @@ class Runner:
         return twin, (converted, *keys), jit.watch()
 
 
-def _shape_met(dispatcher: Any, tables: Any) -> bool:
-    """Whether numba's ``dispatcher`` has code for ``tables`` of this type already (its
-    first argument: the tables' type is the board's shape, words a key and a cell set)."""
-    try:
-        from numba import typeof
+def _interruptibly(work: Callable[[], Any]) -> None:
+    """``work()`` in a thread of its own while this one waits: numba loads and compiles code
+    through callbacks from LLVM, where the exception of a signal handler (Ctrl-C, SIGTERM)
+    would be swallowed (``Exception ignored on calling ctypes callback function``) and the
+    command run on; waiting here, this thread takes the signal and raises it."""
+    failed: list[BaseException] = []
 
-        shape = typeof(tables)
-        return any(signature and signature[0] == shape for signature in dispatcher.signatures)
-    except Exception:  # not a dispatcher, or a type numba cannot tell: say nothing
-        return True
+    def attempt() -> None:
+        try:
+            work()
+        except BaseException as error:  # handed to the waiting thread
+            failed.append(error)
+
+    thread = threading.Thread(target=attempt, name="rhasp-load", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(PROGRESS_EVERY)
+    if failed:
+        raise failed[0]
 
 
 def _with_plain_keys(jit: ModuleType, twin: Callable[..., Any]) -> Callable[..., Any]:
@@ -343,10 +476,20 @@ class _Watched:
     """A search that writes a watch, run where its progress can be shown and it can be
     stopped: with a progress display or a time limit (or when threaded), in a thread of its
     own (the compiled core releases the GIL) while this one shows its progress, stops it when
-    its time is up, and on Ctrl-C or SIGTERM asks it to stop before passing the interrupt on."""
+    its time is up, and on Ctrl-C or SIGTERM asks it to stop before passing the interrupt on.
+    With a ``switch``, asked the states so far at each look, it stops the search when that
+    says so (the compiled code is loaded: :meth:`Runner.run`), and is :attr:`switched`."""
 
-    def __init__(self, budget: Budget, watch: Any, reached: Callable[[int], str], measure: str):
+    def __init__(
+        self,
+        budget: Budget,
+        watch: Any,
+        reached: Callable[[int], str],
+        measure: str,
+        switch: Callable[[int], bool] | None = None,
+    ):
         self.budget, self.watch, self.reached, self.measure = budget, watch, reached, measure
+        self.switch, self.switched = switch, False
 
     def run(self, search: Callable[[], tuple[Any, ...]], threaded: bool) -> tuple[Any, ...]:
         budget, watch = self.budget, self.watch
@@ -387,6 +530,10 @@ class _Watched:
         return outcome[0]
 
     def _tick(self, seconds: float) -> None:
+        switching = self.switch is not None and not self.switched
+        if switching and self.switch(int(self.watch[core.STATES])):  # type: ignore[misc]
+            self.switched = True
+            self.watch[core.STOP] = 1
         if self.budget.progress is not None:
             states, depth = int(self.watch[core.STATES]), int(self.watch[core.DEPTH])
             self.budget.progress.searching(states, depth, seconds, self.measure)

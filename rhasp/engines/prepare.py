@@ -1,0 +1,180 @@
+"""Compiled code prepared away from the search that needs it, in a cache that cannot go stale.
+
+numba compiles each function of the search core once per *shape* of board (how many 64-bit
+words a key takes, and how many 63-bit words its cells; or an enumeration's lines), 10 to 20
+seconds of CPU each, and caches the code on disk. A search that waited for that would break
+every promise made about time: a 0.2 s limit, a server's per-request seconds, Ctrl-C. So a
+search never compiles (:mod:`rhasp.engines.runner` runs it uncompiled meanwhile); it asks for
+the code here, and this module compiles it in a process of its own
+(``python -m rhasp.engines.prepare``):
+
+- **one process, started in the background, lower priority** (``nice``), in a session of its
+  own: Ctrl-C in the terminal stops the command, not the compile, which finishes and serves
+  the next run. It holds the folder's lock while it compiles, so that two commands (or the
+  test suite's workers) never compile the same code twice; a second one waits for the lock
+  and finds the code there.
+- **a marker per function and shape**, ``ready/FUNCTION.SHAPE``, written after the code is in
+  numba's cache: a search looks for it (one ``stat``) without loading numba.
+- **the folder is keyed** on the source of every file the compiled code is built from
+  (:data:`SOURCES`), numba's and Python's versions: numba checks a cached function against its
+  own file only, so after an edit of ``core.py`` the compiled ``enumerate_shard`` of
+  ``layouts.py`` would run the old core. With the key, an edit or an upgrade is a new folder
+  and old code is never loaded. The folder is under the user's cache folder
+  (``platformdirs``), never beside the package (which may be read-only); ``RHASP_CACHE_DIR``
+  (or numba's ``NUMBA_CACHE_DIR``) moves it. Only the newest :data:`KEPT` folders stay.
+
+Whoever needs the code at once (``RHASP_JIT=always``: tests and benchmarks) compiles it in
+its own process, under the same lock, and writes the same marker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import importlib.util
+import os
+import pickle
+import platform
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+#: The modules whose source the compiled code is built from (jit compiles the functions of
+#: core, clusters and layouts and reads geometry's word sizes): a test checks that none of
+#: them imports another module of rhasp's outside this list.
+SOURCES = ("core", "clusters", "layouts", "geometry", "jit")
+#: How many keyed folders stay: the newest (an older rhasp, or the code before an edit).
+KEPT = 3
+#: How nice the compiling process is to the command that started it.
+NICENESS = 10
+
+
+def base() -> Path:
+    """The folder holding one keyed folder per version of the compiled code."""
+    chosen = os.environ.get("RHASP_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        return Path(chosen)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("rhasp")) / "compiled"
+
+
+def key() -> str:
+    """The cache key: the source of :data:`SOURCES`, numba's version, Python's and the
+    machine's kind (a hash, 16 hex digits)."""
+    digest = hashlib.sha256()
+    for name in SOURCES:
+        digest.update(_source(f"rhasp.engines.{name}"))
+    numba = importlib.util.find_spec("numba")
+    digest.update(_numba_version(numba.origin if numba else None).encode())
+    digest.update(f"{sys.version} {platform.machine()}".encode())
+    return digest.hexdigest()[:16]
+
+
+def _source(module: str) -> bytes:
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise ImportError(module)
+    return Path(spec.origin).read_bytes()
+
+
+def _numba_version(origin: str | None) -> str:
+    """numba's version, read from its ``_version.py`` beside ``__init__.py`` without
+    importing it (half a second); the whole file, should its layout change."""
+    if origin is None:
+        return "none"
+    try:
+        return Path(origin).with_name("_version.py").read_text()
+    except OSError:
+        return origin
+
+
+_folder: Path | None = None
+
+
+def folder() -> Path:
+    """This version's folder (created, older ones beyond :data:`KEPT` removed)."""
+    global _folder
+    if _folder is None or not _folder.is_dir():
+        chosen = base() / key()
+        (chosen / "ready").mkdir(parents=True, exist_ok=True)
+        _prune(chosen)
+        _folder = chosen
+    return _folder
+
+
+def _prune(kept: Path) -> None:
+    try:
+        os.utime(kept)
+        others = [p for p in kept.parent.iterdir() if p.is_dir() and p != kept]
+        others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    for old in others[KEPT - 1 :]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def marker(function: str, shape: str) -> Path:
+    return folder() / "ready" / f"{function}.{shape}"
+
+
+def ready(function: str, shape: str) -> bool:
+    """Whether the code of ``function`` for boards of ``shape`` is in the cache."""
+    return marker(function, shape).exists()
+
+
+def mark_ready(function: str, shape: str) -> None:
+    marker(function, shape).touch()
+
+
+@contextlib.contextmanager
+def compiling() -> Iterator[None]:
+    """Held while code is compiled into the folder, by one process at a time."""
+    with open(folder() / "lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            lock.seek(0)
+            lock.truncate()
+            lock.write(f"{os.getpid()}\n")  # who compiles (a test stops it with the folder)
+            lock.flush()
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def start(function: str, shape: str, call: tuple[Any, ...]) -> subprocess.Popen[bytes] | None:
+    """Start compiling ``function`` for ``shape`` in the background: a process of its own that
+    makes ``call`` (the runner's warm-up arguments: the function, tables of that shape and
+    arguments as a search passes them) and marks the code ready. None if it cannot start."""
+    try:
+        request = folder() / f"request.{function}.{shape}.{os.getpid()}"
+        request.write_bytes(pickle.dumps((function, shape, call)))
+        return subprocess.Popen(
+            [sys.executable, "-m", "rhasp.engines.prepare", str(request)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            env={**os.environ, "RHASP_CACHE_DIR": str(base()), "RHASP_JIT": "auto"},
+        )
+    except OSError:
+        return None
+
+
+def _compile(request: Path) -> None:
+    """The background process: compile what ``request`` asks for, unless it is ready."""
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
+    function, shape, call = pickle.loads(request.read_bytes())
+    request.unlink(missing_ok=True)
+    from rhasp.engines.runner import RUNNER
+
+    RUNNER.load(function, shape, call)
+
+
+if __name__ == "__main__":
+    _compile(Path(sys.argv[1]))
