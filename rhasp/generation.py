@@ -392,13 +392,20 @@ class Chains:
         each works out whole chains, yielded in order, so the boards do not depend on
         ``jobs`` (past the deadline, where a chain stops, they may). A run checks its seconds
         between chains: every board of a chain was scored before the deadline, even one a
-        worker hands back after it."""
+        worker hands back after it. A worker's chain stops at the deadline by itself; past
+        :data:`HAND_BACK` more seconds the chains end without it (a worker compiling the
+        core cannot be stopped, and the run's seconds are a promise)."""
         if jobs <= 1:
             return (self.chain(number) for number in itertools.count())
-        return in_order(self.whole_chain, jobs)
+        return in_order(self.whole_chain, jobs, until=self.scoring.deadline + HAND_BACK)
 
     def whole_chain(self, number: int) -> list[Outcome]:
         return list(self.chain(number))
+
+
+#: Seconds a run waits past its deadline for a worker's chain, which stops at the deadline
+#: too: time to hand its boards back (and well within the second a run may overrun by).
+HAND_BACK = 0.5
 
 
 def _whole(found: Outcome) -> bool:
@@ -482,7 +489,7 @@ class Tried:
         the bound that ended it, and what was found within it (the deepest board), or that
         every board was skipped at the state limit, since then no depth was seen at all."""
         boards = counted(self.boards, "board")
-        if self.skipped == self.boards:
+        if self.boards and self.skipped == self.boards:
             return SearchLimit(
                 f"all {boards} skipped at the state limit: each one's cluster has more "
                 "states than the limit allows; raise the state limit",
@@ -493,7 +500,7 @@ class Tried:
         made = f"no puzzle of {wanted}" if kept == 0 else f"{kept} of {count} puzzles of {wanted}"
         within = boards if self.stopped == "boards" else f"{seconds:g} s ({boards})"
         line = f"{made} in {within}"
-        if self.deepest is None and self.timed_out:
+        if self.deepest is None and (self.timed_out or not self.boards):
             line += "; the time was up before any board was proven"
         elif self.deepest is None:
             line += "; no board had a reachable goal"
@@ -565,6 +572,8 @@ def distinct_puzzles(
             tried.stopped = "seconds"
         if tried.stopped is not None:
             break
+    else:  # the workers' chains were past the deadline, and the run waited no longer
+        tried.stopped = "seconds"
     if count is not None:
         raise tried.shortfall(count, min_moves, seconds)
 
