@@ -11,10 +11,12 @@ import time
 import pytest
 from rich.console import Console
 
+from rhasp import cluster as cluster_module
 from rhasp import generation
 from rhasp.api import generate
 from rhasp.cli import main
 from rhasp.engines.bitboard import cluster_size, fewest_moves
+from rhasp.engines.limits import Budget
 from rhasp.errors import InputError, SearchLimit, TimeLimit
 from rhasp.formats import read_text
 from rhasp.formats.line import database_board
@@ -404,6 +406,24 @@ def test_a_run_on_workers_ends_at_its_seconds_though_a_worker_does_not(monkeypat
         "generate: no puzzle of at least 60 moves in 2 s (0 boards); the time was up before "
         "any board was proven; ask for fewer moves, or allow more seconds"
     )
+
+
+def test_the_searches_that_make_a_puzzle_minimal_share_the_runs_seconds(monkeypatch):
+    # Each search that tries a piece off once got the seconds left when the run found the
+    # puzzle, so that they took several times that together. Here each such search takes
+    # most of the seconds it is given, and finds every piece needed.
+    given: list[float] = []
+
+    def slow(board: object, start: object, budget: Budget) -> tuple[None, int]:
+        given.append(budget.seconds)
+        time.sleep(0.9 * budget.seconds)
+        return None, 0
+
+    monkeypatch.setattr(cluster_module, "fewest_moves", slow)
+    began = time.monotonic()
+    (made,) = generation.distinct_puzzles(1, min_moves=5, minimal=True, seconds=4)
+    assert time.monotonic() - began < 4 + 1.5
+    assert made.moves >= 5 and len(given) >= 3  # so that the whole seconds each were too long
 
 
 def test_a_search_the_seconds_stop_is_not_blamed_on_the_state_limit():
