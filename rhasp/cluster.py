@@ -21,7 +21,7 @@ shortens its solution: the database's definition (README, "rhasp enumerate").
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -36,6 +36,16 @@ from rhasp.model import Board, Puzzle
 
 #: A cluster's name: the board's walls and vehicle lines, and the smallest hardest state.
 Canonical = tuple[object, ...]
+
+#: How far each of several searches may go: one budget for all, or what gives each search its
+#: own when asked (``generate``'s seconds: a budget's seconds count from its search's start,
+#: so each search must get the seconds left, not the run's whole); None: the defaults.
+Budgets = Budget | Callable[[], Budget] | None
+
+
+def next_budget(budgets: Budgets) -> Budget | None:
+    """The budget of the next search (:data:`Budgets`)."""
+    return budgets() if callable(budgets) else budgets
 
 
 @dataclass(frozen=True)
@@ -175,12 +185,11 @@ def hardest_puzzle(puzzle: Puzzle, budget: Budget | None = None) -> tuple[Puzzle
     return Puzzle(puzzle.board, found.puzzle.placement, name, meta), found.moves
 
 
-def needless_piece(
-    found: Hardest, graph: ClusterGraph, budget: Budget | None = None
-) -> Puzzle | None:
+def needless_piece(found: Hardest, graph: ClusterGraph, budgets: Budgets = None) -> Puzzle | None:
     """The hardest state ``found`` of the cluster ``graph`` (:func:`hardest_of`) with one
     piece fewer and the same length, or None when it is minimal (module docstring): each
-    piece but the target, walls included, is removed in turn, and the rest solved again.
+    piece but the target, walls included, is removed in turn, and the rest solved again
+    (each search within ``budgets``, :data:`Budgets`).
 
     A vehicle that moves on one optimal way is needed (the way without its moves would be
     shorter), so only the others are tried, as the walk of
@@ -196,7 +205,7 @@ def needless_piece(
     for smaller in _without_each(
         found.puzzle, [label for label in idle if label not in board.targets]
     ):
-        plan, _ = fewest_moves(smaller.board, smaller.start, budget)
+        plan, _ = fewest_moves(smaller.board, smaller.start, next_budget(budgets))
         if plan is not None and len(plan) == found.moves:
             return smaller
     return None

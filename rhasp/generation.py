@@ -22,6 +22,7 @@ clusters are told apart by their canonical state (:mod:`rhasp.cluster`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 import random
@@ -31,6 +32,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from rhasp.cluster import (
+    Budgets,
     Canonical,
     Hardest,
     cluster_graph,
@@ -38,6 +40,7 @@ from rhasp.cluster import (
     hardest_of,
     hardest_state,
     needless_piece,
+    next_budget,
     state_name,
 )
 from rhasp.engines.bitboard import best_first, prefer_compiled
@@ -92,18 +95,18 @@ def _random_piece(rng: random.Random, label: str, size: int, exit_row: int) -> P
     return Piece(label, "v", rng.randrange(size - length + 1), rng.randrange(size), length)
 
 
-def without_needless_pieces(puzzle: Puzzle, budget: Budget | None = None) -> Hardest | None:
+def without_needless_pieces(puzzle: Puzzle, budgets: Budgets = None) -> Hardest | None:
     """The puzzle's hardest state, made minimal as the puzzle database defines it
     (:func:`rhasp.cluster.needless_piece`): while a piece can go without changing the
     length, it goes, and the search moves to the new cluster's hardest state (never shorter:
     the state before lies in the new cluster at the same distance). None when no goal is
-    reachable."""
+    reachable. Many searches: ``budgets`` may give each its own (:data:`Budgets`)."""
     while True:
-        graph = cluster_graph(puzzle, budget)
+        graph = cluster_graph(puzzle, next_budget(budgets))
         found = hardest_of(puzzle, graph)
         if found is None:
             return None
-        smaller = needless_piece(found, graph, budget)
+        smaller = needless_piece(found, graph, budgets)
         if smaller is None:
             return found
         puzzle = smaller
@@ -392,13 +395,20 @@ class Chains:
         each works out whole chains, yielded in order, so the boards do not depend on
         ``jobs`` (past the deadline, where a chain stops, they may). A run checks its seconds
         between chains: every board of a chain was scored before the deadline, even one a
-        worker hands back after it."""
+        worker hands back after it. A worker's chain stops at the deadline by itself; past
+        :data:`HAND_BACK` more seconds the chains end without it (a worker compiling the
+        core cannot be stopped, and the run's seconds are a promise)."""
         if jobs <= 1:
             return (self.chain(number) for number in itertools.count())
-        return in_order(self.whole_chain, jobs)
+        return in_order(self.whole_chain, jobs, until=self.scoring.deadline + HAND_BACK)
 
     def whole_chain(self, number: int) -> list[Outcome]:
         return list(self.chain(number))
+
+
+#: Seconds a run waits past its deadline for a worker's chain, which stops at the deadline
+#: too: time to hand its boards back (and well within the second a run may overrun by).
+HAND_BACK = 0.5
 
 
 def _whole(found: Outcome) -> bool:
@@ -416,14 +426,19 @@ def _standing(found: Outcome, board: Puzzle) -> Puzzle:
     return found.puzzle if isinstance(found, NewPuzzle) else board
 
 
-def finished(found: NewPuzzle, minimal: bool, budget: Budget) -> NewPuzzle | None:
+def finished(found: NewPuzzle, minimal: bool, budgets: Budgets) -> NewPuzzle | None:
     """The puzzle a chain ended on as the run keeps it: the hardest state of its cluster, made
-    minimal when asked (:func:`without_needless_pieces`), when the cluster fits ``budget``;
-    else as A* proved it, or None when minimal was asked: the definition needs the cluster."""
+    minimal when asked (:func:`without_needless_pieces`), when the cluster fits the budget
+    ``budgets`` gives each search (the seconds left of the run's, see
+    :data:`rhasp.cluster.Budgets`); else as A* proved it, or None when minimal was asked:
+    the definition needs the cluster."""
     if found.proven_by == "bfs" and not minimal:
         return found
     try:
-        searched = (without_needless_pieces if minimal else hardest_state)(found.puzzle, budget)
+        if minimal:
+            searched = without_needless_pieces(found.puzzle, budgets)
+        else:
+            searched = hardest_state(found.puzzle, next_budget(budgets))
     except SearchLimit:
         return None if minimal else found
     return found if searched is None else NewPuzzle.hardest(searched)
@@ -482,7 +497,7 @@ class Tried:
         the bound that ended it, and what was found within it (the deepest board), or that
         every board was skipped at the state limit, since then no depth was seen at all."""
         boards = counted(self.boards, "board")
-        if self.skipped == self.boards:
+        if self.boards and self.skipped == self.boards:
             return SearchLimit(
                 f"all {boards} skipped at the state limit: each one's cluster has more "
                 "states than the limit allows; raise the state limit",
@@ -493,7 +508,7 @@ class Tried:
         made = f"no puzzle of {wanted}" if kept == 0 else f"{kept} of {count} puzzles of {wanted}"
         within = boards if self.stopped == "boards" else f"{seconds:g} s ({boards})"
         line = f"{made} in {within}"
-        if self.deepest is None and self.timed_out:
+        if self.deepest is None and (self.timed_out or not self.boards):
             line += "; the time was up before any board was proven"
         elif self.deepest is None:
             line += "; no board had a reachable goal"
@@ -545,12 +560,12 @@ def distinct_puzzles(
     chains = Chains(seed, size, walls, min_moves, scoring=Scoring.within(states, deadline))
     prefer_compiled()  # endless work: load the compiled core before any worker starts
     seen: set[Canonical] = set()
+    final = functools.partial(chains.scoring.budget, min(states, FINAL_CLUSTER_STATES))
     for outcomes in chains.by_chain(jobs):
         for found in outcomes:
             tried.count(found)
             if progress is not None:
                 progress.advance(tried)
-            final = Budget(min(states, FINAL_CLUSTER_STATES), seconds=tried.seconds_left())
             made = _kept(found, chains, minimal, final, tried)
             if made is not None and made.canonical not in seen:
                 seen.add(made.canonical)
@@ -565,17 +580,19 @@ def distinct_puzzles(
             tried.stopped = "seconds"
         if tried.stopped is not None:
             break
+    else:  # the workers' chains were past the deadline, and the run waited no longer
+        tried.stopped = "seconds"
     if count is not None:
         raise tried.shortfall(count, min_moves, seconds)
 
 
 def _kept(
-    found: Outcome, chains: Chains, minimal: bool, budget: Budget, tried: Tried
+    found: Outcome, chains: Chains, minimal: bool, budgets: Budgets, tried: Tried
 ) -> NewPuzzle | None:
     """The puzzle the run keeps from a board: :func:`finished` on one deep enough."""
     if not isinstance(found, NewPuzzle) or not chains.deep_enough(found):
         return None
-    made = finished(found, minimal, budget)
+    made = finished(found, minimal, budgets)
     tried.not_minimal += made is None
     return made
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import itertools
+import math
 import multiprocessing
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from multiprocessing.pool import Pool
@@ -66,9 +68,12 @@ def _end_with(parent: int) -> None:
 IN_HAND = 2
 
 
-def in_order(work: Callable[[int], Any], processes: int) -> Iterator[Any]:
+def in_order(work: Callable[[int], Any], processes: int, until: float = math.inf) -> Iterator[Any]:
     """``work`` on the numbers 0, 1, 2, ... without end, yielded in order, number ``n`` done
-    by worker ``n % processes``. Closing the iterator kills the workers at once.
+    by worker ``n % processes``. Closing the iterator kills the workers at once. Past
+    ``until`` (a ``time.time()`` value) it waits for no worker: it ends, its workers killed,
+    so that a caller's bound in seconds holds even while a worker is where nothing stops it
+    (numba compiling, a search without a budget).
 
     Not a :class:`~multiprocessing.pool.Pool`: its workers share one queue for results,
     under one lock, and a worker stopped while it writes a result (as ``terminate`` does,
@@ -89,6 +94,8 @@ def in_order(work: Callable[[int], Any], processes: int) -> Iterator[Any]:
                 mine.send(number)
         for number in itertools.count():
             process, pipe = workers[number % processes]
+            if not pipe.poll(None if until == math.inf else max(0.0, until - time.time())):
+                return  # past until: the workers are killed below
             try:
                 done, result = pipe.recv()
             except EOFError:

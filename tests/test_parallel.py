@@ -46,3 +46,15 @@ def test_a_workers_exception_is_raised_in_the_caller():
     assert [next(results) for _ in range(3)] == [0, 1, 2]
     with pytest.raises(ValueError, match="no 3"):
         next(results)
+
+
+def test_past_its_time_it_waits_for_no_worker():
+    # generate's seconds are a promise: a worker busy where nothing stops it (numba
+    # compiling) once held the run, the main process waiting for its result.
+    began = time.time()
+    results = list(in_order(_busy, 2, until=began + 2))
+    assert time.time() - began < 2 + 1.5
+    assert [number for number, _ in results] == list(range(6))
+    for pid in {pid for _, pid in results}:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
