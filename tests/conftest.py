@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +68,26 @@ def dask_cluster():
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+@pytest.fixture
+def empty_compile_cache(tmp_path, monkeypatch):
+    """An empty cache for the compiled core (``RHASP_CACHE_DIR``), for the commands a test
+    starts; afterwards, the background compiles they started are stopped (each names the
+    folder in its arguments), so that none goes on taking a core from the suite."""
+    folder = tmp_path / "compiled"
+    monkeypatch.setenv("RHASP_CACHE_DIR", str(folder))
+    yield folder
+    for pid in _processes_naming(str(folder)):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _processes_naming(text: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if text in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    found.append(int(entry.name))
+    return found

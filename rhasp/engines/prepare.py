@@ -10,9 +10,9 @@ the code here, and this module compiles it in a process of its own
 
 - **one process, started in the background, lower priority** (``nice``), in a session of its
   own: Ctrl-C in the terminal stops the command, not the compile, which finishes and serves
-  the next run. It holds the folder's lock while it compiles, so that two commands (or the
-  test suite's workers) never compile the same code twice; a second one waits for the lock
-  and finds the code there.
+  the next run. Requests wait in the folder's queue (one file per function and shape); the
+  one process serves them in turn, and holds the folder's compile lock while it compiles, so
+  that two commands (or the test suite's workers) never compile the same code twice.
 - **a marker per function and shape**, ``ready/FUNCTION.SHAPE``, written after the code is in
   numba's cache: a search looks for it (one ``stat``) without loading numba.
 - **the folder is keyed** on the source of every file the compiled code is built from
@@ -63,23 +63,20 @@ def base() -> Path:
     return Path(platformdirs.user_cache_dir("rhasp")) / "compiled"
 
 
-def key() -> str:
-    """The cache key: the source of :data:`SOURCES`, numba's version, Python's and the
-    machine's kind (a hash, 16 hex digits)."""
+#: Where the files of :data:`SOURCES` are.
+SOURCE_FOLDER = Path(__file__).parent
+
+
+def key(engines: Path = SOURCE_FOLDER) -> str:
+    """The cache key: the source of :data:`SOURCES` (in the folder ``engines``), numba's
+    version, Python's and the machine's kind (a hash, 16 hex digits)."""
     digest = hashlib.sha256()
     for name in SOURCES:
-        digest.update(_source(f"rhasp.engines.{name}"))
+        digest.update((engines / f"{name}.py").read_bytes())
     numba = importlib.util.find_spec("numba")
     digest.update(_numba_version(numba.origin if numba else None).encode())
     digest.update(f"{sys.version} {platform.machine()}".encode())
     return digest.hexdigest()[:16]
-
-
-def _source(module: str) -> bytes:
-    spec = importlib.util.find_spec(module)
-    if spec is None or spec.origin is None:
-        raise ImportError(module)
-    return Path(spec.origin).read_bytes()
 
 
 def _numba_version(origin: str | None) -> str:
@@ -146,35 +143,66 @@ def compiling() -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def start(function: str, shape: str, call: tuple[Any, ...]) -> subprocess.Popen[bytes] | None:
-    """Start compiling ``function`` for ``shape`` in the background: a process of its own that
-    makes ``call`` (the runner's warm-up arguments: the function, tables of that shape and
-    arguments as a search passes them) and marks the code ready. None if it cannot start."""
+def start(function: str, shape: str, call: tuple[Any, ...]) -> bool:
+    """Have ``function`` compiled for ``shape`` in the background: a request in the folder's
+    queue, served by the one background process (started if none runs) that makes ``call``
+    (the runner's warm-up arguments: the function, tables of that shape and arguments that
+    answer at once) and marks the code ready. False if it cannot be asked."""
     try:
-        request = folder() / f"request.{function}.{shape}.{os.getpid()}"
-        request.write_bytes(pickle.dumps((function, shape, call)))
-        return subprocess.Popen(
-            [sys.executable, "-m", "rhasp.engines.prepare", str(request)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-            env={**os.environ, "RHASP_CACHE_DIR": str(base()), "RHASP_JIT": "auto"},
-        )
+        queue = folder() / "queue"
+        queue.mkdir(exist_ok=True)
+        request = queue / f"{function}.{shape}"
+        partial = request.with_suffix(f".{os.getpid()}.part")
+        partial.write_bytes(pickle.dumps((function, shape, call)))
+        partial.replace(request)  # whole, or not there
+        if not _serving():
+            subprocess.Popen(
+                [sys.executable, "-m", "rhasp.engines.prepare", str(folder())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+                env={**os.environ, "RHASP_CACHE_DIR": str(folder().parent), "RHASP_JIT": "auto"},
+            )
+        return True
     except OSError:
-        return None
+        return False
 
 
-def _compile(request: Path) -> None:
-    """The background process: compile what ``request`` asks for, unless it is ready."""
+def _serving() -> bool:
+    """Whether the background process serves the queue now (it holds ``serving.lock``)."""
+    with open(folder() / "serving.lock", "a+") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        return False
+
+
+def _serve(queue: Path) -> None:
+    """The background process: compile what the queue asks for, oldest first, until it is
+    empty. A request written after the last look but before the lock is let go finds the
+    lock held and starts no process: so the queue is looked at again after letting go."""
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
-    function, shape, call = pickle.loads(request.read_bytes())
-    request.unlink(missing_ok=True)
     from rhasp.engines.runner import RUNNER
 
-    RUNNER.load(function, shape, call)
+    while _requests(queue):
+        with open(queue.parent / "serving.lock", "a+") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            while pending := _requests(queue):
+                request = pending[0]
+                asked = request.read_bytes()
+                request.unlink(missing_ok=True)  # once: a request that fails is not retried
+                with contextlib.suppress(Exception):  # the searches go on uncompiled
+                    RUNNER.load(*pickle.loads(asked))
+
+
+def _requests(queue: Path) -> list[Path]:
+    requests = [p for p in queue.iterdir() if p.suffix != ".part"] if queue.is_dir() else []
+    return sorted(requests, key=lambda p: p.stat().st_mtime)
 
 
 if __name__ == "__main__":
-    _compile(Path(sys.argv[1]))
+    _serve(Path(sys.argv[1]) / "queue")

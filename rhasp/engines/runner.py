@@ -262,7 +262,7 @@ class Runner:
             if where in self._requested:
                 return
             self._requested.add(where)
-        if prepare.start(*where, call) is not None:
+        if prepare.start(*where, call):
             self._tell_compiling()
 
     def call(

@@ -1,0 +1,219 @@
+"""A fresh install's first runs (issue 40): no command waits on compiling the search core.
+
+    python bench/cold_start.py [--runs 3] [--only NAME,...]
+
+For each command, ``--runs`` times: a fresh, empty cache for the compiled core
+(``RHASP_CACHE_DIR`` in a temporary folder); the command's first run (wall seconds, start-up
+included); then the background compile it asked for, waited for to its end (seconds, and
+whether one was asked at all); then a second run on the filled cache. The server's rows are
+one ``rhasp serve`` each: the seconds to its address line, then its first ``/api/hint``
+(card 1) and ``/api/solve`` (card 26, the page's BFS), each within the server's 10 s.
+
+A stated limit "held" when the run ended within it plus 1 s (start-up apart: the seconds of
+``python -c "import rhasp"`` measured here, the median of three). Prints a table (medians) and
+one JSON line with every run. Not a test: timings on shared machines are noisy; name the
+machine, and run it otherwise idle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RHASP = [sys.executable, "-m", "rhasp"]
+#: Each command, and the seconds it promises to end within (None: it states no limit).
+COMMANDS: dict[str, tuple[list[str], float | None]] = {
+    "solve card26": (["solve", "puzzles/original/card26.txt"], None),
+    "solve card01 --engine bfs": (
+        ["solve", "puzzles/original/card01.txt", "--engine", "bfs"],
+        None,
+    ),
+    "solve left12": (["solve", "puzzles/large/left12.txt"], None),
+    "enumerate --size 5": (["enumerate", "--size", "5", "--out", "{tmp}/db5.txt"], None),
+    "generate --size 8 --seconds 30": (
+        ["generate", "--size", "8", "--seconds", "30", "--seed", "1"],
+        30.0,
+    ),
+}
+SERVER = "serve: first /api/hint, /api/solve"
+SERVER_SECONDS = 10.0  # rhasp serve's default --time-limit
+
+
+def environment(cache: Path) -> dict[str, str]:
+    return {**os.environ, "RHASP_CACHE_DIR": str(cache)}
+
+
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, int]:
+    began = time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, timeout=3600)
+    return time.perf_counter() - began, done.returncode
+
+
+def background_compile(cache: Path) -> float | None:
+    """Seconds until the background compile asked for in ``cache`` ends (None: none asked)."""
+    began = time.perf_counter()
+    folders = list(cache.glob("*/queue"))
+    if not folders:
+        return None
+    while any(p.suffix != ".part" for p in folders[0].iterdir()) or _serving(folders[0].parent):
+        time.sleep(0.2)
+    return time.perf_counter() - began
+
+
+def _serving(folder: Path) -> bool:
+    import fcntl
+
+    with open(folder / "serving.lock", "a+") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        return False
+
+
+def command_run(name: str, tmp: Path) -> dict[str, Any]:
+    arguments, limit = COMMANDS[name]
+    command = RHASP + [a.format(tmp=tmp) for a in arguments]
+    env = environment(tmp / "cache")
+    first, code = timed(command, env)
+    compiling = background_compile(tmp / "cache")
+    for leftover in tmp.glob("db5.txt*"):
+        leftover.unlink()
+    second, code2 = timed(command, env)
+    return {
+        "first": first,
+        "compile": compiling,
+        "second": second,
+        "codes": [code, code2],
+        "limit": limit,
+    }
+
+
+def server_run(tmp: Path) -> dict[str, Any]:
+    def serve() -> tuple[subprocess.Popen[str], str, float]:
+        began = time.perf_counter()
+        process = subprocess.Popen(
+            [*RHASP, "serve", "--port", "0"],
+            cwd=ROOT,
+            env=environment(tmp / "cache"),
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        line = process.stderr.readline() if process.stderr else ""
+        return process, re.search(r"(http://\S+/)", line)[1], time.perf_counter() - began
+
+    def ask(address: str, endpoint: str, card: str) -> tuple[float, int]:
+        board = (ROOT / "puzzles" / "original" / f"{card}.txt").read_text()
+        request = urllib.request.Request(
+            address + "api/" + endpoint,
+            data=json.dumps({"board": board}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        began = time.perf_counter()
+        try:
+            with urllib.request.urlopen(request, timeout=120) as answer:
+                status = answer.status
+        except urllib.error.HTTPError as refused:
+            status = refused.code
+        return time.perf_counter() - began, status
+
+    figures: dict[str, Any] = {}
+    for run in ("first", "second"):
+        process, address, ready = serve()
+        try:
+            hint, hint_status = ask(address, "hint", "card01")
+            solve, solve_status = ask(address, "solve", "card26")
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+        figures[run] = {"ready": ready, "hint": hint, "solve": solve}
+        figures[run]["statuses"] = [hint_status, solve_status]
+        if run == "first":
+            figures["compile"] = background_compile(tmp / "cache")
+    return figures
+
+
+def startup() -> float:
+    runs = [timed([sys.executable, "-c", "import rhasp"], dict(os.environ))[0] for _ in range(3)]
+    return statistics.median(runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--only", default="", help="names, comma-separated (default: all)")
+    args = parser.parse_args()
+    names = [*COMMANDS, SERVER]
+    if args.only:
+        names = [n for n in names if any(part in n for part in args.only.split(","))]
+    imports = startup()
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in names}
+    for _ in range(args.runs):
+        for name in names:
+            with tempfile.TemporaryDirectory() as folder:
+                tmp = Path(folder)
+                runs[name].append(server_run(tmp) if name == SERVER else command_run(name, tmp))
+    print(f"{'command':34} {'first s':>8} {'compile s':>10} {'second s':>9}  limits held")
+    for name in names:
+        print(row(name, runs[name], imports))
+    print(f"(start-up, python -c 'import rhasp': {imports:.2f} s; medians of {args.runs})")
+    print(
+        json.dumps(
+            {
+                "bench": "cold_start",
+                "date": time.strftime("%Y-%m-%d"),
+                "machine": f"{platform.node()} {os.cpu_count()} cores",
+                "import_seconds": imports,
+                "runs": runs,
+            }
+        )
+    )
+
+
+def median(values: list[float | None]) -> str:
+    known = [v for v in values if v is not None]
+    return f"{statistics.median(known):.2f}" if known else "none"
+
+
+def row(name: str, runs: list[dict[str, Any]], imports: float) -> str:
+    compiles = median([r["compile"] for r in runs])
+    if name == SERVER:
+        first = [r["first"]["hint"] for r in runs], [r["first"]["solve"] for r in runs]
+        second = [r["second"]["hint"] for r in runs], [r["second"]["solve"] for r in runs]
+        held = all(
+            max(r[run]["hint"], r[run]["solve"]) <= SERVER_SECONDS + 1
+            and r[run]["statuses"] == [200, 200]
+            for r in runs
+            for run in ("first", "second")
+        )
+        ready = median([r["first"]["ready"] for r in runs])
+        return (
+            f"{name:34} {median(first[0])}/{median(first[1]):>5} {compiles:>10} "
+            f"{median(second[0])}/{median(second[1]):>5}  {held} (ready in {ready} s)"
+        )
+    limit = runs[0]["limit"]
+    held = (
+        "-"
+        if limit is None
+        else str(all(max(r["first"], r["second"]) - imports <= limit + 1 for r in runs))
+    )
+    first, second = median([r["first"] for r in runs]), median([r["second"] for r in runs])
+    return f"{name:34} {first:>8} {compiles:>10} {second:>9}  {held}"
+
+
+if __name__ == "__main__":
+    main()

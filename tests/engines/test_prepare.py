@@ -1,0 +1,135 @@
+"""The compiled core's cache and its preparation away from the searches: no search waits on a
+compile, from the first run with an empty cache, and no edit can leave stale code in use."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import rhasp
+from rhasp.engines import prepare
+
+PACKAGE = Path(rhasp.__file__).parent
+LEFT12 = "puzzles/large/left12.txt"  # 12x12: a shape (2 key words, 3 cell words) of its own
+
+
+def test_an_edit_of_any_file_the_compiled_code_is_built_from_is_a_new_cache(tmp_path):
+    # numba checks a function against its own file only: the key must see every file.
+    engines = tmp_path / "engines"
+    shutil.copytree(PACKAGE / "engines", engines, ignore=shutil.ignore_patterns("__pycache__"))
+    before = prepare.key(engines)
+    assert before == prepare.key()  # the same source, the same folder
+    for name in prepare.SOURCES:
+        source = engines / f"{name}.py"
+        text = source.read_text()
+        source.write_text(text.replace('"""', '""" ', 1))  # a docstring's space
+        assert prepare.key(engines) != before, name
+        source.write_text(text)
+    assert prepare.key(engines) == before
+
+
+def test_the_key_covers_every_module_of_rhasp_the_compiled_code_imports():
+    # The compiled functions come from these modules, which may import only each other.
+    for name in prepare.SOURCES:
+        if name == "geometry":  # jit reads its word sizes only: constants, not code
+            continue
+        tree = ast.parse((PACKAGE / "engines" / f"{name}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rhasp"):
+                modules = [f"{node.module}.{alias.name}" for alias in node.names]
+                if node.module != "rhasp.engines":
+                    modules = [node.module]
+                for module in modules:
+                    assert module.rsplit(".", 1)[-1] in prepare.SOURCES, (name, module)
+
+
+def test_the_cache_folder_moves_with_rhasp_cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(prepare, "_folder", None)
+    folder = prepare.folder()
+    assert folder.parent == tmp_path and folder.name == prepare.key()
+    assert not prepare.ready("breadth_first", "1x1")
+    prepare.mark_ready("breadth_first", "1x1")
+    assert prepare.ready("breadth_first", "1x1")
+
+
+def test_only_the_newest_folders_are_kept(tmp_path, monkeypatch):
+    monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(prepare, "_folder", None)
+    for age, name in enumerate(["a", "b", "c", "d"]):
+        (tmp_path / name).mkdir()
+        os.utime(tmp_path / name, (1000 + age, 1000 + age))
+    prepare.folder()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["c", "d", prepare.key()])
+
+
+def _elapsed(command: list[str], **run: object) -> tuple[float, subprocess.CompletedProcess]:
+    began = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, **run)
+    return time.perf_counter() - began, done
+
+
+SWITCHED_SOLVE = """
+import json, time, rhasp, rhasp.api
+from rhasp.engines.limits import Budget
+rhasp.api.warm_up()  # a process that searches a lot: the compiled core preferred from the start
+puzzle = rhasp.read({board!r})
+began = time.perf_counter()
+solution = rhasp.solve(puzzle, engine="bfs", budget=Budget(seconds=0.2))
+print(json.dumps([time.perf_counter() - began, solution.moves]))
+"""
+
+
+def test_a_time_limit_holds_while_the_core_is_not_compiled_yet(empty_compile_cache):
+    # The API: on a shape never compiled, in a process that prefers the compiled core.
+    code = SWITCHED_SOLVE.format(board=LEFT12)
+    _, done = _elapsed([sys.executable, "-c", code])
+    assert done.returncode == 0, done.stderr
+    seconds, moves = json.loads(done.stdout)
+    assert moves is None and seconds < 1.2
+
+
+def test_generate_s_seconds_hold_on_the_command_line_with_an_empty_cache(empty_compile_cache):
+    # Generation prefers the compiled core from the start; with nothing cached it runs
+    # uncompiled while the core compiles elsewhere, and stops at its seconds.
+    command = [sys.executable, "-m", "rhasp", "generate", "--size", "10", "--seconds", "3"]
+    seconds, done = _elapsed([*command, "--count", "1", "--min-moves", "8", "--seed", "1"])
+    assert done.returncode in (0, 4), done.stderr
+    startup = 1.5  # Python and rhasp's imports, generously
+    assert seconds < 3 + 1 + startup
+
+
+def test_a_new_server_answers_within_its_time_limit_with_an_empty_cache(empty_compile_cache):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rhasp", "serve", "--port", "0", "--time-limit", "1"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        address = re.search(r"(http://\S+/)", process.stderr.readline())[1]
+        board = Path(LEFT12).read_text()
+        request = urllib.request.Request(
+            address + "api/solve",
+            data=json.dumps({"board": board, "engine": "bfs"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        began = time.perf_counter()
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=60)
+        assert time.perf_counter() - began < 2
+        assert refused.value.code == 422
+        assert "time limit of 1 s" in json.loads(refused.value.read())["error"]
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
