@@ -12,6 +12,8 @@ import sys
 import time
 import tomllib
 
+import pytest
+
 from tests.boards import ROOT
 
 CARD = "puzzles/original/card01.txt"
@@ -99,3 +101,86 @@ def test_importing_rhasp_loads_nothing_behind_its_names_until_one_is_used():
     )
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0 and run.stdout == "8\n", run.stderr
+
+
+# --- a capped address space (ulimit -v) -----------------------------------------------------
+
+MB = 1_000_000
+
+
+def capped(address_space: int, *args: str, stack: int | None = None) -> tuple[int, str, str]:
+    """``rhasp ARGS`` under ``ulimit -v`` (RLIMIT_AS, in bytes) and, when given, a thread
+    stack of ``stack`` bytes (RLIMIT_STACK, which glibc takes for each new thread): its exit
+    code, standard output and standard error."""
+
+    def limit() -> None:
+        import resource
+
+        if stack is not None:
+            resource.setrlimit(resource.RLIMIT_STACK, (stack, stack))
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
+    run = subprocess.run(
+        [*WAYS["rhasp"], *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        preexec_fn=limit,  # the child's own limits, set before it runs Python
+        timeout=120,
+    )
+    return run.returncode, run.stdout, run.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v as Linux counts it")
+@pytest.mark.parametrize(
+    "megabytes",
+    [24, 40, 52],  # on the development machine: a MemoryError, numpy's or clingo's library
+)
+def test_the_memory_running_out_while_rhasp_loads_is_one_line_and_exit_code_4(megabytes):
+    # Under `ulimit -v` the imports failed with a MemoryError, or a library that could not be
+    # mapped (ImportError), each a traceback and exit code 1.
+    code, _, stderr = capped(megabytes * MB, "solve", CARD, "--engine", "bfs")
+    assert code == 4, stderr
+    assert stderr.startswith("rhasp: out of memory") and stderr.count("\n") == 1, stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v as Linux counts it")
+def test_a_thread_that_cannot_start_for_want_of_memory_is_one_line_and_exit_code_4():
+    # The search's watcher thread found no room for its stack: "RuntimeError: can't start new
+    # thread", a traceback, exit code 1 (at `ulimit -v 60000`). A 1 GB stack makes it
+    # certain wherever the imports fit in 400 MB.
+    code, _, stderr = capped(400 * MB, "solve", CARD, "--engine", "bfs", stack=1_000 * MB)
+    assert code == 4, stderr
+    assert stderr == (
+        "rhasp: out of memory: a thread could not start (free memory, or raise ulimit -v)\n"
+    )
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v as Linux counts it")
+def test_clingo_short_of_memory_for_its_threads_is_a_limit_not_an_abort():
+    # clingo's solver threads could not allocate their thread-local data and clingo ended the
+    # process from C++: "cannot allocate memory for thread-local data: ABORT", exit code 127
+    # (card 40 at `ulimit -v 200000`). The ASP engine now stops first, at a limit.
+    code, stdout, stderr = capped(150 * MB, "solve", CARD, "--engine", "asp", "--no-confirm")
+    assert code == 4 and stderr == "", stderr
+    summary = stdout.splitlines()[0]
+    assert "moves: out of memory for clingo's solver at horizon 0: " in summary, stdout
+    assert "MiB needed (raise ulimit -v, or use --engine bfs)" in summary
+    confirmed = capped(150 * MB, "solve", CARD, "--engine", "asp")
+    assert confirmed[0] == 0 and "optimal: proven by bfs (asp stopped)" in confirmed[1]
+
+
+def test_what_the_entry_point_takes_for_the_memory_running_out():
+    from rhasp.__main__ import NO_THREAD, OUT_OF_MEMORY, out_of_memory
+
+    assert out_of_memory(MemoryError()) == OUT_OF_MEMORY
+    assert out_of_memory(RuntimeError("can't start new thread")) == NO_THREAD
+    unmapped = ImportError(
+        "/venv/clingo/_clingo.so: failed to map segment from shared object", name="_clingo"
+    )
+    assert out_of_memory(unmapped) == (
+        "rhasp: out of memory: cannot load _clingo (free memory, or raise ulimit -v)\n"
+    )
+    # Anything else is not the memory: it stays what it is (a bug shows as one).
+    assert out_of_memory(RuntimeError("dictionary changed size during iteration")) is None
+    assert out_of_memory(ImportError("No module named 'PIL'", name="PIL")) is None
