@@ -22,7 +22,7 @@ EXIT_INTERRUPTED, EXIT_LIMIT = 130, 4
 #: memory ran out (an import of clingo or numpy at ``ulimit -v 50000``).
 UNMAPPED = "failed to map segment from shared object"
 #: What the memory running out says, written before it does: a line built then might not be.
-OUT_OF_MEMORY = "rhasp: out of memory (free memory, or raise the limit: ulimit -v)\n"
+RAN_OUT = "rhasp: out of memory (free memory, or raise the limit: ulimit -v)\n"
 NO_THREAD = "rhasp: out of memory: a thread could not start (free memory, or raise ulimit -v)\n"
 
 
@@ -50,7 +50,7 @@ def out_of_memory(error: BaseException) -> str | None:
     room for the thread's stack (it says the same at a limit on processes, which rhasp, with
     a thread or two, does not meet first)."""
     if isinstance(error, MemoryError):
-        return OUT_OF_MEMORY
+        return RAN_OUT
     if isinstance(error, RuntimeError) and str(error) == "can't start new thread":
         return NO_THREAD
     if isinstance(error, ImportError) and UNMAPPED in str(error):

@@ -171,9 +171,9 @@ def test_clingo_short_of_memory_for_its_threads_is_a_limit_not_an_abort():
 
 
 def test_what_the_entry_point_takes_for_the_memory_running_out():
-    from rhasp.__main__ import NO_THREAD, OUT_OF_MEMORY, out_of_memory
+    from rhasp.__main__ import NO_THREAD, RAN_OUT, out_of_memory
 
-    assert out_of_memory(MemoryError()) == OUT_OF_MEMORY
+    assert out_of_memory(MemoryError()) == RAN_OUT
     assert out_of_memory(RuntimeError("can't start new thread")) == NO_THREAD
     unmapped = ImportError(
         "/venv/clingo/_clingo.so: failed to map segment from shared object", name="_clingo"
