@@ -10,17 +10,29 @@ The public API (see :mod:`rhasp.api`)::
     rhasp.hint(puzzle).move                               # the next move of an optimal plan
     lines = list(rhasp.enumerate(size=4))                 # the complete 4×4 puzzle database
     rhasp.deck("deck.txt", out="results.jsonl").solved    # what `rhasp deck` does
+
+The names are loaded when first used (PEP 562), not by ``import rhasp``: ``python -m rhasp``
+and the ``rhasp`` command import this package before any of their own code runs, and the
+0.4 s of imports behind the API (clingo, typer, rich, ...) must happen where the command can
+catch Ctrl-C or the memory running out (:mod:`rhasp.__main__`), not here, where they would
+end in a traceback.
 """
+
+import sys  # no `from __future__ import annotations`: it is a module to import (0.6 ms)
 
 __version__ = "0.1.0"
 
-# ``rhasp.deck`` is the function (imported after the module of that name has loaded, it takes
-# the name); the module is reached by its full name (``from rhasp.deck import ...``).
-from rhasp.api import analyze, check, deck, generate, hardest, hint, parse, play, read, solve
-from rhasp.api import enumerate_puzzles as enumerate
-from rhasp.engines import EngineDisagreement, Solution
-from rhasp.errors import InputError, PlanError, RhaspError, SearchLimit
-from rhasp.model import Move, Puzzle
+#: ``typing.TYPE_CHECKING`` without importing typing (17 ms): this module imports nothing
+#: that the interpreter has not loaded already (``sys``): importing it costs next to nothing.
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # what the names are, for type checkers and readers
+    from typing import Any
+
+    from rhasp.api import analyze, check, deck, generate, hardest, hint, parse, play, read, solve
+    from rhasp.api import enumerate_puzzles as enumerate
+    from rhasp.engines import EngineDisagreement, Solution
+    from rhasp.errors import InputError, PlanError, RhaspError, SearchLimit
+    from rhasp.model import Move, Puzzle
 
 __all__ = [
     "EngineDisagreement",
@@ -44,3 +56,43 @@ __all__ = [
     "read",
     "solve",
 ]
+
+#: Where each public name comes from: its module, and its name there (``enumerate`` is
+#: ``rhasp.api.enumerate_puzzles``). The import above says the same to type checkers.
+_PUBLIC = {
+    **dict.fromkeys(["EngineDisagreement", "Solution"], "rhasp.engines"),
+    **dict.fromkeys(["InputError", "PlanError", "RhaspError", "SearchLimit"], "rhasp.errors"),
+    **dict.fromkeys(["Move", "Puzzle"], "rhasp.model"),
+    **{name: "rhasp.api" for name in __all__ if name.islower() and not name.startswith("_")},
+}
+_RENAMED = {"enumerate": "enumerate_puzzles"}
+
+
+def __getattr__(name: str) -> "Any":
+    """A public name, loaded on first use (then kept: this is called once per name)."""
+    if name not in _PUBLIC:
+        raise AttributeError(f"module 'rhasp' has no attribute {name!r}")
+    __import__(_PUBLIC[name])
+    value = getattr(sys.modules[_PUBLIC[name]], _RENAMED.get(name, name))
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+class _Package(type(sys)):  # types.ModuleType, without importing types
+    """The package's module object. Loading the module ``rhasp.deck`` sets the package's
+    attribute ``deck`` to that module, as Python does for every submodule; the public
+    ``rhasp.deck`` is the function of :mod:`rhasp.api`, so that one attribute is never set to
+    a module (the module is ``sys.modules["rhasp.deck"]``, and ``from rhasp.deck import``
+    finds it there)."""
+
+    def __setattr__(self, name: str, value: "Any") -> None:
+        if name in _PUBLIC and isinstance(value, type(sys)):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

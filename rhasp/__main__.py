@@ -1,3 +1,63 @@
-from rhasp.cli import main
+"""``python -m rhasp`` and the ``rhasp`` command (``[project.scripts]`` names :func:`main`).
 
-main()
+Small on purpose: the command line imports clingo, typer, rich and the rest of rhasp (0.4 s),
+and Ctrl-C during those imports must end as it does later, one line and exit code 130, not a
+KeyboardInterrupt traceback. So nothing is imported before :func:`main` runs, and the import
+happens inside its ``try``. (``import rhasp`` itself is cheap: its names load on first use.)
+
+The same ``try`` is where the memory running out ends when the command line has not caught
+it: while loading (a MemoryError, or a library that cannot be mapped) or when a thread cannot
+start. A search that runs out is caught nearer (``rhasp.cli.guarded``: "out of memory before
+the search ended"); these are the rest, under a tight ``ulimit -v``, as one line and exit code
+4, a limit, like every other.
+"""
+
+import sys
+
+#: 128 + SIGINT, as shells report it, and the code of a limit reached (the memory): those of
+#: ``rhasp.cli``, not imported from there, since this module must say them before it loads.
+EXIT_INTERRUPTED, EXIT_LIMIT = 130, 4
+
+#: How Linux's loader says a library could not be mapped: under an address-space limit, the
+#: memory ran out (an import of clingo or numpy at ``ulimit -v 50000``).
+UNMAPPED = "failed to map segment from shared object"
+#: What the memory running out says, written before it does: a line built then might not be.
+RAN_OUT = "rhasp: out of memory (free memory, or raise the limit: ulimit -v)\n"
+NO_THREAD = "rhasp: out of memory: a thread could not start (free memory, or raise ulimit -v)\n"
+
+
+def main() -> None:
+    """Run the command line; Ctrl-C before it has loaded is one line and exit code 130, the
+    memory running out where the command line does not catch it one line and exit code 4."""
+    try:
+        from rhasp.cli import main as command_line
+
+        command_line()
+    except KeyboardInterrupt:  # the command line catches its own; this is before, or after
+        sys.stderr.write("rhasp: interrupted\n")
+        sys.exit(EXIT_INTERRUPTED)
+    except (MemoryError, RuntimeError, ImportError) as error:
+        said = out_of_memory(error)
+        if said is None:
+            raise
+        sys.stderr.write(said)
+        sys.exit(EXIT_LIMIT)
+
+
+def out_of_memory(error: BaseException) -> str | None:
+    """The line to say when ``error`` is the memory running out, else None. A thread that
+    cannot start is CPython's RuntimeError ``can't start new thread``: pthread_create found no
+    room for the thread's stack (it says the same at a limit on processes, which rhasp, with
+    a thread or two, does not meet first)."""
+    if isinstance(error, MemoryError):
+        return RAN_OUT
+    if isinstance(error, RuntimeError) and str(error) == "can't start new thread":
+        return NO_THREAD
+    if isinstance(error, ImportError) and UNMAPPED in str(error):
+        library = error.name or "a library"
+        return f"rhasp: out of memory: cannot load {library} (free memory, or raise ulimit -v)\n"
+    return None
+
+
+if __name__ == "__main__":
+    main()

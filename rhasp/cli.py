@@ -70,7 +70,7 @@ from rhasp.api import (
 from rhasp.arguments import LARGEST, MAX_JOBS, checked_clingo_args, whole
 from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, install_command
 from rhasp.files import destination, naming_the_file, written_whole
-from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_path, write
+from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_bounded, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.journal import journal_of
 from rhasp.model import Puzzle
@@ -539,12 +539,15 @@ def check(
 def plan_text(plan: str) -> tuple[str, str]:
     """The text of the plan and where it comes from: standard input, a file, or the argument."""
     if plan == "-":
-        return decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+        return decode(read_bounded(sys.stdin.buffer, "<stdin>"), "<stdin>"), "<stdin>"
     try:
         is_file = Path(plan).is_file()
     except OSError:  # a plan too long to be a file name
         is_file = False
-    return (decode(Path(plan).read_bytes(), plan), plan) if is_file else (plan, "plan")
+    if not is_file:
+        return plan, "plan"
+    with Path(plan).open("rb") as handle:
+        return decode(read_bounded(handle, plan), plan), plan
 
 
 @app.command()

@@ -958,3 +958,42 @@ def test_solve_reads_its_own_framed_board_back():
     again = rhasp("solve", "-", "--engine", "bfs", stdin=first)
     assert again.exit_code == 0, again.stderr
     assert " · moves 8 · " in again.stdout
+
+
+# --- issue 40: input read within a bound ----------------------------------------------------
+
+
+ENDLESS = (
+    "more than 1,048,576 bytes, the most read of a puzzle or plan file (only a deck of "
+    "one-line boards may be longer)\n"
+)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="POSIX")
+@pytest.mark.parametrize("command", [["solve"], ["deck"], ["convert", "--to", "line"]])
+def test_an_endless_input_is_refused_at_its_bound_not_read_until_the_memory_runs_out(command):
+    # `rhasp solve /dev/zero` read 2.6 GB before saying "out of memory before the search
+    # ended", though no search had begun.
+    result = rhasp(*command, "/dev/zero")
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr == "rhasp: /dev/zero: " + ENDLESS
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="POSIX")
+@pytest.mark.parametrize("args", [["solve", "-"], ["check", str(ORIGINAL / "card01.txt"), "-"]])
+def test_an_endless_standard_input_is_refused_at_its_bound(args):
+    with open("/dev/zero", "rb") as zeros:
+        run = subprocess.run(
+            [sys.executable, "-m", "rhasp", *args], stdin=zeros, capture_output=True, timeout=60
+        )
+    assert run.returncode == 2
+    assert run.stderr.decode() == "rhasp: <stdin>: " + ENDLESS
+
+
+def test_a_plan_file_past_the_bound_is_refused_naming_it(tmp_path):
+    plan = tmp_path / "plan.txt"
+    plan.write_bytes(b"XR1 " * (1 << 18) + b"\n")  # 1 MiB + 1 byte of moves
+    result = rhasp("check", str(ORIGINAL / "card01.txt"), str(plan))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"rhasp: {plan}: more than 1,048,576 bytes, the most read")
+    assert result.stderr.count("\n") == 1

@@ -21,6 +21,9 @@ SAME_THING = {
     "hardest": {"rhasp/api.py", "rhasp/cli.py"},
     "solve": {"rhasp/api.py", "rhasp/cli.py"},
     "deck": {"rhasp/api.py", "rhasp/cli.py"},
+    # The command's entry point, which loads the command line inside its try, and the
+    # command line's own main.
+    "main": {"rhasp/__main__.py", "rhasp/cli.py"},
     "fewest_moves": {"rhasp/engines/bitboard.py", "rhasp/engines/reference.py"},
     "fewest_slides": {"rhasp/engines/bitboard.py", "rhasp/engines/reference.py"},
     "best_first": {"rhasp/engines/bitboard.py", "rhasp/engines/core.py"},

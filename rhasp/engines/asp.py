@@ -29,7 +29,7 @@ import clingo
 
 from rhasp.engines import AspOptions, EngineDisagreement, Objective, Solution
 from rhasp.engines.clingo_options import checked_clingo_args, option_name
-from rhasp.engines.limits import Budget, wait_until_done
+from rhasp.engines.limits import Budget, address_space_left, wait_until_done
 from rhasp.engines.memo import StateMemo
 from rhasp.errors import InputError, about
 from rhasp.formats.facts import write_facts
@@ -37,6 +37,22 @@ from rhasp.model import Move, Plan, Puzzle
 from rhasp.shipped import shipped
 
 ENCODING_FILES = {"moves": "moves.lp", "slides": "slides.lp"}
+
+#: What each of clingo's solver threads maps when it first starts, besides its stack: glibc's
+#: malloc arena for the thread, 64 MiB reserved on 64-bit Linux. The first solve of a process
+#: grew its VmSize by 72 MiB with one solver thread and by 144 MiB with two (an arena and an
+#: 8 MiB stack each; card 1, ``--no-memo`` and the memo's two threads, 2026-11-26); later
+#: solves reuse both, and grew it by at most 4 MiB a horizon (card 40).
+ARENA_BYTES = 64 << 20
+#: The room a solve needs besides new threads' arenas and stacks: its threads' thread-local
+#: data and the solver's growth while it runs. Without it clingo ends the process from C++
+#: ("cannot allocate memory for thread-local data: ABORT", exit code 127), which no Python
+#: code can catch: it did with 1.5 MiB left, at horizon 38 of card 40 under ``ulimit -v
+#: 230000``. A 16 MiB margin is four times the largest growth of a horizon measured.
+SOLVE_MARGIN = 16 << 20
+#: The most solver threads a solve of this process has started: their arenas and stacks
+#: stay reserved, and the next solve's threads reuse them.
+_threads_started = 0
 
 
 def memo_options(clingo_args: Sequence[str]) -> list[str]:
@@ -145,6 +161,9 @@ class AspEngine:
             stats.horizon = horizon
             started = time.perf_counter()
             ground_horizon(control, horizon)
+            short = memory_short(solver_threads(control), horizon)
+            if short is not None:
+                return atoms, short
             satisfiable = self._solve_horizon(control, began, atoms, stats)
             stats.per_horizon.append(time.perf_counter() - started)
             if satisfiable is None:
@@ -207,6 +226,49 @@ class AspEngine:
         control.load(str(encoding_path(objective)))
         control.add("base", [], write_facts(puzzle))
         return control
+
+
+def solver_threads(control: clingo.Control) -> int:
+    """The threads clingo's solve will run: ``--parallel-mode``, as clingo read it
+    (``2,compete``), whether the memo or the user set it."""
+    mode = str(control.configuration.solve.parallel_mode)
+    number = mode.split(",")[0]
+    return int(number) if number.isdigit() else 1
+
+
+def memory_short(threads: int, horizon: int) -> str | None:
+    """Why clingo's solve of ``horizon`` may not start under the process's address-space
+    limit, or None when there is room (or no limit). A solve's ``threads`` need an arena and
+    a stack each the first time (:data:`ARENA_BYTES`) and :data:`SOLVE_MARGIN` every time;
+    past the limit clingo aborts the process from C++, with no line of rhasp's and exit code
+    127, so the search stops before, as at any other limit: exit code 4 when no other engine
+    proves the answer."""
+    global _threads_started
+    left = address_space_left()
+    if left is None:
+        _threads_started = max(_threads_started, threads)
+        return None
+    stack = stack_bytes()
+    needed = max(0, threads - _threads_started) * (ARENA_BYTES + stack) + SOLVE_MARGIN
+    if left < needed:
+        return (
+            f"out of memory for clingo's solver at horizon {horizon}: {left >> 20} MiB left "
+            f"under the address-space limit, {needed >> 20} MiB needed (raise ulimit -v, or "
+            "use --engine bfs)"
+        )
+    _threads_started = max(_threads_started, threads)
+    return None
+
+
+def stack_bytes() -> int:
+    """A new thread's stack: the soft stack limit, which glibc takes for its threads (8 MiB
+    on most systems); 8 MiB too when there is none (glibc then takes less)."""
+    try:
+        import resource  # POSIX only
+    except ImportError:  # pragma: no cover - Windows
+        return 8 << 20
+    soft, _ = resource.getrlimit(resource.RLIMIT_STACK)
+    return 8 << 20 if soft == resource.RLIM_INFINITY else soft
 
 
 def ground_horizon(control: clingo.Control, horizon: int) -> None:

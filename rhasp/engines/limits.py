@@ -67,6 +67,29 @@ def machine_memory() -> int:
     return min(memory, int(limit)) if limit.isdigit() else memory
 
 
+def address_space_left() -> int | None:
+    """Bytes this process may still map before its address-space limit (``ulimit -v``,
+    RLIMIT_AS): the limit less the process's VmSize (``/proc/self/status``). None when there
+    is no such limit, or it cannot be read (not Linux). Past the limit, Python raises
+    MemoryError, but code in C++ may abort the process (clingo's new threads do): a search
+    that starts such code checks its room first."""
+    try:
+        import resource  # POSIX only
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    limit, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if limit == resource.RLIM_INFINITY:
+        return None
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            sizes = [line.split()[1] for line in status if line.startswith("VmSize:")]
+    except OSError:
+        return None
+    if not sizes or not sizes[0].isdigit():
+        return None
+    return limit - int(sizes[0]) * 1024
+
+
 def default_max_states(processes: int = 1, bytes_each: int = BYTES_PER_STATE) -> int:
     """The states one search may reach unless told otherwise: half the memory, shared by
     ``processes`` searching at once, at ``bytes_each`` a state."""

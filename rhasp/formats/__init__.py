@@ -12,9 +12,10 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import IO, Literal
 
 from rhasp.errors import InputError, location
+from rhasp.files import LARGEST_INPUT, LONGEST_LINE, Damaged, bounded_lines
 from rhasp.formats.carlist import read_carlist, write_carlist
 from rhasp.formats.grid import read_grid, write_grid
 from rhasp.formats.json_format import read_json, write_json
@@ -134,11 +135,38 @@ def stream_deck(
 
 def _is_line_deck(path: Path) -> bool:
     with path.open("rb") as handle:
-        head = handle.read(HEAD_BYTES)
+        return _starts_a_line_deck(handle.read(HEAD_BYTES))
+
+
+def _starts_a_line_deck(head: bytes) -> bool:
+    """Whether the first bytes of a file are those of a deck of one-line boards."""
     if b"\0" in head:
         return False  # binary: read_path_numbered says so
     lines = _content_lines(head.decode("utf-8-sig", errors="replace"))
     return len(lines) > 1 and detect("\n".join(lines)) == "line"
+
+
+def read_bounded(handle: IO[bytes], source: str) -> bytes:
+    """What a puzzle file, standard input or a plan file holds, read within bounds: at most
+    :data:`~rhasp.files.LARGEST_INPUT` bytes, unless those begin a deck of one-line boards,
+    which is read on line by line, each line at most :data:`~rhasp.files.LONGEST_LINE`.
+    Anything longer is an InputError naming ``source`` and the bound, read no further."""
+    data = handle.read(LARGEST_INPUT + 1)
+    if len(data) <= LARGEST_INPUT:
+        return data
+    if not _starts_a_line_deck(data[:HEAD_BYTES]):
+        raise InputError(
+            f"more than {LARGEST_INPUT:,} bytes, the most read of a puzzle or plan file (only "
+            "a deck of one-line boards may be longer)",
+            source,
+        )
+    parts = [data]
+    try:
+        parts.extend(line for _, line in bounded_lines(handle))
+    except Damaged:
+        where = f"a deck line longer than {LONGEST_LINE:,} bytes, after the first "
+        raise InputError(where + f"{LARGEST_INPUT:,} bytes", source) from None
+    return b"".join(parts)
 
 
 def _is_content(line: str) -> bool:
@@ -203,7 +231,7 @@ def read_path_numbered(path: str, *, targets: Sequence[str] = ()) -> list[tuple[
     entry's place (1, 2, ...) in a directory. Resumed deck runs use it to know what is done.
     """
     if path == "-":
-        text = decode(sys.stdin.buffer.read(), "<stdin>")
+        text = decode(read_bounded(sys.stdin.buffer, "<stdin>"), "<stdin>")
         return read_text_numbered(text, "<stdin>", name="stdin", targets=targets)
     where = Path(path)
     if where.is_dir():
@@ -218,7 +246,8 @@ def read_path_numbered(path: str, *, targets: Sequence[str] = ()) -> list[tuple[
         return list(enumerate(entries, 1))
     source = printable(path)
     try:
-        data = where.read_bytes()
+        with where.open("rb") as handle:
+            data = read_bounded(handle, source)
     except FileNotFoundError:
         raise InputError("no such file or directory", source) from None
     except OSError as error:

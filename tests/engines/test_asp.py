@@ -405,3 +405,35 @@ def test_clingo_executable_drives_targets_out_left_and_top(tmp_path, name, objec
     assert replay(puzzle, plan_from_atoms(atoms, group_slides=objective == "slides")).solved
     steps = max(atom.arguments[0].number for atom in atoms)
     assert steps == (moves if objective == "moves" else slides)
+
+
+def test_clingo_solves_only_with_room_for_its_threads_under_an_address_space_limit(monkeypatch):
+    # The first solve of a process maps an arena and a stack for each solver thread (72 MiB
+    # each measured); later solves reuse them and need only the margin. Short of either,
+    # clingo would abort the process from C++ (exit code 127): the search stops first.
+    from rhasp.engines import asp
+
+    stack = asp.stack_bytes()
+    first = 2 * (asp.ARENA_BYTES + stack) + asp.SOLVE_MARGIN
+    monkeypatch.setattr(asp, "_threads_started", 0)
+    monkeypatch.setattr(asp, "address_space_left", lambda: first - 1)
+    short = asp.memory_short(2, 0)
+    assert short is not None and short.startswith("out of memory for clingo's solver at horizon")
+    assert f"{(first - 1) >> 20} MiB left" in short and f"{first >> 20} MiB needed" in short
+    assert asp._threads_started == 0  # refused: nothing started
+    monkeypatch.setattr(asp, "address_space_left", lambda: first)
+    assert asp.memory_short(2, 0) is None and asp._threads_started == 2
+    monkeypatch.setattr(asp, "address_space_left", lambda: asp.SOLVE_MARGIN)
+    assert asp.memory_short(2, 5) is None  # the threads' arenas and stacks are there already
+    third = asp.memory_short(3, 6)  # one thread more than ever: its arena and stack too
+    assert third is not None and "at horizon 6" in third
+    monkeypatch.setattr(asp, "address_space_left", lambda: None)  # no limit: nothing to check
+    assert asp.memory_short(64, 7) is None
+
+
+def test_the_solver_threads_are_those_clingo_reads():
+    from rhasp.engines.asp import solver_threads
+
+    assert solver_threads(clingo.Control(["--warn=none"])) == 1
+    assert solver_threads(clingo.Control(["--warn=none", "--parallel-mode=2"])) == 2
+    assert solver_threads(clingo.Control(["--warn=none", "-t2,split"])) == 2

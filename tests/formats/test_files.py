@@ -48,3 +48,59 @@ def test_a_carriage_return_inside_a_deck_line_splits_no_line_streamed_or_whole(t
     assert entries[1][1] == card(1)
     whole = read_path_numbered(str(deck))
     assert [(n, str(e)) for n, e in whole] == [(n, str(e)) for n, e in entries]
+
+
+# --- issue 40: input read within a bound ----------------------------------------------------
+
+
+def test_a_puzzle_file_is_read_no_further_than_its_bound(tmp_path):
+    from rhasp.files import LARGEST_INPUT
+
+    past = tmp_path / "past.txt"
+    past.write_bytes(b"." * (LARGEST_INPUT + 1))  # one byte more than a puzzle file holds
+    assert error_of(str(past)) == (
+        f"{past}: more than 1,048,576 bytes, the most read of a puzzle or plan file (only a "
+        "deck of one-line boards may be longer)"
+    )
+    at = tmp_path / "at.txt"
+    at.write_bytes(b"." * LARGEST_INPUT)  # as large as it may be: read, and found no board
+    assert "more than" not in error_of(str(at))
+
+
+def test_what_is_read_within_the_bound_stops_there_however_much_more_comes():
+    import io
+
+    from rhasp.files import LARGEST_INPUT
+    from rhasp.formats import read_bounded
+
+    endless = io.BytesIO(b"\0" * (10 * LARGEST_INPUT))
+    try:
+        read_bounded(endless, "<stdin>")
+    except InputError as error:
+        assert str(error).startswith("<stdin>: more than 1,048,576 bytes, the most read")
+    else:
+        raise AssertionError("no error")
+    assert endless.tell() == LARGEST_INPUT + 1  # no more was read
+
+
+def test_a_deck_of_one_line_boards_may_be_longer_than_the_bound_its_lines_may_not(tmp_path):
+    import io
+
+    from rhasp.files import LARGEST_INPUT, LONGEST_LINE
+    from rhasp.formats import read_bounded
+
+    lines = (LARGEST_INPUT // (len(CARD1) + 1)) + 10  # past the bound
+    deck = (CARD1 + "\n").encode() * lines
+    assert len(deck) > LARGEST_INPUT
+    path = tmp_path / "deck.txt"
+    path.write_bytes(deck)
+    assert len(read_path(str(path))) == lines  # read whole, as before (rhasp solve deck.txt)
+    long_line = deck + b"A" * (LONGEST_LINE + 1) + b"\n"
+    try:
+        read_bounded(io.BytesIO(long_line), "deck.txt")
+    except InputError as error:
+        assert str(error) == (
+            "deck.txt: a deck line longer than 1,048,576 bytes, after the first 1,048,576 bytes"
+        )
+    else:
+        raise AssertionError("no error")

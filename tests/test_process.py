@@ -1,0 +1,186 @@
+"""The ``rhasp`` command as a process: Ctrl-C and SIGTERM while it is still loading, and a
+capped address space (``ulimit -v``), each end in one line and a documented exit code, never
+a traceback."""
+
+from __future__ import annotations
+
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+
+import pytest
+
+from tests.boards import ROOT
+
+CARD = "puzzles/original/card01.txt"
+
+
+def launcher() -> list[str]:
+    """The ``rhasp`` console script as pip writes it, from ``[project.scripts]``: it imports
+    the entry point's module, then calls it."""
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    module, function = scripts["rhasp"].split(":")
+    code = f"import sys; from {module} import {function}; sys.exit({function}())"
+    return [sys.executable, "-c", code]
+
+
+WAYS = {"python -m rhasp": [sys.executable, "-m", "rhasp"], "rhasp": launcher()}
+
+
+def signalled(command: list[str], sent: signal.Signals, delay: float) -> tuple[int, str]:
+    """Start ``command``, send it ``sent`` after ``delay`` seconds; its exit code and standard
+    error."""
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    time.sleep(delay)
+    process.send_signal(sent)
+    _, stderr = process.communicate(timeout=60)
+    return process.returncode, stderr
+
+
+def before_rhasp_ran(stderr: str) -> bool:
+    """A traceback of the interpreter's own start, which no line of rhasp has reached:
+    Python handles Ctrl-C from before it imports ``site`` (``Fatal Python error:
+    init_import_site``) and runpy looks for the package's ``__main__`` before any of it runs.
+    Those milliseconds (about 15 on the development machine; ``python -c pass`` has them
+    too) are Python's, and no entry point can catch what comes before it is called."""
+    return "Traceback" in stderr and not re.search(r"[/\\]rhasp[/\\]", stderr)
+
+
+def test_ctrl_c_while_rhasp_loads_is_one_line_and_exit_code_130():
+    # The command line imports clingo, typer, rich and the rest of rhasp before it runs (0.4
+    # s): Ctrl-C then printed a KeyboardInterrupt traceback, in 6 of 12 tries. An exit by
+    # the signal itself (-2) is what Python does after some interrupted imports; a shell
+    # reports it as 130 too.
+    rng = random.Random(40)
+    interrupted = 0
+    for attempt in range(12):
+        way = list(WAYS)[attempt % 2]
+        delay = rng.uniform(0, 0.4)
+        code, stderr = signalled([*WAYS[way], "solve", CARD], signal.SIGINT, delay)
+        if before_rhasp_ran(stderr):
+            continue
+        said = f"{way}, Ctrl-C after {delay:.3f} s: exit code {code}, {stderr!r}"
+        assert code in (0, 130, -signal.SIGINT), said
+        assert "Traceback" not in stderr and stderr.count("\n") <= 1, said
+        assert stderr in ("", "rhasp: interrupted\n"), said
+        interrupted += stderr == "rhasp: interrupted\n"
+    assert interrupted >= 4  # most tries stopped rhasp while it loaded or ran
+
+
+def test_sigterm_while_rhasp_loads_ends_it_with_exit_code_143():
+    # Before the command line sets its handler, SIGTERM's default action ends the process
+    # at once, as a shell reports with 143; after, the handler prints one line and exits 143.
+    rng = random.Random(143)
+    for attempt in range(6):
+        way = list(WAYS)[attempt % 2]
+        delay = rng.uniform(0, 0.4)
+        code, stderr = signalled([*WAYS[way], "solve", CARD], signal.SIGTERM, delay)
+        said = f"{way}, SIGTERM after {delay:.3f} s: exit code {code}, {stderr!r}"
+        assert code in (0, 143, -signal.SIGTERM), said
+        assert stderr in ("", "rhasp: terminated\n"), said
+
+
+def test_importing_rhasp_loads_nothing_behind_its_names_until_one_is_used():
+    # `python -m rhasp` imports the package before its entry point runs: the API's imports
+    # must wait for the entry point's try, and `rhasp.deck` stays the function even after
+    # the module of that name has loaded.
+    code = (
+        "import sys, rhasp\n"
+        "assert not {'rhasp.api', 'typer', 'clingo'} & set(sys.modules), sorted(sys.modules)\n"
+        "import rhasp.deck\n"
+        "assert callable(rhasp.deck) and rhasp.deck.__module__ == 'rhasp.api', rhasp.deck\n"
+        "assert rhasp.enumerate.__name__ == 'enumerate_puzzles'\n"
+        "assert all(getattr(rhasp, name) is not None for name in rhasp.__all__)\n"
+        "print(rhasp.solve(rhasp.read('" + CARD + "'), engine='bfs').moves)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout == "8\n", run.stderr
+
+
+# --- a capped address space (ulimit -v) -----------------------------------------------------
+
+MB = 1_000_000
+
+
+def capped(address_space: int, *args: str, stack: int | None = None) -> tuple[int, str, str]:
+    """``rhasp ARGS`` under ``ulimit -v`` (RLIMIT_AS, in bytes) and, when given, a thread
+    stack of ``stack`` bytes (RLIMIT_STACK, which glibc takes for each new thread): its exit
+    code, standard output and standard error."""
+
+    def limit() -> None:
+        import resource
+
+        if stack is not None:
+            resource.setrlimit(resource.RLIMIT_STACK, (stack, stack))
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+
+    run = subprocess.run(
+        [*WAYS["rhasp"], *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        preexec_fn=limit,  # the child's own limits, set before it runs Python
+        timeout=120,
+    )
+    return run.returncode, run.stdout, run.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v as Linux counts it")
+@pytest.mark.parametrize(
+    "megabytes",
+    [24, 40, 52],  # on the development machine: a MemoryError, numpy's or clingo's library
+)
+def test_the_memory_running_out_while_rhasp_loads_is_one_line_and_exit_code_4(megabytes):
+    # Under `ulimit -v` the imports failed with a MemoryError, or a library that could not be
+    # mapped (ImportError), each a traceback and exit code 1.
+    code, _, stderr = capped(megabytes * MB, "solve", CARD, "--engine", "bfs")
+    assert code == 4, stderr
+    assert stderr.startswith("rhasp: out of memory") and stderr.count("\n") == 1, stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v as Linux counts it")
+def test_a_thread_that_cannot_start_for_want_of_memory_is_one_line_and_exit_code_4():
+    # The search's watcher thread found no room for its stack: "RuntimeError: can't start new
+    # thread", a traceback, exit code 1 (at `ulimit -v 60000`). A 1 GB stack makes it
+    # certain wherever the imports fit in 400 MB.
+    code, _, stderr = capped(400 * MB, "solve", CARD, "--engine", "bfs", stack=1_000 * MB)
+    assert code == 4, stderr
+    assert stderr == (
+        "rhasp: out of memory: a thread could not start (free memory, or raise ulimit -v)\n"
+    )
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v as Linux counts it")
+def test_clingo_short_of_memory_for_its_threads_is_a_limit_not_an_abort():
+    # clingo's solver threads could not allocate their thread-local data and clingo ended the
+    # process from C++: "cannot allocate memory for thread-local data: ABORT", exit code 127
+    # (card 40 at `ulimit -v 200000`). The ASP engine now stops first, at a limit.
+    code, stdout, stderr = capped(150 * MB, "solve", CARD, "--engine", "asp", "--no-confirm")
+    assert code == 4 and stderr == "", stderr
+    summary = stdout.splitlines()[0]
+    assert "moves: out of memory for clingo's solver at horizon 0: " in summary, stdout
+    assert "MiB needed (raise ulimit -v, or use --engine bfs)" in summary
+    confirmed = capped(150 * MB, "solve", CARD, "--engine", "asp")
+    assert confirmed[0] == 0 and "optimal: proven by bfs (asp stopped)" in confirmed[1]
+
+
+def test_what_the_entry_point_takes_for_the_memory_running_out():
+    from rhasp.__main__ import NO_THREAD, RAN_OUT, out_of_memory
+
+    assert out_of_memory(MemoryError()) == RAN_OUT
+    assert out_of_memory(RuntimeError("can't start new thread")) == NO_THREAD
+    unmapped = ImportError(
+        "/venv/clingo/_clingo.so: failed to map segment from shared object", name="_clingo"
+    )
+    assert out_of_memory(unmapped) == (
+        "rhasp: out of memory: cannot load _clingo (free memory, or raise ulimit -v)\n"
+    )
+    # Anything else is not the memory: it stays what it is (a bug shows as one).
+    assert out_of_memory(RuntimeError("dictionary changed size during iteration")) is None
+    assert out_of_memory(ImportError("No module named 'PIL'", name="PIL")) is None
