@@ -647,22 +647,22 @@ def deck(
 
     if resume and dest is None:
         raise InputError("--resume needs --out FILE", "--resume")
-    request = DeckRequest(
-        puzzles,
-        objective.value,
-        None if engine is None else engine.value,
-        cluster,
-        check_numbers,
-        jobs,
-        scheduler,
-        dest,
-        resume,
-        tuple(target or ()),
-        max_states,
-        max_atoms,
-    )
     progress = DeckProgress(err)
-    with saying_what_is_kept(dest, progress):
+    with saying_what_is_kept(dest, progress):  # from the start: a signal at once says it too
+        request = DeckRequest(
+            puzzles,
+            objective.value,
+            None if engine is None else engine.value,
+            cluster,
+            check_numbers,
+            jobs,
+            scheduler,
+            dest,
+            resume,
+            tuple(target or ()),
+            max_states,
+            max_atoms,
+        )
         tally = api.run_deck(request, progress, report)
     err.print(tally_table(tally, progress.seconds, check_numbers, since_start()))
     return deck_code(tally)
@@ -940,10 +940,10 @@ def enumerate_command(
         raise InputError("--resume needs --out FILE", "--resume")
     if histogram is not None:
         picture_format(destination(histogram), CHART_FORMATS)  # before the work, not after
-    with option_names("walls", "pieces"):
-        request = EnumerateRequest(size, walls, pieces, exit_row, jobs, scheduler, max_states)
     progress = EnumerationProgress(err)
-    with saying_what_is_kept(dest, progress):
+    with saying_what_is_kept(dest, progress):  # from the start: a signal at once says it too
+        with option_names("walls", "pieces"):
+            request = EnumerateRequest(size, walls, pieces, exit_row, jobs, scheduler, max_states)
         tally = api.enumerate_database(request, dest, resume, progress)
     journal = None if dest is None else journal_of(dest)
     err.print(enumeration_table(tally, progress.seconds, journal, since_start()))

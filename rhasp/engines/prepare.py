@@ -134,10 +134,6 @@ def compiling() -> Iterator[None]:
     with open(folder() / "lock", "a+") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
-            lock.seek(0)
-            lock.truncate()
-            lock.write(f"{os.getpid()}\n")  # who compiles (a test stops it with the folder)
-            lock.flush()
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)

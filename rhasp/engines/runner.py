@@ -7,16 +7,22 @@ It owns every decision the callers would otherwise repeat:
 
 - **compiled or not.** Compiled (numba, :mod:`rhasp.engines.jit`) for every board up to
   13×13 (:attr:`rhasp.engines.geometry.Geometry.compiles`; keys and cells past 63 bits in
-  tuples of words); uncompiled, the same functions on Python integers, when numba is
-  missing, and at first in each process. ``RHASP_JIT=always`` or ``never`` fixes the
-  choice (tests and benchmarks).
+  tuples of words) once the compiled code for the board's shape is loaded in this process;
+  uncompiled, the same functions on Python integers, until then, and where numba is
+  missing. ``RHASP_JIT=always`` (compile at once, here) or ``never`` fixes the choice
+  (tests and benchmarks).
+- **never waiting on a compile.** A search is never held up by numba: the code it lacks is
+  loaded by a thread when cached, else compiled by a background process
+  (:mod:`rhasp.engines.prepare`), while the search goes on uncompiled; when the code is
+  loaded, the watch stops the search and it starts again compiled, with the seconds left
+  (docs/design.md, "No promise waits on a compile").
 - **the switch.** Loading numba and its cached code costs about as much as 100,000 states
-  searched uncompiled, so a process searches uncompiled until it has spent that much
-  (:data:`SWITCH_STATES`), then switches for good, restarting the search that crossed the
-  line. A small solve never pays for numba.
-- **the warm-up.** Work known to be large (decks, generation, the enumeration) switches at
-  once and loads the code of the functions it will call (:meth:`Runner.warm_up`), before
-  forking workers, so that they inherit it.
+  searched uncompiled, so a process asks for the compiled code only once it has searched
+  that much (:data:`SWITCH_STATES`). A small solve never pays for numba.
+- **the warm-up.** Work known to be large (decks, generation, the enumeration, the server)
+  switches at once (:meth:`Runner.warm_up`): cached code is loaded before workers are forked,
+  so that they inherit it; code not yet compiled is asked for, and each process switches
+  when it comes.
 - **the watch and threads.** A search writes its watch (states, depth, stop flag; see
   :mod:`rhasp.engines.core`); with a progress display, a time limit or when asked, it runs in
   a thread of its own while this one shows its progress (:class:`rhasp.progress.Progress`),
