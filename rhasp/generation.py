@@ -396,8 +396,8 @@ class Chains:
         ``jobs`` (past the deadline, where a chain stops, they may). A run checks its seconds
         between chains: every board of a chain was scored before the deadline, even one a
         worker hands back after it. A worker's chain stops at the deadline by itself; past
-        :data:`HAND_BACK` more seconds the chains end without it (a worker compiling the
-        core cannot be stopped, and the run's seconds are a promise)."""
+        :data:`HAND_BACK` more seconds the chains end without it (the run's seconds are a
+        promise)."""
         if jobs <= 1:
             return (self.chain(number) for number in itertools.count())
         return in_order(self.whole_chain, jobs, until=self.scoring.deadline + HAND_BACK)
@@ -407,8 +407,9 @@ class Chains:
 
 
 #: Seconds a run waits past its deadline for a worker's chain, which stops at the deadline
-#: too: time to hand its boards back (and well within the second a run may overrun by).
-HAND_BACK = 0.5
+#: too: time to hand its boards back, and, with the workers' ending and the process's (numba's
+#: teardown: 0.35 s), within the second a run may overrun by.
+HAND_BACK = 0.25
 
 
 def _whole(found: Outcome) -> bool:

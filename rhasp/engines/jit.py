@@ -341,18 +341,40 @@ def key(g: core.Tables, value: int) -> int | tuple[int, ...]:
     return value if words == 1 else in_words(value, words, KEY_WORD)
 
 
-def plain(outcome: tuple[Any, ...]) -> tuple[Any, ...]:
-    """What a compiled search returned, with its lists of keys in tuples as Python ints."""
-    return tuple(_plain_keys(value) if _holds_tuples(value) else value for value in outcome)
+def plain(outcome: tuple[Any, ...], watch: np.ndarray) -> tuple[Any, ...]:
+    """What a compiled search returned, with its lists of keys in tuples as Python ints.
+    Millions of keys take seconds, so the conversion goes by slices and heeds the search's
+    ``watch``: asked to stop, it answers ``core.BUDGET`` as the search would have."""
+    converted = []
+    for value in outcome:
+        if _holds_tuples(value):
+            value = _plain_keys(value, watch)
+            if value is None:
+                return (core.BUDGET, *outcome[1:])
+        converted.append(value)
+    return tuple(converted)
 
 
 def _holds_tuples(value: Any) -> bool:
     return isinstance(value, list) and len(value) > 0 and isinstance(value[0], tuple)
 
 
-def _plain_keys(keys: list[tuple[int, ...]]) -> list[int]:
-    shifts = [KEY_WORD * k for k in range(len(keys[0]))]
-    return [sum(word << shift for word, shift in zip(key, shifts, strict=True)) for key in keys]
+#: Keys converted between two looks at the watch (about 0.05 s).
+SLICE = 1 << 16
+
+
+def _plain_keys(keys: list[tuple[int, ...]], watch: np.ndarray) -> list[int] | None:
+    """The keys as Python ints (words lowest first), or None when ``watch`` asks to stop."""
+    plain_keys: list[int] = []
+    for start in range(0, len(keys), SLICE):
+        if watch[core.STOP]:
+            return None
+        words = np.asarray(keys[start : start + SLICE], dtype=np.int64).astype(object)
+        value = words[:, 0]
+        for k in range(1, words.shape[1]):
+            value = value + (words[:, k] << (KEY_WORD * k))
+        plain_keys.extend(value.tolist())
+    return plain_keys
 
 
 def watch() -> np.ndarray:

@@ -419,12 +419,13 @@ class Runner:
         if jit is None:
             return plain.twin(function), (tables, *arguments), core.new_buffer(core.WATCH_FIELDS)
         twin, converted = getattr(jit, function.__name__), _converted(jit, tables)
+        watch = jit.watch()
         if isinstance(tables, core.Tables):  # a search of a board, from a key
             first, *rest = arguments
             arguments = (jit.key(converted, first), *rest)
-            twin = _with_plain_keys(jit, twin)
+            twin = _with_plain_keys(jit, twin, watch)
         keys = (jit.keys(a) if isinstance(a, list) else a for a in arguments)
-        return twin, (converted, *keys), jit.watch()
+        return twin, (converted, *keys), watch
 
 
 def _interruptibly(work: Callable[[], Any]) -> None:
@@ -448,10 +449,10 @@ def _interruptibly(work: Callable[[], Any]) -> None:
         raise failed[0]
 
 
-def _with_plain_keys(jit: ModuleType, twin: Callable[..., Any]) -> Callable[..., Any]:
+def _with_plain_keys(jit: ModuleType, twin: Callable[..., Any], watch: Any) -> Callable[..., Any]:
     """``twin``, answering keys as Python integers (on wide boards, the compiled core's keys
-    are tuples of words)."""
-    return lambda *arguments, **flags: jit.plain(twin(*arguments, **flags))
+    are tuples of words), converted while ``watch`` does not ask it to stop."""
+    return lambda *arguments, **flags: jit.plain(twin(*arguments, **flags), watch)
 
 
 #: The process's runner (see :class:`Runner`).

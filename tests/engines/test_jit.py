@@ -89,8 +89,17 @@ def test_wide_key_operations_agree_with_python_integers(data, words, bits):
     )
     field, moved, below, above = found
     assert field == core.field(key, shifts[i], gone) == fields[i]
-    assert jit.plain(([moved],)) == ([core.moved(key, shifts[i], delta)],)
+    assert jit.plain(([moved],), jit.watch()) == ([core.moved(key, shifts[i], delta)],)
     assert (below, above) == (key >> split < other >> split, other >> split < key >> split)
+
+
+def test_converting_wide_keys_stops_when_the_search_is_asked_to():
+    # Millions of keys take seconds to convert: a time limit must not wait for them.
+    keys = [(k, 1) for k in range(3 * jit.SLICE)]
+    watch = jit.watch()
+    assert jit.plain((7, keys), watch)[1][-1] == (1 << KEY_WORD) + 3 * jit.SLICE - 1
+    watch[core.STOP] = 1
+    assert jit.plain((7, keys), watch) == (core.BUDGET, keys)
 
 
 @njit
