@@ -894,8 +894,8 @@ def test_a_terminal_is_told_once_when_the_core_compiles_and_not_when_it_is_cache
 ):
     # A cache folder of its own, empty: the first compiled search compiles (seconds), the
     # second loads what the first cached (well under the notice's second).
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))
-    monkeypatch.setenv("RHASP_JIT", "always")
+    monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path / "compiled"))
+    monkeypatch.setenv("RHASP_JIT", "always")  # compiled at once, here, as tests want it
     first = run_with_terminal_stderr("solve", "card01", "--engine", "bfs")
     assert first[0] == 0 and "moves 8" in first[1]
     assert first[2].count(COMPILING) == 1

@@ -61,6 +61,8 @@ if TYPE_CHECKING:
 
 SWITCH_STATES = 100_000
 UNLIMITED = 1 << 62  # an int64 holds it
+#: How long a process about to fork waits for the compiled code it is loading (seconds).
+SETTLE_SECONDS = 0.5
 #: How many boards' tables stay converted for the compiled core (a deck solves one at a time).
 CONVERTED = 64
 
@@ -256,11 +258,17 @@ class Runner:
         self._ask(where, call)
         return False
 
-    def settle(self) -> None:
-        """Wait for this process's loading threads (before it forks: a fork taken while
-        numba loads code would leave its lock held in the child); interruptible."""
+    def settle(self, seconds: float = SETTLE_SECONDS) -> None:
+        """Before this process forks: give its loading threads ``seconds`` to finish, so
+        that the workers inherit the code; interruptible, and bounded, since a run's seconds
+        go on meanwhile (a load on a busy machine took several). A worker forked while a
+        load runs cannot hang on it: it sees that shape's load under way and runs it
+        uncompiled (the thread is not in the child), and a load it starts for another shape
+        may wait for ever on numba's lock, copied held, in a thread of its own while its
+        searches go on uncompiled."""
+        ends = time.perf_counter() + seconds
         for loading in list(self._loading.values()):
-            _interruptibly(loading.join)
+            loading.join(max(0.0, ends - time.perf_counter()))  # a signal ends the wait
 
     def _ask(self, where: tuple[str, str], call: tuple[Any, ...]) -> None:
         """Have a background process compile ``where``'s code (once a process)."""

@@ -903,7 +903,10 @@ def test_astar_solves_a_large_board_its_bfs_stopped_at_its_share(client):
         record = response.json()
         assert record["engine"] == "astar" and record["moves"] == LEFT12_MOVES
         assert record["proven_by"] == ["astar"]
-        assert record["stopped"]["bfs"].startswith("stopped at ")
+        # At its share of states; or, where the compiled core is not ready yet (a fresh
+        # cache: the BFS runs uncompiled meanwhile), at the request's seconds first.
+        stopped = record["stopped"]["bfs"]
+        assert stopped.startswith(("stopped at ", "time limit of ")), stopped
         assert record["astar"]["explored"] == record["explored"]
         puzzle = rhasp.parse(LEFT12)
         assert rhasp.play(puzzle, " ".join(record["plan"])).solved
