@@ -6,8 +6,10 @@ from __future__ import annotations
 import ast
 import json
 import os
+import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -133,3 +135,45 @@ def test_a_new_server_answers_within_its_time_limit_with_an_empty_cache(empty_co
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def _ends_as_stopped(process: subprocess.Popen, out: Path) -> None:
+    """SIGTERM's exit code and the run's own last lines: what it kept, or that it had not
+    begun; never a traceback or an exception swallowed on the way. Before rhasp's handler is
+    set (Python's start), SIGTERM's own default ends it, as silently and with nothing begun;
+    while the command line reads its arguments, it says it was terminated, nothing written."""
+    _, stderr = process.communicate(timeout=60)
+    if process.returncode == -signal.SIGTERM:  # while Python started: the shell's 143 too
+        assert stderr == "" and not out.exists()
+        return
+    assert process.returncode == 143, stderr
+    assert "Traceback" not in stderr and "Exception ignored" not in stderr
+    lines = stderr.splitlines()
+    assert lines[-1] == "rhasp: terminated"
+    if lines == ["rhasp: terminated"]:  # while the command line read its arguments
+        assert not out.exists()
+        return
+    kept = lines[-2].endswith("the same command with --resume finishes the run")
+    assert kept or lines[-2] == f"rhasp: {out}: stopped before the run began, nothing written"
+
+
+def test_sigterm_at_any_moment_of_a_first_run_ends_it(empty_compile_cache, tmp_path):
+    # Issue 40: a SIGTERM that came while the compiled core was loaded was swallowed in an
+    # LLVM callback, and the run went on to exit 0. Ten runs on a fresh cache (they ask for
+    # the core in the background), then ten on a cache that holds it (they load it as they
+    # start: the suite's own cache, where the core is compiled once).
+    rng = random.Random(40)
+    command = [sys.executable, "-m", "rhasp", "enumerate", "--size", "5", "--jobs", "2"]
+    cached = {k: v for k, v in os.environ.items() if k != "RHASP_CACHE_DIR"}
+    for attempt in range(20):
+        env = None if attempt < 10 else cached
+        if attempt == 10:  # the core for the enumeration, compiled (once) where it is cached
+            small = [*command[:4], "--size", "4", "--out", str(tmp_path / "db4.txt")]
+            subprocess.run(small, env={**cached, "RHASP_JIT": "always"}, check=True)
+        out = tmp_path / f"db{attempt}.txt"
+        process = subprocess.Popen(
+            [*command, "--out", str(out)], stderr=subprocess.PIPE, text=True, env=env
+        )
+        time.sleep(rng.uniform(0.3, 2.5))
+        process.send_signal(signal.SIGTERM)
+        _ends_as_stopped(process, out)
