@@ -397,4 +397,3 @@ def test_published_lines_are_their_clusters_hardest_by_the_shared_tie_break(line
         if vehicle.label != "A":
             smaller = puzzle.without({vehicle.label})
             assert rhasp.solve(smaller, engine="bfs").moves < moves
-
