@@ -33,6 +33,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from rhasp.engines.prepare import serving
+
 ROOT = Path(__file__).resolve().parent.parent
 RHASP = [sys.executable, "-m", "rhasp"]
 #: Each command, and the seconds it promises to end within (None: it states no limit).
@@ -69,21 +71,9 @@ def background_compile(cache: Path) -> float | None:
     folders = list(cache.glob("*/queue"))
     if not folders:
         return None
-    while any(p.suffix != ".part" for p in folders[0].iterdir()) or _serving(folders[0].parent):
+    while any(p.suffix != ".part" for p in folders[0].iterdir()) or serving(folders[0].parent):
         time.sleep(0.2)
     return time.perf_counter() - began
-
-
-def _serving(folder: Path) -> bool:
-    import fcntl
-
-    with open(folder / "serving.lock", "a+") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-        fcntl.flock(lock, fcntl.LOCK_UN)
-        return False
 
 
 def command_run(name: str, tmp: Path) -> dict[str, Any]:

@@ -151,7 +151,7 @@ def start(function: str, shape: str, call: tuple[Any, ...]) -> bool:
         partial = request.with_suffix(f".{os.getpid()}.part")
         partial.write_bytes(pickle.dumps((function, shape, call)))
         partial.replace(request)  # whole, or not there
-        if not _serving():
+        if not serving(folder()):
             subprocess.Popen(
                 [sys.executable, "-m", "rhasp.engines.prepare", str(folder())],
                 stdin=subprocess.DEVNULL,
@@ -165,9 +165,10 @@ def start(function: str, shape: str, call: tuple[Any, ...]) -> bool:
         return False
 
 
-def _serving() -> bool:
-    """Whether the background process serves the queue now (it holds ``serving.lock``)."""
-    with open(folder() / "serving.lock", "a+") as lock:
+def serving(version: Path) -> bool:
+    """Whether the background process serves the queue of the cache folder ``version`` now
+    (it holds ``serving.lock``)."""
+    with open(version / "serving.lock", "a+") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
