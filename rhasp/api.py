@@ -73,8 +73,8 @@ from rhasp.notation import extract_plan, parse_plan
 from rhasp.plan_check import PlanCheck, check_plan
 from rhasp.progress import Progress
 from rhasp.requests import (
-    ASP_BOUNDS,
     GENERATE_SIDES,
+    SOLVE_BOUNDS,
     AnalyzeRequest,
     DeckRequest,
     EnumerateRequest,
@@ -272,19 +272,20 @@ def solve(
     ``asp`` (an :class:`~rhasp.engines.AspOptions`), or its fields as keywords
     (``clingo_args``, ``memo``, ``progress``), say how the ASP search runs; ``progress`` (a
     :class:`~rhasp.progress.Progress`, or a function ``(horizon, seconds, memo_states)``)
-    follows the horizons solved. ``timeout=5``, ``max_horizon`` and ``max_atoms`` bound the
-    ASP search alone (the fields ``seconds``, ``horizon`` and ``atoms`` of its budget).
+    follows the horizons solved. ``timeout=5`` bounds the whole solve, the confirming BFS
+    included (with ``budget.seconds``, the fewer); ``max_horizon`` and ``max_atoms`` bound the
+    ASP search alone (the fields ``horizon`` and ``atoms`` of its budget).
     A solution with no plan is proven unsolvable (``.proofs``) or stopped at ``.limit``.
     A limit one engine meets never hides what the other proved: the answer is the proven one,
     and ``.stopped`` names the engine that stopped short (``{"asp": "timed out at horizon 35"}``).
     """
     budget = search_budget(max_states, budget)
-    names = [option.name for option in fields(AspOptions)] + list(ASP_BOUNDS)
+    names = [option.name for option in fields(AspOptions)] + list(SOLVE_BOUNDS)
     unknown = set(asp_options) - set(names)
     if unknown:
         known = ", ".join(sorted(names))
         raise InputError(f"no ASP option {', '.join(sorted(unknown))} (there are {known})", "solve")
-    bounds = {name: asp_options.pop(name, None) for name in ASP_BOUNDS}
+    bounds = {name: asp_options.pop(name, None) for name in SOLVE_BOUNDS}
     given = arguments.optional(arguments.instance, asp, "asp", AspOptions)
     options = replace(given or AspOptions(), **asp_options)
     return solution(SolveRequest(puzzle, objective, engine, confirm, budget, options, **bounds))

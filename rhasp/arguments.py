@@ -166,6 +166,7 @@ def budget(value: Any, name: str = "budget") -> Budget:
     checked = instance(value, name, Budget)
     whole(checked.states, f"{name}.states", 1)
     optional(seconds, checked.seconds, f"{name}.seconds")
+    optional(seconds, checked.since, f"{name}.since")
     optional(whole, checked.atoms, f"{name}.atoms", 1)
     whole(checked.horizon, f"{name}.horizon")
     return checked

@@ -417,7 +417,11 @@ def solve(
         ),
     ] = None,
     timeout: Annotated[
-        float | None, typer.Option(min=0, help="ASP: stop after this many seconds per puzzle.")
+        float | None,
+        typer.Option(
+            min=0,
+            help="Stop after this many seconds per puzzle, the confirming BFS included.",
+        ),
     ] = None,
     clingo_arg: Annotated[
         list[str] | None,
@@ -1038,7 +1042,10 @@ def serve(
         "States one request's search may reach", default=f"{SERVE_MAX_STATES:,}"
     ) = SERVE_MAX_STATES,
     time_limit: Annotated[
-        float, typer.Option("--time-limit", min=0.1, help="Seconds one request's search may take.")
+        float,
+        typer.Option(
+            "--time-limit", min=0.1, help="Seconds one request's searches may take together."
+        ),
     ] = 10.0,
     database: Annotated[
         Path | None,

@@ -21,7 +21,9 @@ search at once (:func:`max_states_for`). The policies:
 
 from __future__ import annotations
 
+import math
 import os
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -81,12 +83,15 @@ def search_budget(
 ) -> Budget:
     """``budget``, else one of ``max_states`` states (by default what the memory holds at
     ``bytes_each`` a state), ``seconds`` and ``progress``. Both are checked: a bad
-    ``max_states`` is refused even beside a budget, so a typo never passes silently."""
+    ``max_states`` is refused even beside a budget, so a typo never passes silently. Its
+    seconds count from now: every search of the call that asks for it shares them, so that the
+    call (a check's two searches, an analysis and its graphs) ends within them."""
     states = arguments.optional(arguments.whole, max_states, "max_states", 1)
+    now = time.perf_counter()
     if budget is not None:
-        return arguments.budget(budget)
+        return arguments.budget(budget).counted_from(now)
     states = max_states_for(states, bytes_each=bytes_each)
-    return Budget(states, progress=progress, seconds=seconds)
+    return Budget(states, progress=progress, seconds=seconds).counted_from(now)
 
 
 def _analysis_budget() -> Budget:
@@ -96,7 +101,10 @@ def _analysis_budget() -> Budget:
 
 #: The solve request's fields that bound the ASP search alone (not the BFS that confirms it),
 #: and the field of the ASP engine's budget each one sets.
-ASP_BOUNDS = {"timeout": "seconds", "max_horizon": "horizon", "max_atoms": "atoms"}
+ASP_BOUNDS = {"max_horizon": "horizon", "max_atoms": "atoms"}
+#: The solve request's bounds besides its budget: ``timeout``, the seconds of the whole
+#: request (every search in it, the confirming BFS included), and the ASP search's own.
+SOLVE_BOUNDS = ("timeout", *ASP_BOUNDS)
 
 
 #: The largest side of a board whose default engine is the caller's own (ASP for ``rhasp
@@ -119,8 +127,10 @@ class SolveRequest:
     """One puzzle to solve: the objective, the engine (None: by the board's size,
     :func:`engine_for`, with ``small_engine`` up to 6×6; ``chosen`` then says why), whether a
     BFS confirms the answer, the budget of the BFS and A* searches, how the ASP search runs,
-    and what bounds it alone: seconds, steps and ground atoms (None: no time limit, the
-    default horizon, what the memory holds)."""
+    the seconds of the whole request (``timeout``, with the budget's own seconds, the fewer:
+    every search in it counts them from one clock, so that a solve and the BFS that confirms
+    it end within them together), and what bounds the ASP search alone: steps and ground atoms
+    (None: no time limit, the default horizon, what the memory holds)."""
 
     puzzle: Puzzle
     objective: Objective = "moves"
@@ -149,14 +159,16 @@ class SolveRequest:
         arguments.optional(arguments.seconds, self.timeout, "timeout")
         arguments.optional(arguments.whole, self.max_horizon, "max_horizon")
         arguments.optional(arguments.whole, self.max_atoms, "max_atoms", 1)
+        if self.timeout is not None and (self.budget.seconds or math.inf) > self.timeout:
+            object.__setattr__(self, "budget", replace(self.budget, seconds=self.timeout))
 
-    @property
-    def engine_budget(self) -> Budget:
-        """The budget of the request's own engine: ASP's carries the ASP bounds given."""
+    def engine_budget(self, budget: Budget) -> Budget:
+        """The budget of the request's own engine, ``budget`` (the request's, on its clock)
+        with, for ASP, the ASP bounds given."""
         if self.engine != "asp":
-            return self.budget
+            return budget
         given = {ASP_BOUNDS[name]: getattr(self, name) for name in ASP_BOUNDS}
-        return replace(self.budget, **{k: v for k, v in given.items() if v is not None})
+        return replace(budget, **{k: v for k, v in given.items() if v is not None})
 
 
 def solution(request: SolveRequest, solver: Engine | None = None) -> Solution:
@@ -177,8 +189,11 @@ def solution(request: SolveRequest, solver: Engine | None = None) -> Solution:
 
 
 def _solved(request: SolveRequest, solver: Engine | None) -> Solution:
-    """The answer of :func:`solution`, before it says why the engine was chosen."""
-    solver = solver or get_engine(request.engine, asp=request.asp, budget=request.engine_budget)
+    """The answer of :func:`solution`, before it says why the engine was chosen. The request's
+    seconds count from here, for every search it runs."""
+    budget = request.budget.counted_from(time.perf_counter())
+    engine_budget = request.engine_budget(budget)
+    solver = solver or get_engine(request.engine, asp=request.asp, budget=engine_budget)
     proven = static_verdict(request.puzzle, request.objective, solver.name)
     if proven is not None:
         return proven
@@ -186,9 +201,9 @@ def _solved(request: SolveRequest, solver: Engine | None) -> Solution:
     if not request.confirm or solver.name == "bfs":
         return solver.solve(puzzle, objective)
     if solver.name == "asp":
-        return confirmed(solver, get_engine("bfs", budget=request.budget), puzzle, objective)
+        return confirmed(solver, get_engine("bfs", budget=budget), puzzle, objective)
     oracle = lambda share: get_engine("bfs", budget=share)  # noqa: E731
-    return confirmed_within_share(solver, oracle, request.budget, puzzle, objective)
+    return confirmed_within_share(solver, oracle, budget, puzzle, objective)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ with two cores or more, two solver threads sharing one memo. ``memo=False`` runs
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from collections.abc import Sequence
@@ -185,8 +184,8 @@ class AspEngine:
         The solve runs in the background while this thread waits in short slices, reporting
         progress between them.
         """
-        timeout, progress = self.budget.seconds, self.options.progress
-        deadline = math.inf if timeout is None else began + timeout
+        progress = self.options.progress
+        deadline = self.budget.deadline(began)
         models: list[list[clingo.Symbol]] = []
         on_model = lambda model: models.append(model.symbols(shown=True))  # noqa: E731
 

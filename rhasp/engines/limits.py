@@ -10,6 +10,7 @@ let one search take half of the memory (the machine's, or its container's when t
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from collections.abc import Callable
@@ -136,6 +137,23 @@ class Budget:
     seconds: float | None = None
     atoms: int | None = None
     horizon: int = DEFAULT_MAX_HORIZON
+    #: The ``time.perf_counter()`` value the ``seconds`` count from: set, every search given
+    #: this budget shares one clock (a solve and the BFS that confirms it, a search restarted
+    #: compiled); None, each search counts from its own start.
+    since: float | None = field(default=None, compare=False)
+
+    def deadline(self, began: float) -> float:
+        """When a search that began at ``began`` must stop: ``math.inf`` without seconds."""
+        if self.seconds is None:
+            return math.inf
+        return (began if self.since is None else self.since) + self.seconds
+
+    def counted_from(self, began: float) -> Budget:
+        """This budget with its seconds counted from ``began``, unless they already have a
+        start (the first search of a request sets the clock for all of them)."""
+        if self.seconds is None or self.since is not None:
+            return self
+        return replace(self, since=began)
 
     @property
     def max_atoms(self) -> int:

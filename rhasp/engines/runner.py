@@ -36,12 +36,10 @@ from __future__ import annotations
 
 import functools
 import importlib.util
-import math
 import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -365,10 +363,7 @@ class Runner:
         )
         self.uncompiled_states += int(watch[core.STATES])
         if switched:
-            left = budget
-            if budget.seconds is not None:
-                spent = time.perf_counter() - began
-                left = replace(budget, seconds=max(0.001, budget.seconds - spent))
+            left = budget.counted_from(began)  # the compiled run keeps the uncompiled one's clock
             return self.call(search, tables, *arguments, budget=left, reached=reached, **flags)
         if result[0] == core.BUDGET:
             raise _limit(watch, reached)
@@ -520,7 +515,7 @@ class _Watched:
 
         thread = threading.Thread(target=work, name="rhasp-search", daemon=True)
         began = time.perf_counter()
-        deadline = math.inf if budget.seconds is None else began + budget.seconds
+        deadline = budget.deadline(began)
         thread.start()
 
         def joined(seconds: float) -> bool:

@@ -78,8 +78,9 @@ CELL = 60
 @dataclass(frozen=True)
 class ServerLimits:
     """What one request may spend: states per search (of a BFS: a search that keeps more per
-    state, as analysis does, gets fewer, for the same memory), seconds per search (BFS and
-    ASP), and how many ASP proofs may run at once (default: one per core)."""
+    state, as analysis does, gets fewer, for the same memory), seconds for all its searches
+    (a solve and the BFS that confirms it count them on one clock), and how many ASP proofs
+    may run at once (default: one per core)."""
 
     states: int = 2_000_000
     seconds: float = 10.0

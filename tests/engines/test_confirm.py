@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import replace
 
 import pytest
@@ -139,6 +140,19 @@ def test_an_astar_stopped_at_a_limit_leaves_the_bfs_the_whole_budget():
     found = solution(SolveRequest(puzzle, engine="astar", budget=Budget(states=10**6)), Limited())
     assert found.moves == fewest(puzzle) and found.proofs == ("bfs",)
     assert found.stopped == {"astar": "state limit reached"}
+
+
+@pytest.mark.parametrize("engine", ["asp", "astar"])
+def test_a_timeout_bounds_the_engine_and_its_confirming_bfs_together(engine):
+    # left12's BFS walks millions of states: given its own seconds after A*'s, or unbounded
+    # before ASP's, the two searches together took twice the limit, or minutes.
+    began = time.perf_counter()
+    found = solution(SolveRequest(rhasp_read(LEFT12), engine=engine, timeout=2))
+    assert time.perf_counter() - began < 2 + 1
+    if engine == "asp":  # the BFS runs first and takes the seconds: ASP stops at once
+        assert "bfs: time limit of 2 s" in found.limit
+    else:  # A* within the seconds (its BFS stopped at its share or the time), or a limit
+        assert found.limit or found.moves == LEFT12_MOVES
 
 
 def test_left12_with_astar_and_no_other_option_is_proven_and_exits_0():
