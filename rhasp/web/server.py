@@ -591,9 +591,15 @@ def solution_record(solution: Solution) -> dict[str, Any]:
 COMMAND_LINE_ADVICE = re.compile(r" \((?:raise|lower) --[^)]*\)")
 
 
+#: The generator's advice to allow more seconds (or boards): on the page, whose seconds are the
+#: server's, what a player can do instead, since each Generate draws new boards.
+GENERATE_ADVICE = re.compile(r"; ask for fewer moves, or allow more (?:seconds|boards)$")
+PAGE_GENERATE_ADVICE = "; ask for fewer moves, or try again: each try draws new boards"
+
+
 def page_words(text: str) -> str:
     """A limit's text without the command line's advice."""
-    return COMMAND_LINE_ADVICE.sub("", text)
+    return GENERATE_ADVICE.sub(PAGE_GENERATE_ADVICE, COMMAND_LINE_ADVICE.sub("", text))
 
 
 #: What a search of a position stopped at, and what the position needs that the server does

@@ -634,7 +634,7 @@ def test_a_time_limit_is_422(endpoint):
 def test_generate_past_its_time_is_422():
     quick = TestClient(create_app(ServerLimits(seconds=0.2)))
     response = post(quick, "generate", min_moves=40, seed=1)
-    assert "ask for fewer" in one_line_error(response, 422)
+    assert "ask for fewer moves, or try again" in one_line_error(response, 422)
 
 
 def test_an_asp_slot_is_given_back_after_each_proof():
@@ -952,9 +952,14 @@ def test_an_unknown_engine_names_the_three():
             "this position needs more time than the server allows: timed out at horizon 4; bfs: "
             "time limit of 1 s reached after 9 states",
         ),
-        (  # not a position's search: as it is
-            rhasp.SearchLimit("no puzzle of at least 40 moves in 1 s (3 boards)", "generate"),
-            "generate: no puzzle of at least 40 moves in 1 s (3 boards)",
+        (  # not a position's search: as it is, but for what the page lets a player do
+            rhasp.SearchLimit(
+                "no puzzle of at least 40 moves in 1 s (3 boards); the deepest found took 4 "
+                "moves; ask for fewer moves, or allow more seconds",
+                "generate",
+            ),
+            "generate: no puzzle of at least 40 moves in 1 s (3 boards); the deepest found took "
+            "4 moves; ask for fewer moves, or try again: each try draws new boards",
         ),
     ],
 )

@@ -798,8 +798,8 @@ async function generate() {
   }
 }
 
-// What the server typically reaches in its time limit on each size (measured: the option's
-// data-typical), said beside the field so that a larger board is asked for less.
+// What four requests in five reach in the server's time on each size (bench/generate_page.py: the
+// option's data-typical), said beside the field so that a larger board is asked for less.
 function sayTypicalDepth() {
   const chosen = $("generate-size").selectedOptions[0];
   $("generate-typical").textContent =
