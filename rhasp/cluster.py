@@ -31,7 +31,7 @@ from rhasp.engines.geometry import Geometry
 from rhasp.engines.limits import Budget
 from rhasp.engines.runner import run
 from rhasp.errors import InputError, about
-from rhasp.formats.line import database_board
+from rhasp.formats.line import database_board, database_line
 from rhasp.model import Board, Puzzle
 
 #: A cluster's name: the board's walls and vehicle lines, and the smallest hardest state.
@@ -141,12 +141,8 @@ class Hardest:
     canonical: Canonical
 
     def deck_line(self) -> str:
-        return deck_line(self.puzzle, self.moves, self.cluster)
-
-
-def deck_line(puzzle: Puzzle, moves: int, cluster: int) -> str:
-    """``MOVES BOARD CLUSTER``, database style, as ``rhasp deck`` reads (and verifies)."""
-    return f"{moves:2d} {database_board(puzzle)} {cluster}"
+        """``MOVES BOARD CLUSTER``, database style, as ``rhasp deck`` reads (and verifies)."""
+        return database_line(self.moves, database_board(self.puzzle), self.cluster)
 
 
 def hardest_state(puzzle: Puzzle, budget: Budget | None = None) -> Hardest | None:

@@ -34,7 +34,7 @@ from rhasp.engines import layouts
 from rhasp.engines.limits import Budget
 from rhasp.engines.runner import RUNNER, UNLIMITED
 from rhasp.errors import InputError
-from rhasp.formats.line import database_text
+from rhasp.formats.line import database_line, database_text
 from rhasp.journal import JournaledOutput
 from rhasp.parallel import dask_client, worker_pool
 from rhasp.progress import Progress, Silent
@@ -318,7 +318,7 @@ def _deck_lines(size: int, found: list[int]) -> list[str]:
     lettered by the one definition (:func:`rhasp.formats.line.database_text`)."""
     width = 2 + size * size
     return [
-        f"{found[k]:02d} {_lettered(size, found[k + 2 : k + width])} {found[k + 1]}"
+        database_line(found[k], _lettered(size, found[k + 2 : k + width]), found[k + 1])
         for k in range(0, len(found), width)
     ]
 

@@ -36,7 +36,6 @@ from rhasp.cluster import (
     Canonical,
     Hardest,
     cluster_graph,
-    deck_line,
     hardest_of,
     hardest_state,
     needless_piece,
@@ -47,7 +46,7 @@ from rhasp.engines.bitboard import best_first, prefer_compiled
 from rhasp.engines.limits import Budget, default_max_states
 from rhasp.engines.static import blocked_exit
 from rhasp.errors import SearchLimit, TimeLimit, counted
-from rhasp.formats.line import database_board
+from rhasp.formats.line import database_board, database_line
 from rhasp.model import Cell, Piece, Puzzle, TargetSpec, build_puzzle
 from rhasp.parallel import in_order
 from rhasp.progress import Progress
@@ -132,9 +131,7 @@ class NewPuzzle:
 
     def deck_line(self) -> str:
         """``MOVES BOARD CLUSTER``, or ``MOVES BOARD`` when the cluster was not counted."""
-        if self.cluster is None:
-            return f"{self.moves:2d} {database_board(self.puzzle)}"
-        return deck_line(self.puzzle, self.moves, self.cluster)
+        return database_line(self.moves, database_board(self.puzzle), self.cluster)
 
 
 #: What one board gave: its deepest proven puzzle, the limit when neither search fitted its

@@ -224,6 +224,7 @@ def database_deck(text: str) -> list[tuple[int, list[str], int | None]]:
         if not line.strip() or line.startswith(";"):
             continue
         moves, board, *cluster_states = line.split()
+        assert len(moves) >= 2 and moves.isdigit(), f"MOVES is two digits at least: {line!r}"
         counted = int(cluster_states[0]) if cluster_states else None
         found.append((int(moves), database_rows(board), counted))
     return found

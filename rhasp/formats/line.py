@@ -135,6 +135,15 @@ DATABASE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWYZabcdefghijklmnpqrstuvwyz"
 Placed = tuple[str, bool, list[Cell]]
 
 
+def database_line(moves: int, board: str, cluster: int | None = None) -> str:
+    """``MOVES BOARD CLUSTER`` as the published database writes it: the moves in two digits at
+    least (``08``), ``board`` database style (:func:`database_text`), then the states of its
+    cluster, left out where they were not counted. The one writer of a database line, for
+    ``rhasp enumerate``, ``hardest`` and ``generate``."""
+    line = f"{moves:02d} {board}"
+    return line if cluster is None else f"{line} {cluster}"
+
+
 def database_board(puzzle: Puzzle) -> str:
     """The board as the puzzle database writes it (:func:`database_text`)."""
     board = puzzle.board

@@ -8,7 +8,7 @@ import pytest
 
 from rhasp.errors import InputError
 from rhasp.formats import read_path, read_text, write
-from rhasp.formats.line import database_board, read_line
+from rhasp.formats.line import database_board, database_line, read_line
 from tests.boards import PUZZLES, card
 
 CARD1 = "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR."
@@ -26,6 +26,14 @@ def test_deck_line_numbers_are_kept_as_metadata_and_written_back():
     (puzzle,) = read_text(f"08 {DATABASE_CARD1} 1234\n", "d.txt", name="d")
     assert puzzle.meta == {"moves": 8, "cluster": 1234}
     assert write(puzzle, "line") == f"8 {DATABASE_CARD1.replace('o', '.')} 1234\n"
+
+
+def test_a_database_line_pads_its_moves_to_two_digits_as_the_published_one_does():
+    assert database_line(8, DATABASE_CARD1, 1234) == f"08 {DATABASE_CARD1} 1234"
+    assert database_line(51, DATABASE_CARD1) == f"51 {DATABASE_CARD1}"  # cluster not counted
+    assert database_line(104, DATABASE_CARD1, 7) == f"104 {DATABASE_CARD1} 7"
+    (puzzle,) = read_text(database_line(8, DATABASE_CARD1, 1234), "d.txt", name="d")
+    assert puzzle.meta == {"moves": 8, "cluster": 1234}
 
 
 def test_the_original_deck_holds_the_40_cards():
