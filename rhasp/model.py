@@ -131,15 +131,18 @@ class Board:
     def is_solved(self, state: State) -> bool:
         return all(state[self._index[label]] is None for label in self.targets)
 
+    def cells_at(self, i: int, position: int | None) -> list[Cell]:
+        """The cells vehicle ``i`` covers at ``position``: none once it has left (None)."""
+        return [] if position is None else self.vehicles[i].cells(position)
+
     def grid(self, state: State) -> list[list[str]]:
         """Rows of cells: ``.`` empty, ``#`` wall, else the label of the vehicle there."""
         rows = [[EMPTY] * self.width for _ in range(self.height)]
         for row, col in self.walls:
             rows[row][col] = WALL
-        for vehicle, position in zip(self.vehicles, state, strict=True):
-            if position is not None:
-                for row, col in vehicle.cells(position):
-                    rows[row][col] = vehicle.label
+        for i, position in enumerate(state):
+            for row, col in self.cells_at(i, position):
+                rows[row][col] = self.vehicles[i].label
         return rows
 
     def successors(self, state: State) -> Iterator[tuple[Move, State]]:

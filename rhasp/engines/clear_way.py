@@ -85,7 +85,7 @@ def never_reached(
     taken = dict.fromkeys(board.walls, -1)
     for i, position in enumerate(state):
         if i != target:
-            taken |= dict.fromkeys(_cells_at(board, i, position), i)
+            taken |= dict.fromkeys(board.cells_at(i, position), i)
     for place in way:
         behind = place - t.length if high else place + 1
         if _witness(board, state, runs, target, behind, place, dict(taken)):
@@ -181,10 +181,6 @@ def _move(
 
 def _cell(horizontal: bool, line: int, place: int) -> Cell:
     return (line, place) if horizontal else (place, line)
-
-
-def _cells_at(board: Board, i: int, position: int | None) -> list[Cell]:
-    return [] if position is None else board.vehicles[i].cells(position)
 
 
 def _pieces(

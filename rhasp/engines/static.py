@@ -304,7 +304,7 @@ def static_analysis(board: Board, state: State, rules: str = "full") -> StaticAn
     greatest = rules in ("greatest", "full")
     if greatest:
         for i, position in enumerate(state):
-            for cell in _cells(board, i, position):
+            for cell in board.cells_at(i, position):
                 analysis.hold(cell, i, True)
     _fixpoint(analysis, keep_to_start=greatest)
     return analysis
@@ -317,7 +317,7 @@ def _fixpoint(analysis: StaticAnalysis, keep_to_start: bool) -> None:
     board, state, held, lines = analysis.board, analysis.state, analysis.held, analysis.lines
     start = dict(held)
     cells = {
-        key: [cell for i in line.pieces for cell in _cells(board, i, state[i])]
+        key: [cell for i in line.pieces for cell in board.cells_at(i, state[i])]
         for key, line in lines.items()
     }
     waiting = list(lines)
@@ -422,10 +422,6 @@ def _lines(board: Board, state: State) -> dict[tuple[bool, int], Line]:
         ordered = tuple(sorted(pieces, key=lambda i: state[i]))
         lines[horizontal, index] = Line(horizontal, index, length, ordered)
     return lines
-
-
-def _cells(board: Board, i: int, position: int | None) -> list[Cell]:
-    return [] if position is None else board.vehicles[i].cells(position)
 
 
 def _span(board: Board, i: int, position: int | None) -> range:
