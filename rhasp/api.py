@@ -53,6 +53,8 @@ from rhasp.engines.limits import (
     CONFIRM_FLOOR,
     OUT_OF_MEMORY,
     Budget,
+    max_atoms_for,
+    max_states_for,
 )
 from rhasp.engines.runner import RUNNER
 from rhasp.engines.static import Blocked, blocked_exit, static_analysis
@@ -81,8 +83,6 @@ from rhasp.requests import (
     GenerateRequest,
     SolveRequest,
     StaticVerdict,
-    max_atoms_for,
-    max_states_for,
     search_budget,
     solution,
 )

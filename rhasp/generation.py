@@ -43,7 +43,7 @@ from rhasp.cluster import (
     state_name,
 )
 from rhasp.engines.bitboard import best_first, prefer_compiled
-from rhasp.engines.limits import Budget, default_max_states
+from rhasp.engines.limits import Budget, max_states_for
 from rhasp.engines.static import blocked_exit
 from rhasp.errors import SearchLimit, TimeLimit, counted
 from rhasp.formats.line import database_board, database_line
@@ -551,7 +551,7 @@ def distinct_puzzles(
         seconds = SECONDS_PER_PUZZLE * count if seconds is None else seconds
     if max_boards is None and seconds is None:
         raise ValueError("distinct_puzzles needs a count or a bound: it would never end")
-    states = default_max_states(jobs) if max_states is None else max_states
+    states = max_states_for(max_states, jobs)
     if seconds is not None:
         tried.ends = tried.began + seconds
     deadline = time.time() + (math.inf if seconds is None else seconds)

@@ -45,8 +45,8 @@ from rhasp.engines.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
     Budget,
-    default_max_atoms,
-    default_max_states,
+    max_atoms_for,
+    max_states_for,
 )
 from rhasp.engines.static import static_verdict
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
@@ -55,22 +55,9 @@ from rhasp.model import MAX_SIDE, Puzzle
 from rhasp.progress import Progress
 
 
-def max_states_for(
-    max_states: int | None, processes: int = 1, bytes_each: int = BYTES_PER_STATE
-) -> int:
-    """``max_states`` when given, else what half the memory holds at ``bytes_each`` a state,
-    shared by ``processes`` searching at once: the one place that default is reckoned."""
-    return default_max_states(processes, bytes_each) if max_states is None else max_states
-
-
 def processes_for(jobs: int | None) -> int:
     """``jobs`` worker processes when given, else one per core."""
     return (os.cpu_count() or 1) if jobs is None else jobs
-
-
-def max_atoms_for(max_atoms: int | None, processes: int = 1) -> int:
-    """``max_atoms`` when given, else what the memory holds, shared as :func:`max_states_for`."""
-    return default_max_atoms(processes) if max_atoms is None else max_atoms
 
 
 def search_budget(
