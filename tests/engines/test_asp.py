@@ -31,9 +31,13 @@ ASP = AspEngine()  # with the state memo, as rhasp solve runs it
 PLAIN = AspEngine(AspOptions(memo=False))  # exactly the encodings, as the clingo executable does
 ENGINES = {"memo": ASP, "plain": PLAIN}
 # Cards each variant proves within a few seconds on the development machine (see
-# bench/README.md); the rest run in the benchmark, not in the test suite.
-PLAIN_MOVES = [*range(1, 23), 24, 26, 28]
-PLAIN_SLIDES = list(range(1, 11))
+# bench/README.md); the rest run in the benchmark, not in the test suite. The plain encodings
+# (what the clingo executable runs) on the cards each takes in about a second: on longer
+# plans they are checked against BFS on random boards (test_random_boards_asp_agrees_with_bfs)
+# and by the clingo executable on card 26 (test_clingo_executable_prints_the_optimal_plan);
+# what ships, the memo, proves the harder cards here.
+PLAIN_MOVES = [*range(1, 11), 12, 14, 20, 21]
+PLAIN_SLIDES = [*range(1, 7), 8, 9]
 MEMO_MOVES = [*range(1, 13), 14, 15, *range(17, 24), 27, 28, 30, 32]
 MEMO_SLIDES = [*range(1, 11), 12, 15, 19, 20, 21]
 CARDS = [("memo", n) for n in MEMO_MOVES] + [("plain", n) for n in PLAIN_MOVES]
