@@ -307,7 +307,7 @@ def breadth_first(
     """
     order = [first]
     parent = [-1]
-    moved = [NO_SKIP]  # the vehicle whose move found each state (see NO_SKIP)
+    found_by = [NO_SKIP]  # the vehicle whose move found each state (see NO_SKIP)
     seen = key_set(first)
     goal = 0 if solved(g, first) else NOT_FOUND
     keys, slides, movers = buffers(g, first)
@@ -320,12 +320,12 @@ def breadth_first(
         if post_progress(watch, len(order), depth, budget):
             return BUDGET, len(order), order[:0]
         seen = with_room(seen, len(keys), first)
-        n = successors(g, order[done], moved[done], keys, slides, movers)
+        n = successors(g, order[done], found_by[done], keys, slides, movers)
         for j in range(n):
             after = keys[j]
             if add_new(seen, after):
                 order.append(after)
-                moved.append(movers[j])
+                found_by.append(movers[j])
                 if with_links:
                     parent.append(done)
                 if goal < 0 and field(after, first_shift, g.gone) == first_pos and solved(g, after):
