@@ -25,8 +25,8 @@ from rhasp.model import Board, Move, Puzzle
 #: The largest cluster kept for hints; beyond it each hint is a search of its own.
 CLUSTER_STATES = 200_000
 #: How many states the kept clusters hold at most, all together (least recently used boards
-#: go first): about 330 MB at the 270 to 330 bytes a state a kept cluster graph costs (its
-#: arrays and its index of keys; tracemalloc on cards 34, 39 and 40, 2026-11-25).
+#: go first): a few hundred MB at what a kept cluster graph costs a state, its arrays and its
+#: index of keys (bench/README.md, "Limits").
 KEPT_STATES = 1_000_000
 #: How many boards are remembered as having clusters too large to keep.
 LARGE_BOARDS = 1_024

@@ -38,16 +38,13 @@ from rhasp.shipped import shipped
 ENCODING_FILES = {"moves": "moves.lp", "slides": "slides.lp"}
 
 #: What each of clingo's solver threads maps when it first starts, besides its stack: glibc's
-#: malloc arena for the thread, 64 MiB reserved on 64-bit Linux. The first solve of a process
-#: grew its VmSize by 72 MiB with one solver thread and by 144 MiB with two (an arena and an
-#: 8 MiB stack each; card 1, ``--no-memo`` and the memo's two threads, 2026-11-26); later
-#: solves reuse both, and grew it by at most 4 MiB a horizon (card 40).
+#: malloc arena for the thread, 64 MiB reserved on 64-bit Linux; later solves of the process
+#: reuse it (the growth measured: bench/README.md, "Limits").
 ARENA_BYTES = 64 << 20
 #: The room a solve needs besides new threads' arenas and stacks: its threads' thread-local
 #: data and the solver's growth while it runs. Without it clingo ends the process from C++
 #: ("cannot allocate memory for thread-local data: ABORT", exit code 127), which no Python
-#: code can catch: it did with 1.5 MiB left, at horizon 38 of card 40 under ``ulimit -v
-#: 230000``. A 16 MiB margin is four times the largest growth of a horizon measured.
+#: code can catch. The margin is four times the largest growth of a horizon measured.
 SOLVE_MARGIN = 16 << 20
 #: The most solver threads a solve of this process has started: their arenas and stacks
 #: stay reserved, and the next solve's threads reuse them.

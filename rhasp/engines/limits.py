@@ -20,12 +20,12 @@ from pathlib import Path
 from rhasp.errors import SearchLimit, TimeLimit
 from rhasp.progress import Progress
 
-#: What one state costs a search at its peak: 108-115 bytes uncompiled, 84-85 compiled
-#: (bench/state_memory.py, 2026-11-23 and -24), rounded up for larger keys and the tables' growth.
+#: What one state costs a search at its peak, uncompiled or compiled, as
+#: ``bench/state_memory.py`` measures it (bench/README.md, "Limits"), rounded up for larger
+#: keys and the tables' growth.
 BYTES_PER_STATE = 200
 #: What one state of the cluster costs ``rhasp analyze``, which keeps every state's moves as
-#: Python lists of indices, its distances and the game graph: 2,030 bytes (bench/state_memory.py,
-#: 2026-11-25; 1,916 with the dict of lists before), rounded up.
+#: Python lists of indices, its distances and the game graph (measured the same way), rounded up.
 ANALYSIS_BYTES_PER_STATE = 2_500
 #: What one ground atom costs clingo at its peak, with the solver's state and the memo:
 #: 1,291 bytes (bench/state_memory.py), rounded up.
