@@ -15,6 +15,7 @@ once or not at all there), compiled again. One source still; tests compare the t
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 import inspect
 from collections.abc import Callable
@@ -49,6 +50,15 @@ _CORE_SOURCE = ast.parse(inspect.getsource(core))
 HELPERS = {
     name: node for name, node in _one_line_helpers(_CORE_SOURCE).items() if name in WRITTEN_IN_PLACE
 }
+#: The one helper written differently uncompiled. Here keys are Python ints of any width, and
+#: the core's hash (one multiplication, see :func:`rhasp.engines.core.spread`) keeps only the
+#: key's low bits in the bits it takes a slot from: keys that differ only above bit 64 (a wide
+#: board whose low vehicles stand still) would all go to one slot and be probed one by one,
+#: a cluster explored at a thousand states a second. Python's own hash of an int (the int
+#: modulo 2**61 - 1) folds every bit in first; on a key of one word it is the key, mostly.
+HELPERS["spread"] = _one_line_helpers(
+    ast.parse("def spread(key):\n    return (hash(key) * SPREAD) >> 32")
+)["spread"]
 
 
 def _expression(helper: ast.FunctionDef) -> ast.expr:
@@ -98,7 +108,7 @@ class _Substitute(ast.NodeTransformer):
     def visit_Name(self, node: ast.Name) -> ast.AST:
         if node.id in self.bound:
             return copy.deepcopy(self.bound[node.id])
-        if self.in_core:
+        if self.in_core or node.id in vars(builtins):
             return node
         return ast.Attribute(ast.Name("core", ast.Load()), node.id, ast.Load())
 

@@ -51,3 +51,20 @@ def test_the_runner_runs_the_plain_twin_uncompiled():
     assert plain.twin(core.breadth_first) is plain.CORE.breadth_first
     assert plain.twin(clusters.cluster) is plain.CLUSTERS.cluster
     assert plain.CLUSTERS.core is plain.CORE  # its calls of the core are plain too
+
+
+def test_uncompiled_keys_that_differ_only_in_high_bits_spread_over_the_table():
+    # A wide board's keys are Python ints here: states whose low vehicles stand still differ
+    # only above bit 64, and the core's hash (the key's low bits, multiplied) sent them all to
+    # one slot, each new key probing past all the others (walled12's cluster at a thousand
+    # states a second). At a quarter full, a hash that spreads them leaves short runs.
+    slots = 4096
+    table = plain.CLUSTERS._index_table(slots, 1)
+    for index in range(slots // 4):
+        assert plain.CLUSTERS._index_of(table, (index + 1) << 100, index) == -1
+    taken = [table[2 * slot] != clusters.EMPTY_SLOT for slot in range(slots)]
+    longest = run = 0
+    for full in taken + taken:  # runs wrap around the end
+        run = run + 1 if full else 0
+        longest = max(longest, run)
+    assert sum(taken) == slots // 4 and longest < 40
