@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from rhasp.cluster import ClusterGraph, cluster_graph
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.limits import Budget
+from rhasp.engines.static import STATIC, blocked_exit
 from rhasp.errors import SearchLimit, TimeLimit
 from rhasp.model import Board, Move, Puzzle
 
@@ -136,10 +137,17 @@ BOOK = ClusterBook()
 
 
 def next_move(puzzle: Puzzle, budget: Budget | None = None, book: ClusterBook = BOOK) -> Hint:
-    """The next move of an optimal plan from the puzzle's position (its placement)."""
+    """The next move of an optimal plan from the puzzle's position (its placement). Before
+    any search, as the solve policy does: a position static analysis proves unsolvable has no
+    hint, at once (a large walled board's cluster would be searched to its limit for it)."""
     budget = budget or Budget()
     if puzzle.board.is_solved(puzzle.start):
         return Hint(None, 0)
+    kept = book.kept(puzzle) if len(puzzle.board.targets) == 1 else None
+    if kept is not None:
+        return _from_cluster(*kept)
+    if blocked_exit(puzzle) is not None:
+        return Hint(None, None, STATIC)
     if len(puzzle.board.targets) == 1:
         try:
             graph, key = book.graph(puzzle, budget)

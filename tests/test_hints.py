@@ -10,11 +10,13 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from rhasp import hints, play
+from rhasp.api import read
 from rhasp.engines import get_engine
 from rhasp.engines.limits import Budget, time_limit
+from rhasp.engines.static import STATIC
 from rhasp.errors import SearchLimit, TimeLimit
 from rhasp.hints import ClusterBook, Hint, kept_hint, next_move
-from tests.boards import card
+from tests.boards import PUZZLES, card
 
 
 def counted_searches(monkeypatch, pause: float) -> list[str]:
@@ -126,3 +128,10 @@ def test_a_cluster_search_out_of_time_ends_the_hint_and_is_not_taken_for_a_large
     found = next_move(card(1), Budget(10**6), book)  # searched again: the board is not "large"
     assert found.moves_left == get_engine("bfs").solve(card(1), "moves").moves
     assert calls == ["card01", "card01"]
+
+
+def test_a_position_static_analysis_proves_unsolvable_has_no_hint_and_no_search():
+    # walled12's target faces a wall: the solve policy says so at once; a hint searched its
+    # cluster (millions of states) to the limit, then the position, before this.
+    walled12 = read(PUZZLES / "large" / "walled12.txt")
+    assert next_move(walled12, Budget(states=1_000), ClusterBook()) == Hint(None, None, STATIC)

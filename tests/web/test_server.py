@@ -491,6 +491,11 @@ def test_analyze_past_its_limit_gives_the_static_verdict_as_the_cli_and_python_d
     )
 
 
+def test_a_hint_on_a_board_static_analysis_proves_unsolvable_says_so_at_once(client):
+    record = post(client, "hint", board=WALLED12.read_text()).json()
+    assert record["unsolvable"] is True and record["proven_by"] == "static analysis"
+
+
 def test_analyze_past_its_limit_with_nothing_proven_is_a_limit_everywhere():
     page = TestClient(create_app(ServerLimits(states=125_000)))
     assert "state limit" in one_line_error(post(page, "analyze", board=LEFT12), 422)

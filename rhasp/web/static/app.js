@@ -362,7 +362,7 @@ async function hint() {
     if (found.unsolvable) {
       // Moves are reversible: no way out from here means none from the start either.
       status("This puzzle has no solution: no sequence of moves gets the target out " +
-        `(proven by ${found.proven_by.toUpperCase()}).`);
+        `(proven by ${ENGINE_NAMES[found.proven_by] || found.proven_by}).`);
       return;
     }
     const v = vehicle(found.label);
@@ -380,7 +380,7 @@ async function hint() {
     $("board").append(ghost);
     const left = found.moves_left;
     status(`Hint: ${found.move}. You are ${left} move${left === 1 ? "" : "s"} from the exit ` +
-      `(proven by ${found.proven_by.toUpperCase()}).`);
+      `(proven by ${ENGINE_NAMES[found.proven_by] || found.proven_by}).`);
     $("status").dataset.hint = found.move;
   } catch (error) {
     status(error.message);
