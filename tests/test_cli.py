@@ -106,9 +106,9 @@ def test_search_limits_exit_4_and_never_say_no_solution():
 
 
 # Card 1 takes 8 moves; card 25's ASP proof takes seconds, its confirming BFS a few thousand
-# states, within the half second the timeout leaves both.
+# states, well within the two seconds the timeout leaves both, even uncompiled on a busy machine.
 @pytest.mark.parametrize(
-    "name, limit", [("card01", ("--max-horizon", "5")), ("card25", ("--timeout", "0.5"))]
+    "name, limit", [("card01", ("--max-horizon", "5")), ("card25", ("--timeout", "2"))]
 )
 def test_a_limit_asp_meets_never_hides_the_optimum_bfs_proved(name, limit):
     card = str(ORIGINAL / f"{name}.txt")
