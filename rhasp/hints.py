@@ -141,11 +141,9 @@ def next_move(puzzle: Puzzle, budget: Budget | None = None, book: ClusterBook = 
     any search, as the solve policy does: a position static analysis proves unsolvable has no
     hint, at once (a large walled board's cluster would be searched to its limit for it)."""
     budget = budget or Budget()
-    if puzzle.board.is_solved(puzzle.start):
-        return Hint(None, 0)
-    kept = book.kept(puzzle) if len(puzzle.board.targets) == 1 else None
-    if kept is not None:
-        return _from_cluster(*kept)
+    found = kept_hint(puzzle, book)
+    if found is not None:
+        return found
     if blocked_exit(puzzle) is not None:
         return Hint(None, None, STATIC)
     if len(puzzle.board.targets) == 1:

@@ -21,7 +21,6 @@ search at once (:func:`max_states_for`). The policies:
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from dataclasses import dataclass, field, replace
@@ -146,7 +145,8 @@ class SolveRequest:
         arguments.optional(arguments.seconds, self.timeout, "timeout")
         arguments.optional(arguments.whole, self.max_horizon, "max_horizon")
         arguments.optional(arguments.whole, self.max_atoms, "max_atoms", 1)
-        if self.timeout is not None and (self.budget.seconds or math.inf) > self.timeout:
+        given = self.budget.seconds
+        if self.timeout is not None and (given is None or given > self.timeout):
             object.__setattr__(self, "budget", replace(self.budget, seconds=self.timeout))
 
     def engine_budget(self, budget: Budget) -> Budget:

@@ -155,6 +155,13 @@ def test_a_timeout_bounds_the_engine_and_its_confirming_bfs_together(engine):
         assert found.limit or found.moves == LEFT12_MOVES
 
 
+def test_a_timeout_and_the_budget_s_own_seconds_give_the_fewer():
+    puzzle = rhasp_read(LEFT12)
+    assert SolveRequest(puzzle, budget=Budget(seconds=9), timeout=5).budget.seconds == 5
+    assert SolveRequest(puzzle, budget=Budget(seconds=0), timeout=5).budget.seconds == 0
+    assert SolveRequest(puzzle, timeout=5).budget.seconds == 5
+
+
 def test_left12_with_astar_and_no_other_option_is_proven_and_exits_0():
     # The target: BFS would walk 19 million states; it stops at its share.
     result = rhasp("solve", str(LEFT12), "--engine", "astar", "--verbose")

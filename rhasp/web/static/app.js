@@ -29,6 +29,11 @@ const SMALL_SIDE = 6;
 // The engines as the page names them.
 const ENGINE_NAMES = {asp: "ASP", astar: "A*", bfs: "BFS"};  // the confirming BFS last
 
+// What proved an answer, as the page names it: an engine, or "static analysis" as it comes.
+function proofName(proof) {
+  return ENGINE_NAMES[proof] || proof;
+}
+
 // --- talking to the server ---------------------------------------------------------------
 
 async function api(path, body) {
@@ -362,7 +367,7 @@ async function hint() {
     if (found.unsolvable) {
       // Moves are reversible: no way out from here means none from the start either.
       status("This puzzle has no solution: no sequence of moves gets the target out " +
-        `(proven by ${ENGINE_NAMES[found.proven_by] || found.proven_by}).`);
+        `(proven by ${proofName(found.proven_by)}).`);
       return;
     }
     const v = vehicle(found.label);
@@ -380,7 +385,7 @@ async function hint() {
     $("board").append(ghost);
     const left = found.moves_left;
     status(`Hint: ${found.move}. You are ${left} move${left === 1 ? "" : "s"} from the exit ` +
-      `(proven by ${ENGINE_NAMES[found.proven_by] || found.proven_by}).`);
+      `(proven by ${proofName(found.proven_by)}).`);
     $("status").dataset.hint = found.move;
   } catch (error) {
     status(error.message);
@@ -488,7 +493,7 @@ function showSolution(solution) {
       `No plan: proven by ${solution.proven_by.join(" and ").toUpperCase()}.`;
     return;
   }
-  const proofs = solution.proven_by.map((p) => (p === "asp" ? "ASP horizon proof" : ENGINE_NAMES[p] || p));
+  const proofs = solution.proven_by.map((p) => (p === "asp" ? "ASP horizon proof" : proofName(p)));
   const others = Object.entries(stopped).map(([name, why]) => `; ${stoppedWords(name, why)}`);
   const found = `${solution.moves} moves, ${solution.slides} slides: fewest ` +
     `${solution.objective}, optimal (proven by ${proofs.join(", confirmed by ")}${others.join("")}) · ` +
