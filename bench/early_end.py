@@ -85,9 +85,8 @@ class Early:
     def at(self, horizon: int) -> int | None:
         while self.grounded < horizon:
             t = self.grounded + 1
-            parts = [("base", []), ("check", [clingo.Number(0)])] if t == 0 else []
-            parts += [("step", [clingo.Number(t)]), ("check", [clingo.Number(t)])] if t else []
-            self.made.ground(parts)
+            first = ("base", []) if t == 0 else ("step", [clingo.Number(t)])
+            self.made.ground([first, ("check", [clingo.Number(t)])])
             self.grounded = t
         for t in range(self.grounded + 1):  # the goal asked at this horizon only
             query = clingo.Function("query", [clingo.Number(t)])
