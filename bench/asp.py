@@ -33,8 +33,8 @@ import statistics
 from pathlib import Path
 
 from rhasp.engines import AspOptions, Solution, get_engine
-from rhasp.engines.limits import Budget
 from rhasp.formats import read_path
+from rhasp.limits import Budget
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 DECK = PUZZLES / "original40.txt"

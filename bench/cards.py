@@ -20,7 +20,7 @@ import statistics
 import time
 from pathlib import Path
 
-from rhasp.engines import bitboard
+from rhasp import search
 from rhasp.engines.bfs import BfsEngine
 from rhasp.formats import read_path
 
@@ -39,7 +39,7 @@ def main() -> None:
     os.environ["RHASP_JIT"] = "always" if args.core == "compiled" else "never"
     if args.core == "compiled":
         began = time.perf_counter()
-        bitboard.prefer_compiled()
+        search.prefer_compiled()
         print(
             f"loading the compiled core (numba and its cached code): "
             f"{time.perf_counter() - began:.2f} s"

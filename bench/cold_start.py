@@ -33,7 +33,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from rhasp.engines.prepare import serving
+from rhasp.search.prepare import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 RHASP = [sys.executable, "-m", "rhasp"]

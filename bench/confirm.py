@@ -35,9 +35,9 @@ from typing import Any
 
 from rhasp.engines.astar import AstarEngine
 from rhasp.engines.bfs import BfsEngine
-from rhasp.engines.limits import Budget
 from rhasp.formats import read_path
 from rhasp.generation import board_number
+from rhasp.limits import Budget
 from rhasp.model import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent

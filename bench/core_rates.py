@@ -29,12 +29,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rhasp.engines import bitboard, core, runner
-from rhasp.engines.geometry import Geometry, cell_words, key_words
-from rhasp.engines.limits import Budget
 from rhasp.errors import SearchLimit
 from rhasp.formats import read_path
 from rhasp.generation import board_number
+from rhasp.limits import Budget
+from rhasp.search import core, prefer_compiled, runner
+from rhasp.search.geometry import Geometry, cell_words, key_words
 
 SEARCHES = {
     "bfs": (core.breadth_first, {"stop_at_goal": False, "with_links": True}),
@@ -168,7 +168,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--walls", type=int, default=2)
     args = parser.parse_args()
-    if not bitboard.prefer_compiled():
+    if not prefer_compiled():
         raise SystemExit("the compiled core cannot be loaded here (numba)")
     rows = [measure(int(size), args) for size in args.sizes.split(",")]
     rows.insert(1, on_cards(args))

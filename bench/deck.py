@@ -32,7 +32,7 @@ BIG_CLUSTER = "ooBBCDooEECDooAAooFooGGoFoHHooFoooII"
 EXPLORE = f"""
 import resource, time
 from rhasp.formats import read_text
-from rhasp.engines.bitboard import cluster_size, prefer_compiled
+from rhasp.search import cluster_size, prefer_compiled
 prefer_compiled()
 (puzzle,) = read_text("{BIG_CLUSTER}", "big", name="big")
 began = time.perf_counter()

@@ -43,12 +43,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from rhasp.engines import Solution, bitboard
+from rhasp import search
+from rhasp.engines import Solution
 from rhasp.engines.astar import AstarEngine
 from rhasp.engines.bfs import BfsEngine
-from rhasp.engines.limits import Budget
 from rhasp.formats import read_path
 from rhasp.generation import Tried, board_number, distinct_puzzles
+from rhasp.limits import Budget
 from rhasp.model import Board, Puzzle, Vehicle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -294,7 +295,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--starts", type=int, default=6)
     args = parser.parse_args()
-    bitboard.prefer_compiled()
+    search.prefer_compiled()
     cards = on_cards(args.runs)
     backward = backward_start()
     static = static_proof(args.runs)

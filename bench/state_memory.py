@@ -1,5 +1,5 @@
 """What one state costs a search, and one ground atom costs clingo: the figures behind the
-default limits (rhasp/engines/limits.py: BYTES_PER_STATE, BYTES_PER_ATOM).
+default limits (rhasp/limits.py: BYTES_PER_STATE, BYTES_PER_ATOM).
 
 Each measurement runs in a fresh process and reads its peak resident memory (ru_maxrss) after
 the work, less the peak before it:
@@ -30,8 +30,8 @@ import sys
 UNCOMPILED = """
 import resource, sys
 from rhasp.formats import read_path
-from rhasp.engines.bitboard import fewest_moves
-from rhasp.engines.limits import Budget
+from rhasp.search import fewest_moves
+from rhasp.limits import Budget
 from rhasp.errors import SearchLimit
 puzzle = read_path("puzzles/large/walled12.txt")[0]
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -47,7 +47,7 @@ COMPILED = """
 import os, resource
 os.environ["RHASP_JIT"] = "always"
 from rhasp.formats import read_text
-from rhasp.engines.bitboard import solve_and_count, prefer_compiled
+from rhasp.search import solve_and_count, prefer_compiled
 prefer_compiled()
 # bench/deck.py's board of a 174,532-state cluster, explored whole with the links kept.
 (puzzle,) = read_text("ooBBCDooEECDooAAooFooGGoFoHHooFoooII", "big", name="big")
@@ -71,7 +71,7 @@ print(found.cluster_states, (after - before) * 1024)
 ATOMS = """
 import resource, sys
 from rhasp.engines.asp import AspEngine
-from rhasp.engines.limits import Budget
+from rhasp.limits import Budget
 from rhasp.formats import read_path
 puzzle = read_path("puzzles/original/card40.txt")[0]
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -4,7 +4,7 @@ what it costs, against a real search that ignores static analysis.
     python bench/static.py [--boards 1000] [--large-boards 100] [--sizes 8,10,12]
                            [--seed 32] [--repeats 3] [--large-max-states 50000] [--runs 7]
 
-``rhasp.engines.static`` has four rule sets (``RULES``): ``stuck`` (the largest stuck set
+``rhasp.static`` has four rule sets (``RULES``): ``stuck`` (the largest stuck set
 only, the old analysis), ``lines`` (the line rule of Fogleman's static.go, a least fixpoint),
 ``greatest`` (the line rule's greatest fixpoint, which includes both) and ``full`` (rhasp's
 analysis: ``greatest`` and the second rule, a target reaching each cell of its way only from
@@ -30,7 +30,7 @@ one JSON line with everything:
   of board, the target on row (size - 1) // 2, vehicles 25-40 % of the cells in number (8 to
   13 are 22-36 % on 6×6; a vehicle that does not fit after 200 tries is left out, so the
   densest boards hold fewer), 0 to 4 walls. Decided by BFS
-  (``rhasp.engines.bitboard.fewest_moves``: it stops at the first goal, where the cluster walk
+  (``rhasp.search.fewest_moves``: it stops at the first goal, where the cluster walk
   would explore the whole cluster) within ``--large-max-states`` states; past that the board
   is "undecided" (these boards are over 63 cells, so the core runs uncompiled). Same columns,
   plus the mean vehicles, the undecided boards (and how many of them are trivial) and ``+N``:
@@ -62,11 +62,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from rhasp import search, static
 from rhasp.cluster import cluster_graph
-from rhasp.engines import bitboard, static
-from rhasp.engines.limits import Budget
 from rhasp.errors import SearchLimit
 from rhasp.formats import read_path
+from rhasp.limits import Budget
 from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle, is_label
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -165,7 +165,7 @@ def decide_small(puzzle: Puzzle) -> tuple[bool, int, int]:
 def decide_large(puzzle: Puzzle, max_states: int) -> tuple[bool | None, int]:
     """BFS within ``max_states``: solvable, or None past the budget; states reached."""
     try:
-        plan, found = bitboard.fewest_moves(puzzle.board, puzzle.start, Budget(states=max_states))
+        plan, found = search.fewest_moves(puzzle.board, puzzle.start, Budget(states=max_states))
     except SearchLimit:
         return None, max_states
     return plan is not None, found
@@ -407,7 +407,7 @@ def main() -> None:
     args = parser.parse_args()
     args.sizes = [int(size) for size in args.sizes.split(",") if size]
     os.environ.setdefault("RHASP_JIT", "always")
-    bitboard.prefer_compiled()
+    search.prefer_compiled()
     began = time.perf_counter()
     faults: list[str] = []
     small = small_boards(args, faults)

@@ -5,30 +5,23 @@ of :mod:`rhasp.cluster` (explored once with its moves kept, as arrays over state
 with every state's distance to the nearest goal).
 Single-target puzzles only: "one move from winning" is defined for one target.
 
-The all-moves graph is enumerated line by line (a *line* is a row or column with its vehicles):
-each line's own placements are listed first, then combined depth-first, dropping a partial
-placement as soon as two lines overlap, so the full product is counted but never built.
+The all-moves graph is enumerated line by line (a *line* is a row or column with its vehicles)
+on the search core (:func:`rhasp.search.all_moves_graph`).
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rhasp.cluster import ClusterGraph, cluster_graph, vehicles_by_line
-from rhasp.engines.bitboard import fewest_slides
-from rhasp.engines.clusters import database_order
-from rhasp.engines.geometry import Geometry
-from rhasp.engines.limits import Budget, state_limit
+from rhasp.cluster import cluster_graph, vehicles_by_line
 from rhasp.errors import about
-from rhasp.model import Board, Puzzle, State
-
-#: One line's vehicles placed: (occupancy bits, their part of the state key).
-LinePlacement = tuple[int, int]
+from rhasp.limits import Budget
+from rhasp.model import Puzzle, State
+from rhasp.search import ClusterGraph, all_moves_graph, fewest_slides
 
 
 @dataclass(frozen=True)
@@ -90,10 +83,12 @@ def analysis_of(
     game = {} if winning[start] else _layers(graph, start, lambda i: not winning[i])
     profile = Counter(distance[i] for i in graph.by_distance)
     farthest = graph.farthest
-    hardest_keys = [graph.keys[i] for i in graph.by_distance if distance[i] == farthest]
+    hardest = [i for i in graph.by_distance if distance[i] == farthest]
     with about(puzzle.name):
         slides, _ = fewest_slides(puzzle.board, puzzle.start, budget)
-        tried, all_states, all_edges = all_moves_graph(puzzle, graph.geometry, budget.states)
+        tried, all_states, all_edges = all_moves_graph(
+            puzzle.board, line_groups(puzzle), budget.states
+        )
     return Analysis(
         name=puzzle.name,
         cluster_states=graph.states,
@@ -109,71 +104,20 @@ def analysis_of(
         all_moves_edges=all_edges,
         profile=dict(profile),
         hardest_distance=farthest,
-        hardest=_in_database_order(graph.geometry, hardest_keys),
+        hardest=graph.in_database_order(hardest),
         graph=graph,
     )
 
 
-def _in_database_order(geometry: Geometry, keys: list[int]) -> list[State]:
-    """The states ``keys`` in the puzzle database's order, the first the one ``hardest`` and
-    ``rhasp enumerate`` choose (:func:`rhasp.engines.clusters.database_order`)."""
-    tables, horizontal = geometry.tables, geometry.horizontal
-    keys = sorted(keys, key=lambda key: database_order(tables, key, horizontal))
-    return [geometry.state(key) for key in keys]
-
-
-def all_moves_graph(puzzle: Puzzle, geometry: Geometry, max_states: int) -> tuple[int, int, int]:
-    """(placements tried, states, edges) of the all-moves graph (see the module docstring).
-
-    ``geometry`` must keep targets on the board, as the cluster's does: the graph contains
-    the cluster, and its edges are moves of the same kind. Beyond ``max_states`` states it
-    stops with :class:`SearchLimit`: a large board has astronomically many placements.
-    """
-    lines = line_placements(puzzle, geometry)
-    lines.sort(key=len)  # few choices first: overlaps show up early in the search
-    states = moves = 0
-
-    def place(k: int, occupied: int, key: int) -> None:
-        nonlocal states, moves
-        if k == len(lines):
-            states += 1
-            if states > max_states:
-                raise state_limit(states, "of the all-moves graph")
-            moves += len(geometry.neighbours(key))
-            return
-        for mask, part in lines[k]:
-            if not mask & occupied:
-                place(k + 1, occupied | mask, key + part)
-
-    place(0, geometry.tables.walls, 0)
-    return math.prod(map(len, lines)), states, moves // 2  # every move undoes
-
-
-def line_placements(puzzle: Puzzle, geometry: Geometry) -> list[list[LinePlacement]]:
-    """For each line, every placement of its vehicles in their starting order that overlaps
-    neither a wall nor another of them."""
+def line_groups(puzzle: Puzzle) -> list[list[int]]:
+    """The vehicle indices of each line (a row or column with vehicles), in their order along
+    it: what the all-moves graph places line by line."""
     board = puzzle.board
     lines = itertools.groupby(
         vehicles_by_line(puzzle),
         key=lambda i: (board.vehicles[i].orientation, board.vehicles[i].line),
     )
-    return [list(_placements(list(line), 0, board, geometry)) for _, line in lines]
-
-
-def _placements(
-    line: list[int], first: int, board: Board, geometry: Geometry
-) -> Iterator[LinePlacement]:
-    """Placements of the vehicles ``line``, in this order, from cell ``first`` of the line on."""
-    if not line:
-        yield 0, 0
-        return
-    i, length = line[0], board.vehicles[line[0]].length
-    tables = geometry.tables
-    for p in range(first, tables.last[i] + 1):
-        cells = tables.masks[i * tables.stride + p]
-        if not cells & tables.walls:
-            for mask, key in _placements(line[1:], p + length, board, geometry):
-                yield cells | mask, (p << tables.shift[i]) + key
+    return [list(line) for _, line in lines]
 
 
 def _layers(graph: ClusterGraph, start: int, enters: Callable[[int], bool]) -> dict[int, int]:

@@ -19,7 +19,7 @@ print::
 In Jupyter a puzzle shows as its board and a solution as its strip of boards.
 
 Every search is bounded: by ``max_states`` (default: what half the memory holds) or a
-:class:`~rhasp.engines.limits.Budget`, and for ASP by ``max_atoms``, ``max_horizon`` and
+:class:`~rhasp.limits.Budget`, and for ASP by ``max_atoms``, ``max_horizon`` and
 ``timeout``. A search that reaches its bound raises :class:`~rhasp.errors.SearchLimit` (or,
 for ``solve``, returns a solution whose ``limit`` says which bound it met); bad input raises
 :class:`~rhasp.errors.InputError`, whose text is the one line the CLI prints. Bad input
@@ -40,24 +40,11 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from rhasp import arguments, enumeration
+from rhasp import arguments, enumeration, search
 from rhasp.analysis import Analysis, analysis_of
 from rhasp.cluster import cluster_graph, hardest_puzzle
 from rhasp.deck import DeckTally, run_deck
 from rhasp.engines import ENGINES, OBJECTIVES, AspOptions, EngineDisagreement, Objective, Solution
-from rhasp.engines.bitboard import prefer_compiled
-from rhasp.engines.limits import (
-    ANALYSIS_BYTES_PER_STATE,
-    BYTES_PER_STATE,
-    CONFIRM_FACTOR,
-    CONFIRM_FLOOR,
-    OUT_OF_MEMORY,
-    Budget,
-    max_atoms_for,
-    max_states_for,
-)
-from rhasp.engines.runner import RUNNER
-from rhasp.engines.static import Blocked, blocked_exit, static_analysis
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
 from rhasp.enumeration import Tally as EnumerationTally
 from rhasp.errors import InputError, RhaspError, SearchLimit
@@ -70,6 +57,16 @@ from rhasp.generation import (
     distinct_puzzles,
 )
 from rhasp.hints import Hint, kept_hint, next_move
+from rhasp.limits import (
+    ANALYSIS_BYTES_PER_STATE,
+    BYTES_PER_STATE,
+    CONFIRM_FACTOR,
+    CONFIRM_FLOOR,
+    OUT_OF_MEMORY,
+    Budget,
+    max_atoms_for,
+    max_states_for,
+)
 from rhasp.model import Cell, Move, Puzzle, position_after
 from rhasp.notation import extract_plan, parse_plan
 from rhasp.plan_check import PlanCheck, check_plan
@@ -87,6 +84,7 @@ from rhasp.requests import (
     solution,
 )
 from rhasp.shipped import CARDS, shipped_card
+from rhasp.static import Blocked, blocked_exit, static_analysis
 
 #: The API, with the names the command line and the web page take from below it: they
 #: import nothing else of the search (tests/test_layers.py).
@@ -222,7 +220,7 @@ def when_compiling(tell: Callable[[], None] | None) -> None:
     the search core (its first large search on a machine, or on a board of a new shape: 10 to
     20 s of CPU in a background process while the search goes on uncompiled, cached after),
     so that a busy machine need not be a silent surprise; None: no one is told."""
-    RUNNER.on_compiling = tell
+    search.when_compiling(tell)
 
 
 def warm_up() -> bool:
@@ -230,7 +228,7 @@ def warm_up() -> bool:
     process that will search a lot (a server, a notebook): loaded now if it is cached (a
     second or two), else compiled in the background while searches run uncompiled. No search
     ever waits for it. True when it is loaded."""
-    return prefer_compiled()
+    return search.prefer_compiled()
 
 
 def play(puzzle: Puzzle, plan: str | Sequence[Move]) -> Puzzle:

@@ -23,8 +23,8 @@ from typing import Any, TypeVar
 
 from rhasp.engines import AspOptions
 from rhasp.engines.clingo_options import checked_clingo_args
-from rhasp.engines.limits import Budget
 from rhasp.errors import InputError
+from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle
 from rhasp.progress import HorizonCalls
 

@@ -2,9 +2,9 @@
 the nearest goal, its canonical hardest state, and whether that state is minimal.
 
 The one home of what ``analyze``, ``hardest``, hints, ``generate`` and the cluster drawing ask
-of a cluster. The work is done by :mod:`rhasp.engines.clusters`, on the search core, run
-compiled where it pays (:func:`rhasp.engines.runner.run`); ``rhasp enumerate`` runs the same
-functions inside its compiled shard (:mod:`rhasp.engines.layouts`), so both break ties
+of a cluster. The work is done on the search core (:func:`rhasp.search.explore_cluster`, run
+compiled where it pays); ``rhasp enumerate`` runs the same
+functions inside its compiled shard (:mod:`rhasp.search.shards`), so both break ties
 between hardest states by the one database order, and find the same distances. Goal states
 have the target at its exit edge and targets stay on the board, as puzzle databases count.
 Single-target puzzles only: "nearest goal" is defined here for one target.
@@ -21,18 +21,14 @@ shortens its solution: the database's definition (README, "rhasp enumerate").
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cached_property
 
-from rhasp.engines import clusters
-from rhasp.engines.bitboard import fewest_moves
-from rhasp.engines.geometry import Geometry
-from rhasp.engines.limits import Budget
-from rhasp.engines.runner import run
 from rhasp.errors import InputError, about
 from rhasp.formats.line import database_board, database_line
+from rhasp.limits import Budget
 from rhasp.model import Board, Puzzle
+from rhasp.search import ClusterGraph, explore_cluster, fewest_moves
 
 #: A cluster's name: the board's walls and vehicle lines, and the smallest hardest state.
 Canonical = tuple[object, ...]
@@ -48,73 +44,6 @@ def next_budget(budgets: Budgets) -> Budget | None:
     return budgets() if callable(budgets) else budgets
 
 
-@dataclass(frozen=True)
-class ClusterGraph:
-    """The cluster as flat arrays over state indices, the start's index 0: each state's key,
-    its moves as neighbour indices (``edges[first_edge[i]:first_edge[i + 1]]``, every state
-    expanded once) and its distance in moves to the nearest goal (-1: none reachable). Arrays
-    rather than a dict of lists: a few numbers a state, as the compiled exploration leaves
-    them (see :mod:`rhasp.engines.clusters`)."""
-
-    geometry: Geometry
-    keys: Sequence[int]  # in breadth-first order from the start
-    first_edge: Sequence[int]
-    edges: Sequence[int]
-    distance: Sequence[int]
-    by_distance: Sequence[int]  # the indices of states with a goal, nearest first
-
-    START = 0
-
-    @property
-    def states(self) -> int:
-        return len(self.keys)
-
-    @property
-    def moves(self) -> int:
-        """The cluster's edges: every move can be undone, so each is kept twice."""
-        return len(self.edges) // 2
-
-    @property
-    def goals(self) -> Sequence[int]:
-        """The goal states' indices (they come first in ``by_distance``)."""
-        count = 0
-        while count < len(self.by_distance) and self.distance[self.by_distance[count]] == 0:
-            count += 1
-        return self.by_distance[:count]
-
-    @property
-    def farthest(self) -> int | None:
-        """The most moves any state takes to a goal; None when no goal is reachable."""
-        return self.distance[self.by_distance[-1]] if self.by_distance else None
-
-    def neighbours(self, i: int) -> Sequence[int]:
-        return self.edges[self.first_edge[i] : self.first_edge[i + 1]]
-
-    @cached_property
-    def _index(self) -> dict[int, int]:
-        """Keys to indices, built only when a position is looked up (hints)."""
-        return {key: i for i, key in enumerate(self.keys)}
-
-    def index_of(self, key: int) -> int | None:
-        return self._index.get(key)
-
-    def way_down(self, start: int = START) -> list[int]:
-        """The indices of one shortest way from state ``start`` to a goal (the first found);
-        empty when no goal is reachable."""
-        if self.distance[start] < 0:
-            return []
-        return clusters.way_down(start, self.distance, self.first_edge, self.edges)
-
-    @cached_property
-    def hardest(self) -> int:
-        """The canonical hardest state's index (:func:`hardest_state`), worked out once
-        (``generate --minimal`` asks again for it); a goal must be reachable."""
-        g = self.geometry
-        return clusters.hardest_index(
-            g.tables, self.keys, self.distance, self.by_distance, g.horizontal
-        )
-
-
 def one_target(puzzle: Puzzle) -> None:
     """Goals and distances are defined here for one target."""
     if len(puzzle.board.targets) != 1:
@@ -125,10 +54,8 @@ def cluster_graph(puzzle: Puzzle, budget: Budget | None = None) -> ClusterGraph:
     """The whole cluster of the puzzle's start, explored once with its moves kept, and its
     distances to the goals over those moves."""
     one_target(puzzle)
-    geometry = Geometry.of(puzzle.board, targets_leave=False)
     with about(puzzle.name):
-        found = run(geometry, clusters.cluster, geometry.key(puzzle.placement), budget=budget)
-    return ClusterGraph(geometry, *found[1:])
+        return explore_cluster(puzzle.board, puzzle.placement, budget)
 
 
 @dataclass(frozen=True)
@@ -147,7 +74,7 @@ class Hardest:
 
 def hardest_state(puzzle: Puzzle, budget: Budget | None = None) -> Hardest | None:
     """The canonical hardest state of the puzzle's cluster: of the states farthest from a
-    goal, the least in the database's order (:func:`rhasp.engines.clusters.database_order`),
+    goal, the least in the database's order (:func:`rhasp.search.clusters.database_order`),
     as ``rhasp enumerate`` chooses. None if no goal is reachable."""
     return hardest_of(puzzle, cluster_graph(puzzle, budget))
 
@@ -157,7 +84,7 @@ def hardest_of(puzzle: Puzzle, graph: ClusterGraph) -> Hardest | None:
     if not graph.by_distance:
         return None
     hardest = graph.hardest
-    found = Puzzle(puzzle.board, graph.geometry.state(graph.keys[hardest]), puzzle.name)
+    found = Puzzle(puzzle.board, graph.state(hardest), puzzle.name)
     return Hardest(found, graph.distance[hardest], graph.states, state_name(found))
 
 
@@ -189,14 +116,12 @@ def needless_piece(found: Hardest, graph: ClusterGraph, budgets: Budgets = None)
 
     A vehicle that moves on one optimal way is needed (the way without its moves would be
     shorter), so only the others are tried, as the walk of
-    :func:`rhasp.engines.clusters.moved_on_the_way` marks them. ``rhasp enumerate`` tests the
-    same definition with its own loop, :func:`rhasp.engines.layouts.is_minimal`, which works
+    :func:`rhasp.search.clusters.moved_on_the_way` marks them. ``rhasp enumerate`` tests the
+    same definition with its own loop, :func:`rhasp.search.shards.is_minimal`, which works
     on the tables of its compiled shard, rebuilt in place without each piece, rather than on
     boards: the two must agree (tests/test_cluster.py checks that they do)."""
-    board, geometry = found.puzzle.board, graph.geometry
-    moved = [0] * geometry.count
-    args = (graph.keys, graph.distance, graph.first_edge, graph.edges, moved)
-    clusters.moved_on_the_way(geometry.tables, graph.hardest, *args)
+    board = found.puzzle.board
+    moved = graph.moved_on_the_way(graph.hardest)
     idle = [v.label for v, m in zip(board.vehicles, moved, strict=True) if not m]
     for smaller in _without_each(
         found.puzzle, [label for label in idle if label not in board.targets]

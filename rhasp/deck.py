@@ -33,8 +33,6 @@ from pathlib import Path
 from typing import Any
 
 from rhasp.engines import AspOptions, Objective, Solution
-from rhasp.engines.bitboard import cluster_size, prefer_compiled, solve_and_count
-from rhasp.engines.limits import OUT_OF_MEMORY, Budget
 from rhasp.errors import InputError, RhaspError, SearchLimit, location
 from rhasp.files import (
     LONGEST_LINE,
@@ -50,11 +48,13 @@ from rhasp.formats import DeckLine, stream_deck
 from rhasp.formats import write as write_puzzle
 from rhasp.formats.grid import board_rows
 from rhasp.journal import canonical, journal_of, read_header
+from rhasp.limits import OUT_OF_MEMORY, Budget
 from rhasp.model import Puzzle, plan_slides, replay
 from rhasp.notation import format_plan, parse_plan
 from rhasp.parallel import dask_client, worker_pool
 from rhasp.progress import Progress, Silent
 from rhasp.requests import DeckRequest, SolveRequest, solution
+from rhasp.search import cluster_size, prefer_compiled, solve_and_count
 
 FIELDS = (
     "line",

@@ -3,9 +3,9 @@
 ``rhasp enumerate`` lists, line for line, what the best-known Rush Hour database lists: each
 *interesting* puzzle as ``MOVES BOARD CLUSTER``. The definitions (layouts, interesting,
 hardest, minimal, lettering, ties) are the README's ("rhasp enumerate"); the search that
-applies them is :mod:`rhasp.engines.layouts`, compiled. This module builds what it reads (each
+applies them is :mod:`rhasp.search.shards`, compiled. This module builds what it reads (each
 line's entries), cuts the work into *shards*, runs them in order or on workers (each through
-the core's runner, :data:`rhasp.engines.runner.RUNNER`, which warms numba, watches and stops
+the search core's face, :func:`rhasp.search.run_shard`, which warms numba, watches and stops
 them), and turns what they find into deck lines, reporting through
 :class:`rhasp.progress.Progress`.
 
@@ -30,9 +30,7 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 
-from rhasp.engines import layouts
-from rhasp.engines.limits import Budget
-from rhasp.engines.runner import RUNNER, UNLIMITED
+from rhasp import search
 from rhasp.errors import InputError
 from rhasp.formats.line import database_line, database_text
 from rhasp.journal import JournaledOutput
@@ -57,7 +55,7 @@ class Options:
     max_walls: int = 0
     min_pieces: int = 1  # vehicles, the target included
     max_pieces: int = 36
-    from_goals: bool = True  # start from goal layouts (rhasp.engines.layouts): half the work
+    from_goals: bool = True  # start from goal layouts (rhasp.search.shards): half the work
 
     def __post_init__(self) -> None:
         if not MIN_SIZE <= self.size <= MAX_SIZE:
@@ -119,7 +117,7 @@ class Shard:
 
 # The lines and their entries.
 
-#: A piece standing in a line: first cell, length, kind (layouts.HORIZONTAL, VERTICAL, WALL).
+#: A piece standing in a line: first cell, length, kind (search.HORIZONTAL, VERTICAL, WALL).
 LinePiece = tuple[int, int, int]
 
 
@@ -136,9 +134,9 @@ def entries(options: Options, kind: str, index: int) -> list[list[LinePiece]]:
     size = options.size
     across = kind == "row"
     cell_of = (lambda x: index * size + x) if across else (lambda y: y * size + index)
-    sizes = [(n, layouts.HORIZONTAL if across else layouts.VERTICAL) for n in LENGTHS]
+    sizes = [(n, search.HORIZONTAL if across else search.VERTICAL) for n in LENGTHS]
     if across and options.max_walls:
-        sizes.append((1, layouts.WALL))
+        sizes.append((1, search.WALL))
     found: list[list[LinePiece]] = []
 
     def place(x: int, used: int, pieces: list[LinePiece]) -> None:
@@ -161,19 +159,19 @@ def entries(options: Options, kind: str, index: int) -> list[list[LinePiece]]:
 
 
 def _walls(pieces: list[LinePiece]) -> int:
-    return sum(kind == layouts.WALL for _, _, kind in pieces)
+    return sum(kind == search.WALL for _, _, kind in pieces)
 
 
 def _exit_row(options: Options, pieces: list[LinePiece]) -> list[LinePiece] | None:
     """The pieces of an exit row, the target first, if they make one (see :func:`entries`)."""
-    vehicles = [p for p in pieces if p[2] != layouts.WALL]
+    vehicles = [p for p in pieces if p[2] != search.WALL]
     if len(vehicles) != 1 or vehicles[0][1] != TARGET_LENGTH:
         return None
     target = vehicles[0]
     at_exit = target[0] % options.size == options.size - TARGET_LENGTH
     if options.from_goals and not at_exit:
         return None
-    if any(p[0] > target[0] for p in pieces if p[2] == layouts.WALL):
+    if any(p[0] > target[0] for p in pieces if p[2] == search.WALL):
         return None
     return [target, *(p for p in pieces if p is not target)]
 
@@ -186,10 +184,10 @@ def _require(options: Options, pieces: list[LinePiece], is_exit_row: bool) -> in
     own = _mask(options, pieces)
     needs = 0
     for k, (cell, _, kind) in enumerate(pieces):
-        if kind == layouts.WALL or (is_exit_row and k == 0 and options.from_goals):
+        if kind == search.WALL or (is_exit_row and k == 0 and options.from_goals):
             continue
-        step = 1 if kind == layouts.HORIZONTAL else size
-        along = cell % size if kind == layouts.HORIZONTAL else cell // size
+        step = 1 if kind == search.HORIZONTAL else size
+        along = cell % size if kind == search.HORIZONTAL else cell // size
         if along > 0 and not (own >> (cell - step)) & 1:
             needs |= 1 << (cell - step)
     return needs
@@ -199,14 +197,14 @@ def _mask(options: Options, pieces: list[LinePiece]) -> int:
     size = options.size
     mask = 0
     for cell, length, kind in pieces:
-        step = size if kind == layouts.VERTICAL else 1
+        step = size if kind == search.VERTICAL else 1
         for c in range(length):
             mask |= 1 << (cell + c * step)
     return mask
 
 
-def line_tables(options: Options) -> layouts.Lines:
-    """The lines and entries as :func:`rhasp.engines.layouts.enumerate_shard` reads them."""
+def line_tables(options: Options) -> search.Lines:
+    """The lines and entries as :func:`rhasp.search.run_shard` reads them."""
     size = options.size
     line_first, column = [0], []
     masks, requires, vehicles, walls = [], [], [], []
@@ -224,8 +222,8 @@ def line_tables(options: Options) -> layouts.Lines:
                 kinds.append(piece_kind)
             piece_first.append(len(cells))
         line_first.append(len(masks))
-        column.append(_mask(options, [(index, size, layouts.VERTICAL)]) if kind == "column" else 0)
-    return layouts.Lines(
+        column.append(_mask(options, [(index, size, search.VERTICAL)]) if kind == "column" else 0)
+    return search.Lines(
         size,
         tuple(line_first),
         tuple(column),
@@ -243,12 +241,12 @@ def line_tables(options: Options) -> layouts.Lines:
 # Shards.
 
 
-def _entry_counts(lines: layouts.Lines) -> list[int]:
+def _entry_counts(lines: search.Lines) -> list[int]:
     """How many entries each line has."""
     return [end - first for first, end in itertools.pairwise(lines.line_first)]
 
 
-def shard_lines(lines: layouts.Lines) -> int:
+def shard_lines(lines: search.Lines) -> int:
     """How many first lines a shard fixes: the fewest whose entries make
     :data:`SHARDS_AT_LEAST` prefixes for the board's side, but never the last line."""
     counts = _entry_counts(lines)
@@ -258,11 +256,11 @@ def shard_lines(lines: layouts.Lines) -> int:
     return depth
 
 
-def shard_count(lines: layouts.Lines) -> int:
+def shard_count(lines: search.Lines) -> int:
     return math.prod(_entry_counts(lines)[: shard_lines(lines)])
 
 
-def shard_prefix(lines: layouts.Lines, number: int) -> list[int]:
+def shard_prefix(lines: search.Lines, number: int) -> list[int]:
     """The entries shard ``number`` fixes, one per first line (the last line varies fastest)."""
     depth = shard_lines(lines)
     prefix = []
@@ -274,12 +272,11 @@ def shard_prefix(lines: layouts.Lines, number: int) -> list[int]:
 
 
 @functools.cache
-def prepared(options: Options) -> layouts.Lines:
+def prepared(options: Options) -> search.Lines:
     """The lines of ``options``' board, the compiled core warmed up to run them (where it
     may be compiled): the enumeration is large work, worth numba from the start."""
     lines = line_tables(options)
-    nothing = layouts.ShardLimits(1, 0, 0, 0, 1, 1)  # no layout fits: only the code is loaded
-    RUNNER.warm_up(layouts.enumerate_shard, lines, [lines.line_first[0]], nothing)
+    search.prepare_shards(lines)
     return lines
 
 
@@ -287,7 +284,7 @@ def run_shard(options: Options, budget: int, number: int) -> Shard:
     """Shard ``number``: its tallies and deck lines. A cluster of more than ``budget`` states
     is a :class:`rhasp.errors.SearchLimit`."""
     lines = prepared(options)
-    limits = layouts.ShardLimits(
+    limits = search.ShardLimits(
         options.min_pieces,
         options.max_pieces,
         options.min_walls,
@@ -295,26 +292,19 @@ def run_shard(options: Options, budget: int, number: int) -> Shard:
         int(options.from_goals),
         budget,
     )
-    _, tallies, found = RUNNER.call(
-        layouts.enumerate_shard,
-        lines,
-        shard_prefix(lines, number),
-        limits,
-        budget=Budget(UNLIMITED),  # the limits hold the states a cluster may have
-        reached=lambda _: f"in one cluster of shard {number}",
-        threaded=True,  # Ctrl-C stops a shard at once
-    )
+    where = f"shard {number}"
+    tallies, found = search.run_shard(lines, shard_prefix(lines, number), limits, where)
     return Shard(
         number,
-        tallies[layouts.LAYOUTS],
-        tallies[layouts.LEAST],
-        tallies[layouts.SOLVABLE],
+        tallies[search.LAYOUTS],
+        tallies[search.LEAST],
+        tallies[search.SOLVABLE],
         _deck_lines(options.size, list(found)),
     )
 
 
 def _deck_lines(size: int, found: list[int]) -> list[str]:
-    """The puzzles of :func:`rhasp.engines.layouts.enumerate_shard` as ``MOVES BOARD CLUSTER``,
+    """The puzzles of :func:`rhasp.search.shards.enumerate_shard` as ``MOVES BOARD CLUSTER``,
     lettered by the one definition (:func:`rhasp.formats.line.database_text`)."""
     width = 2 + size * size
     return [
@@ -327,11 +317,11 @@ def _lettered(size: int, board: list[int]) -> str:
     """A board written by the core (a character per piece, ``x`` walls) lettered anew."""
     cells_of: dict[int, list[tuple[int, int]]] = {}
     for index, char in enumerate(board):
-        if char != layouts.EMPTY_CELL:
+        if char != search.EMPTY_CELL:
             cells_of.setdefault(char, []).append(divmod(index, size))
-    walls = cells_of.pop(layouts.WALL_CELL, [])
+    walls = cells_of.pop(search.WALL_CELL, [])
     vehicles = [(chr(char), cells[0][0] == cells[1][0], cells) for char, cells in cells_of.items()]
-    return database_text(size, vehicles, walls, chr(layouts.FIRST_LETTER))
+    return database_text(size, vehicles, walls, chr(search.FIRST_LETTER))
 
 
 # Running shards: here, on worker processes, or on a Dask cluster; always yielded in order.

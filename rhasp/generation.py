@@ -42,14 +42,14 @@ from rhasp.cluster import (
     next_budget,
     state_name,
 )
-from rhasp.engines.bitboard import best_first, prefer_compiled
-from rhasp.engines.limits import Budget, max_states_for
-from rhasp.engines.static import blocked_exit
 from rhasp.errors import SearchLimit, TimeLimit, counted
 from rhasp.formats.line import database_board, database_line
+from rhasp.limits import Budget, max_states_for
 from rhasp.model import Cell, Piece, Puzzle, TargetSpec, build_puzzle
 from rhasp.parallel import in_order
 from rhasp.progress import Progress
+from rhasp.search import best_first, prefer_compiled
+from rhasp.static import blocked_exit
 
 LABELS = "BCDEFGHIJKLMNOPQRSTUVWYZ"
 #: The labels a change may add past the 24 of a random board: a large board needs more

@@ -16,12 +16,13 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
-from rhasp.cluster import ClusterGraph, cluster_graph
+from rhasp.cluster import cluster_graph
 from rhasp.engines.bfs import BfsEngine
-from rhasp.engines.limits import Budget
-from rhasp.engines.static import STATIC, blocked_exit
 from rhasp.errors import SearchLimit, TimeLimit
+from rhasp.limits import Budget
 from rhasp.model import Board, Move, Puzzle
+from rhasp.search import ClusterGraph
+from rhasp.static import STATIC, blocked_exit
 
 #: The largest cluster kept for hints; beyond it each hint is a search of its own.
 CLUSTER_STATES = 200_000
@@ -97,7 +98,7 @@ class ClusterBook:
         with self._lock:
             graphs = list(self._clusters.get(puzzle.board, ()))
         for graph in graphs:
-            index = graph.index_of(graph.geometry.key(puzzle.placement))
+            index = graph.index_of(puzzle.placement)
             if index is not None:
                 return graph, index
         return None
@@ -177,5 +178,4 @@ def _from_cluster(graph: ClusterGraph, index: int) -> Hint:
     way = graph.way_down(index)
     if len(way) < 2:  # no way, or a goal already
         return Hint(None, len(way) - 1 if way else None)
-    key, closer = graph.keys[way[0]], graph.keys[way[1]]
-    return Hint(graph.geometry.move(key, closer), len(way) - 1)
+    return Hint(graph.move(way[0], way[1]), len(way) - 1)

@@ -35,9 +35,9 @@ def worker_pool(processes: int) -> Pool:
 def settle() -> None:
     """Before workers are forked: wait for the compiled code this process is loading in a
     thread, so that no worker starts with numba's lock held (:meth:`Runner.settle`)."""
-    from rhasp.engines.runner import RUNNER
+    from rhasp import search
 
-    RUNNER.settle()
+    search.settle()
 
 
 def _leave_signals_to_the_main_process(parent: int) -> None:

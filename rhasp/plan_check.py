@@ -9,11 +9,11 @@ from typing import Any
 
 from rhasp.engines import OBJECTIVES, Objective
 from rhasp.engines.bfs import BfsEngine
-from rhasp.engines.limits import Budget
-from rhasp.engines.static import blocked_exit
 from rhasp.errors import PlanError, SearchLimit
+from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle, plan_slides, replay
 from rhasp.notation import format_move
+from rhasp.static import blocked_exit
 
 
 @lru_cache(maxsize=32)

@@ -40,18 +40,18 @@ from rhasp.engines import (
     get_engine,
     verify_plan,
 )
-from rhasp.engines.limits import (
+from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
+from rhasp.errors import InputError, SearchLimit
+from rhasp.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
     Budget,
     max_atoms_for,
     max_states_for,
 )
-from rhasp.engines.static import static_verdict
-from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
-from rhasp.errors import InputError, SearchLimit
 from rhasp.model import MAX_SIDE, Puzzle
 from rhasp.progress import Progress
+from rhasp.static import static_verdict
 
 
 def processes_for(jobs: int | None) -> int:

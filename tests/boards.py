@@ -137,7 +137,7 @@ def puzzles(
 
 #: Vehicle counts around the compiled core's word boundaries: a key of 3-bit fields fills a
 #: 63-bit word at 21 vehicles, of 4-bit fields at 15; two words at 30 (module
-#: ``rhasp.engines.geometry``).
+#: ``rhasp.search.geometry``).
 WORD_EDGES = (14, 15, 16, 20, 21, 22, 29, 30, 31, 32)
 CROWDED_LABELS = "ABCDEFGHIJKLMNPQRSTUVWabcdefghijklmnpqrstuvwxyz0123456789"  # no o, X, Y
 

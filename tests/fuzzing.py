@@ -47,7 +47,6 @@ from typing import Any
 
 import rhasp
 from rhasp.engines import AspOptions, get_engine
-from rhasp.engines.limits import Budget
 from rhasp.errors import InputError, PlanError, SearchLimit
 from rhasp.formats import (
     FORMATS,
@@ -63,6 +62,7 @@ from rhasp.formats.carlist import read_carlist
 from rhasp.formats.grid import read_grid
 from rhasp.formats.json_format import read_json
 from rhasp.formats.line import read_line
+from rhasp.limits import Budget
 from rhasp.model import (
     MAX_SIDE,
     MIN_SIDE,

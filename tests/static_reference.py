@@ -1,6 +1,6 @@
 """A deliberately plain re-statement of the static analysis rules, used only as a test oracle.
 
-It knows nothing of ``rhasp/engines/static.py``: it reads the board through the model
+It knows nothing of ``rhasp/static/__init__.py``: it reads the board through the model
 (vehicles, walls, exits) and enumerates, line by line and by brute force, every way the line's
 pieces could stand, until the set of always-covered cells stops changing. Slow, but boards in
 tests are small.

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import rhasp
-from rhasp.engines.limits import Budget
+from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle
 from rhasp.pictures.boards import TARGET
 from rhasp.requests import DeckRequest, SolveRequest

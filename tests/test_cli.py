@@ -28,8 +28,8 @@ from tests.boards import (
     card_rows,
 )
 from tests.command import rhasp, runner
-from tests.engines.test_static import reachable
 from tests.reference import fewest
+from tests.static.test_static import reachable
 
 
 def test_solve_prints_a_summary_and_the_numbered_plan():

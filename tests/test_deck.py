@@ -11,13 +11,13 @@ import pytest
 from rhasp import api
 from rhasp.cli import app
 from rhasp.deck import read_results
-from rhasp.engines.static import blocked_exit
 from rhasp.errors import InputError
 from rhasp.formats import read_text
+from rhasp.static import blocked_exit
 from tests.boards import CARD_MOVES, PUZZLES
 from tests.command import runner
-from tests.engines.test_static import reachable
 from tests.reference import database_rows, fewest
+from tests.static.test_static import reachable
 
 DECK = PUZZLES / "original40.txt"
 # The 4×4 example as a deck line; its cluster counted by hand: A has 3 places, and for each

@@ -18,9 +18,9 @@ import pytest
 import rhasp
 from rhasp import enumeration
 from rhasp.cli import app
-from rhasp.engines import core, layouts
-from rhasp.engines.runner import RUNNER
 from rhasp.journal import JournaledOutput
+from rhasp.search import core, shards
+from rhasp.search.runner import RUNNER
 from tests import reference
 from tests.command import runner
 
@@ -86,16 +86,16 @@ def test_the_core_finds_the_same_uncompiled_and_compiled():
         pytest.skip("numba is not installed")
     options = enumeration.Options(size=4, max_walls=1)
     lines = enumeration.line_tables(options)
-    limits = layouts.ShardLimits(1, 16, 0, 1, 1, BUDGET)
+    limits = shards.ShardLimits(1, 16, 0, 1, 1, BUDGET)
     for number in range(0, enumeration.shard_count(lines), 7):
         prefix = enumeration.shard_prefix(lines, number)
-        plain = layouts.enumerate_shard(lines, prefix, limits, core.new_buffer(3))
+        plain = shards.enumerate_shard(lines, prefix, limits, core.new_buffer(3))
         fast = jit.enumerate_shard(jit.tables(lines), jit.keys(prefix), limits, jit.watch())
         assert (plain[0], list(plain[1]), list(plain[2])) == (fast[0], list(fast[1]), list(fast[2]))
 
 
 def test_starting_from_packed_layouts_finds_the_same_puzzles(five):
-    # The two ways of starting (module docstring of rhasp.engines.layouts) agree.
+    # The two ways of starting (module docstring of rhasp.search.shards) agree.
     lines, _ = five
     options = enumeration.Options(size=5, from_goals=False)
     numbers = range(enumeration.shard_count(enumeration.prepared(options)))

@@ -12,10 +12,10 @@ import pytest
 from rhasp import hints, play
 from rhasp.api import read
 from rhasp.engines import get_engine
-from rhasp.engines.limits import Budget, time_limit
-from rhasp.engines.static import STATIC
 from rhasp.errors import SearchLimit, TimeLimit
 from rhasp.hints import ClusterBook, Hint, kept_hint, next_move
+from rhasp.limits import Budget, time_limit
+from rhasp.static import STATIC
 from tests.boards import PUZZLES, card
 
 

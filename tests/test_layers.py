@@ -14,6 +14,9 @@ LOWER = (
     "rhasp.errors",
     "rhasp.notation",
     "rhasp.formats",
+    "rhasp.limits",
+    "rhasp.search",
+    "rhasp.static",
     "rhasp.engines",
     "rhasp.progress",
 )
@@ -69,6 +72,9 @@ def test_lower_layers_never_import_what_draws_or_prints_and_nothing_imports_the_
 DOORS = ("rhasp.cli", "rhasp.web")
 BEHIND_THE_API = (
     "rhasp.engines",
+    "rhasp.search",
+    "rhasp.static",
+    "rhasp.limits",
     "rhasp.cluster",
     "rhasp.generation",
     "rhasp.deck",
@@ -105,7 +111,7 @@ def test_the_cli_and_the_web_page_go_through_the_api():
 def test_a_leak_is_found_at_the_top_inside_a_function_and_relative():
     leaky = (
         "from rhasp import api\n"
-        "from rhasp.engines.static import blocked_exit\n"
+        "from rhasp.engines.asp import AspEngine\n"
         "from ..hints import hint\n"
         "from . import server\n"
         "def later():\n"
@@ -116,6 +122,62 @@ def test_a_leak_is_found_at_the_top_inside_a_function_and_relative():
     assert sorted(found) == [
         "rhasp.cluster",
         "rhasp.deck",
-        "rhasp.engines.static.blocked_exit",
+        "rhasp.engines.asp.AspEngine",
         "rhasp.hints.hint",
     ]
+
+
+#: The search core's package: outside it, rhasp asks the core through its face (the names of
+#: ``rhasp.search.__all__``), never through its modules or its tables and keys.
+CORE = "rhasp.search"
+#: What only the core reads: a board's geometry (which encodes states as keys) and its tables.
+CORE_FIELDS = {"tables", "geometry"}
+
+
+def around_the_face(module: str, source: str, face: set[str]) -> list[str]:
+    """Each way ``module`` (its text ``source``), outside the core, reaches past the core's
+    face: an import of one of its modules (or of a name its face does not offer), or a read of
+    the core's own fields."""
+    if within(module, (CORE,)):
+        return []
+    tree = ast.parse(source)
+    wrong = []
+    for name, _ in imports(tree):
+        if name != CORE and within(name, (CORE,)) and name.removeprefix(CORE + ".") not in face:
+            wrong.append(f"{module} imports {name}")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in CORE_FIELDS:
+            wrong.append(f"{module} reads .{node.attr} (line {node.lineno})")
+    return wrong
+
+
+def test_outside_the_search_core_nothing_goes_around_its_face():
+    import rhasp.search
+
+    face = set(rhasp.search.__all__)
+    assert {"fewest_moves", "explore_cluster", "run_shard"} <= face
+    wrong = [
+        leak
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for leak in around_the_face(module_name(path), path.read_text(encoding="utf-8"), face)
+    ]
+    assert not wrong, wrong
+
+
+def test_a_way_around_the_face_is_found():
+    source = (
+        "from rhasp.search import fewest_moves, clusters\n"
+        "from rhasp.search.runner import RUNNER\n"
+        "def f(graph):\n"
+        "    import rhasp.search.core\n"
+        "    return graph.geometry.tables\n"
+    )
+    found = around_the_face("rhasp.hints", source, {"fewest_moves"})
+    assert sorted(found) == [
+        "rhasp.hints imports rhasp.search.clusters",
+        "rhasp.hints imports rhasp.search.core",
+        "rhasp.hints imports rhasp.search.runner.RUNNER",
+        "rhasp.hints reads .geometry (line 5)",
+        "rhasp.hints reads .tables (line 5)",
+    ]
+    assert around_the_face("rhasp.search.graph", source, set()) == []

@@ -24,9 +24,9 @@ SAME_THING = {
     # The command's entry point, which loads the command line inside its try, and the
     # command line's own main.
     "main": {"rhasp/__main__.py", "rhasp/cli.py"},
-    "fewest_moves": {"rhasp/engines/bitboard.py", "rhasp/engines/reference.py"},
-    "fewest_slides": {"rhasp/engines/bitboard.py", "rhasp/engines/reference.py"},
-    "best_first": {"rhasp/engines/bitboard.py", "rhasp/engines/core.py"},
+    "fewest_moves": {"rhasp/search/__init__.py", "rhasp/engines/reference.py"},
+    "fewest_slides": {"rhasp/search/__init__.py", "rhasp/engines/reference.py"},
+    "best_first": {"rhasp/search/__init__.py", "rhasp/search/core.py"},
 }
 
 

@@ -5,7 +5,7 @@ An engine's ``solve`` returns a :class:`Solution`: an optimal plan with the proo
 limit was. :func:`confirmed` runs an engine with the BFS oracle beside it, and
 :func:`confirmed_within_share` gives that oracle a bounded share when it runs after A*. The
 API and the deck's solving talk only to this interface; what is not a plan (a deck's cluster
-counts, the enumeration's layouts) calls the search core's own functions in :mod:`.bitboard`.
+counts, the enumeration's layouts) calls the search core through its face, :mod:`rhasp.search`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
-from rhasp.engines.limits import Budget, confirmation_share
 from rhasp.errors import InputError, RhaspError
+from rhasp.limits import Budget, confirmation_share
 from rhasp.model import Plan, Puzzle, plan_slides, replay
 from rhasp.progress import Progress
 
@@ -27,7 +27,7 @@ ENGINES = ("asp", "bfs", "astar")
 @dataclass(frozen=True)
 class AspOptions:
     """How an ASP search runs, passed whole from the CLI and the API down to the engine; how
-    far it may go (atoms, horizon, seconds) is its :class:`~rhasp.engines.limits.Budget`, as
+    far it may go (atoms, horizon, seconds) is its :class:`~rhasp.limits.Budget`, as
     for every engine. ``progress`` follows the horizons being solved (its ``searching`` gets
     the horizon as the depth and the boards in the memo as the states)."""
 
@@ -145,7 +145,7 @@ def confirmed_within_share(
 ) -> Solution:
     """``engine``'s solution (A*'s: it counts its states and proves a puzzle unsolvable
     itself), then confirmed by ``oracle(share)``, a search within its share of ``budget``
-    (:func:`~rhasp.engines.limits.confirmation_share`), since the oracle may need the whole
+    (:func:`~rhasp.limits.confirmation_share`), since the oracle may need the whole
     cluster where the engine needs a corner of it. An oracle stopped at its share leaves the
     engine's answer standing, proven by the engine alone, and says where it stopped; an engine
     stopped at a limit gives the oracle the whole budget."""

@@ -1,6 +1,6 @@
 """A* as an engine: fewest moves, or fewest slides, proven by a search that expands only the
 states whose cost so far plus an admissible lower bound on the rest could still beat the plan
-found (:func:`rhasp.engines.core.lower_bound`, argued there). It runs on the one search core,
+found (:func:`rhasp.search.core.lower_bound`, argued there). It runs on the one search core,
 compiled or not as for BFS, within the same state budget.
 
 Its states grow with the plan's difficulty, not with the whole cluster: on a large board whose
@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rhasp.engines import Objective, Solution, bitboard
+from rhasp import search
+from rhasp.engines import Objective, Solution
 from rhasp.engines.bfs import searched
-from rhasp.engines.limits import Budget
+from rhasp.limits import Budget
 from rhasp.model import Puzzle
 
 
@@ -26,5 +27,5 @@ class AstarEngine:
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
         """The optimal plan, the proof that there is none, or the state limit reached first."""
         board, start = puzzle.board, puzzle.start
-        search = lambda: bitboard.best_first(board, start, objective, self.budget)  # noqa: E731
-        return searched(self.name, puzzle, objective, search)
+        find = lambda: search.best_first(board, start, objective, self.budget)  # noqa: E731
+        return searched(self.name, puzzle, objective, find)

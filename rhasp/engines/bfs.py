@@ -1,4 +1,4 @@
-"""The BFS oracle as an engine: the fast bitboard core, or the reference search on request.
+"""The BFS oracle as an engine: the search core (:mod:`rhasp.search`), or the reference search.
 
 BFS for fewest moves, Dijkstra for fewest slides; both prove optimality by exhausting the
 states closer to the start, and prove a puzzle unsolvable by exhausting all of them.
@@ -10,9 +10,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rhasp.engines import Objective, Solution, bitboard, reference
-from rhasp.engines.bitboard import Budget
+from rhasp import search
+from rhasp.engines import Objective, Solution, reference
 from rhasp.errors import SearchLimit
+from rhasp.limits import Budget
 from rhasp.model import Board, Plan, Puzzle, State
 
 
@@ -26,9 +27,9 @@ class BfsEngine:
         """The optimal plan, the proof that there is none, or the state limit reached first
         (``limit``: no answer either way)."""
         if self.fast:
-            search = bitboard.fewest_moves if objective == "moves" else bitboard.fewest_slides
+            fast = search.fewest_moves if objective == "moves" else search.fewest_slides
             return searched(
-                self.name, puzzle, objective, lambda: search(*_start(puzzle), self.budget)
+                self.name, puzzle, objective, lambda: fast(*_start(puzzle), self.budget)
             )
         slow = reference.fewest_moves if objective == "moves" else reference.fewest_slides
         return searched(self.name, puzzle, objective, lambda: slow(*_start(puzzle)))
@@ -39,14 +40,14 @@ def _start(puzzle: Puzzle) -> tuple[Board, State]:
 
 
 def searched(
-    name: str, puzzle: Puzzle, objective: Objective, search: Callable[[], tuple[Plan | None, int]]
+    name: str, puzzle: Puzzle, objective: Objective, find: Callable[[], tuple[Plan | None, int]]
 ) -> Solution:
-    """``search()``'s plan (or None: proven unsolvable) and states explored, as engine
+    """``find()``'s plan (or None: proven unsolvable) and states explored, as engine
     ``name``'s solution, timed; a state limit met is the solution's ``limit``, and the states
     reached by then its ``reached``."""
     began = time.perf_counter()
     try:
-        plan, explored = search()
+        plan, explored = find()
     except SearchLimit as limit:
         seconds = time.perf_counter() - began
         return Solution(

@@ -1,7 +1,7 @@
 """The reference searches: breadth-first search for fewest moves, Dijkstra for fewest slides.
 
 Written directly on the readable model (:meth:`rhasp.model.Board.successors`), they are the
-yardstick for the fast core in :mod:`rhasp.engines.bitboard`: tests check that both find the
+yardstick for the fast core in :mod:`rhasp.search`: tests check that both find the
 same lengths. Both explore states in a fixed order, so the same puzzle always gives the same
 plan; a search that runs out of states proves the puzzle has no solution.
 """

@@ -15,11 +15,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from rhasp.cluster import ClusterGraph
 from rhasp.errors import InputError, MissingTool
 from rhasp.formats.grid import board_rows
 from rhasp.model import Puzzle
 from rhasp.pictures import CHART_FORMATS, GRAPH_FORMATS, need, picture_format
+from rhasp.search import ClusterGraph
 
 GOAL, HARDEST, PATH, NEUTRAL = "#2b9348", "#d62828", "#1d4ed8", "#adb5bd"
 EDGE = "#6c757d40"  # translucent: thousands of edges stay readable
@@ -115,7 +115,7 @@ def _look(i: int, d: int, farthest: int, on_path: set[int], start: int) -> dict[
 
 
 def _tooltip(puzzle: Puzzle, graph: ClusterGraph, i: int, d: int) -> str:
-    state = graph.geometry.state(graph.keys[i])
+    state = graph.state(i)
     rows = board_rows(Puzzle(puzzle.board, state, puzzle.name))
     return f"{d} move{'' if d == 1 else 's'} to the nearest goal\n" + "\n".join(rows)
 

@@ -18,11 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from rhasp.engines import AspOptions, EngineDisagreement, Solution, confirmed, get_engine
 from rhasp.engines.asp import AspEngine, encoding_path, plan_from_atoms
 from rhasp.engines.bfs import BfsEngine
-from rhasp.engines.bitboard import fewest_moves
-from rhasp.engines.limits import Budget
 from rhasp.formats import read_path, read_text
 from rhasp.formats.grid import board_rows
+from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle, replay
+from rhasp.search import fewest_moves
 from tests import reference
 from tests.boards import EXAMPLES, ORIGINAL, card, example, puzzles
 

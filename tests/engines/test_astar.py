@@ -9,28 +9,30 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from rhasp import search
 from rhasp.api import moves_of
 from rhasp.api import read as rhasp_read
-from rhasp.engines import bitboard, core, get_engine, reference
-from rhasp.engines.geometry import Geometry
-from rhasp.engines.limits import Budget
+from rhasp.engines import get_engine, reference
 from rhasp.generation import board_number
+from rhasp.limits import Budget
 from rhasp.model import plan_slides, replay
 from rhasp.progress import Silent
+from rhasp.search import core
+from rhasp.search.geometry import Geometry
 from tests.boards import CARD_MOVES, PUZZLES, card, puzzles
 from tests.command import rhasp
 from tests.engines.test_bfs import CARD_SLIDES
-from tests.engines.test_bitboard import core_mode
+from tests.search.test_search import core_mode
 
 
 def agree(puzzle) -> None:
     astar = get_engine("astar")
-    for objective, search in (
+    for objective, find in (
         ("moves", reference.fewest_moves),
         ("slides", reference.fewest_slides),
     ):
         found = astar.solve(puzzle, objective)
-        expected, _ = search(puzzle.board, puzzle.start)
+        expected, _ = find(puzzle.board, puzzle.start)
         if expected is None:
             assert found.plan is None and found.proofs == ("astar",) and not found.limit
             continue
@@ -72,11 +74,11 @@ def test_the_bound_never_exceeds_what_is_left(puzzle):
     # that plan has left, by moves and by slides.
     geometry = Geometry.of(puzzle.board)
     targets = core.target_vehicles(geometry.tables)
-    for objective, search in (
+    for objective, find in (
         ("moves", reference.fewest_moves),
         ("slides", reference.fewest_slides),
     ):
-        plan, _ = search(puzzle.board, puzzle.start)
+        plan, _ = find(puzzle.board, puzzle.start)
         if plan is None:
             continue  # where there is no plan the bound may be anything (or -1)
         states = replay(puzzle, plan).states
@@ -137,7 +139,7 @@ def test_the_progress_line_shows_the_f_value():
             shown.append(measure)
 
     puzzle = card(40)
-    bitboard.best_first(puzzle.board, puzzle.start, "moves", Budget(10**6, Line(), seconds=60))
+    search.best_first(puzzle.board, puzzle.start, "moves", Budget(10**6, Line(), seconds=60))
     assert shown and set(shown) == {"f"}
 
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from rhasp.engines import get_engine
-from rhasp.engines.bitboard import fewest_moves, fewest_slides
 from rhasp.model import plan_slides, replay
 from rhasp.notation import parse_plan
+from rhasp.search import fewest_moves, fewest_slides
 from tests import reference
 from tests.boards import CARD_MOVES, card, card_backs, card_rows, example, puzzles
 

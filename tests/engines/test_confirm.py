@@ -12,11 +12,12 @@ from dataclasses import replace
 
 import pytest
 
+from rhasp import limits
 from rhasp.api import moves_of, parse
 from rhasp.api import read as rhasp_read
-from rhasp.engines import EngineDisagreement, get_engine, limits, reference
-from rhasp.engines.limits import Budget, confirmation_share
+from rhasp.engines import EngineDisagreement, get_engine, reference
 from rhasp.generation import board_number
+from rhasp.limits import Budget, confirmation_share
 from rhasp.model import Move, plan_slides, replay
 from rhasp.requests import SolveRequest, solution
 from tests.boards import PUZZLES

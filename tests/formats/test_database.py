@@ -12,9 +12,9 @@ import sys
 import pytest
 
 from rhasp.engines.bfs import BfsEngine
-from rhasp.engines.bitboard import solve_and_count
 from rhasp.errors import InputError
 from rhasp.formats import FORMATS, read_text, write
+from rhasp.search import solve_and_count
 from tests.boards import EXAMPLES
 from tests.reference import cluster, database_deck, database_rows, fewest
 

@@ -11,17 +11,18 @@ from collections import Counter, deque
 import clingo
 import pytest
 
+from rhasp import search
 from rhasp.analysis import analysis_of
 from rhasp.cli import app
 from rhasp.cluster import cluster_graph
 from rhasp.deck import REPORTED
-from rhasp.engines import AspOptions, bitboard, get_engine
+from rhasp.engines import AspOptions, get_engine
 from rhasp.engines.asp import AspEngine, encoding_path, ground_horizon
-from rhasp.engines.limits import Budget, default_max_atoms, default_max_states, machine_memory
 from rhasp.errors import SearchLimit
 from rhasp.formats import read_path
 from rhasp.formats.facts import write_facts
 from rhasp.formats.grid import board_rows
+from rhasp.limits import Budget, default_max_atoms, default_max_states, machine_memory
 from rhasp.progress import Silent
 from tests import reference
 from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card
@@ -75,16 +76,16 @@ def test_every_kind_of_search_keeps_the_budget(monkeypatch, jit):
     puzzle = card(40)  # 51 moves: each of these searches goes well past 50 states
     board, start = puzzle.board, puzzle.placement
     searches = [
-        lambda b: bitboard.fewest_moves(board, start, b),
-        lambda b: bitboard.fewest_slides(board, start, b),
-        lambda b: bitboard.cluster_size(board, start, b),
-        lambda b: bitboard.solve_and_count(board, start, b),
+        lambda b: search.fewest_moves(board, start, b),
+        lambda b: search.fewest_slides(board, start, b),
+        lambda b: search.cluster_size(board, start, b),
+        lambda b: search.solve_and_count(board, start, b),
         lambda b: cluster_graph(puzzle, b),
         lambda b: analysis_of(puzzle, budget=b),
     ]
-    for search in searches:
+    for find in searches:
         with pytest.raises(SearchLimit):
-            search(Budget(50))
+            find(Budget(50))
 
 
 def test_the_all_moves_graph_keeps_the_budget_too():
@@ -149,7 +150,7 @@ def test_ctrl_c_stops_a_running_search():
     puzzle = _walled_twelve()
     recorder = Recorder(interrupt_after=2)
     with pytest.raises(KeyboardInterrupt):
-        bitboard.fewest_moves(puzzle.board, puzzle.start, Budget(10**9, recorder))
+        search.fewest_moves(puzzle.board, puzzle.start, Budget(10**9, recorder))
     assert recorder.cleared == 1 and len(recorder.shown) == 2
 
 

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, Phase, assume, find, given, settings
 from hypothesis import strategies as st
 
 import rhasp
-from rhasp.engines.static import Blocked, always_occupied, blocked_exit
 from rhasp.model import EMPTY, Cell, Piece, Puzzle, State, TargetSpec, build_puzzle
+from rhasp.static import Blocked, always_occupied, blocked_exit
 from tests import static_reference as ref
 from tests.boards import PUZZLES, draw_walls, example, grid, place_if_free, puzzles
 

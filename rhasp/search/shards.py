@@ -1,11 +1,11 @@
 """Every layout of a board, once per cluster: the shard loop of ``rhasp enumerate``.
 
-Like :mod:`rhasp.engines.core`, this is plain Python in the subset numba compiles, one source
-run two ways (:mod:`rhasp.engines.jit` compiles it; tests also run it as it stands). It owns
+Like :mod:`rhasp.search.core`, this is plain Python in the subset numba compiles, one source
+run two ways (:mod:`rhasp.search.jit` compiles it; tests also run it as it stands). It owns
 the line entries, the walk over layouts, each layout's tables (built in place, in the field
 order the database's order needs) and the minimality test on those tables; what a cluster is
 (its exploration, distances, hardest state and the database's order of states) it takes from
-:mod:`rhasp.engines.clusters`, which ``analyze``, ``hardest`` and ``generate`` share. The
+:mod:`rhasp.search.clusters`, which ``analyze``, ``hardest`` and ``generate`` share. The
 definitions are the puzzle database's, spelled out in the README ("rhasp enumerate"); this
 docstring says why the search finds each cluster exactly once.
 
@@ -24,7 +24,7 @@ another vehicle. Each entry carries the cells its vehicles need occupied on that
 (``require``); the columns, placed last, must cover what the rows require and find what they
 require already covered. So only packed layouts are visited, the least state of every cluster
 among them, and a cluster is kept only from its least state: its exploration stops at once
-when a smaller state turns up (:func:`rhasp.engines.clusters.explore`). With
+when a smaller state turns up (:func:`rhasp.search.clusters.explore`). With
 ``from_goals`` (the default of ``rhasp enumerate``), the exit row holds the target at its exit
 only and the target need not be packed: every solvable cluster's least *goal* state is such a
 layout (moving any other vehicle up or left keeps the target at the exit and makes a smaller
@@ -33,7 +33,7 @@ half the work is.
 
 **Distances without a second search.** The exploration keeps every state's moves, so the
 distances to the goals and one optimal way down come without searching the board again
-(:mod:`rhasp.engines.clusters`).
+(:mod:`rhasp.search.clusters`).
 
 **What is kept.** A cluster whose least state is the layout, with a goal (the target at its
 exit edge, targets staying on the board), gives its hardest state: the farthest in moves from
@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rhasp.engines import clusters, core
+from rhasp.search import clusters, core
 
 # The kinds of piece in an entry.
 HORIZONTAL, VERTICAL, WALL = 0, 1, 2
@@ -339,7 +339,7 @@ def _order_fields(count: int, bits: int, room: Scratch) -> None:
     cells do: vertical vehicles in the low fields, then the horizontal ones by first cell.
     Within a row, the union of its vehicles' cells compares as their positions do from the
     rightmost vehicle on, and a lower row is more significant, so the key's horizontal part
-    (:func:`rhasp.engines.clusters.horizontal_shift`) orders states as their horizontal cells
+    (:func:`rhasp.search.clusters.horizontal_shift`) orders states as their horizontal cells
     do."""
     shift = room.tables.shift
     vertical = 0

@@ -37,7 +37,7 @@ to compare (``bench/static.py``) and the tests to check one by one.
 placement of its line takes it gone: a blocked cell stands between it and the edge (occupied
 in every reachable state), or a piece that never leaves through that edge stands ahead of it
 (pieces never pass). A puzzle is solved only when every target has left. Rules ``"full"``
-add a second argument, in :mod:`rhasp.engines.clear_way`: a target reaches a cell of its
+add a second argument, in :mod:`rhasp.static.clear_way`: a target reaches a cell of its
 way only from right behind it with that cell free, and narrowing the positions each piece
 could hold then may show no such state exists.
 
@@ -52,8 +52,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rhasp.engines import Objective, Solution
-from rhasp.engines.clear_way import never_reached
 from rhasp.model import Board, Cell, Puzzle, State, Vehicle, cell_name
+from rhasp.static.clear_way import never_reached
 
 #: How a solution names this proof (``proven_by``).
 STATIC = "static analysis"
@@ -113,7 +113,7 @@ class Blocked:
     - ``"ahead"``: ``holder``, a piece of its own line that never leaves through its exit,
       stands ahead of it at ``cell``;
     - ``"never reached"``: it never covers ``cell``, on its way out, since no state has it
-      right behind that cell with the cell free (:mod:`rhasp.engines.clear_way`).
+      right behind that cell with the cell free (:mod:`rhasp.static.clear_way`).
 
     ``reasons`` say why, as people can check them cell by cell."""
 

@@ -1,4 +1,4 @@
-"""The one way to run the core (rhasp.engines.runner): any function of core or layouts by
+"""The one way to run the core (rhasp.search.runner): any function of core or layouts by
 reference, compiled or not, warmed once, bounded, and stopped at once when asked."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from rhasp import enumeration
-from rhasp.engines import core, geometry, layouts
-from rhasp.engines.limits import Budget
-from rhasp.engines.runner import RUNNER, UNLIMITED
 from rhasp.errors import SearchLimit
+from rhasp.limits import Budget
 from rhasp.progress import Silent
+from rhasp.search import core, geometry, shards
+from rhasp.search.runner import RUNNER, UNLIMITED
 
 BOTH_WAYS = pytest.mark.parametrize("jit", ["always", "never"])
 FOUR = enumeration.Options(size=4, max_walls=1)
@@ -26,7 +26,7 @@ def test_geometry_is_data_that_imports_no_runner():
     tree = ast.parse(Path(geometry.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    assert imported & {"rhasp.engines.runner", "rhasp.engines.jit"} == set()
+    assert imported & {"rhasp.search.runner", "rhasp.search.jit"} == set()
     assert not hasattr(geometry.Geometry, "compiled")
 
 
@@ -34,11 +34,11 @@ def test_geometry_is_data_that_imports_no_runner():
 def test_a_layouts_function_runs_by_reference_as_it_does_called_by_hand(monkeypatch, jit):
     monkeypatch.setenv("RHASP_JIT", jit)
     lines = enumeration.line_tables(FOUR)
-    limits = layouts.ShardLimits(1, 16, 0, 1, 1, 10_000)
+    limits = shards.ShardLimits(1, 16, 0, 1, 1, 10_000)
     for number in range(0, enumeration.shard_count(lines), 5):
         prefix = enumeration.shard_prefix(lines, number)
-        by_hand = layouts.enumerate_shard(lines, prefix, limits, core.new_buffer(3))
-        ran = RUNNER.call(layouts.enumerate_shard, lines, prefix, limits)
+        by_hand = shards.enumerate_shard(lines, prefix, limits, core.new_buffer(3))
+        ran = RUNNER.call(shards.enumerate_shard, lines, prefix, limits)
         assert (ran[0], list(ran[1]), list(ran[2])) == (
             by_hand[0],
             list(by_hand[1]),
@@ -66,15 +66,15 @@ def test_a_shard_past_its_budget_is_a_limit_that_names_the_shard(monkeypatch, ji
 
 def test_the_warm_up_switches_for_good_unless_told_never(monkeypatch):
     lines = enumeration.line_tables(FOUR)
-    nothing = layouts.ShardLimits(1, 0, 0, 0, 1, 1)
+    nothing = shards.ShardLimits(1, 0, 0, 0, 1, 1)
     monkeypatch.setattr(RUNNER, "uncompiled_states", 0)
     monkeypatch.setenv("RHASP_JIT", "never")
-    assert not RUNNER.warm_up(layouts.enumerate_shard, lines, [0], nothing)
+    assert not RUNNER.warm_up(shards.enumerate_shard, lines, [0], nothing)
     assert RUNNER.uncompiled_states == 0
     monkeypatch.setenv("RHASP_JIT", "auto")
     if RUNNER.compiled() is None:
         pytest.skip("numba is not installed")
-    assert RUNNER.warm_up(layouts.enumerate_shard, lines, [0], nothing)
+    assert RUNNER.warm_up(shards.enumerate_shard, lines, [0], nothing)
     assert RUNNER.uncompiled_states >= RUNNER.switch_states
 
 
@@ -90,12 +90,12 @@ def test_ctrl_c_stops_a_long_shard_at_once(monkeypatch):
     monkeypatch.setenv("RHASP_JIT", "never")
     options = enumeration.Options(size=6, max_pieces=8)
     lines = enumeration.line_tables(options)
-    limits = layouts.ShardLimits(1, 8, 0, 0, 1, UNLIMITED)
+    limits = shards.ShardLimits(1, 8, 0, 0, 1, UNLIMITED)
     prefix = enumeration.shard_prefix(lines, enumeration.shard_count(lines) // 2)
     began = time.perf_counter()
     with pytest.raises(KeyboardInterrupt):
         budget = Budget(UNLIMITED, progress=Interrupter())
-        RUNNER.call(layouts.enumerate_shard, lines, prefix, limits, budget=budget)
+        RUNNER.call(shards.enumerate_shard, lines, prefix, limits, budget=budget)
     assert time.perf_counter() - began < 2.0
 
 

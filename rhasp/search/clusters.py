@@ -1,18 +1,18 @@
 """A cluster on the search core: its states with their moves kept, distances from the goals,
 one optimal way down, and its hardest state in the database's order.
 
-Plain Python in the subset numba compiles, like :mod:`rhasp.engines.core`, and compiled the
-same way (:mod:`rhasp.engines.jit`). It is a module of its own, rather than part of the core
-or of :mod:`rhasp.engines.layouts`, because two callers need the same definitions at two
+Plain Python in the subset numba compiles, like :mod:`rhasp.search.core`, and compiled the
+same way (:mod:`rhasp.search.jit`). It is a module of its own, rather than part of the core
+or of :mod:`rhasp.search.shards`, because two callers need the same definitions at two
 speeds: ``rhasp enumerate`` runs them inside its compiled shard, once per layout, millions of
-times (:func:`rhasp.engines.layouts.enumerate_shard`); ``analyze``, ``hardest``, hints,
+times (:func:`rhasp.search.shards.enumerate_shard`); ``analyze``, ``hardest``, hints,
 ``generate`` and the cluster drawing run them once per puzzle, through
-:mod:`rhasp.cluster` and :func:`rhasp.engines.runner.run`. The core stays the searches that
+:mod:`rhasp.cluster` and :func:`rhasp.search.runner.run`. The core stays the searches that
 find plans; this module is what a whole cluster is.
 
 **One exploration keeps the moves.** :func:`explore` finds the cluster in breadth-first order
 and records every state's moves as indices (``edges[first_edge[i]:first_edge[i + 1]]``, in the
-order :func:`rhasp.engines.core.successors` lists them). Keeping them costs a look-up per move,
+order :func:`rhasp.search.core.successors` lists them). Keeping them costs a look-up per move,
 which finding the states pays anyway; the distance of every state to the nearest goal then
 comes from one breadth-first pass over those indices from all goals at once
 (:func:`goal_distances`), and one optimal way is a walk down the distances
@@ -27,7 +27,7 @@ states, for ``rhasp enumerate``, ``analyze`` and ``hardest`` alike (:func:`harde
 
 from __future__ import annotations
 
-from rhasp.engines import core
+from rhasp.search import core
 
 # What :func:`explore` gives up on (its ``give_up``).
 KEEP_ALL = 0  # never: the whole cluster
@@ -40,7 +40,7 @@ NOT_LEAST = -3  # returned instead of a count: a smaller state of the cluster tu
 def horizontal_shift(g: core.Tables, horizontal: core.Buffer) -> int:
     """Where the horizontal vehicles' fields begin in a key whose fields are ordered so that
     keys compare as the horizontal vehicles' cells do (vertical vehicles in the low fields;
-    :func:`rhasp.engines.layouts._order_fields` builds such tables)."""
+    :func:`rhasp.search.shards._order_fields` builds such tables)."""
     lowest = g.shift[0]  # the target is horizontal
     for i in range(g.count):
         if horizontal[i] and g.shift[i] < lowest:
@@ -91,7 +91,7 @@ def explore(
 
     Returns (the count, or NOT_LEAST or BUDGET; the states' keys; and the moves,
     ``edges[first_edge[i]:first_edge[i + 1]]`` being the indices of state ``i``'s
-    neighbours, in :func:`rhasp.engines.core.successors`' order).
+    neighbours, in :func:`rhasp.search.core.successors`' order).
     """
     split = horizontal_shift(g, horizontal) if give_up != KEEP_ALL else 0
     least = core.above(first, split)
@@ -143,7 +143,7 @@ def explore(
 
 
 # The states' indices while a cluster is explored: open addressing with linear probing in one
-# buffer, each slot a key (its first word EMPTY_SLOT where free; :func:`rhasp.engines.core.words`
+# buffer, each slot a key (its first word EMPTY_SLOT where free; :func:`rhasp.search.core.words`
 # words) and its index side by side, one memory access for both; kept at most half full.
 
 EMPTY_SLOT = -1  # no key's first word is negative
@@ -214,7 +214,7 @@ def cluster(
     g: core.Tables, first: int, budget: int, watch: core.Buffer
 ) -> tuple[int, list[int], list[int], list[int], list[int], list[int]]:
     """The whole cluster of ``first`` with its moves (:func:`explore`) and its distances
-    (:func:`goal_distances`), in one call, as :func:`rhasp.engines.runner.run` runs it.
+    (:func:`goal_distances`), in one call, as :func:`rhasp.search.runner.run` runs it.
 
     Returns (the count, or BUDGET; the keys; first_edge; edges; the distance per index; the
     indices nearest first)."""

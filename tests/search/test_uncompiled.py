@@ -1,4 +1,4 @@
-"""The uncompiled core (rhasp.engines.plain) is the core's own source with its one-line
+"""The uncompiled core (rhasp.search.uncompiled) is the core's own source with its one-line
 helpers written in place: it must return what the core's functions return, called as they
 stand, and call none of those helpers."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 
-from rhasp.engines import clusters, core, plain
-from rhasp.engines.geometry import Geometry
+from rhasp.search import clusters, core, uncompiled
+from rhasp.search.geometry import Geometry
 from tests.boards import crowded_puzzles, puzzles
 
 BUDGET = 2_000
@@ -34,23 +34,25 @@ def searches(core_module, clusters_module, puzzle) -> tuple:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles() | crowded_puzzles())
 def test_the_plain_core_returns_what_the_core_returns(puzzle):
-    assert searches(plain.CORE, plain.CLUSTERS, puzzle) == searches(core, clusters, puzzle)
+    assert searches(uncompiled.CORE, uncompiled.CLUSTERS, puzzle) == searches(
+        core, clusters, puzzle
+    )
 
 
 def test_the_plain_core_calls_no_helper_written_in_place():
-    assert set(plain.HELPERS) == set(plain.WRITTEN_IN_PLACE)  # each found in the core
-    for module in (plain.CORE, plain.CLUSTERS):
+    assert set(uncompiled.HELPERS) == set(uncompiled.WRITTEN_IN_PLACE)  # each found in the core
+    for module in (uncompiled.CORE, uncompiled.CLUSTERS):
         for name in ("successors", "occupancy", "breadth_first", "lower_bound", "explore"):
             function = getattr(module, name, None)
             if function is not None:
                 called = set(function.__code__.co_names)
-                assert called.isdisjoint(plain.WRITTEN_IN_PLACE), (module, name)
+                assert called.isdisjoint(uncompiled.WRITTEN_IN_PLACE), (module, name)
 
 
 def test_the_runner_runs_the_plain_twin_uncompiled():
-    assert plain.twin(core.breadth_first) is plain.CORE.breadth_first
-    assert plain.twin(clusters.cluster) is plain.CLUSTERS.cluster
-    assert plain.CLUSTERS.core is plain.CORE  # its calls of the core are plain too
+    assert uncompiled.twin(core.breadth_first) is uncompiled.CORE.breadth_first
+    assert uncompiled.twin(clusters.cluster) is uncompiled.CLUSTERS.cluster
+    assert uncompiled.CLUSTERS.core is uncompiled.CORE  # its calls of the core are plain too
 
 
 def test_uncompiled_keys_that_differ_only_in_high_bits_spread_over_the_table():
@@ -59,9 +61,9 @@ def test_uncompiled_keys_that_differ_only_in_high_bits_spread_over_the_table():
     # one slot, each new key probing past all the others (walled12's cluster at a thousand
     # states a second). At a quarter full, a hash that spreads them leaves short runs.
     slots = 4096
-    table = plain.CLUSTERS._index_table(slots, 1)
+    table = uncompiled.CLUSTERS._index_table(slots, 1)
     for index in range(slots // 4):
-        assert plain.CLUSTERS._index_of(table, (index + 1) << 100, index) == -1
+        assert uncompiled.CLUSTERS._index_of(table, (index + 1) << 100, index) == -1
     taken = [table[2 * slot] != clusters.EMPTY_SLOT for slot in range(slots)]
     longest = run = 0
     for full in taken + taken:  # runs wrap around the end

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from rhasp.engines import core, jit
-from rhasp.engines.geometry import KEY_WORD, WORD_BITS, field_shifts
+from rhasp.search import core, jit
+from rhasp.search.geometry import KEY_WORD, WORD_BITS, field_shifts
 
 
 @njit

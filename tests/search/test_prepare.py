@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import rhasp
-from rhasp.engines import prepare
+from rhasp.search import prepare
 
 PACKAGE = Path(rhasp.__file__).parent
 LEFT12 = "puzzles/large/left12.txt"  # 12x12: a shape (2 key words, 3 cell words) of its own
@@ -84,7 +84,7 @@ def _elapsed(command: list[str], **run: object) -> tuple[float, subprocess.Compl
 
 SWITCHED_SOLVE = """
 import json, time, rhasp, rhasp.api
-from rhasp.engines.limits import Budget
+from rhasp.limits import Budget
 rhasp.api.warm_up()  # a process that searches a lot: the compiled core preferred from the start
 puzzle = rhasp.read({board!r})
 began = time.perf_counter()

@@ -1,19 +1,19 @@
 """One way to run the search core: :data:`RUNNER`, which runs any function of
-:mod:`rhasp.engines.core` or :mod:`rhasp.engines.layouts` (or any module with compiled twins
-in :mod:`rhasp.engines.jit`) by reference, compiled where it pays, else uncompiled, and always
+:mod:`rhasp.search.core` or :mod:`rhasp.search.shards` (or any module with compiled twins
+in :mod:`rhasp.search.jit`) by reference, compiled where it pays, else uncompiled, and always
 bounded, watched and interruptible.
 
 It owns every decision the callers would otherwise repeat:
 
-- **compiled or not.** Compiled (numba, :mod:`rhasp.engines.jit`) for every board up to
-  13×13 (:attr:`rhasp.engines.geometry.Geometry.compiles`; keys and cells past 63 bits in
+- **compiled or not.** Compiled (numba, :mod:`rhasp.search.jit`) for every board up to
+  13×13 (:attr:`rhasp.search.geometry.Geometry.compiles`; keys and cells past 63 bits in
   tuples of words) once the compiled code for the board's shape is loaded in this process;
   uncompiled, the same functions on Python integers, until then, and where numba is
   missing. ``RHASP_JIT=always`` (compile at once, here) or ``never`` fixes the choice
   (tests and benchmarks).
 - **never waiting on a compile.** A search is never held up by numba: the code it lacks is
   loaded by a thread when cached, else compiled by a background process
-  (:mod:`rhasp.engines.prepare`), while the search goes on uncompiled; when the code is
+  (:mod:`rhasp.search.prepare`), while the search goes on uncompiled; when the code is
   loaded, the watch stops the search and it starts again compiled, with the seconds left
   (docs/design.md, "No promise waits on a compile").
 - **the switch.** Loading numba and its cached code costs about as much as 100,000 states
@@ -24,11 +24,11 @@ It owns every decision the callers would otherwise repeat:
   so that they inherit it; code not yet compiled is asked for, and each process switches
   when it comes.
 - **the watch and threads.** A search writes its watch (states, depth, stop flag; see
-  :mod:`rhasp.engines.core`); with a progress display, a time limit or when asked, it runs in
+  :mod:`rhasp.search.core`); with a progress display, a time limit or when asked, it runs in
   a thread of its own while this one shows its progress (:class:`rhasp.progress.Progress`),
   stops it when its time is up, and on Ctrl-C or SIGTERM stops it at once.
 - **the conversions.** The compiled twin takes int64 arrays: the runner converts tables
-  (cached, keyed by the tables themselves, so a :class:`~rhasp.engines.geometry.Geometry`
+  (cached, keyed by the tables themselves, so a :class:`~rhasp.search.geometry.Geometry`
   stays plain data) and lists of keys.
 """
 
@@ -43,19 +43,19 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from rhasp.engines import core, plain, prepare
-from rhasp.engines.geometry import cell_words, key_words
-from rhasp.engines.limits import (
+from rhasp.errors import SearchLimit
+from rhasp.limits import (
     PROGRESS_EVERY,
     Budget,
     state_limit,
     time_limit,
     wait_until_done,
 )
-from rhasp.errors import SearchLimit
+from rhasp.search import core, prepare, uncompiled
+from rhasp.search.geometry import cell_words, key_words
 
 if TYPE_CHECKING:
-    from rhasp.engines.geometry import Geometry
+    from rhasp.search.geometry import Geometry
 
 SWITCH_STATES = 100_000
 UNLIMITED = 1 << 62  # an int64 holds it
@@ -68,14 +68,14 @@ CONVERTED = 64
 @functools.cache
 def compiled_core() -> ModuleType | None:
     """The compiled core, its code cached in this version's folder
-    (:func:`rhasp.engines.prepare.folder`), or None where it cannot be loaded (numba broken,
+    (:func:`rhasp.search.prepare.folder`), or None where it cannot be loaded (numba broken,
     or no folder to cache its code in): then every search runs uncompiled."""
     try:
         import numba
 
         # Before jit's functions are made: each finds its cache folder then.
         numba.config.CACHE_DIR = str(prepare.folder())
-        from rhasp.engines import jit
+        from rhasp.search import jit
     except (ImportError, RuntimeError, OSError):
         return None
     return jit
@@ -235,7 +235,7 @@ class Runner:
     ) -> bool:
         """Whether ``function``'s compiled code for tables of this shape is loaded here; if
         not, have it come without waiting for it: loaded in a thread of this process when it
-        is cached, else compiled by a background process (:mod:`rhasp.engines.prepare`).
+        is cached, else compiled by a background process (:mod:`rhasp.search.prepare`).
         ``arguments`` make a call that answers at once."""
         where = (function.__name__, shape(tables))
         if where in self._loaded:
@@ -293,7 +293,7 @@ class Runner:
         else uncompiled, while it comes for the next call if this process has switched;
         ``compiles`` False: uncompiled (see :attr:`Geometry.compiles`). Watched within
         ``budget``'s seconds and progress (in a thread of its own when ``threaded``, so that
-        Ctrl-C stops it at once). A function that answers :data:`rhasp.engines.core.BUDGET`
+        Ctrl-C stops it at once). A function that answers :data:`rhasp.search.core.BUDGET`
         raises a :class:`SearchLimit`, where ``reached`` words the depth its watch holds."""
         budget = budget or Budget(UNLIMITED)
         jit = self._compiled_for(function, tables) if compiles else None
@@ -330,7 +330,7 @@ class Runner:
         **flags: bool,
     ) -> tuple[Any, ...]:
         """``search(tables, start, states, watch, **flags)``, a search of
-        :mod:`rhasp.engines.core` on ``geometry``, within ``budget``: beyond its states it
+        :mod:`rhasp.search.core` on ``geometry``, within ``budget``: beyond its states it
         raises :class:`SearchLimit`.
 
         Compiled when its code is loaded here; else uncompiled, and once this process has
@@ -420,7 +420,11 @@ class Runner:
         it to write: the core's own when ``jit`` is None, else the compiled twin of the same
         name, on int64 arrays."""
         if jit is None:
-            return plain.twin(function), (tables, *arguments), core.new_buffer(core.WATCH_FIELDS)
+            return (
+                uncompiled.twin(function),
+                (tables, *arguments),
+                core.new_buffer(core.WATCH_FIELDS),
+            )
         twin, converted = getattr(jit, function.__name__), _converted(jit, tables)
         watch = jit.watch()
         if isinstance(tables, core.Tables):  # a search of a board, from a key

@@ -1,11 +1,11 @@
 """The search core: every search rhasp runs on boards, written once for two ways of running.
 
 These functions are plain Python over integers, tuples, lists and dicts, in the subset of
-Python that numba compiles. :mod:`rhasp.engines.jit` compiles them (``njit(cache=True)``) for
+Python that numba compiles. :mod:`rhasp.search.jit` compiles them (``njit(cache=True)``) for
 every board of up to 189 cells (13×13), where they run at compiled speed on numpy arrays; the
 same source also runs uncompiled on Python integers of any size, for small searches (numba
 is loaded only once a process has searched enough), where numba is missing, and for
-checking. So there is one core, and :mod:`rhasp.engines.runner` decides which way it runs.
+checking. So there is one core, and :mod:`rhasp.search.runner` decides which way it runs.
 The two ways differ in a few small places only, each a function here with a compiled twin in
 ``jit`` (a numba ``overload``): scratch buffers (:func:`new_buffer`, :func:`key_buffer`), the
 set of states seen (:func:`key_set`, :func:`add_new`, :func:`with_room`), a Python set here
@@ -55,7 +55,7 @@ Ints = Sequence[int]
 
 
 class Tables(NamedTuple):
-    """A board's geometry as the core reads it (built by :class:`rhasp.engines.geometry.Geometry`).
+    """A board's geometry as the core reads it (built by :class:`rhasp.search.geometry.Geometry`).
 
     Per vehicle ``i``: ``shift[i]`` is where its field starts in a key, ``last[i]`` its last
     position, ``exit_behind[i]``/``exit_ahead[i]`` whether it leaves through the edge at

@@ -1,9 +1,24 @@
-"""The fast searches: boards as bit masks, on the one search core, compiled where it pays.
+"""The search core behind one face: boards as bit masks, searched compiled where it pays.
 
-Each search here builds the board's :class:`~rhasp.engines.geometry.Geometry`, runs a
-function of :mod:`rhasp.engines.core` through the runner (:data:`rhasp.engines.runner.RUNNER`,
-which decides whether it runs compiled, and bounds, watches and interrupts it), and reads the
-answer back as plans, counts or keys.
+Everything outside this package asks the core through the names here, never through its
+modules or its tables:
+
+- plans: :func:`fewest_moves` (BFS), :func:`fewest_slides` (Dijkstra over whole moves),
+  :func:`best_first` (A*);
+- clusters: :func:`cluster_size`, :func:`solve_and_count`, :func:`explore_cluster` (the whole
+  cluster as a :class:`ClusterGraph`, with distances, its hardest state and a way down), and
+  :func:`all_moves_graph`;
+- the enumeration's shards: :func:`prepare_shards` and :func:`run_shard`, on the
+  :class:`Lines` and :class:`ShardLimits` the enumeration builds;
+- the compiled code: :func:`prefer_compiled` (switch now, for large work),
+  :func:`when_compiling` (who is told when a compile starts), :func:`settle` (before forking).
+
+Inside, each search builds the board's :class:`~rhasp.search.geometry.Geometry` (its tables
+and the one key codec), runs a function of :mod:`rhasp.search.core` (or of
+:mod:`~rhasp.search.clusters`, :mod:`~rhasp.search.shards`) through the one runner
+(:data:`rhasp.search.runner.RUNNER`, which decides whether it runs compiled by
+:mod:`~rhasp.search.jit` or as :mod:`~rhasp.search.uncompiled` Python, and bounds, watches
+and interrupts it), and reads the answer back as plans, counts or states.
 
 The readable model in :mod:`rhasp.model` stays the reference: tests check that the core finds
 the same plans and counts on every kind of board, compiled and not.
@@ -11,11 +26,94 @@ the same plans and counts on every kind of board, compiled and not.
 
 from __future__ import annotations
 
-from rhasp.engines import clusters, core
-from rhasp.engines.geometry import Geometry
-from rhasp.engines.limits import Budget
-from rhasp.engines.runner import RUNNER, UNLIMITED, run
+from collections.abc import Callable, Sequence
+
+from rhasp.limits import Budget
 from rhasp.model import Board, Piece, Plan, Puzzle, State, TargetSpec, build_puzzle
+from rhasp.search import clusters, core, shards
+from rhasp.search.geometry import Geometry
+from rhasp.search.graph import ClusterGraph, all_moves_graph, explore_cluster
+from rhasp.search.runner import RUNNER, UNLIMITED, run
+from rhasp.search.shards import (
+    EMPTY_CELL,
+    FIRST_LETTER,
+    HORIZONTAL,
+    LAYOUTS,
+    LEAST,
+    SOLVABLE,
+    VERTICAL,
+    WALL,
+    WALL_CELL,
+    Lines,
+    ShardLimits,
+)
+
+__all__ = [
+    "EMPTY_CELL",
+    "FIRST_LETTER",
+    "HORIZONTAL",
+    "LAYOUTS",
+    "LEAST",
+    "SOLVABLE",
+    "VERTICAL",
+    "WALL",
+    "WALL_CELL",
+    "ClusterGraph",
+    "Lines",
+    "ShardLimits",
+    "all_moves_graph",
+    "best_first",
+    "cluster_size",
+    "explore_cluster",
+    "fewest_moves",
+    "fewest_slides",
+    "prefer_compiled",
+    "prepare_shards",
+    "run_shard",
+    "settle",
+    "solve_and_count",
+    "when_compiling",
+]
+
+
+def when_compiling(tell: Callable[[], None] | None) -> None:
+    """Have ``tell()`` called once, from another thread, when this process starts compiling
+    (:attr:`Runner.on_compiling <rhasp.search.runner.Runner.on_compiling>`); None: no one."""
+    RUNNER.on_compiling = tell
+
+
+def settle() -> None:
+    """Before workers are forked: wait for the compiled code this process is loading in a
+    thread, so that no worker starts with numba's lock held (:meth:`Runner.settle
+    <rhasp.search.runner.Runner.settle>`)."""
+    RUNNER.settle()
+
+
+def prepare_shards(lines: Lines) -> None:
+    """Have the compiled shard loop for ``lines``' board loaded (where it may be compiled):
+    the enumeration is large work, worth numba from the start."""
+    nothing = ShardLimits(1, 0, 0, 0, 1, 1)  # no layout fits: only the code is loaded
+    RUNNER.warm_up(shards.enumerate_shard, lines, [lines.line_first[0]], nothing)
+
+
+def run_shard(
+    lines: Lines, prefix: Sequence[int], limits: ShardLimits, where: str
+) -> tuple[Sequence[int], Sequence[int]]:
+    """The layouts of one shard (:func:`rhasp.search.shards.enumerate_shard`): its tallies
+    (indexed by :data:`LAYOUTS`, :data:`LEAST`, :data:`SOLVABLE`) and the puzzles found, as
+    the core writes them. The limits hold the states a cluster may have; a larger one is a
+    :class:`~rhasp.errors.SearchLimit` "in one cluster of ``where``". Ctrl-C stops it at once.
+    """
+    _, tallies, found = RUNNER.call(
+        shards.enumerate_shard,
+        lines,
+        list(prefix),
+        limits,
+        budget=Budget(UNLIMITED),
+        reached=lambda _: f"in one cluster of {where}",
+        threaded=True,
+    )
+    return tallies, found
 
 
 def prefer_compiled() -> bool:
@@ -86,7 +184,7 @@ def best_first(
 
 def cluster_size(board: Board, placement: State, budget: Budget | None = None) -> int:
     """The number of states in the placement's cluster (targets stay on the board, as puzzle
-    databases count; see :mod:`rhasp.engines.clusters`), counted without keeping a state's
+    databases count; see :mod:`rhasp.search.clusters`), counted without keeping a state's
     link to the one it came from, nor its moves."""
     geometry = Geometry.of(board, targets_leave=False)
     key = geometry.key(placement)

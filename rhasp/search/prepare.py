@@ -4,9 +4,9 @@ numba compiles each function of the search core once per *shape* of board (how m
 words a key takes, and how many 63-bit words its cells; or an enumeration's lines), 10 to 20
 seconds of CPU each, and caches the code on disk. A search that waited for that would break
 every promise made about time: a 0.2 s limit, a server's per-request seconds, Ctrl-C. So a
-search never compiles (:mod:`rhasp.engines.runner` runs it uncompiled meanwhile); it asks for
+search never compiles (:mod:`rhasp.search.runner` runs it uncompiled meanwhile); it asks for
 the code here, and this module compiles it in a process of its own
-(``python -m rhasp.engines.prepare``):
+(``python -m rhasp.search.prepare``):
 
 - **one process, started in the background, lower priority** (``nice``), in a session of its
   own: Ctrl-C in the terminal stops the command, not the compile, which finishes and serves
@@ -18,7 +18,7 @@ the code here, and this module compiles it in a process of its own
 - **the folder is keyed** on the source of every file the compiled code is built from
   (:data:`SOURCES`), numba's and Python's versions: numba checks a cached function against its
   own file only, so after an edit of ``core.py`` the compiled ``enumerate_shard`` of
-  ``layouts.py`` would run the old core. With the key, an edit or an upgrade is a new folder
+  ``shards.py`` would run the old core. With the key, an edit or an upgrade is a new folder
   and old code is never loaded. The folder is under the user's cache folder
   (``platformdirs``), never beside the package (which may be read-only); ``RHASP_CACHE_DIR``
   (or numba's ``NUMBA_CACHE_DIR``) moves it. Only the newest :data:`KEPT` folders stay.
@@ -44,9 +44,9 @@ from pathlib import Path
 from typing import Any
 
 #: The modules whose source the compiled code is built from (jit compiles the functions of
-#: core, clusters and layouts and reads geometry's word sizes): a test checks that none of
+#: core, clusters and shards and reads geometry's word sizes): a test checks that none of
 #: them imports another module of rhasp's outside this list.
-SOURCES = ("core", "clusters", "layouts", "geometry", "jit")
+SOURCES = ("core", "clusters", "shards", "geometry", "jit")
 #: How many keyed folders stay: the newest (an older rhasp, or the code before an edit).
 KEPT = 3
 #: How nice the compiling process is to the command that started it.
@@ -67,12 +67,12 @@ def base() -> Path:
 SOURCE_FOLDER = Path(__file__).parent
 
 
-def key(engines: Path = SOURCE_FOLDER) -> str:
-    """The cache key: the source of :data:`SOURCES` (in the folder ``engines``), numba's
+def key(sources: Path = SOURCE_FOLDER) -> str:
+    """The cache key: the source of :data:`SOURCES` (in the folder ``sources``), numba's
     version, Python's and the machine's kind (a hash, 16 hex digits)."""
     digest = hashlib.sha256()
     for name in SOURCES:
-        digest.update((engines / f"{name}.py").read_bytes())
+        digest.update((sources / f"{name}.py").read_bytes())
     numba = importlib.util.find_spec("numba")
     digest.update(_numba_version(numba.origin if numba else None).encode())
     digest.update(f"{sys.version} {platform.machine()}".encode())
@@ -153,7 +153,7 @@ def start(function: str, shape: str, call: tuple[Any, ...]) -> bool:
         partial.replace(request)  # whole, or not there
         if not serving(folder()):
             subprocess.Popen(
-                [sys.executable, "-m", "rhasp.engines.prepare", str(folder())],
+                [sys.executable, "-m", "rhasp.search.prepare", str(folder())],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -183,7 +183,7 @@ def _serve(queue: Path) -> None:
     lock held and starts no process: so the queue is looked at again after letting go."""
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
-    from rhasp.engines.runner import RUNNER
+    from rhasp.search.runner import RUNNER
 
     while _requests(queue):
         with open(queue.parent / "serving.lock", "a+") as lock:

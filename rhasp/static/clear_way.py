@@ -7,7 +7,7 @@ just before T first covers f. T stands short of f, and the move that takes it on
 it through free cells: so there is a reachable state with T short of f and every cell from
 T to f free of other vehicles. Slide T forward to stand right behind f: the cells it takes
 were free, and nothing else changes, so that state is still *valid* (see
-:mod:`rhasp.engines.static`: every piece within its run between the cells the line rule
+:mod:`rhasp.static`: every piece within its run between the cells the line rule
 found blocked for it, in its line's order, a piece gone only if it is a target that could
 have left), with no two vehicles overlapping. So when no such state has T right behind f
 and f free, T never covers f, and never leaves. (Asking only that the way be clear from

@@ -10,12 +10,14 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from rhasp import limits, search
 from rhasp.cluster import cluster_graph
-from rhasp.engines import bitboard, limits, reference, runner
-from rhasp.engines.geometry import Geometry
-from rhasp.engines.limits import Budget
+from rhasp.engines import reference
 from rhasp.errors import SearchLimit
+from rhasp.limits import Budget
 from rhasp.model import plan_slides, replay
+from rhasp.search import runner
+from rhasp.search.geometry import Geometry
 from tests.boards import card, crowded_puzzles, example, grid, puzzles
 
 
@@ -35,11 +37,11 @@ def core_mode(mode: str) -> Iterator[None]:
 
 def agree(puzzle) -> None:
     board, start = puzzle.board, puzzle.start
-    fast_plan, fast_explored = bitboard.fewest_moves(board, start)
+    fast_plan, fast_explored = search.fewest_moves(board, start)
     slow_plan, slow_explored = reference.fewest_moves(board, start)
     # Same successor order, so BFS gives the very same plan and count.
     assert (fast_plan, fast_explored) == (slow_plan, slow_explored)
-    fast_plan, fast_explored = bitboard.fewest_slides(board, start)
+    fast_plan, fast_explored = search.fewest_slides(board, start)
     slow_plan, slow_explored = reference.fewest_slides(board, start)
     if slow_plan is None:
         assert fast_plan is None and fast_explored == slow_explored
@@ -81,8 +83,8 @@ def test_fast_core_agrees_on_the_examples(name, mode):
 
 
 def _reference(puzzle, objective: str):
-    search = reference.fewest_moves if objective == "moves" else reference.fewest_slides
-    return search(puzzle.board, puzzle.start)[0]
+    find = reference.fewest_moves if objective == "moves" else reference.fewest_slides
+    return find(puzzle.board, puzzle.start)[0]
 
 
 def optimum(puzzle, plan, objective: str):
@@ -97,12 +99,12 @@ def every_result(puzzle) -> tuple:
     """What each search of the core returns for the puzzle, in plain Python values."""
     board, start, placement = puzzle.board, puzzle.start, puzzle.placement
     found = [
-        bitboard.fewest_moves(board, start),
-        bitboard.fewest_slides(board, start),
-        bitboard.cluster_size(board, placement),
+        search.fewest_moves(board, start),
+        search.fewest_slides(board, start),
+        search.cluster_size(board, placement),
     ]
     if len(board.targets) == 1:
-        found += [bitboard.solve_and_count(board, placement), _graph(cluster_graph(puzzle))]
+        found += [search.solve_and_count(board, placement), _graph(cluster_graph(puzzle))]
     return tuple(found)
 
 
@@ -132,10 +134,10 @@ def test_a_board_with_no_target_left_is_its_own_goal(mode):
     with core_mode(mode):
         for puzzle in (no_target, empty):
             board, start = puzzle.board, puzzle.start
-            assert bitboard.fewest_moves(board, start) == ((), 1)
-            assert bitboard.fewest_slides(board, start) == ((), 1)
+            assert search.fewest_moves(board, start) == ((), 1)
+            assert search.fewest_slides(board, start) == ((), 1)
             for objective in ("moves", "slides"):
-                assert bitboard.best_first(board, start, objective) == ((), 1)
+                assert search.best_first(board, start, objective) == ((), 1)
 
 
 def test_every_board_up_to_12x12_compiles():
@@ -168,16 +170,16 @@ def bounded_results(puzzle) -> tuple:
     board, start, placement = puzzle.board, puzzle.start, puzzle.placement
     budget = Budget(states=CROWDED_STATES)
     searches = [
-        lambda: bitboard.fewest_moves(board, start, budget),
-        lambda: bitboard.fewest_slides(board, start, budget),
-        lambda: bitboard.best_first(board, start, "moves", budget),
-        lambda: bitboard.best_first(board, start, "slides", budget),
-        lambda: bitboard.cluster_size(board, placement, budget),
+        lambda: search.fewest_moves(board, start, budget),
+        lambda: search.fewest_slides(board, start, budget),
+        lambda: search.best_first(board, start, "moves", budget),
+        lambda: search.best_first(board, start, "slides", budget),
+        lambda: search.cluster_size(board, placement, budget),
     ]
     if len(board.targets) == 1:
-        searches.append(lambda: bitboard.solve_and_count(board, placement, budget))
+        searches.append(lambda: search.solve_and_count(board, placement, budget))
         searches.append(lambda: _graph(cluster_graph(puzzle, budget)))
-    return tuple(_outcome(search) for search in searches)
+    return tuple(_outcome(find) for find in searches)
 
 
 def _graph(graph) -> tuple:
@@ -186,9 +188,9 @@ def _graph(graph) -> tuple:
     return (*map(list, arrays), hardest)
 
 
-def _outcome(search):
+def _outcome(find):
     try:
-        return search()
+        return find()
     except SearchLimit as limit:
         return str(limit)
 
@@ -217,15 +219,15 @@ def test_a_process_switches_to_the_compiled_core_midway(monkeypatch):
     # and starts again compiled: the same plan, the states searched uncompiled counted.
     puzzle = card(40)
     with core_mode("never"):
-        expected = bitboard.fewest_moves(puzzle.board, puzzle.start)
+        expected = search.fewest_moves(puzzle.board, puzzle.start)
     with core_mode("always"):
-        bitboard.fewest_moves(puzzle.board, puzzle.start)  # the code loaded, truly
+        search.fewest_moves(puzzle.board, puzzle.start)  # the code loaded, truly
     monkeypatch.setattr(runner.RUNNER, "switch_states", 1_000)
     monkeypatch.setattr(runner.RUNNER, "uncompiled_states", 0)
     monkeypatch.setattr(runner.RUNNER, "is_loaded", lambda *_: False)  # not at the start
     monkeypatch.setattr(limits, "PROGRESS_EVERY", 0.001)  # the watch looks often
     with core_mode("auto"):
-        assert bitboard.fewest_moves(puzzle.board, puzzle.start) == expected
+        assert search.fewest_moves(puzzle.board, puzzle.start) == expected
     # Card 40's BFS finds far more states than it searched before the switch.
     assert 1_000 <= runner.RUNNER.uncompiled_states < expected[1] / 2
 
@@ -247,7 +249,7 @@ def test_cluster_of_the_4x4_board_counted_by_hand():
     # A has 3 places; with A in the top two, X is stuck left and B takes any of 3 places;
     # with A at the bottom, B is stuck left and X (which may stand at its exit) takes 3.
     puzzle = example("4x4")
-    assert bitboard.cluster_size(puzzle.board, puzzle.placement) == 9
+    assert search.cluster_size(puzzle.board, puzzle.placement) == 9
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -255,13 +257,13 @@ def test_cluster_of_the_4x4_board_counted_by_hand():
 def test_one_pass_solve_and_count_agrees_with_the_separate_searches(puzzle):
     if len(puzzle.board.targets) != 1:
         return
-    plan, _, size = bitboard.solve_and_count(puzzle.board, puzzle.placement)
+    plan, _, size = search.solve_and_count(puzzle.board, puzzle.placement)
     expected, _ = reference.fewest_moves(puzzle.board, puzzle.start)
     assert (plan is None) == (expected is None)
     if plan is not None:
         assert len(plan) == len(expected)
         assert replay(puzzle, plan).solved
-    assert size == bitboard.cluster_size(puzzle.board, puzzle.placement)
+    assert size == search.cluster_size(puzzle.board, puzzle.placement)
 
 
 def test_without_a_loadable_compiled_core_every_search_runs_uncompiled(monkeypatch):
@@ -272,4 +274,4 @@ def test_without_a_loadable_compiled_core_every_search_runs_uncompiled(monkeypat
     monkeypatch.setattr(runner, "compiled_core", lambda: None)
     with core_mode("always"):
         assert every_result(puzzle) == expected
-        assert not bitboard.prefer_compiled()
+        assert not search.prefer_compiled()

@@ -7,12 +7,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rhasp.engines import clear_way
-from rhasp.engines.static import blocked_exit, static_analysis
 from rhasp.formats import read_text
 from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle
+from rhasp.static import blocked_exit, clear_way, static_analysis
 from tests.boards import draw_walls, place_if_free
-from tests.engines.test_static import check_against_the_walk, reachable
+from tests.static.test_static import check_against_the_walk, reachable
 
 
 def line(rows: str) -> Puzzle:
@@ -71,7 +70,7 @@ def _whole_way_clear_from_the_start(board, state, lines, runs, may_go, target):
 
 
 def test_the_walk_catches_the_rule_made_wrong_on_purpose(monkeypatch):
-    monkeypatch.setattr("rhasp.engines.static.never_reached", _whole_way_clear_from_the_start)
+    monkeypatch.setattr("rhasp.static.never_reached", _whole_way_clear_from_the_start)
     puzzle = line(RETAKEN_BEHIND)
     assert blocked_exit(puzzle, "full") is not None  # wrong: the walk solves it
     assert any(puzzle.board.is_solved(state) for state in reachable(puzzle))

@@ -1,14 +1,14 @@
-"""A board as the search core sees it: integer tables (:class:`rhasp.engines.core.Tables`),
+"""A board as the search core sees it: integer tables (:class:`rhasp.search.core.Tables`),
 and the ways back from keys to states and from paths to plans.
 
 Plain data: it neither knows nor decides how the core runs. The runner
-(:mod:`rhasp.engines.runner`) converts the tables for the compiled core when it runs compiled.
+(:mod:`rhasp.search.runner`) converts the tables for the compiled core when it runs compiled.
 
 A *key* packs a state into one integer: each vehicle's position in a field of ``bits`` bits,
 vehicle 0 lowest. A target that has left holds ``gone`` (all ones) in its field. No field
 crosses a multiple of 64 bits nor takes bit 63 of one (:data:`KEY_WORD`), so that the
 compiled core can hold a key of any board as one int64 word, or a tuple of them, each
-nonnegative (:mod:`rhasp.engines.jit`); on a board whose key fits 63 bits the fields simply
+nonnegative (:mod:`rhasp.search.jit`); on a board whose key fits 63 bits the fields simply
 follow one another.
 """
 
@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from rhasp.engines import core, plain
 from rhasp.model import Board, Move, Plan, State
+from rhasp.search import core, uncompiled
 
 KEY_WORD = 64  # a key's fields lie in words of 64 bits, bits 0 to 62 of each (no sign bit)
 WORD_BITS = 63  # what an int64 holds without its sign bit
@@ -100,15 +100,15 @@ class Geometry:
         return tuple(None if p == gone else p for p in positions)
 
     def occupancy(self, key: int) -> int:
-        return plain.CORE.occupancy(self.tables, key)
+        return uncompiled.CORE.occupancy(self.tables, key)
 
     def solved(self, key: int) -> bool:
         """Every target gone (or, when targets stay, at its exit edge)."""
-        return plain.CORE.solved(self.tables, key)
+        return uncompiled.CORE.solved(self.tables, key)
 
     def neighbours(self, key: int) -> list[int]:
         """The states one move away from ``key``, in the readable model's order."""
-        python = plain.CORE  # uncompiled, at its fastest
+        python = uncompiled.CORE  # uncompiled, at its fastest
         keys, slides, movers = python.buffers(self.tables, key)
         return keys[: python.successors(self.tables, key, core.NO_SKIP, keys, slides, movers)]
 
@@ -135,7 +135,7 @@ def field_shifts(count: int, bits: int) -> tuple[int, ...]:
 
 def _rows(board: Board, lasts: list[int], stride: int) -> tuple[tuple[int, ...], ...]:
     """Every vehicle's masks, behind, ahead and near cells per position, ``stride`` a vehicle
-    (:func:`rhasp.engines.core.fill_rows`, run here uncompiled on Python integers)."""
+    (:func:`rhasp.search.core.fill_rows`, run here uncompiled on Python integers)."""
     rows: list[list[int]] = [[0] * (stride * len(board.vehicles)) for _ in range(4)]
     for i, (vehicle, last) in enumerate(zip(board.vehicles, lasts, strict=True)):
         row, col = vehicle.cells(0)[0]

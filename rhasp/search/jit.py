@@ -1,7 +1,7 @@
-"""The search core compiled: :mod:`rhasp.engines.core` under numba, loaded only when needed.
+"""The search core compiled: :mod:`rhasp.search.core` under numba, loaded only when needed.
 
 Importing numba costs about half a second, more than a small search takes, so nothing imports
-this module until :mod:`rhasp.engines.runner` decides the compiled speed will pay for it.
+this module until :mod:`rhasp.search.runner` decides the compiled speed will pay for it.
 Compiled code is cached on disk (``cache=True``): numba writes it to the ``__pycache__``
 folder beside ``core.py`` when that is writable, else to its user cache folder; the
 ``NUMBA_CACHE_DIR`` environment variable moves it. The first run on a machine compiles, in a
@@ -9,8 +9,8 @@ few seconds; later runs load the cache.
 
 numba checks a cached function against its own source file only, not against the files of
 the functions it calls: after an edit of ``core.py`` or ``clusters.py``, the compiled
-``enumerate_shard`` of ``layouts.py`` (which has them compiled in) still runs the old code.
-Whoever edits the core removes the cache (``rm rhasp/engines/__pycache__/*.nb[ci]``) before
+``enumerate_shard`` of ``shards.py`` (which has them compiled in) still runs the old code.
+Whoever edits the core removes the cache (``rm rhasp/search/__pycache__/*.nb[ci]``) before
 measuring or testing; an installed package and a fresh clone start with none.
 """
 
@@ -25,10 +25,10 @@ from numba import njit, types
 from numba.cpython.unsafe.tuple import tuple_setitem
 from numba.extending import overload, register_jitable
 
-from rhasp.engines import clusters, core, layouts
-from rhasp.engines.geometry import CELL_TABLES, KEY_WORD, WORD_BITS, cell_words, key_words
+from rhasp.search import clusters, core, shards
+from rhasp.search.geometry import CELL_TABLES, KEY_WORD, WORD_BITS, cell_words, key_words
 
-TablesT = TypeVar("TablesT", core.Tables, layouts.Lines)
+TablesT = TypeVar("TablesT", core.Tables, shards.Lines)
 
 EMPTY = -1  # no key's first word is negative: fields keep off bit 63
 WORD = (1 << KEY_WORD) - 1
@@ -38,7 +38,7 @@ CELL_WORD = (1 << WORD_BITS) - 1
 # Keys and cells. A board whose keys and cells fit 63 bits has each as one int64, and the
 # core's own functions run on them as they are. Wider boards (8×8 and up, or many vehicles)
 # have a key as a tuple of int64 words, lowest first, each field within bits 0 to 62 of one
-# word (:mod:`rhasp.engines.geometry`); and cells as a tuple of words of 63 bits (a cell
+# word (:mod:`rhasp.search.geometry`); and cells as a tuple of words of 63 bits (a cell
 # table of :class:`core.Tables` as a tuple of int64 arrays, one per word). numba compiles one
 # version of the core per form; the twins below give each function of the core that reads
 # keys or cells its tuple version, and the core's own source for one word.
@@ -287,7 +287,7 @@ def _functions(module: object) -> list[object]:
 #: layout the enumeration visits, cost 4 % of a 5×5 run as a call of their own.
 INLINED = (core.fill_rows,)
 
-for _helper in _functions(core) + _functions(clusters) + _functions(layouts):
+for _helper in _functions(core) + _functions(clusters) + _functions(shards):
     if _helper not in TWINNED:
         register_jitable(inline="always" if _helper in INLINED else "never")(_helper)
 
@@ -298,11 +298,11 @@ cheapest = njit(cache=True, nogil=True)(core.cheapest)
 best_first = njit(cache=True, nogil=True)(core.best_first)
 
 cluster = njit(cache=True, nogil=True)(clusters.cluster)
-enumerate_shard = njit(cache=True, nogil=True)(layouts.enumerate_shard)
+enumerate_shard = njit(cache=True, nogil=True)(shards.enumerate_shard)
 
 
 def tables(values: TablesT) -> TablesT:
-    """The same tables (a board's geometry, ``core.Tables``, or its lines, ``layouts.Lines``)
+    """The same tables (a board's geometry, ``core.Tables``, or its lines, ``shards.Lines``)
     with every sequence as an int64 array, as the compiled core takes them; a board's cells
     past 63 bits in words (module comment above)."""
     words = cell_words(values) if isinstance(values, core.Tables) else 1
@@ -378,7 +378,7 @@ def _plain_keys(keys: list[tuple[int, ...]], watch: np.ndarray) -> list[int] | N
 
 
 def watch() -> np.ndarray:
-    """A search's watch (see :mod:`rhasp.engines.core`), as the compiled core writes it."""
+    """A search's watch (see :mod:`rhasp.search.core`), as the compiled core writes it."""
     return np.zeros(core.WATCH_FIELDS, np.int64)
 
 

@@ -1,15 +1,15 @@
-"""The search core as it runs uncompiled: :mod:`rhasp.engines.core` and
-:mod:`rhasp.engines.clusters` with their one-line helpers written in place.
+"""The search core as it runs uncompiled: :mod:`rhasp.search.core` and
+:mod:`rhasp.search.clusters` with their one-line helpers written in place.
 
-The core reads keys and cells through small functions (:func:`rhasp.engines.core.field`,
-:func:`~rhasp.engines.core.meet` ...), so that numba can compile the same source for keys of
-one word and of several (:mod:`rhasp.engines.jit`). In plain Python each is a call, and the
+The core reads keys and cells through small functions (:func:`rhasp.search.core.field`,
+:func:`~rhasp.search.core.meet` ...), so that numba can compile the same source for keys of
+one word and of several (:mod:`rhasp.search.jit`). In plain Python each is a call, and the
 calls cost a quarter of an uncompiled search's time (``analyze`` on the 40 cards: 5.3 s
 before the helpers, 6.5 s with them). So the uncompiled core is this: the same modules, their
 source read once at import, each call of a helper whose body is one ``return`` replaced by
 that expression with the arguments put in (they are plain names and subscripts, evaluated
 once or not at all there), compiled again. One source still; tests compare the two
-(``tests/engines/test_plain.py``).
+(``tests/search/test_uncompiled.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from rhasp.engines import clusters, core
+from rhasp.search import clusters, core
 
 
 def _one_line_helpers(tree: ast.Module) -> dict[str, ast.FunctionDef]:
@@ -51,7 +51,7 @@ HELPERS = {
     name: node for name, node in _one_line_helpers(_CORE_SOURCE).items() if name in WRITTEN_IN_PLACE
 }
 #: The one helper written differently uncompiled. Here keys are Python ints of any width, and
-#: the core's hash (one multiplication, see :func:`rhasp.engines.core.spread`) keeps only the
+#: the core's hash (one multiplication, see :func:`rhasp.search.core.spread`) keeps only the
 #: key's low bits in the bits it takes a slot from: keys that differ only above bit 64 (a wide
 #: board whose low vehicles stand still) would all go to one slot and be probed one by one,
 #: a cluster explored at a thousand states a second. Python's own hash of an int (the int
