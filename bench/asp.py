@@ -32,9 +32,10 @@ import platform
 import statistics
 from pathlib import Path
 
-from rhasp.engines import AspOptions, Solution, get_engine
+from rhasp.engines import AspOptions, get_engine
 from rhasp.formats import read_path
 from rhasp.limits import Budget
+from rhasp.solution import Solution
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 DECK = PUZZLES / "original40.txt"

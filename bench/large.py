@@ -44,13 +44,13 @@ from pathlib import Path
 from typing import Any
 
 from rhasp import search
-from rhasp.engines import Solution
 from rhasp.engines.astar import AstarEngine
 from rhasp.engines.bfs import BfsEngine
 from rhasp.formats import read_path
 from rhasp.generation import Tried, board_number, distinct_puzzles
 from rhasp.limits import Budget
 from rhasp.model import Board, Puzzle, Vehicle
+from rhasp.solution import Solution
 
 ROOT = Path(__file__).resolve().parent.parent
 DECK = ROOT / "puzzles" / "original40.txt"

@@ -44,7 +44,7 @@ from rhasp import arguments, enumeration, search
 from rhasp.analysis import Analysis, analysis_of
 from rhasp.cluster import cluster_graph, hardest_puzzle
 from rhasp.deck import DeckTally, run_deck
-from rhasp.engines import ENGINES, OBJECTIVES, AspOptions, EngineDisagreement, Objective, Solution
+from rhasp.engines import ENGINES, AspOptions
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
 from rhasp.enumeration import Tally as EnumerationTally
 from rhasp.errors import InputError, RhaspError, SearchLimit
@@ -60,8 +60,6 @@ from rhasp.hints import Hint, kept_hint, next_move
 from rhasp.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
-    CONFIRM_FACTOR,
-    CONFIRM_FLOOR,
     OUT_OF_MEMORY,
     Budget,
     max_atoms_for,
@@ -84,6 +82,8 @@ from rhasp.requests import (
     solution,
 )
 from rhasp.shipped import CARDS, shipped_card
+from rhasp.solution import OBJECTIVES, EngineDisagreement, Objective, Solution
+from rhasp.solving import CONFIRM_FACTOR, CONFIRM_FLOOR
 from rhasp.static import Blocked, blocked_exit, static_analysis
 
 #: The API, with the names the command line and the web page take from below it: they

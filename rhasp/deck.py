@@ -32,7 +32,7 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 
-from rhasp.engines import AspOptions, Objective, Solution
+from rhasp.engines import AspOptions
 from rhasp.errors import InputError, RhaspError, SearchLimit, location
 from rhasp.files import (
     LONGEST_LINE,
@@ -55,6 +55,7 @@ from rhasp.parallel import dask_client, worker_pool
 from rhasp.progress import Progress, Silent
 from rhasp.requests import DeckRequest, SolveRequest, solution
 from rhasp.search import cluster_size, prefer_compiled, solve_and_count
+from rhasp.solution import Objective, Solution
 
 FIELDS = (
     "line",

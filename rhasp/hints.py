@@ -16,8 +16,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
+from rhasp import solving
 from rhasp.cluster import cluster_graph
-from rhasp.engines.bfs import BfsEngine
 from rhasp.errors import SearchLimit, TimeLimit
 from rhasp.limits import Budget
 from rhasp.model import Board, Move, Puzzle
@@ -156,7 +156,7 @@ def next_move(puzzle: Puzzle, budget: Budget | None = None, book: ClusterBook = 
             pass  # a cluster too large to keep: search from the position alone
         else:
             return _from_cluster(graph, key)
-    found = BfsEngine(budget=budget).solve(puzzle, "moves")
+    found = solving.solve(puzzle, "moves", "bfs", budget)
     if found.limit:
         raise SearchLimit(found.limit, puzzle.name)
     if not found.plan:

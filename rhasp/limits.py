@@ -172,19 +172,3 @@ class Budget:
     def max_atoms(self) -> int:
         """``atoms``, or the machine's default when not given."""
         return default_max_atoms() if self.atoms is None else self.atoms
-
-
-#: The states the BFS that confirms A* may reach: this many times A*'s own states ...
-CONFIRM_FACTOR = 10
-#: ... and never fewer than these (a few seconds at most, on any board), so that wherever BFS
-#: is cheap it always finishes (bench/confirm.py measured the rule; bench/README.md).
-CONFIRM_FLOOR = 1_000_000
-
-
-def confirmation_share(budget: Budget, states: int) -> Budget:
-    """The budget of the BFS that confirms an engine which reached ``states`` states: its
-    share, :data:`CONFIRM_FACTOR` times as many and at least :data:`CONFIRM_FLOOR`, within
-    ``budget`` (whose seconds bound it too). Counted in states, not seconds, so that whether
-    the confirmation finishes is the same on every machine and under any load."""
-    share = max(CONFIRM_FLOOR, CONFIRM_FACTOR * states)
-    return replace(budget, states=min(budget.states, share))

@@ -15,12 +15,13 @@ from rich.table import Table
 from rich.text import Text
 
 from rhasp.analysis import Analysis
-from rhasp.engines import ENGINES, Solution
+from rhasp.engines import ENGINES
 from rhasp.errors import counted
 from rhasp.model import EMPTY, WALL, Board, Puzzle, State, replay
 from rhasp.notation import ENGINE, READ, SEARCHES, STOPPED, WHY, Notation, format_plan
 from rhasp.plan_check import PlanCheck
 from rhasp.progress import Silent
+from rhasp.solution import Solution
 
 WALL_STYLE = "white on grey23"
 EMPTY_STYLE = "grey50"

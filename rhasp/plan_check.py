@@ -7,19 +7,20 @@ from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from rhasp.engines import OBJECTIVES, Objective
-from rhasp.engines.bfs import BfsEngine
+from rhasp import solving
 from rhasp.errors import PlanError, SearchLimit
 from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle, plan_slides, replay
 from rhasp.notation import format_move
+from rhasp.solution import OBJECTIVES, Objective
 from rhasp.static import blocked_exit
 
 
 @lru_cache(maxsize=32)
 def minimal_length(puzzle: Puzzle, objective: Objective, budget: Budget) -> int | None:
-    """The oracle's proven minimum; cached so that checking several plans solves once."""
-    found = BfsEngine(budget=budget).solve(puzzle, objective)
+    """The oracle's proven minimum, by the solve policy; cached so that checking several plans
+    solves once."""
+    found = solving.solve(puzzle, objective, "bfs", budget)
     if found.limit:
         raise SearchLimit(found.limit, puzzle.name)
     return found.length

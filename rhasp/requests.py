@@ -6,10 +6,8 @@ A request is a frozen dataclass whose fields are checked when it is built
 budget: a field left None is what the machine's memory allows, shared by the processes that
 search at once (:func:`max_states_for`). The policies:
 
-- solving (:func:`solution`): the engine named, else by the board's size (:func:`engine_for`:
-  A* past 6×6); static analysis first (a board proven unsolvable at a glance needs no
-  search), then the engine, then, unless the engine is BFS, a BFS that confirms its length
-  (after A*, within a share of its own states);
+- solving (:func:`solution`): the solve policy of :mod:`rhasp.solving`, the engine named
+  or the one the board's size calls for (:func:`~rhasp.solving.engine_for`);
 - analysing (:class:`StaticVerdict`, given by :func:`rhasp.api.analysis`): when the cluster
   is too large to analyse but static analysis proves the puzzle unsolvable, that verdict is
   the answer, with the limit beside it, on the command line, in Python and on the web page
@@ -27,19 +25,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from rhasp import arguments
-from rhasp.engines import (
-    ENGINES,
-    OBJECTIVES,
-    AspOptions,
-    Engine,
-    Objective,
-    Solution,
-    confirmed,
-    confirmed_within_share,
-    get_engine,
-    verify_plan,
-)
+from rhasp import arguments, solving
+from rhasp.engines import ENGINES, AspOptions, Engine
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
 from rhasp.errors import InputError, SearchLimit
 from rhasp.limits import (
@@ -51,7 +38,7 @@ from rhasp.limits import (
 )
 from rhasp.model import MAX_SIDE, Puzzle
 from rhasp.progress import Progress
-from rhasp.static import static_verdict
+from rhasp.solution import OBJECTIVES, Objective, Solution
 
 
 def processes_for(jobs: int | None) -> int:
@@ -93,21 +80,6 @@ ASP_BOUNDS = {"max_horizon": "horizon", "max_atoms": "atoms"}
 SOLVE_BOUNDS = ("timeout", *ASP_BOUNDS)
 
 
-#: The largest side of a board whose default engine is the caller's own (ASP for ``rhasp
-#: solve``, BFS for a deck and the page); a larger board gets A*.
-SMALL_SIDE = 6
-
-
-def engine_for(puzzle: Puzzle, small: str) -> tuple[str, str | None]:
-    """The engine of ``puzzle`` when none is named, and why, when the board decides: ``small``
-    up to 6×6; A* on a larger board, whose cluster a BFS (or ASP's BFS confirmation) seldom
-    walks whole, while A*'s states grow with the plan (README: when to pick A*)."""
-    board = puzzle.board
-    if board.width <= SMALL_SIDE and board.height <= SMALL_SIDE:
-        return small, None
-    return "astar", f"board larger than {SMALL_SIDE}×{SMALL_SIDE}"
-
-
 @dataclass(frozen=True)
 class SolveRequest:
     """One puzzle to solve: the objective, the engine (None: by the board's size,
@@ -135,7 +107,7 @@ class SolveRequest:
         arguments.choice(self.objective, OBJECTIVES, "objective")
         arguments.choice(self.small_engine, ENGINES, "small_engine")
         if self.engine is None:
-            engine, chosen = engine_for(self.puzzle, self.small_engine)
+            engine, chosen = solving.engine_for(self.puzzle, self.small_engine)
             object.__setattr__(self, "engine", engine)
             object.__setattr__(self, "chosen", chosen)
         arguments.choice(self.engine, ENGINES, "engine")
@@ -159,38 +131,22 @@ class SolveRequest:
 
 
 def solution(request: SolveRequest, solver: Engine | None = None) -> Solution:
-    """The solve policy, for ``rhasp solve``, ``rhasp.solve``, the web page and every line of
-    a deck: the engine named, else the one the board's size calls for (:func:`engine_for`,
-    said in the solution's ``chosen``); a board static analysis proves unsolvable needs no
-    search; else the engine
-    (``solver``, when the caller has one of its own, else the request's) answers, and its
-    answer is confirmed by a BFS when the request says so (a difference is a bug:
-    :class:`~rhasp.engines.EngineDisagreement`): for ASP the BFS runs first, within the whole
-    budget; for A* it runs after, within its share (a BFS stopped there leaves A*'s answer
-    proven by A*: :func:`~rhasp.engines.confirmed_within_share`). Confirmed or not, its plan
-    is replayed in the model before anyone sees it: one that does not solve the puzzle is a
-    bug, never an answer (:func:`~rhasp.engines.verify_plan`)."""
-    found = _solved(request, solver)
-    verify_plan(found)
-    return replace(found, chosen=request.chosen) if request.chosen else found
-
-
-def _solved(request: SolveRequest, solver: Engine | None) -> Solution:
-    """The answer of :func:`solution`, before it says why the engine was chosen. The request's
-    seconds count from here, for every search it runs."""
+    """The request solved by the solve policy (:func:`rhasp.solving.solve`): by ``solver``
+    when the caller has an engine of its own, else by the request's, every search on one
+    clock that starts here; the solution says why the engine was chosen, when the board's size
+    chose it (:func:`~rhasp.solving.engine_for`)."""
     budget = request.budget.counted_from(time.perf_counter())
-    engine_budget = request.engine_budget(budget)
-    solver = solver or get_engine(request.engine, asp=request.asp, budget=engine_budget)
-    proven = static_verdict(request.puzzle, request.objective, solver.name)
-    if proven is not None:
-        return proven
-    puzzle, objective = request.puzzle, request.objective
-    if not request.confirm or solver.name == "bfs":
-        return solver.solve(puzzle, objective)
-    if solver.name == "asp":
-        return confirmed(solver, get_engine("bfs", budget=budget), puzzle, objective)
-    oracle = lambda share: get_engine("bfs", budget=share)  # noqa: E731
-    return confirmed_within_share(solver, oracle, budget, puzzle, objective)
+    engine = solver or request.engine
+    assert engine is not None  # set when the request was built
+    found = solving.solve(
+        request.puzzle,
+        request.objective,
+        engine,
+        request.engine_budget(budget),
+        confirm=request.confirm,
+        asp=request.asp,
+    )
+    return replace(found, chosen=request.chosen) if request.chosen else found
 
 
 @dataclass(frozen=True)
@@ -322,7 +278,7 @@ class DeckRequest(OnWorkers):
 
     source: str
     objective: Objective = "moves"
-    engine: str | None = None  # None: BFS up to 6×6, A* on a larger board (engine_for)
+    engine: str | None = None  # None: BFS up to 6×6, A* on a larger board (solving.engine_for)
     cluster: bool = False
     verify: bool = False
     jobs: int | None = None  # None: one per core

@@ -136,7 +136,8 @@ def test_a_limit_bfs_meets_never_hides_the_optimum_asp_proved():
 
 def test_a_disagreement_exits_3(monkeypatch):
     from rhasp import requests
-    from rhasp.engines import Solution, get_engine
+    from rhasp.engines import get_engine
+    from rhasp.solution import Solution
 
     class Wrong:
         name = "asp"

@@ -11,10 +11,11 @@ import pytest
 
 import rhasp
 from rhasp.formats import write
-from rhasp.requests import SolveRequest, engine_for
+from rhasp.requests import SolveRequest
+from rhasp.solving import engine_for
 from tests.boards import card
 from tests.command import rhasp as command
-from tests.engines.test_confirm import eight_by_eight, fewest
+from tests.test_solving import eight_by_eight, fewest
 
 CARD01_MOVES = 8  # printed on the card's back (tests/boards.py CARD_MOVES)
 

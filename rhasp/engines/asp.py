@@ -26,7 +26,7 @@ from typing import Any
 
 import clingo
 
-from rhasp.engines import AspOptions, EngineDisagreement, Objective, Solution
+from rhasp.engines import AspOptions
 from rhasp.engines.clingo_options import checked_clingo_args, option_name
 from rhasp.engines.memo import StateMemo
 from rhasp.errors import InputError, about
@@ -34,6 +34,7 @@ from rhasp.formats.facts import write_facts
 from rhasp.limits import Budget, address_space_left, wait_until_done
 from rhasp.model import Move, Plan, Puzzle
 from rhasp.shipped import shipped
+from rhasp.solution import EngineDisagreement, Objective, Solution
 
 ENCODING_FILES = {"moves": "moves.lp", "slides": "slides.lp"}
 

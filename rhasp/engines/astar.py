@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rhasp import search
-from rhasp.engines import Objective, Solution
 from rhasp.engines.bfs import searched
 from rhasp.limits import Budget
 from rhasp.model import Puzzle
+from rhasp.solution import Objective, Solution
 
 
 @dataclass

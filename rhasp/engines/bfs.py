@@ -11,10 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rhasp import search
-from rhasp.engines import Objective, Solution, reference
+from rhasp.engines import reference
 from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
 from rhasp.model import Board, Plan, Puzzle, State
+from rhasp.solution import Objective, Solution
 
 
 @dataclass

@@ -44,13 +44,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from rhasp.errors import SearchLimit
-from rhasp.limits import (
-    PROGRESS_EVERY,
-    Budget,
-    state_limit,
-    time_limit,
-    wait_until_done,
-)
+from rhasp.limits import PROGRESS_EVERY, Budget, state_limit, time_limit, wait_until_done
 from rhasp.search import core, prepare, uncompiled
 from rhasp.search.geometry import cell_words, key_words
 

@@ -51,8 +51,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from rhasp.engines import Objective, Solution
 from rhasp.model import Board, Cell, Puzzle, State, Vehicle, cell_name
+from rhasp.solution import Objective, Solution
 from rhasp.static.clear_way import never_reached
 
 #: How a solution names this proof (``proven_by``).

@@ -15,7 +15,7 @@ import clingo
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from rhasp.engines import AspOptions, EngineDisagreement, Solution, confirmed, get_engine
+from rhasp.engines import AspOptions, get_engine
 from rhasp.engines.asp import AspEngine, encoding_path, plan_from_atoms
 from rhasp.engines.bfs import BfsEngine
 from rhasp.formats import read_path, read_text
@@ -23,6 +23,8 @@ from rhasp.formats.grid import board_rows
 from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle, replay
 from rhasp.search import fewest_moves
+from rhasp.solution import EngineDisagreement, Solution
+from rhasp.solving import confirmed
 from tests import reference
 from tests.boards import EXAMPLES, ORIGINAL, card, example, puzzles
 

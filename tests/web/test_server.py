@@ -43,9 +43,9 @@ from tests.boards import (
     card_rows,
 )
 from tests.command import rhasp as rhasp_command
-from tests.engines.test_confirm import eight_by_eight
-from tests.engines.test_confirm import fewest as reference_moves
 from tests.reference import cluster, database_rows, fewest
+from tests.test_solving import eight_by_eight
+from tests.test_solving import fewest as reference_moves
 
 with warnings.catch_warnings():  # starlette would rather have httpx2; httpx is what FastAPI uses
     warnings.simplefilter("ignore")

@@ -12,14 +12,16 @@ from dataclasses import replace
 
 import pytest
 
-from rhasp import limits
+from rhasp import solving
 from rhasp.api import moves_of, parse
 from rhasp.api import read as rhasp_read
-from rhasp.engines import EngineDisagreement, get_engine, reference
+from rhasp.engines import get_engine, reference
 from rhasp.generation import board_number
-from rhasp.limits import Budget, confirmation_share
+from rhasp.limits import Budget
 from rhasp.model import Move, plan_slides, replay
 from rhasp.requests import SolveRequest, solution
+from rhasp.solution import EngineDisagreement
+from rhasp.solving import confirmation_share
 from tests.boards import PUZZLES
 from tests.command import rhasp
 from tests.reference import cluster
@@ -47,9 +49,9 @@ def fewest(puzzle, objective="moves"):
 
 def test_the_share_is_a_multiple_of_the_states_with_a_floor_within_the_budget():
     budget = Budget(states=50_000_000, seconds=7.0)
-    assert confirmation_share(budget, 10).states == limits.CONFIRM_FLOOR
-    many = limits.CONFIRM_FLOOR  # a factor of them is past the floor
-    assert confirmation_share(budget, many).states == limits.CONFIRM_FACTOR * many
+    assert confirmation_share(budget, 10).states == solving.CONFIRM_FLOOR
+    many = solving.CONFIRM_FLOOR  # a factor of them is past the floor
+    assert confirmation_share(budget, many).states == solving.CONFIRM_FACTOR * many
     assert confirmation_share(Budget(states=1_000), many).states == 1_000  # never past it
     assert confirmation_share(budget, 10).seconds == 7.0  # the time limit still holds
 
@@ -69,12 +71,12 @@ def test_bfs_within_its_share_agrees_and_both_proofs_stand():
 def test_bfs_stopped_at_its_share_leaves_the_astar_answer_standing(monkeypatch):
     # With no floor, the share is 10 × A*'s states: short of what BFS needs here by slides
     # (A* reaches under 2,000 states, BFS hundreds of thousands), so BFS stops there.
-    monkeypatch.setattr(limits, "CONFIRM_FLOOR", 0)
+    monkeypatch.setattr(solving, "CONFIRM_FLOOR", 0)
     puzzle = eight_by_eight()
     found = solution(SolveRequest(puzzle, "slides", "astar", budget=Budget(states=10_000_000)))
     assert found.slides == fewest(puzzle, "slides") and replay(puzzle, found.plan).solved
     assert found.proofs == ("astar",) and not found.limit
-    share = limits.CONFIRM_FACTOR * found.stats["astar"]["explored"]
+    share = solving.CONFIRM_FACTOR * found.stats["astar"]["explored"]
     bfs = found.stats["bfs"]
     assert share <= bfs["explored"] < 2 * share and bfs["length"] is None
     assert found.stopped == {"bfs": f"stopped at {bfs['explored']:,} states, its share"}
@@ -186,7 +188,7 @@ def test_left12_json_gives_each_search_its_states_and_seconds():
     assert record["moves"] == LEFT12_MOVES and record["proven_by"] == ["astar"]
     astar, bfs = record["astar"], record["bfs"]
     assert record["explored"] == astar["explored"] and astar["length"] == LEFT12_MOVES
-    assert bfs["explored"] >= limits.CONFIRM_FLOOR and bfs["length"] is None
+    assert bfs["explored"] >= solving.CONFIRM_FLOOR and bfs["length"] is None
     assert record["stopped"]["bfs"] == f"stopped at {bfs['explored']:,} states, its share"
     assert record["seconds"] == pytest.approx(astar["seconds"] + bfs["seconds"], abs=1e-5)
 

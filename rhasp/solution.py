@@ -1,0 +1,101 @@
+"""What every way of solving answers: a :class:`Solution`, an optimal plan with the proofs
+behind it (``proofs``), a proof that no plan exists, or, for a search that stopped at a
+limit, what the limit was. The engines (:mod:`rhasp.engines`) and static analysis
+(:mod:`rhasp.static`) give one; the solve policy (:mod:`rhasp.solving`) confirms it and
+:func:`verify_plan` replays its plan in the model before anyone sees it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rhasp.errors import RhaspError
+from rhasp.model import Plan, Puzzle, plan_slides, replay
+
+Objective = Literal["moves", "slides"]
+OBJECTIVES: tuple[Objective, ...] = ("moves", "slides")
+
+
+@dataclass(frozen=True)
+class Solution:
+    puzzle: Puzzle
+    objective: Objective
+    plan: Plan | None  # None: no plan, proven (``proofs``) or not searched to the end (``limit``)
+    engine: str
+    proofs: tuple[str, ...]  # what proves the plan optimal (or the puzzle unsolvable)
+    explored: int | None  # states a search reached; None for an engine that does not count them
+    seconds: float
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    limit: str | None = None  # e.g. "timed out at horizon 12": no answer either way
+    #: Engines that stopped at a limit while another proved the answer: name -> the limit.
+    stopped: Mapping[str, str] = field(default_factory=dict)
+    reached: int | None = None  # with ``limit``: the states reached by then, when counted
+    chosen: str | None = None  # why rhasp chose the engine, when the caller named none
+
+    @property
+    def has_plan(self) -> bool:
+        """A plan was found (a puzzle is ``solved`` once its targets have left; a solution
+        has a plan, or proves there is none, or stopped at a limit)."""
+        return self.plan is not None
+
+    @property
+    def moves(self) -> int | None:
+        return None if self.plan is None else len(self.plan)
+
+    @property
+    def slides(self) -> int | None:
+        return None if self.plan is None else plan_slides(self.plan)
+
+    @property
+    def length(self) -> int | None:
+        """The plan's length in the unit of the objective."""
+        return self.moves if self.objective == "moves" else self.slides
+
+    def __str__(self) -> str:
+        """What was found and what proves it, then the plan in card notation: what
+        ``print(solution)`` shows outside Jupyter."""
+        from rhasp.notation import format_plan  # notation writes the model's moves
+
+        name = self.puzzle.name
+        if self.limit:
+            return f"{name}: no answer, the search stopped ({self.limit})"
+        proof = f"proven by {' and '.join(self.proofs)}" if self.proofs else "not proven"
+        if self.plan is None:
+            return f"{name}: unsolvable, {proof}"
+        moves, slides = self.moves, self.slides
+        plan = " ".join(format_plan(self.plan, self.puzzle.board))
+        return (
+            f"{name}: {moves} move{'s' * (moves != 1)}, {slides} slide{'s' * (slides != 1)}"
+            f"; fewest {self.objective}, {proof}\n{plan}"
+        )
+
+    def _repr_svg_(self) -> str:
+        """The plan as a strip of boards, as Jupyter shows a solution; the board alone when
+        there is no plan."""
+        from rhasp.pictures.boards import solution_svg  # pictures build on the engines' plans
+
+        return solution_svg(self.puzzle, self.plan or ())
+
+
+class EngineDisagreement(RhaspError):
+    """Two engines, or an engine and the model, disagree: always a bug (exit code 3)."""
+
+
+def verify_plan(solution: Solution) -> None:
+    """Replay an engine's plan in the model; one that does not solve the puzzle is a bug."""
+    if solution.plan is None:
+        return
+    try:
+        solved = replay(solution.puzzle, solution.plan).solved
+    except RhaspError as error:
+        raise EngineDisagreement(
+            f"{solution.engine} returned a plan the model rejects ({error.what}): a bug",
+            solution.puzzle.name,
+        ) from None
+    if not solved:
+        raise EngineDisagreement(
+            f"{solution.engine} returned a plan that does not solve the puzzle: a bug",
+            solution.puzzle.name,
+        )

@@ -1,0 +1,169 @@
+"""The solve policy, in one place for ``rhasp solve``, ``rhasp.solve``, the web page, every
+line of a deck, hints and plan checks: which engine (the one named, else by the board's
+size), static analysis first (a board proven unsolvable at a glance needs no search), then
+the engine, then, unless it is BFS, a BFS that confirms its length (after A*, within a share
+of A*'s own states), and the plan replayed in the model before anyone sees it.
+
+A difference between two engines is a bug (:class:`~rhasp.solution.EngineDisagreement`); a
+limit met by one never hides what the other proved (:func:`compared`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from rhasp.engines import AspOptions, Engine, get_engine
+from rhasp.limits import Budget
+from rhasp.model import Puzzle
+from rhasp.solution import EngineDisagreement, Objective, Solution, verify_plan
+from rhasp.static import static_verdict
+
+#: The largest side of a board whose default engine is the caller's own (ASP for ``rhasp
+#: solve``, BFS for a deck and the page); a larger board gets A*.
+SMALL_SIDE = 6
+
+
+def engine_for(puzzle: Puzzle, small: str) -> tuple[str, str | None]:
+    """The engine of ``puzzle`` when none is named, and why, when the board decides: ``small``
+    up to 6×6; A* on a larger board, whose cluster a BFS (or ASP's BFS confirmation) seldom
+    walks whole, while A*'s states grow with the plan (README: when to pick A*)."""
+    board = puzzle.board
+    if board.width <= SMALL_SIDE and board.height <= SMALL_SIDE:
+        return small, None
+    return "astar", f"board larger than {SMALL_SIDE}×{SMALL_SIDE}"
+
+
+def solve(
+    puzzle: Puzzle,
+    objective: Objective,
+    engine: str | Engine,
+    budget: Budget,
+    *,
+    confirm: bool = True,
+    asp: AspOptions | None = None,
+) -> Solution:
+    """``puzzle`` solved by ``engine`` (a name, made with ``budget`` and ``asp``, or an engine
+    of the caller's own), as the module docstring says: static analysis first, then the
+    engine, confirmed by a BFS within ``budget`` unless ``confirm`` is False, and the plan
+    replayed. ``budget``'s seconds bound all of it: give it counted from the request's start
+    (:meth:`Budget.counted_from <rhasp.limits.Budget.counted_from>`)."""
+    solver = get_engine(engine, asp=asp, budget=budget) if isinstance(engine, str) else engine
+    found = _solved(puzzle, objective, solver, budget, confirm)
+    verify_plan(found)
+    return found
+
+
+def _solved(
+    puzzle: Puzzle, objective: Objective, solver: Engine, budget: Budget, confirm: bool
+) -> Solution:
+    proven = static_verdict(puzzle, objective, solver.name)
+    if proven is not None:
+        return proven
+    if not confirm or solver.name == "bfs":
+        return solver.solve(puzzle, objective)
+    if solver.name == "asp":
+        return confirmed(solver, get_engine("bfs", budget=budget), puzzle, objective)
+    oracle = lambda share: get_engine("bfs", budget=share)  # noqa: E731
+    return confirmed_within_share(solver, oracle, budget, puzzle, objective)
+
+
+def confirmed(engine: Engine, oracle: Engine, puzzle: Puzzle, objective: Objective) -> Solution:
+    """``engine``'s solution, confirmed by ``oracle``, which runs first: how the ASP engine,
+    which proves no "no plan" beyond its horizon, is confirmed.
+
+    A puzzle the oracle proves unsolvable is reported so before ``engine`` starts. The engine
+    never sees the oracle's answer: the two are compared only afterwards (:func:`compared`).
+    """
+    check = oracle.solve(puzzle, objective)
+    if not check.has_plan and not check.limit:
+        return replace(check, engine=engine.name, stats={oracle.name: search_figures(check)})
+    return compared(engine.solve(puzzle, objective), check)
+
+
+def confirmed_within_share(
+    engine: Engine,
+    oracle: Callable[[Budget], Engine],
+    budget: Budget,
+    puzzle: Puzzle,
+    objective: Objective,
+) -> Solution:
+    """``engine``'s solution (A*'s: it counts its states and proves a puzzle unsolvable
+    itself), then confirmed by ``oracle(share)``, a search within its share of ``budget``
+    (:func:`~rhasp.limits.confirmation_share`), since the oracle may need the whole
+    cluster where the engine needs a corner of it. An oracle stopped at its share leaves the
+    engine's answer standing, proven by the engine alone, and says where it stopped; an engine
+    stopped at a limit gives the oracle the whole budget."""
+    found = engine.solve(puzzle, objective)
+    share = budget if found.explored is None else confirmation_share(budget, found.explored)
+    check = oracle(share).solve(puzzle, objective)
+    at_share = share.states < budget.states and (check.reached or 0) >= share.states
+    if check.limit and at_share:
+        check = replace(check, limit=f"stopped at {check.reached:,} states, its share")
+    return compared(found, check)
+
+
+def compared(found: Solution, check: Solution) -> Solution:
+    """``found``, one engine's solution, against ``check``, the oracle's, on the same puzzle:
+    a difference raises EngineDisagreement. A limit met by one of the two never hides what
+    the other proved: the answer is the one proven, and ``stopped`` names the search that
+    stopped short. Each search's states and seconds are kept under its name; the seconds are
+    both searches' and ``explored`` the engine's own states (the oracle's, for an engine that
+    counts none, and for a puzzle both prove unsolvable: the oracle walked every reachable
+    state, where A*'s bound may spare some)."""
+    stats = (
+        {found.engine: search_figures(found)}
+        | dict(found.stats)
+        | {check.engine: search_figures(check)}
+    )
+    seconds = found.seconds + check.seconds
+    explored = check.explored if found.explored is None else found.explored
+    if found.limit and check.limit:
+        limit = f"{found.limit}; {check.engine}: {check.limit}"
+        return replace(found, stats=stats, limit=limit, seconds=seconds)
+    if found.limit:
+        stopped = {found.engine: found.limit}
+        return replace(check, engine=found.engine, stats=stats, stopped=stopped, seconds=seconds)
+    verify_plan(found)
+    if check.limit:
+        stopped = {check.engine: check.limit}
+        return replace(found, stats=stats, stopped=stopped, seconds=seconds, explored=explored)
+    if found.length != check.length:
+        raise EngineDisagreement(
+            f"{found.engine} found {found.objective} {found.length} but {check.engine} found "
+            f"{check.length}: this is a bug, please report it",
+            found.puzzle.name,
+        )
+    agreement = {f"{check.engine}_agrees": True}
+    return replace(
+        found,
+        proofs=(*found.proofs, check.engine),
+        explored=explored if found.has_plan else check.explored,  # no plan: the whole cluster
+        seconds=seconds,
+        stats=stats | agreement,
+    )
+
+
+def search_figures(solution: Solution) -> dict[str, Any]:
+    """One search's figures, kept under its engine's name when two ran: the length found, the
+    states reached (also where it stopped) and the seconds; ``stopped``, its limit."""
+    states = solution.reached if solution.limit else solution.explored
+    record = {"length": solution.length, "explored": states, "seconds": round(solution.seconds, 6)}
+    return record | ({"stopped": solution.limit} if solution.limit else {})
+
+
+#: The states the BFS that confirms A* may reach: this many times A*'s own states ...
+CONFIRM_FACTOR = 10
+#: ... and never fewer than these (a few seconds at most, on any board), so that wherever BFS
+#: is cheap it always finishes (bench/confirm.py measured the rule; bench/README.md).
+CONFIRM_FLOOR = 1_000_000
+
+
+def confirmation_share(budget: Budget, states: int) -> Budget:
+    """The budget of the BFS that confirms an engine which reached ``states`` states: its
+    share, :data:`CONFIRM_FACTOR` times as many and at least :data:`CONFIRM_FLOOR`, within
+    ``budget`` (whose seconds bound it too). Counted in states, not seconds, so that whether
+    the confirmation finishes is the same on every machine and under any load."""
+    share = max(CONFIRM_FLOOR, CONFIRM_FACTOR * states)
+    return replace(budget, states=min(budget.states, share))
