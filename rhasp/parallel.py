@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import itertools
@@ -27,9 +28,39 @@ def worker_pool(processes: int) -> Pool:
     which stops the pool (so an interrupt prints no worker tracebacks). Use it as a context
     manager."""
     settle()
-    return CONTEXT.Pool(
-        processes, initializer=_leave_signals_to_the_main_process, initargs=(os.getpid(),)
-    )
+    with forking():  # the pool's own threads, which fork workers anew, keep the mask too
+        return CONTEXT.Pool(
+            processes, initializer=_leave_signals_to_the_main_process, initargs=(os.getpid(),)
+        )
+
+
+#: What a worker leaves to the main process: blocked from its fork until it has set its own
+#: handlers (:func:`forking`).
+STOPPING = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def forking() -> Iterator[None]:
+    """Workers forked inside this block start with Ctrl-C and SIGTERM blocked, and unblock
+    them once their own handlers are set (:func:`_leave_signals_to_the_main_process`).
+
+    Why: a fork copies the main process's Python handlers, which raise to unwind the
+    command. A worker that got the signal before it had set its own (on a busy machine a new
+    worker may not run at all before the pool is stopped) raised it in the middle of
+    multiprocessing's fork, outside the code that ends a worker, and ran on as a copy of the
+    main process: the command's code, its output, its exit. (A test run saw such a copy report
+    tests to pytest's workers and hold the pool's shutdown for ever.) Blocked, the signal waits
+    in the kernel until the worker's handler is the default or ignores it, and then does what
+    the pool means it to. After the block the main thread's mask is as it was: a signal that
+    came meanwhile is handled then."""
+    if not hasattr(signal, "pthread_sigmask"):  # not POSIX: workers are spawned, not forked
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def settle() -> None:
@@ -43,6 +74,8 @@ def settle() -> None:
 def _leave_signals_to_the_main_process(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool stops its workers with SIGTERM
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)  # blocked since the fork
     _end_with(parent)
 
 
@@ -87,7 +120,8 @@ def in_order(work: Callable[[int], Any], processes: int, until: float = math.inf
             mine, theirs = CONTEXT.Pipe()
             process = CONTEXT.Process(target=_serve, args=(work, theirs, os.getpid()))
             process.daemon = True
-            process.start()
+            with forking():
+                process.start()
             theirs.close()
             workers.append((process, mine))
             for number in range(first, IN_HAND * processes, processes):

@@ -1,9 +1,10 @@
 import os
+import signal
 import time
 
 import pytest
 
-from rhasp.parallel import in_order
+from rhasp.parallel import in_order, worker_pool
 
 
 def _busy(number: int) -> tuple[int, int]:
@@ -58,3 +59,32 @@ def test_past_its_time_it_waits_for_no_worker():
     for pid in {pid for _, pid in results}:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+#: The signal mask each forked process started with (set in the child by the hook below).
+_MASK_AT_FORK: set[int] | None = None
+
+
+def _record_the_mask() -> None:
+    global _MASK_AT_FORK
+    _MASK_AT_FORK = set(signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+
+os.register_at_fork(after_in_child=_record_the_mask)
+
+
+def _masks(_: int = 0) -> tuple[set[int] | None, set[int]]:
+    """(the mask the worker was forked with, the mask it works with)."""
+    return _MASK_AT_FORK, set(signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+
+def test_workers_are_forked_deaf_to_ctrl_c_and_sigterm_until_their_handlers_are_set():
+    # Forked with the main process's handlers (which raise to unwind a command), a worker
+    # that got SIGTERM before its own were set ran on as a copy of the main process.
+    stopping = {signal.SIGINT, signal.SIGTERM}
+    with worker_pool(2) as pool:
+        forked, working = pool.apply(_masks)
+    assert stopping <= forked and not stopping & working
+    forked, working = next(in_order(_masks, 1))
+    assert stopping <= forked and not stopping & working
+    assert not stopping & set(signal.pthread_sigmask(signal.SIG_BLOCK, []))  # here: as before
