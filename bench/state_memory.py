@@ -61,9 +61,10 @@ ANALYSIS = """
 import resource
 from rhasp.analysis import analysis_of
 from rhasp.formats import read_text
+from rhasp.limits import Budget
 (puzzle,) = read_text("ooBBCDooEECDooAAooFooGGoFoHHooFoooII", "big", name="big")
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-found = analysis_of(puzzle)
+found = analysis_of(puzzle, Budget())
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(found.cluster_states, (after - before) * 1024)
 """

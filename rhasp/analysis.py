@@ -71,12 +71,9 @@ class Analysis:
         }
 
 
-def analysis_of(
-    puzzle: Puzzle, graph: ClusterGraph | None = None, budget: Budget | None = None
-) -> Analysis:
+def analysis_of(puzzle: Puzzle, budget: Budget, graph: ClusterGraph | None = None) -> Analysis:
     """The figures for ``puzzle``, from its cluster graph if the caller already has it; no
     search (nor the all-moves graph) goes beyond ``budget``'s states."""
-    budget = budget or Budget()
     graph = graph or cluster_graph(puzzle, budget)
     distance, start = graph.distance, graph.START
     winning = [0 <= d <= 1 for d in distance]

@@ -320,7 +320,7 @@ def analysis(request: AnalyzeRequest) -> Analysis | StaticVerdict:
     large (:func:`analyze`)."""
     puzzle, budget = request.puzzle, request.budget
     try:
-        return analysis_of(puzzle, cluster_graph(puzzle, budget), budget)
+        return analysis_of(puzzle, budget, cluster_graph(puzzle, budget))
     except SearchLimit as limit:
         blocked = blocked_exit(puzzle)
         if blocked is None:

@@ -137,11 +137,10 @@ class _Search:
 BOOK = ClusterBook()
 
 
-def next_move(puzzle: Puzzle, budget: Budget | None = None, book: ClusterBook = BOOK) -> Hint:
+def next_move(puzzle: Puzzle, budget: Budget, book: ClusterBook = BOOK) -> Hint:
     """The next move of an optimal plan from the puzzle's position (its placement). Before
     any search, as the solve policy does: a position static analysis proves unsolvable has no
     hint, at once (a large walled board's cluster would be searched to its limit for it)."""
-    budget = budget or Budget()
     found = kept_hint(puzzle, book)
     if found is not None:
         return found

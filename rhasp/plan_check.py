@@ -83,7 +83,7 @@ class PlanCheck:
         return record
 
 
-def check_plan(puzzle: Puzzle, moves: Sequence[Move], budget: Budget | None = None) -> PlanCheck:
+def check_plan(puzzle: Puzzle, moves: Sequence[Move], budget: Budget) -> PlanCheck:
     """Replay ``moves`` and compare them with the proven minimal moves and slides."""
     given = PlanCheck(puzzle.name, len(moves))
     try:
@@ -105,9 +105,7 @@ def check_plan(puzzle: Puzzle, moves: Sequence[Move], budget: Budget | None = No
     if not played.solved:  # no plan could: say so when static analysis proves it
         blocked = blocked_exit(puzzle)
         return found if blocked is None else replace(found, unsolvable=blocked.proof())
-    best = {
-        objective: minimal_length(puzzle, objective, budget or Budget()) for objective in OBJECTIVES
-    }
+    best = {objective: minimal_length(puzzle, objective, budget) for objective in OBJECTIVES}
     return replace(
         found,
         minimal_moves=best["moves"],

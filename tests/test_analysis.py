@@ -11,6 +11,7 @@ from rhasp.analysis import analysis_of
 from rhasp.cluster import hardest_puzzle
 from rhasp.engines.reference import fewest_moves, fewest_slides
 from rhasp.formats import read_text
+from rhasp.limits import Budget
 from rhasp.model import Puzzle
 from tests.boards import EXAMPLES, ORIGINAL, card, card_rows, example, grid
 from tests.command import rhasp
@@ -24,7 +25,7 @@ def test_the_4x4_board_counted_by_hand():
     # Distances to the goal (2,2,0): 1 at 0, (0,2,0) (1,2,0) at 1, (0,0,0) (0,1,0) at 2, the
     # four other x=0 states at 3. Game graph: the six x=0 states with A up, levels 0..2 from
     # (0,0,1); its winning edges are A dropping from (0,0,0) and from (0,1,0).
-    found = analysis_of(example("4x4"))
+    found = analysis_of(example("4x4"), Budget())
     assert (found.cluster_states, found.cluster_edges, found.goal_states) == (9, 14, 1)
     assert (found.minimal_moves, found.minimal_slides) == (3, 5)
     assert (found.game_states, found.game_levels, found.winning_edges) == (6, 3, 2)
@@ -37,7 +38,7 @@ def test_cluster_states_and_edges_match_a_naive_count(name):
     puzzle = example(name)
     rows = ["".join(row) for row in puzzle.board.grid(puzzle.placement)]
     states, edges = cluster(rows)
-    found = analysis_of(puzzle)
+    found = analysis_of(puzzle, Budget())
     assert (found.cluster_states, found.cluster_edges) == (len(states), len(edges))
     assert sum(found.profile.values()) == found.cluster_states
 
@@ -45,7 +46,7 @@ def test_cluster_states_and_edges_match_a_naive_count(name):
 @pytest.mark.parametrize("number", [1, 6, 26])
 def test_hardest_state_takes_its_reported_length_and_minimal_lengths_agree(number):
     puzzle = card(number)
-    found = analysis_of(puzzle)
+    found = analysis_of(puzzle, Budget())
     plan, _ = fewest_moves(puzzle.board, puzzle.start)
     assert found.minimal_moves == len(plan)
     slides, _ = fewest_slides(puzzle.board, puzzle.start)
@@ -87,14 +88,14 @@ SMALL = [*map(example, ["4x4", "5x5", "walls", "limousine"]), grid(LOCKED)]
 def test_all_moves_graph_matches_a_brute_force_count(puzzle):
     rows = ["".join(row) for row in puzzle.board.grid(puzzle.placement)]
     tried, states, edges = all_moves(rows)
-    found = analysis_of(puzzle)
+    found = analysis_of(puzzle, Budget())
     assert found.all_moves_tried == tried
     assert (found.all_moves_states, found.all_moves_edges) == (len(states), len(edges))
     assert states >= cluster(rows)[0]  # it contains the cluster
 
 
 def test_all_moves_graph_may_be_larger_than_the_cluster():
-    found = analysis_of(grid(LOCKED))
+    found = analysis_of(grid(LOCKED), Budget())
     assert found.all_moves_states > found.cluster_states
 
 
@@ -104,7 +105,7 @@ def test_all_moves_graph_counted_by_hand():
     # at 1: states = 2 x 2 (A at 0, B at 0 or 3) + 4 (A at 1) = 8. Edges: X 0,2<->0,3 and
     # A 0,3<->1,3 with B at 0 or 3 (4), B among its 4 places with A at 1 (6): 10. With A at
     # 0 B cannot pass row 2, yet the graph is one cluster (A steps aside).
-    found = analysis_of(grid("B....\nB....\nAA.XX\n.....\n....."))
+    found = analysis_of(grid("B....\nB....\nAA.XX\n.....\n....."), Budget())
     assert found.all_moves_tried == 12
     assert (found.all_moves_states, found.all_moves_edges) == (8, 10)
     assert (found.cluster_states, found.cluster_edges) == (8, 10)

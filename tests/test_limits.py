@@ -97,7 +97,7 @@ def test_the_all_moves_graph_keeps_the_budget_too():
     assert len(states) > cluster + 1
     graph = cluster_graph(puzzle, Budget(cluster))
     with pytest.raises(SearchLimit, match="all-moves graph"):
-        analysis_of(puzzle, graph, Budget(cluster))
+        analysis_of(puzzle, Budget(cluster), graph)
 
 
 def test_the_bfs_engine_reports_a_limit_not_an_answer():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rhasp.limits import Budget
 from rhasp.model import Move
 from rhasp.notation import format_plan, parse_plan
 from rhasp.plan_check import check_plan
@@ -16,7 +17,7 @@ def test_solver_plans_of_every_card_are_accepted_as_minimal(card_solutions, numb
         solution = card_solutions[number, objective]
         # Through text, as a user would pass it: card notation written, then read back.
         text = " ".join(format_plan(solution.plan, solution.puzzle.board))
-        result = check_plan(card(number), parse_plan(text, solution.puzzle.board))
+        result = check_plan(card(number), parse_plan(text, solution.puzzle.board), Budget())
         assert result.solves
         assert getattr(result, f"{objective}_minimal"), (number, objective)
         assert getattr(result, objective) == solution.length
@@ -25,14 +26,14 @@ def test_solver_plans_of_every_card_are_accepted_as_minimal(card_solutions, numb
 def test_a_longer_plan_is_judged_not_minimal():
     # 4×4: BL1 AD2 XR2 is minimal; going B right and back first costs two more moves.
     moves = (Move("B", 1), Move("B", -2), Move("A", 2), Move("X", 2))
-    result = check_plan(example("4x4"), moves)
+    result = check_plan(example("4x4"), moves, Budget())
     assert result.solves
     assert (result.moves, result.minimal_moves, result.moves_minimal) == (4, 3, False)
     assert (result.slides, result.minimal_slides, result.slides_minimal) == (7, 5, False)
 
 
 def test_a_failing_plan_names_its_move():
-    result = check_plan(example("4x4"), (Move("B", -1), Move("X", 1)))
+    result = check_plan(example("4x4"), (Move("B", -1), Move("X", 1)), Budget())
     assert not result.solves
     assert result.failed_move == 2
     assert "X is blocked by A" in result.error
@@ -40,7 +41,9 @@ def test_a_failing_plan_names_its_move():
 
 def test_a_plan_for_a_puzzle_static_analysis_proves_unsolvable_says_so():
     # unsolvable.txt by hand: X may slide right once, and never leaves (truck A on a wall).
-    result = check_plan(example("unsolvable"), (Move("X", 1),))
+    result = check_plan(example("unsolvable"), (Move("X", 1),), Budget())
     assert not result.solves and result.moves == 1
     assert result.unsolvable.startswith("row 3, column 5 is occupied in every reachable state")
-    assert check_plan(example("4x4"), (Move("B", -1),)).unsolvable is None  # solvable: silent
+    assert (
+        check_plan(example("4x4"), (Move("B", -1),), Budget()).unsolvable is None
+    )  # solvable: silent

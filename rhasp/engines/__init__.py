@@ -46,10 +46,11 @@ def get_engine(name: str, *, asp: AspOptions | None = None, budget: Budget | Non
     from rhasp.engines.astar import AstarEngine
     from rhasp.engines.bfs import BfsEngine
 
+    budget = budget or Budget()
     if name == "bfs":
-        return BfsEngine(budget=budget or Budget())
+        return BfsEngine(budget=budget)
     if name == "astar":
-        return AstarEngine(budget=budget or Budget())
+        return AstarEngine(budget=budget)
     if name == "asp":
-        return AspEngine(asp or AspOptions(), budget=budget or Budget())
+        return AspEngine(asp or AspOptions(), budget=budget)
     raise InputError(f"unknown engine {name!r} (expected one of {', '.join(ENGINES)})", "--engine")
