@@ -13,16 +13,16 @@ The public API (see :mod:`rhasp.api`)::
 
 The names are loaded when first used (PEP 562), not by ``import rhasp``: ``python -m rhasp``
 and the ``rhasp`` command import this package before any of their own code runs, and the
-0.4 s of imports behind the API (clingo, typer, rich, ...) must happen where the command can
-catch Ctrl-C or the memory running out (:mod:`rhasp.__main__`), not here, where they would
-end in a traceback.
+imports behind the API (clingo, typer, rich, ...: most of a command's start) must happen
+where the command can catch Ctrl-C or the memory running out (:mod:`rhasp.__main__`), not
+here, where they would end in a traceback.
 """
 
-import sys  # no `from __future__ import annotations`: it is a module to import (0.6 ms)
+import sys  # no `from __future__ import annotations`: it is a module to import, not free
 
 __version__ = "0.1.0"
 
-#: ``typing.TYPE_CHECKING`` without importing typing (17 ms): this module imports nothing
+#: ``typing.TYPE_CHECKING`` without importing typing (not free either): this module imports nothing
 #: that the interpreter has not loaded already (``sys``): importing it costs next to nothing.
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # what the names are, for type checkers and readers

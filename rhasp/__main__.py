@@ -1,9 +1,10 @@
 """``python -m rhasp`` and the ``rhasp`` command (``[project.scripts]`` names :func:`main`).
 
-Small on purpose: the command line imports clingo, typer, rich and the rest of rhasp (0.4 s),
-and Ctrl-C during those imports must end as it does later, one line and exit code 130, not a
-KeyboardInterrupt traceback. So nothing is imported before :func:`main` runs, and the import
-happens inside its ``try``. (``import rhasp`` itself is cheap: its names load on first use.)
+Small on purpose: the command line imports clingo, typer, rich and the rest of rhasp (most of
+a command's start), and Ctrl-C during those imports must end as it does later, one line and
+exit code 130, not a KeyboardInterrupt traceback. So nothing is imported before
+:func:`main` runs, and the import happens inside its ``try``. (``import rhasp`` itself is
+cheap: its names load on first use.)
 
 The same ``try`` is where the memory running out ends when the command line has not caught
 it: while loading (a MemoryError, or a library that cannot be mapped) or when a thread cannot

@@ -217,8 +217,8 @@ def _is_file(text: str) -> bool:
 
 def when_compiling(tell: Callable[[], None] | None) -> None:
     """Have ``tell()`` called once, from another thread, when this process starts compiling
-    the search core (its first large search on a machine, or on a board of a new shape: 10 to
-    20 s of CPU in a background process while the search goes on uncompiled, cached after),
+    the search core (its first large search on a machine, or on a board of a new shape: many
+    seconds of CPU in a background process while the search goes on uncompiled, cached after),
     so that a busy machine need not be a silent surprise; None: no one is told."""
     search.when_compiling(tell)
 

@@ -405,7 +405,8 @@ class Chains:
 
 #: Seconds a run waits past its deadline for a worker's chain, which stops at the deadline
 #: too: time to hand its boards back, and, with the workers' ending and the process's (numba's
-#: teardown: 0.35 s), within the second a run may overrun by.
+#: teardown), within the second a run may overrun by (figures: bench/README.md, "Figures
+#: behind the code").
 HAND_BACK = 0.25
 
 
@@ -446,8 +447,9 @@ def finished(found: NewPuzzle, minimal: bool, budgets: Budgets) -> NewPuzzle | N
 #: has at most this many states (and the run's state limit allows): a few seconds on the
 #: compiled core, where a larger cluster would take the run's time to no end.
 FINAL_CLUSTER_STATES = 2_000_000
-#: Boards a run scores for each puzzle asked for before it gives up (exit code 4): a 6×6
-#: board takes about 0.02 s, so the seconds bound comes first but for small boards.
+#: Boards a run scores for each puzzle asked for before it gives up (exit code 4): enough that
+#: the seconds bound comes first but for small boards, whose scores are cheapest (figures:
+#: bench/README.md, "Figures behind the code").
 BOARDS_PER_PUZZLE = 100_000
 #: Seconds a run may take for each puzzle asked for before it gives up.
 SECONDS_PER_PUZZLE = 600.0

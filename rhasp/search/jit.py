@@ -184,10 +184,10 @@ for _function, _wide_twin in WIDE.items():
     _twin(_function, _wide_twin)
 
 
-# The states seen, compiled: in place of numba's own set, which measured 1.5 times slower on
-# this core's clusters, an int64 array of slots in open addressing with linear probing, kept at
-# most half full, with the count of keys held in its last element. A slot is a key's words
-# (its first word EMPTY when free).
+# The states seen, compiled: in place of numba's own set, which was slower on this core's
+# clusters (bench/README.md, "Figures behind the code"), an int64 array of slots in open
+# addressing with linear probing, kept at most half full, with the count of keys held in its
+# last element. A slot is a key's words (its first word EMPTY when free).
 
 
 @njit
@@ -359,7 +359,8 @@ def _holds_tuples(value: Any) -> bool:
     return isinstance(value, list) and len(value) > 0 and isinstance(value[0], tuple)
 
 
-#: Keys converted between two looks at the watch (about 0.05 s).
+#: Keys converted between two looks at the watch: a small fraction of a second, so that a
+#: limit or Ctrl-C is seen at once.
 SLICE = 1 << 16
 
 

@@ -1,8 +1,9 @@
 """Compiled code prepared away from the search that needs it, in a cache that cannot go stale.
 
 numba compiles each function of the search core once per *shape* of board (how many 64-bit
-words a key takes, and how many 63-bit words its cells; or an enumeration's lines), 10 to 20
-seconds of CPU each, and caches the code on disk. A search that waited for that would break
+words a key takes, and how many 63-bit words its cells; or an enumeration's lines), many
+seconds of CPU each (bench/README.md, "A fresh install's first runs"), and caches the code
+on disk. A search that waited for that would break
 every promise made about time: a 0.2 s limit, a server's per-request seconds, Ctrl-C. So a
 search never compiles (:mod:`rhasp.search.runner` runs it uncompiled meanwhile); it asks for
 the code here, and this module compiles it in a process of its own

@@ -90,8 +90,9 @@ def _may_compile() -> bool:
     return _mode() != "never" and _numba_installed() and _room_for_numba()
 
 
-#: The address space the compiled core needs: numba, LLVM and numpy take 400 MB before any
-#: search (measured), and a search needs room of its own.
+#: The address space the compiled core needs: numba, LLVM and numpy take hundreds of MB
+#: before any search (bench/README.md, "Figures behind the code"), and a search needs room
+#: of its own.
 COMPILED_ADDRESS_SPACE = 1 << 30
 
 
@@ -108,7 +109,8 @@ def _room_for_numba() -> bool:
 
 
 #: Tables converted for the compiled core, by the identity of the tables converted (hashing
-#: an enumeration's lines costs 10 µs a shard), each kept with them so that the id holds.
+#: an enumeration's lines would cost more than a small shard's work), each kept with them so
+#: that the id holds.
 _converted_tables: dict[int, tuple[Any, Any]] = {}
 _converting = threading.Lock()  # the web server searches in threads
 

@@ -4,8 +4,8 @@
 The core reads keys and cells through small functions (:func:`rhasp.search.core.field`,
 :func:`~rhasp.search.core.meet` ...), so that numba can compile the same source for keys of
 one word and of several (:mod:`rhasp.search.jit`). In plain Python each is a call, and the
-calls cost a quarter of an uncompiled search's time (``analyze`` on the 40 cards: 5.3 s
-before the helpers, 6.5 s with them). So the uncompiled core is this: the same modules, their
+calls cost about a quarter of an uncompiled search's time (bench/README.md, "Figures behind
+the code"). So the uncompiled core is this: the same modules, their
 source read once at import, each call of a helper whose body is one ``return`` replaced by
 that expression with the arguments put in (they are plain names and subscripts, evaluated
 once or not at all there), compiled again. One source still; tests compare the two

@@ -66,9 +66,10 @@ from rhasp.shipped import shipped
 STATIC_FILES = Path(__file__).parent / "static"
 LOG = logging.getLogger(__name__)
 MAX_BODY = 64 * 1024
-#: A hint on a board and moves of at most this many characters (a 6×6 board and 240 moves:
-#: about 5 ms to read and replay) is answered on the event loop when its cluster is kept, as
-#: a look-up, without the hand-over to a worker thread that costs more than the look-up;
+#: A hint on a board and moves of at most this many characters (a 6×6 board and 240 moves,
+#: read and replayed in a few milliseconds: bench/README.md, "Figures behind the code") is
+#: answered on the event loop when its cluster is kept, as a look-up, without the hand-over
+#: to a worker thread that costs more than the look-up;
 #: any other hint, and every search, runs in a worker thread.
 QUICK_TEXT = 1_000
 #: The pixels of a board cell on the page, as ``rhasp render`` draws at its default.
