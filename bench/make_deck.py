@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from rhasp.cluster import cluster_graph, deck_line, hardest_state
+from rhasp.canonical import cluster_graph, deck_line, hardest_state
 from rhasp.formats import read_path
 from rhasp.generation import random_board
 from rhasp.model import Puzzle

@@ -15,7 +15,7 @@ one JSON line with everything:
 * **Random crowded 6×6 boards** (``--boards``). The original game's geometry: target A a car,
   horizontal on the third row, leaving right; 8 to 13 vehicles in all (target included), cars
   and trucks in random places and orientations; 0, 1 or 2 walls on empty cells. Each board is
-  decided by the compiled cluster walk (``rhasp.cluster.cluster_graph``, complete, no static
+  decided by the compiled cluster walk (``rhasp.canonical.cluster_graph``, complete, no static
   analysis anywhere in it): solvable when a goal is in the cluster. The walk also gives the
   cells occupied in every state of the cluster (the AND of all their occupancies), the truth
   each rule's ``always_occupied`` is checked against: a cell it claims but some reachable
@@ -63,7 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from rhasp import search, static
-from rhasp.cluster import cluster_graph
+from rhasp.canonical import cluster_graph
 from rhasp.errors import SearchLimit
 from rhasp.formats import read_path
 from rhasp.limits import Budget

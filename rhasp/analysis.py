@@ -1,7 +1,7 @@
 """Why a puzzle is hard: its cluster, its game graph and how far its states are from a goal.
 
 Every figure is defined in the README ("rhasp analyze") and computed from the cluster graph
-of :mod:`rhasp.cluster` (explored once with its moves kept, as arrays over state indices,
+of :mod:`rhasp.canonical` (explored once with its moves kept, as arrays over state indices,
 with every state's distance to the nearest goal).
 Single-target puzzles only: "one move from winning" is defined for one target.
 
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rhasp.cluster import cluster_graph, vehicles_by_line
+from rhasp.canonical import cluster_graph, vehicles_by_line
 from rhasp.errors import about
 from rhasp.limits import Budget
 from rhasp.model import Puzzle, State

@@ -42,7 +42,7 @@ from typing import Any
 
 from rhasp import arguments, enumeration, search
 from rhasp.analysis import Analysis, analysis_of
-from rhasp.cluster import cluster_graph, hardest_puzzle
+from rhasp.canonical import cluster_graph, hardest_puzzle
 from rhasp.deck import DeckTally, run_deck
 from rhasp.engines import ENGINES, AspOptions
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
@@ -450,7 +450,7 @@ def enumerate_database(
     standard output, as each shard and those before it are done; what was found."""
     return enumeration.run_enumeration(
         request.options,
-        budget=request.states,
+        max_states=request.states,
         jobs=request.jobs,
         scheduler=request.scheduler,
         out=out,

@@ -5,8 +5,8 @@
 hardest, minimal, lettering, ties) are the README's ("rhasp enumerate"); the search that
 applies them is :mod:`rhasp.search.shards`, compiled. This module builds what it reads (each
 line's entries), cuts the work into *shards*, runs them in order or on workers (each through
-the search core's face, :func:`rhasp.search.run_shard`, which warms numba, watches and stops
-them), and turns what they find into deck lines, reporting through
+the search core's face, :func:`rhasp.search.enumerate_shard`, which warms numba, watches and
+stops them), and turns what they find into deck lines, reporting through
 :class:`rhasp.progress.Progress`.
 
 A shard is the layouts that begin with given entries on the first few lines. It is a pure
@@ -204,7 +204,7 @@ def _mask(options: Options, pieces: list[LinePiece]) -> int:
 
 
 def line_tables(options: Options) -> search.Lines:
-    """The lines and entries as :func:`rhasp.search.run_shard` reads them."""
+    """The lines and entries as :func:`rhasp.search.enumerate_shard` reads them."""
     size = options.size
     line_first, column = [0], []
     masks, requires, vehicles, walls = [], [], [], []
@@ -280,8 +280,8 @@ def prepared(options: Options) -> search.Lines:
     return lines
 
 
-def run_shard(options: Options, budget: int, number: int) -> Shard:
-    """Shard ``number``: its tallies and deck lines. A cluster of more than ``budget`` states
+def run_shard(options: Options, max_states: int, number: int) -> Shard:
+    """Shard ``number``: its tallies and deck lines. A cluster of more than ``max_states`` states
     is a :class:`rhasp.errors.SearchLimit`."""
     lines = prepared(options)
     limits = search.ShardLimits(
@@ -290,10 +290,10 @@ def run_shard(options: Options, budget: int, number: int) -> Shard:
         options.min_walls,
         options.max_walls,
         int(options.from_goals),
-        budget,
+        max_states,
     )
     where = f"shard {number}"
-    tallies, found = search.run_shard(lines, shard_prefix(lines, number), limits, where)
+    tallies, found = search.enumerate_shard(lines, shard_prefix(lines, number), limits, where)
     return Shard(
         number,
         tallies[search.LAYOUTS],
@@ -333,7 +333,7 @@ CHUNK = 4
 def shard_results(
     options: Options,
     numbers: Sequence[int],
-    budget: int,
+    max_states: int,
     jobs: int,
     scheduler: str | None,
     pool: Pool | None = None,
@@ -342,7 +342,7 @@ def shard_results(
     Dask cluster at ``scheduler``. Every worker takes the next shard as soon as it is free;
     shards done before an earlier, slower one wait in memory for it (a few lines each). A
     ``pool`` of workers already started is used rather than a new one."""
-    work = functools.partial(run_shard, options, budget)
+    work = functools.partial(run_shard, options, max_states)
     if scheduler:
         yield from _on_dask(work, numbers, scheduler)
         return
@@ -425,7 +425,7 @@ def option_flags(options: Mapping[str, Any]) -> str:
 def run_enumeration(
     options: Options,
     *,
-    budget: int,
+    max_states: int,
     jobs: int = 1,
     scheduler: str | None = None,
     out: Path | None = None,
@@ -440,12 +440,12 @@ def run_enumeration(
         # Workers first: forked after the output was opened, they would hold its lock, and
         # one still busy after the run was killed would make --resume refuse.
         pool = started.enter_context(worker_pool(jobs)) if jobs > 1 and not scheduler else None
-        return _run(options, budget, jobs, scheduler, out, resume, progress, total, pool)
+        return _run(options, max_states, jobs, scheduler, out, resume, progress, total, pool)
 
 
 def _run(
     options: Options,
-    budget: int,
+    max_states: int,
     jobs: int,
     scheduler: str | None,
     out: Path | None,
@@ -463,7 +463,7 @@ def _run(
     shown.start(total - first, first, tally)
     numbers = range(first, total)
     try:
-        for shard in shard_results(options, numbers, budget, jobs, scheduler, pool):
+        for shard in shard_results(options, numbers, max_states, jobs, scheduler, pool):
             if database:
                 database.write(shard)
             else:

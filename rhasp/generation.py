@@ -16,7 +16,7 @@ keeps as the hardest state of its cluster when the cluster fits the state limit
 
 Every chain draws from its own seeded random source (``seed`` and the chain's number), so a
 run is reproducible, whatever the number of workers. A cluster met twice is kept once:
-clusters are told apart by their canonical state (:mod:`rhasp.cluster`).
+clusters are told apart by their canonical state (:mod:`rhasp.canonical`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from rhasp.cluster import (
+from rhasp.canonical import (
     Budgets,
     Canonical,
     Hardest,
@@ -96,7 +96,7 @@ def _random_piece(rng: random.Random, label: str, size: int, exit_row: int) -> P
 
 def without_needless_pieces(puzzle: Puzzle, budgets: Budgets = None) -> Hardest | None:
     """The puzzle's hardest state, made minimal as the puzzle database defines it
-    (:func:`rhasp.cluster.needless_piece`): while a piece can go without changing the
+    (:func:`rhasp.canonical.needless_piece`): while a piece can go without changing the
     length, it goes, and the search moves to the new cluster's hardest state (never shorter:
     the state before lies in the new cluster at the same distance). None when no goal is
     reachable. Many searches: ``budgets`` may give each its own (:data:`Budgets`)."""
@@ -117,7 +117,7 @@ class NewPuzzle:
     hardest state of its whole cluster, searched (``cluster`` states), and ``"astar"`` when
     the cluster was too large to search and A* proved the minimum from this state alone
     (``cluster`` None). ``canonical`` tells puzzles apart: the cluster's canonical state, or
-    this state's own when the cluster is unknown (:func:`rhasp.cluster.state_name`)."""
+    this state's own when the cluster is unknown (:func:`rhasp.canonical.state_name`)."""
 
     puzzle: Puzzle
     moves: int
@@ -429,7 +429,7 @@ def finished(found: NewPuzzle, minimal: bool, budgets: Budgets) -> NewPuzzle | N
     """The puzzle a chain ended on as the run keeps it: the hardest state of its cluster, made
     minimal when asked (:func:`without_needless_pieces`), when the cluster fits the budget
     ``budgets`` gives each search (the seconds left of the run's, see
-    :data:`rhasp.cluster.Budgets`); else as A* proved it, or None when minimal was asked:
+    :data:`rhasp.canonical.Budgets`); else as A* proved it, or None when minimal was asked:
     the definition needs the cluster."""
     if found.proven_by == "bfs" and not minimal:
         return found

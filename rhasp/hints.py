@@ -2,7 +2,7 @@
 
 A player asks for hints again and again from positions of one puzzle, and every position
 reached by playing lies in the start's cluster. So a hint searches the whole cluster once,
-backwards from its goals (:func:`rhasp.cluster.cluster_graph`: every state's distance to
+backwards from its goals (:func:`rhasp.canonical.cluster_graph`: every state's distance to
 the nearest goal), and keeps it: each later hint in that cluster is a look-up among the
 position's neighbours. The kept clusters are few and small (the cards' largest has about
 25,000 states), and :data:`KEPT_STATES` bounds them all together; a cluster over
@@ -17,7 +17,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
 from rhasp import solving
-from rhasp.cluster import cluster_graph
+from rhasp.canonical import cluster_graph
 from rhasp.errors import SearchLimit, TimeLimit
 from rhasp.limits import Budget
 from rhasp.model import Board, Move, Puzzle

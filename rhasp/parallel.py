@@ -27,7 +27,7 @@ def worker_pool(processes: int) -> Pool:
     """A pool of ``processes`` workers that leave Ctrl-C and SIGTERM to the main process,
     which stops the pool (so an interrupt prints no worker tracebacks). Use it as a context
     manager."""
-    settle()
+    _settle()
     with forking():  # the pool's own threads, which fork workers anew, keep the mask too
         return CONTEXT.Pool(
             processes, initializer=_leave_signals_to_the_main_process, initargs=(os.getpid(),)
@@ -63,7 +63,7 @@ def forking() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def settle() -> None:
+def _settle() -> None:
     """Before workers are forked: wait for the compiled code this process is loading in a
     thread, so that no worker starts with numba's lock held (:meth:`Runner.settle`)."""
     from rhasp import search
@@ -114,7 +114,7 @@ def in_order(work: Callable[[int], Any], processes: int, until: float = math.inf
     joining the thread that needs it. Here each worker has a pipe of its own, so killing one
     can block nobody."""
     workers: list[tuple[Any, Connection]] = []
-    settle()
+    _settle()
     try:
         for first in range(processes):
             mine, theirs = CONTEXT.Pipe()
@@ -165,7 +165,7 @@ def dask_client(scheduler: str) -> Any:
         from dask.distributed import Client
     except ImportError:
         raise InputError(
-            "Dask is not installed: " + install_command("cluster"), "--scheduler"
+            "Dask is not installed: " + install_command("dask"), "--scheduler"
         ) from None
     try:
         return Client(scheduler, timeout=10)

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from rhasp.analysis import analysis_of
-from rhasp.cluster import hardest_puzzle
+from rhasp.canonical import hardest_puzzle
 from rhasp.engines.reference import fewest_moves, fewest_slides
 from rhasp.formats import read_text
 from rhasp.limits import Budget

@@ -75,7 +75,7 @@ BEHIND_THE_API = (
     "rhasp.search",
     "rhasp.static",
     "rhasp.limits",
-    "rhasp.cluster",
+    "rhasp.canonical",
     "rhasp.generation",
     "rhasp.deck",
     "rhasp.enumeration",
@@ -116,11 +116,11 @@ def test_a_leak_is_found_at_the_top_inside_a_function_and_relative():
         "from . import server\n"
         "def later():\n"
         "    import rhasp.deck\n"
-        "    from rhasp import cluster\n"
+        "    from rhasp import canonical\n"
     )
     found = [line.split(" imports ")[1] for line in leaks("rhasp.web.leaky", leaky)]
     assert sorted(found) == [
-        "rhasp.cluster",
+        "rhasp.canonical",
         "rhasp.deck",
         "rhasp.engines.asp.AspEngine",
         "rhasp.hints.hint",
@@ -155,7 +155,7 @@ def test_outside_the_search_core_nothing_goes_around_its_face():
     import rhasp.search
 
     face = set(rhasp.search.__all__)
-    assert {"fewest_moves", "explore_cluster", "run_shard"} <= face
+    assert {"fewest_moves", "explore_cluster", "enumerate_shard"} <= face
     wrong = [
         leak
         for path in sorted(PACKAGE.rglob("*.py"))

@@ -13,8 +13,8 @@ import pytest
 
 from rhasp import search
 from rhasp.analysis import analysis_of
+from rhasp.canonical import cluster_graph
 from rhasp.cli import app
-from rhasp.cluster import cluster_graph
 from rhasp.deck import REPORTED
 from rhasp.engines import AspOptions, get_engine
 from rhasp.engines.asp import AspEngine, encoding_path, ground_horizon

@@ -10,7 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "rhasp"
-TWINS = PACKAGE / "engines" / "jit.py"
+TWINS = PACKAGE / "search" / "jit.py"
 #: Names that are the same thing at another layer: a command and the API function it calls;
 #: an engine's search and the readable reference it is checked against, or the core search
 #: it wraps.
@@ -19,7 +19,7 @@ SAME_THING = {
     "check": {"rhasp/api.py", "rhasp/cli.py"},
     "generate": {"rhasp/api.py", "rhasp/cli.py"},
     "hardest": {"rhasp/api.py", "rhasp/cli.py"},
-    "solve": {"rhasp/api.py", "rhasp/cli.py"},
+    "solve": {"rhasp/api.py", "rhasp/cli.py", "rhasp/solving.py"},
     "deck": {"rhasp/api.py", "rhasp/cli.py"},
     # The command's entry point, which loads the command line inside its try, and the
     # command line's own main.
@@ -27,6 +27,9 @@ SAME_THING = {
     "fewest_moves": {"rhasp/search/__init__.py", "rhasp/engines/reference.py"},
     "fewest_slides": {"rhasp/search/__init__.py", "rhasp/engines/reference.py"},
     "best_first": {"rhasp/search/__init__.py", "rhasp/search/core.py"},
+    "enumerate_shard": {"rhasp/search/__init__.py", "rhasp/search/shards.py"},
+    # The API's way to be told of a compile, over the core's.
+    "when_compiling": {"rhasp/api.py", "rhasp/search/__init__.py"},
 }
 
 

@@ -30,7 +30,7 @@ class Recorder(Silent):
 def test_an_enumeration_reports_start_each_shard_and_stop(capsys):
     options = enumeration.Options(size=4)
     recorder = Recorder()
-    tally = enumeration.run_enumeration(options, budget=100_000, progress=recorder)
+    tally = enumeration.run_enumeration(options, max_states=100_000, progress=recorder)
     total = tally.shards
     assert total >= enumeration.SHARDS_AT_LEAST[4]
     # Started with nothing skipped (the figures it starts at: no shard), then each shard.

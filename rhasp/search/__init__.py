@@ -8,7 +8,7 @@ modules or its tables:
 - clusters: :func:`cluster_size`, :func:`solve_and_count`, :func:`explore_cluster` (the whole
   cluster as a :class:`ClusterGraph`, with distances, its hardest state and a way down), and
   :func:`all_moves_graph`;
-- the enumeration's shards: :func:`prepare_shards` and :func:`run_shard`, on the
+- the enumeration's shards: :func:`prepare_shards` and :func:`enumerate_shard`, on the
   :class:`Lines` and :class:`ShardLimits` the enumeration builds;
 - the compiled code: :func:`prefer_compiled` (switch now, for large work),
   :func:`when_compiling` (who is told when a compile starts), :func:`settle` (before forking).
@@ -64,12 +64,12 @@ __all__ = [
     "all_moves_graph",
     "best_first",
     "cluster_size",
+    "enumerate_shard",
     "explore_cluster",
     "fewest_moves",
     "fewest_slides",
     "prefer_compiled",
     "prepare_shards",
-    "run_shard",
     "settle",
     "solve_and_count",
     "when_compiling",
@@ -96,7 +96,7 @@ def prepare_shards(lines: Lines) -> None:
     RUNNER.warm_up(shards.enumerate_shard, lines, [lines.line_first[0]], nothing)
 
 
-def run_shard(
+def enumerate_shard(
     lines: Lines, prefix: Sequence[int], limits: ShardLimits, where: str
 ) -> tuple[Sequence[int], Sequence[int]]:
     """The layouts of one shard (:func:`rhasp.search.shards.enumerate_shard`): its tallies

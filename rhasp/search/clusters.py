@@ -7,7 +7,7 @@ or of :mod:`rhasp.search.shards`, because two callers need the same definitions 
 speeds: ``rhasp enumerate`` runs them inside its compiled shard, once per layout, millions of
 times (:func:`rhasp.search.shards.enumerate_shard`); ``analyze``, ``hardest``, hints,
 ``generate`` and the cluster drawing run them once per puzzle, through
-:mod:`rhasp.cluster` and :func:`rhasp.search.runner.run`. The core stays the searches that
+:mod:`rhasp.canonical` and :func:`rhasp.search.runner.run`. The core stays the searches that
 find plans; this module is what a whole cluster is.
 
 **One exploration keeps the moves.** :func:`explore` finds the cluster in breadth-first order
@@ -81,12 +81,12 @@ def explore(
     first: int,
     horizontal: core.Buffer,
     give_up: int,
-    budget: int,
+    max_states: int,
     watch: core.Buffer,
 ) -> tuple[int, list[int], list[int], list[int]]:
     """``first``'s cluster in breadth-first order, with its moves; with ``give_up``
     (:data:`ANY_SMALLER`, :data:`SMALLER_GOAL`) NOT_LEAST at once when such a state turns up,
-    which needs tables ordered as :func:`horizontal_shift` says. BUDGET beyond ``budget``
+    which needs tables ordered as :func:`horizontal_shift` says. BUDGET beyond ``max_states``
     states.
 
     Returns (the count, or NOT_LEAST or BUDGET; the states' keys; and the moves,
@@ -113,7 +113,7 @@ def explore(
         # not count it: the test alone cost 4 % of a 5×5 enumeration (bench/before_after.py).
         if give_up == KEEP_ALL and done == layer_end:
             depth, layer_end = depth + 1, len(order)
-        if core.post_progress(watch, len(order), depth, budget):
+        if core.post_progress(watch, len(order), depth, max_states):
             return core.BUDGET, order, first_edge, edges
         if 2 * width * (len(order) + len(keys)) > len(index):  # at most half the slots taken
             index = _grown(index, first)
@@ -211,7 +211,7 @@ def goal_distances(
 
 
 def cluster(
-    g: core.Tables, first: int, budget: int, watch: core.Buffer
+    g: core.Tables, first: int, max_states: int, watch: core.Buffer
 ) -> tuple[int, list[int], list[int], list[int], list[int], list[int]]:
     """The whole cluster of ``first`` with its moves (:func:`explore`) and its distances
     (:func:`goal_distances`), in one call, as :func:`rhasp.search.runner.run` runs it.
@@ -219,7 +219,7 @@ def cluster(
     Returns (the count, or BUDGET; the keys; first_edge; edges; the distance per index; the
     indices nearest first)."""
     reached, order, first_edge, edges = explore(
-        g, first, core.new_buffer(0), KEEP_ALL, budget, watch
+        g, first, core.new_buffer(0), KEEP_ALL, max_states, watch
     )
     if reached == core.BUDGET:
         return reached, order, first_edge, edges, first_edge[:0], first_edge[:0]

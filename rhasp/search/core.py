@@ -22,7 +22,7 @@ shift[i])`` and every test is a mask and a comparison.
 
 The searches record states in the order found (breadth-first order, or Dijkstra's order of
 first reaching) with the index of the state they came from, which is all a plan needs; a
-search that only counts skips the links. Each stops at ``budget`` states and says so
+search that only counts skips the links. Each stops at ``max_states`` states and says so
 (``BUDGET``), so that the caller decides what a limit means.
 
 Every search also keeps a *watch* up to date, a buffer of three numbers: the states found so
@@ -39,7 +39,7 @@ from collections.abc import MutableSequence, Sequence
 from typing import NamedTuple
 
 NOT_FOUND = -1
-BUDGET = -2  # returned instead of an index: the search reached its budget of states
+BUDGET = -2  # returned instead of an index: the search reached its limit of states (max_states)
 WEIGHT = 1 << 16  # fewest slides: a slide outweighs any number of moves (fewer than 2**16)
 INDEX_BITS = 32  # Dijkstra's queue holds cost << INDEX_BITS | index in one integer
 STATES, DEPTH, STOP = 0, 1, 2  # the watch's fields (see the module docstring)
@@ -297,7 +297,7 @@ NO_SKIP = -1
 
 
 def breadth_first(
-    g: Tables, first: int, budget: int, watch: Buffer, stop_at_goal: bool, with_links: bool
+    g: Tables, first: int, max_states: int, watch: Buffer, stop_at_goal: bool, with_links: bool
 ) -> tuple[int, int, list[int]]:
     """States from ``first`` in breadth-first order.
 
@@ -317,7 +317,7 @@ def breadth_first(
     while done < len(order) and not (stop_at_goal and goal >= 0):
         if done == layer_end:
             depth, layer_end = depth + 1, len(order)
-        if post_progress(watch, len(order), depth, budget):
+        if post_progress(watch, len(order), depth, max_states):
             return BUDGET, len(order), order[:0]
         seen = with_room(seen, len(keys), first)
         n = successors(g, order[done], found_by[done], keys, slides, movers)
@@ -348,12 +348,12 @@ def quick_goal_test(g: Tables) -> tuple[int, int]:
     return g.goal_shift[0], g.goal_pos[0]
 
 
-def post_progress(watch: Buffer, states: int, depth: int, budget: int) -> bool:
-    """Post the search's progress on ``watch``; whether it must stop (budget spent or stop
+def post_progress(watch: Buffer, states: int, depth: int, max_states: int) -> bool:
+    """Post the search's progress on ``watch``; whether it must stop (past max_states, or stop
     asked for)."""
     watch[STATES] = states
     watch[DEPTH] = depth
-    return states > budget or watch[STOP] != 0
+    return states > max_states or watch[STOP] != 0
 
 
 def walk_back(keys: list[int], parent: list[int], index: int) -> list[int]:
@@ -366,18 +366,18 @@ def walk_back(keys: list[int], parent: list[int], index: int) -> list[int]:
     return path
 
 
-def cheapest(g: Tables, first: int, budget: int, watch: Buffer) -> tuple[int, int, list[int]]:
+def cheapest(g: Tables, first: int, max_states: int, watch: Buffer) -> tuple[int, int, list[int]]:
     """Dijkstra over whole moves, cost (slides, moves): fewest slides, then fewest moves.
     :func:`best_first` with no bound (which is what Dijkstra's search is).
 
     Returns (the goal's index, or NOT_FOUND or BUDGET; the states reached; the keys of the
     cheapest path to the goal).
     """
-    return best_first(g, first, budget, watch, True, False)
+    return best_first(g, first, max_states, watch, True, False)
 
 
 def best_first(
-    g: Tables, first: int, budget: int, watch: Buffer, by_slides: bool, bounded: bool = True
+    g: Tables, first: int, max_states: int, watch: Buffer, by_slides: bool, bounded: bool = True
 ) -> tuple[int, int, list[int]]:
     """A*: Dijkstra's search over whole moves (cost: slides, then moves; or moves alone), each
     state queued by its cost so far plus :func:`lower_bound` (with ``bounded``), so that
@@ -410,7 +410,7 @@ def best_first(
             continue  # reached more cheaply since this entry was queued
         if solved(g, order[here]):
             return here, len(order), walk_back(order, parent, here)
-        if post_progress(watch, len(order), f // unit, budget):
+        if post_progress(watch, len(order), f // unit, max_states):
             return BUDGET, len(order), order[:0]
         n = successors(g, order[here], NO_SKIP, keys, slides, movers)
         for j in range(n):

@@ -3,7 +3,7 @@ methods that speak in the model's states and moves, so that nothing outside the 
 key or a table.
 
 The definitions (what the database calls hardest, minimal, a cluster's name) live in
-:mod:`rhasp.cluster`; the exploration that fills these arrays is
+:mod:`rhasp.canonical`; the exploration that fills these arrays is
 :func:`rhasp.search.clusters.cluster`, the one ``rhasp enumerate`` also runs inside its
 shards.
 """

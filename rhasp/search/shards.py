@@ -93,7 +93,7 @@ class ShardLimits(NamedTuple):
     min_walls: int
     max_walls: int
     from_goals: int  # 1: start from goal layouts only (module docstring)
-    budget: int  # states one cluster search may reach
+    max_states: int  # states one cluster search may reach
 
 
 class Scratch(NamedTuple):
@@ -151,7 +151,7 @@ def enumerate_shard(
     """Every layout that starts with the entries ``prefix`` (one per line, from the first),
     each explored if it is its cluster's least state.
 
-    Returns (0, or BUDGET when a cluster outgrew ``limits.budget``; the tallies, TALLIES
+    Returns (0, or BUDGET when a cluster outgrew ``limits.max_states``; the tallies, TALLIES
     numbers: layouts, least states, solvable clusters, puzzles; the puzzles found, each
     ``2 + size * size`` numbers, see :data:`EMPTY_CELL`).
     """
@@ -240,14 +240,14 @@ def _layout(
     watch: core.Buffer,
 ) -> int:
     """Explore the layout ``chosen``; note it in ``tallies`` and its puzzle, if any, in
-    ``found``. BUDGET when its cluster outgrew the budget, else 0."""
+    ``found``. BUDGET when its cluster outgrew max_states states, else 0."""
     tallies[LAYOUTS] += 1
     pieces = _gather(lines, chosen, room)
     g = _geometry(lines.size, pieces, -1, room)
     start = _start_key(lines.size, g, room)
     give_up = clusters.SMALLER_GOAL if limits.from_goals else clusters.ANY_SMALLER
     reached, order, first_edge, edges = clusters.explore(
-        g, start, room.horizontal, give_up, limits.budget, watch
+        g, start, room.horizontal, give_up, limits.max_states, watch
     )
     if reached == clusters.NOT_LEAST:
         return 0
@@ -378,14 +378,14 @@ def is_minimal(
     watch: core.Buffer,
 ) -> int:
     """1 if removing any piece but the target from state ``hardest`` (``moves`` from a goal)
-    shortens its solution, else 0; BUDGET if a search outgrew the budget. The vehicles that
+    shortens its solution, else 0; BUDGET if a search outgrew max_states states. The vehicles that
     move on one optimal way (``moved``, per vehicle) are needed (module docstring): only the
     others are tried.
 
-    The same definition as :func:`rhasp.cluster.needless_piece`, in a loop of its own: this
+    The same definition as :func:`rhasp.canonical.needless_piece`, in a loop of its own: this
     one runs inside the compiled shard, millions of times, on the tables of ``g``, which live
     in ``room`` and are rebuilt without each piece in turn, then restored; that one works on
-    boards and puzzles. tests/test_cluster.py checks that the two agree."""
+    boards and puzzles. tests/test_canonical.py checks that the two agree."""
     count = g.count
     needed = [0] * pieces
     needed[0] = 1
@@ -405,7 +405,7 @@ def is_minimal(
         key = 0
         for i in range(smaller.count):
             key |= position[room.vehicle[i]] << smaller.shift[i]
-        goal, _, path = core.breadth_first(smaller, key, limits.budget, watch, True, True)
+        goal, _, path = core.breadth_first(smaller, key, limits.max_states, watch, True, True)
         if goal == core.BUDGET:
             outcome = core.BUDGET
             break

@@ -28,17 +28,17 @@ LEFT12 = "puzzles/large/left12.txt"  # 12x12: a shape (2 key words, 3 cell words
 
 def test_an_edit_of_any_file_the_compiled_code_is_built_from_is_a_new_cache(tmp_path):
     # numba checks a function against its own file only: the key must see every file.
-    engines = tmp_path / "engines"
-    shutil.copytree(PACKAGE / "engines", engines, ignore=shutil.ignore_patterns("__pycache__"))
-    before = prepare.key(engines)
+    sources = tmp_path / "search"
+    shutil.copytree(PACKAGE / "search", sources, ignore=shutil.ignore_patterns("__pycache__"))
+    before = prepare.key(sources)
     assert before == prepare.key()  # the same source, the same folder
     for name in prepare.SOURCES:
-        source = engines / f"{name}.py"
+        source = sources / f"{name}.py"
         text = source.read_text()
         source.write_text(text.replace('"""', '""" ', 1))  # a docstring's space
-        assert prepare.key(engines) != before, name
+        assert prepare.key(sources) != before, name
         source.write_text(text)
-    assert prepare.key(engines) == before
+    assert prepare.key(sources) == before
 
 
 def test_the_key_covers_every_module_of_rhasp_the_compiled_code_imports():
@@ -46,11 +46,11 @@ def test_the_key_covers_every_module_of_rhasp_the_compiled_code_imports():
     for name in prepare.SOURCES:
         if name == "geometry":  # jit reads its word sizes only: constants, not code
             continue
-        tree = ast.parse((PACKAGE / "engines" / f"{name}.py").read_text())
+        tree = ast.parse((PACKAGE / "search" / f"{name}.py").read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("rhasp"):
                 modules = [f"{node.module}.{alias.name}" for alias in node.names]
-                if node.module != "rhasp.engines":
+                if node.module != "rhasp.search":
                     modules = [node.module]
                 for module in modules:
                     assert module.rsplit(".", 1)[-1] in prepare.SOURCES, (name, module)

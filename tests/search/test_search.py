@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from rhasp import limits, search
-from rhasp.cluster import cluster_graph
+from rhasp.canonical import cluster_graph
 from rhasp.engines import reference
 from rhasp.errors import SearchLimit
 from rhasp.limits import Budget

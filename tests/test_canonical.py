@@ -1,4 +1,4 @@
-"""A puzzle's cluster (rhasp.cluster): its graph against the naive solver, its canonical hardest
+"""A puzzle's cluster (rhasp.canonical): its graph against the naive solver, its canonical hardest
 state, the same from any state and labels, and minimality as the database defines it."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 import rhasp
-from rhasp.cluster import cluster_graph, hardest_of, hardest_state, needless_piece
+from rhasp.canonical import cluster_graph, hardest_of, hardest_state, needless_piece
 from rhasp.formats import read_text
 from rhasp.formats.grid import board_rows
 from rhasp.formats.line import database_board
@@ -69,7 +69,7 @@ def test_the_cluster_graph_has_the_naive_clusters_states_moves_and_distances(
         assert graph.farthest is None and graph.way_down() == [] and hardest_state(puzzle) is None
 
 
-# --- minimality: rhasp.cluster's test and the enumeration's compiled one agree --------------
+# --- minimality: rhasp.canonical's test and the enumeration's compiled one agree --------------
 
 
 def interesting(puzzle: Puzzle) -> bool:
@@ -105,7 +105,7 @@ def test_generated_hardest_states_are_database_lines_exactly_when_minimal(
     size, walls, minimal_seen
 ):
     # The database keeps a cluster's hardest state when its compiled test (layouts.is_minimal)
-    # finds it minimal; rhasp.cluster's needless_piece decides the same on random boards
+    # finds it minimal; rhasp.canonical's needless_piece decides the same on random boards
     # (with the database's target row, and its layout conditions). Random 4×4 boards are
     # crowded: their hardest states are not minimal, and the database's own lines (below)
     # show the other side.

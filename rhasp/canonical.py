@@ -119,7 +119,7 @@ def needless_piece(found: Hardest, graph: ClusterGraph, budgets: Budgets = None)
     :func:`rhasp.search.clusters.moved_on_the_way` marks them. ``rhasp enumerate`` tests the
     same definition with its own loop, :func:`rhasp.search.shards.is_minimal`, which works
     on the tables of its compiled shard, rebuilt in place without each piece, rather than on
-    boards: the two must agree (tests/test_cluster.py checks that they do)."""
+    boards: the two must agree (tests/test_canonical.py checks that they do)."""
     board = found.puzzle.board
     moved = graph.moved_on_the_way(graph.hardest)
     idle = [v.label for v, m in zip(board.vehicles, moved, strict=True) if not m]
