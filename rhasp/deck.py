@@ -2,7 +2,7 @@
 
 The work is a list of :class:`Job` (a deck line and its puzzle); :func:`solve_job` turns one into
 a result record in a worker process, solving it as ``rhasp solve`` does (the one solve policy,
-:func:`rhasp.requests.solution`), and :class:`ResultFile` streams records to JSON lines or
+:func:`rhasp.commands.solution`), and :class:`ResultFile` streams records to JSON lines or
 CSV as they finish, flushing each, so an interrupted run loses nothing already written and
 ``--resume`` can skip what is there. One run at a time writes a results file (a lock).
 
@@ -32,6 +32,7 @@ from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 
+from rhasp.commands import DeckRequest, SolveRequest, solution
 from rhasp.engines import AspOptions
 from rhasp.errors import InputError, RhaspError, SearchLimit, location
 from rhasp.files import (
@@ -53,7 +54,6 @@ from rhasp.model import Puzzle, plan_slides, replay
 from rhasp.notation import format_plan, parse_plan
 from rhasp.parallel import dask_client, worker_pool
 from rhasp.progress import Progress, Silent
-from rhasp.requests import DeckRequest, SolveRequest, solution
 from rhasp.search import cluster_size, prefer_compiled, solve_and_count
 from rhasp.solution import Objective, Solution
 
@@ -125,7 +125,7 @@ OPTIONAL_FIELDS = ("stopped", "cluster", "expected_length", "expected_cluster", 
 @dataclass(frozen=True)
 class Settings:
     """What to do with every puzzle of a deck: a worker's share of a
-    :class:`~rhasp.requests.DeckRequest`, its budgets reckoned where the run starts."""
+    :class:`~rhasp.commands.DeckRequest`, its budgets reckoned where the run starts."""
 
     max_states: int  # per search
     max_atoms: int  # per ASP search

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 import rhasp
+from rhasp.commands import DeckRequest, SolveRequest
 from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle
 from rhasp.pictures.boards import TARGET
-from rhasp.requests import DeckRequest, SolveRequest
 from tests import reference
 from tests.boards import (
     CARD1_BFS_ATOMS,

@@ -135,7 +135,7 @@ def test_a_limit_bfs_meets_never_hides_the_optimum_asp_proved():
 
 
 def test_a_disagreement_exits_3(monkeypatch):
-    from rhasp import requests
+    from rhasp import solving
     from rhasp.engines import get_engine
     from rhasp.solution import Solution
 
@@ -146,7 +146,7 @@ def test_a_disagreement_exits_3(monkeypatch):
             return Solution(puzzle, objective, (), self.name, ("asp",), None, 0.0)
 
     wrong_asp = lambda name, **options: Wrong() if name == "asp" else get_engine(name, **options)  # noqa: E731
-    monkeypatch.setattr(requests, "get_engine", wrong_asp)
+    monkeypatch.setattr(solving, "get_engine", wrong_asp)
     result = rhasp("solve", str(ORIGINAL / "card01.txt"))
     assert result.exit_code == 3
     assert "a plan that does not solve the puzzle: a bug" in result.stderr

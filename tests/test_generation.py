@@ -15,13 +15,13 @@ from rhasp import cluster as cluster_module
 from rhasp import generation
 from rhasp.api import generate
 from rhasp.cli import main
+from rhasp.commands import GenerateRequest
 from rhasp.errors import InputError, SearchLimit, TimeLimit
 from rhasp.formats import read_text
 from rhasp.formats.line import database_board
 from rhasp.generation import board_number, random_board
 from rhasp.limits import Budget
 from rhasp.output import GenerateProgress
-from rhasp.requests import GenerateRequest
 from rhasp.search import cluster_size, fewest_moves
 from tests.command import rhasp
 from tests.reference import cluster, database_deck, fewest, goal_distance

@@ -141,7 +141,7 @@ def test_clingo_options_pass_through_and_bad_ones_are_named():
 
 @pytest.mark.parametrize("given", [("--models=0",), ("-n", "2"), ("--enum-mode=brave",)])
 def test_the_driver_checks_clingos_options_itself(given):
-    """An engine made without a request (rhasp.requests) refuses them too (issue 39)."""
+    """An engine made without a request (rhasp.commands) refuses them too (issue 39)."""
     with pytest.raises(Exception, match="one model"):
         AspEngine(AspOptions(clingo_args=given)).solve(card(1), "moves")
 

@@ -24,7 +24,7 @@ const game = {
 };
 
 // The largest side of a board whose default engine is BFS; a larger board gets A*, as on the
-// command line and the server (rhasp/requests.py SMALL_SIDE).
+// command line and the server (rhasp/solving.py SMALL_SIDE).
 const SMALL_SIDE = 6;
 // The engines as the page names them.
 const ENGINE_NAMES = {asp: "ASP", astar: "A*", bfs: "BFS"};  // the confirming BFS last
