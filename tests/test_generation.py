@@ -11,7 +11,7 @@ import time
 import pytest
 from rich.console import Console
 
-from rhasp import cluster as cluster_module
+from rhasp import canonical as cluster_module
 from rhasp import generation
 from rhasp.api import generate
 from rhasp.cli import main
