@@ -308,14 +308,21 @@ def _chained(entry: Mapping[str, int], piece: bytes, previous: int) -> int:
     return zlib.crc32(piece, zlib.crc32(canonical(fields), previous))
 
 
-def _header(raw: bytes) -> dict[str, Any] | None:
+def _object(raw: bytes) -> dict[str, Any] | None:
+    """The JSON object of a journal's line, None if the line is not one (too long, not UTF-8,
+    not JSON, nested too deeply, a number too long, not an object)."""
     if len(raw) > LONGEST_LINE:
         return None
     try:
-        header = json_line(raw)
-    except ValueError:  # not UTF-8, not JSON, nested too deeply, a number too long
+        found = json_line(raw)
+    except ValueError:
         return None
-    if not isinstance(header, dict) or not isinstance(header.get("options"), dict):
+    return found if isinstance(found, dict) else None
+
+
+def _header(raw: bytes) -> dict[str, Any] | None:
+    header = _object(raw)
+    if header is None or not isinstance(header.get("options"), dict):
         return None
     return header
 
@@ -323,13 +330,8 @@ def _header(raw: bytes) -> dict[str, Any] | None:
 def _entry(raw: bytes, number: int, previous_end: int) -> dict[str, int] | None:
     """Entry ``number`` (from 0), if it reads as one: whole numbers only, the shard it names
     the next one, its end no earlier than the last one's."""
-    if len(raw) > LONGEST_LINE:
-        return None
-    try:
-        entry = json_line(raw)
-    except ValueError:  # not UTF-8, not JSON, nested too deeply, a number too long
-        return None
-    if not raw.endswith(b"\n") or not isinstance(entry, dict):
+    entry = _object(raw)
+    if not raw.endswith(b"\n") or entry is None:
         return None
     whole = all(type(value) is int and value >= 0 for value in entry.values())
     if not whole or not {"shard", "end", "crc"} <= entry.keys():
