@@ -27,6 +27,7 @@ from rhasp.solution import EngineDisagreement, Solution
 from rhasp.solving import confirmed
 from tests import reference
 from tests.boards import EXAMPLES, ORIGINAL, card, example, puzzles
+from tests.volume import examples
 
 BFS = BfsEngine()
 ASP = AspEngine()  # with the state memo, as rhasp solve runs it
@@ -169,7 +170,7 @@ def test_slides_are_grouped_into_moves_only_for_the_slides_objective():
 
 
 @pytest.mark.parametrize("variant", ["memo", "plain"])
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzle=puzzles(max_side=6, max_others=3))
 def test_random_boards_asp_agrees_with_bfs(variant, puzzle):
     """Sizes 4-6, walls, one or two targets, 200 boards with the memo and 200 without."""

@@ -23,6 +23,7 @@ from tests.boards import CARD_MOVES, PUZZLES, card, puzzles
 from tests.command import rhasp
 from tests.engines.test_bfs import CARD_SLIDES
 from tests.search.test_search import core_mode
+from tests.volume import examples
 
 
 def agree(puzzle) -> None:
@@ -47,14 +48,14 @@ def agree(puzzle) -> None:
 
 
 # 200 boards a run, as the issue asks: 140 compiled and 60 uncompiled.
-@settings(max_examples=140, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(140), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles())
 def test_astar_finds_the_reference_optimum_compiled(puzzle):
     with core_mode("always"):
         agree(puzzle)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(max_side=6))
 def test_astar_finds_the_reference_optimum_uncompiled(puzzle):
     with core_mode("never"):
@@ -67,7 +68,7 @@ def test_astar_agrees_on_the_cards(number):
     assert get_engine("astar").solve(card(number), "moves").moves == CARD_MOVES[number - 1]
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(max_side=6))
 def test_the_bound_never_exceeds_what_is_left(puzzle):
     # At every state of an optimal plan (the reference search's), the bound is at most what

@@ -11,6 +11,7 @@ from rhasp.notation import parse_plan
 from rhasp.search import fewest_moves, fewest_slides
 from tests import reference
 from tests.boards import CARD_MOVES, card, card_backs, card_rows, example, puzzles
+from tests.volume import examples
 
 # Minimal slides: no published source; computed once with rhasp's reference Dijkstra, and
 # confirmed in every run by the naive unit-slide BFS in tests/reference.py (no code shared with
@@ -119,7 +120,7 @@ def test_results_are_deterministic():
         assert engine.solve(card(7), objective).plan == engine.solve(card(7), objective).plan
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles())
 def test_oracle_plans_replay_and_moves_never_exceed_slides(puzzle):
     plan_m, explored_m = fewest_moves(puzzle.board, puzzle.start)

@@ -16,6 +16,7 @@ from rhasp.engines.memo import BITS, StateMemo, _Board
 from rhasp.formats.facts import write_facts
 from rhasp.model import Puzzle
 from tests.boards import card, example, puzzles
+from tests.volume import examples
 
 BFS = BfsEngine()
 
@@ -239,7 +240,7 @@ def distances_to_goal(puzzle: Puzzle, objective: str) -> dict:
     return distance
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(max_side=6, max_others=5), st.sampled_from(["moves", "slides"]))
 def test_the_memo_bound_never_exceeds_the_steps_left(puzzle, objective):
     """What makes the bound's prune sound: from every state that can still reach the goal,

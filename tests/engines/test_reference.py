@@ -9,9 +9,10 @@ from rhasp.formats.grid import board_rows
 from rhasp.model import plan_slides
 from tests import reference
 from tests.boards import puzzles
+from tests.volume import examples
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(max_side=6, max_others=4))
 def test_oracle_agrees_with_the_naive_reference(puzzle):
     rows, exits = board_rows(puzzle), dict(puzzle.board.exits)

@@ -12,6 +12,7 @@ from rhasp.formats import read_text, write
 from rhasp.formats.grid import board_rows
 from rhasp.output import board_text
 from tests.boards import card, puzzles
+from tests.volume import examples
 
 CARD1_ROWS = ["AA...O", "P..Q.O", "PXXQ.O", "P..Q..", "B...CC", "B.RRR."]
 
@@ -117,7 +118,7 @@ def test_the_whole_boards_output_is_refused_as_several_boards():
     assert "holds 2 framed boards" in refusal(f"{frame}\n   1. AR1\n{frame}\n")
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(puzzles(max_targets=1))
 def test_a_framed_board_reads_back_as_the_same_puzzle(puzzle):
     text = board_text(puzzle.board, puzzle.placement).plain
@@ -129,7 +130,7 @@ def test_a_framed_board_reads_back_as_the_same_puzzle(puzzle):
         assert again == puzzle
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(puzzles())
 def test_a_framed_board_is_the_same_puzzle_or_refused(puzzle):
     text = board_text(puzzle.board, puzzle.placement).plain
@@ -192,7 +193,7 @@ def test_a_comment_that_mentions_car_brackets_is_still_a_comment():
 # --- round trips and lowercase ----------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(puzzles())
 def test_lowercased_boards_read_as_the_same_puzzle_or_are_refused(puzzle):
     text = write(puzzle, "grid").lower()
@@ -203,7 +204,7 @@ def test_lowercased_boards_read_as_the_same_puzzle_or_are_refused(puzzle):
     assert again == puzzle
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(puzzles())
 def test_spaced_rows_read_as_the_rows(puzzle):
     rows = board_rows(puzzle)

@@ -8,6 +8,7 @@ from rhasp.errors import InputError
 from rhasp.formats import FORMATS, read_text, write
 from rhasp.formats.grid import needs_target_lines
 from tests.boards import ORIGINAL, card, puzzles
+from tests.volume import examples
 
 
 def can_hold(fmt: str, puzzle) -> bool:
@@ -25,7 +26,7 @@ def can_hold(fmt: str, puzzle) -> bool:
     return True
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(puzzles())
 def test_formats_round_trip(puzzle):
     for fmt in FORMATS:

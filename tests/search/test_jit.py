@@ -12,6 +12,7 @@ from numba import njit
 
 from rhasp.search import core, jit
 from rhasp.search.geometry import KEY_WORD, WORD_BITS, field_shifts
+from tests.volume import examples
 
 
 @njit
@@ -31,7 +32,7 @@ def _python_news(keys: list[int]) -> tuple[list[bool], int]:
     return news, len(seen)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.integers(0, 2**63 - 1) | st.integers(0, 3000), min_size=1, max_size=5000))
 def test_the_compiled_key_table_agrees_with_a_python_set(keys):
     # Large keys, small ones, repeats, and more keys than the first table holds (it grows).
@@ -69,7 +70,7 @@ def keys_of(draw, words: int, bits: int) -> tuple[list[int], list[int]]:
     return draw(fields), draw(fields)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data(), WORDS, st.integers(2, 4))
 def test_wide_key_operations_agree_with_python_integers(data, words, bits):
     fields, other_fields = data.draw(keys_of(words, bits))
@@ -116,7 +117,7 @@ def _cell_ops(a, b, table, index):
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.data(), WORDS)
 def test_wide_cell_operations_agree_with_python_integers(data, words):
     cells = st.integers(0, 2 ** (WORD_BITS * words) - 1) | st.sampled_from(
@@ -143,7 +144,7 @@ def test_wide_cell_operations_agree_with_python_integers(data, words):
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(WORDS, st.lists(st.integers(0, 2**63 - 1) | st.integers(0, 3000), min_size=3, max_size=9000))
 def test_the_compiled_table_of_wide_keys_agrees_with_a_python_set(words, values):
     # Keys of several words from the values, the same value in more than one key (every

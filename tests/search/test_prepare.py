@@ -21,6 +21,7 @@ import pytest
 
 import rhasp
 from rhasp.search import prepare
+from tests.volume import examples
 
 PACKAGE = Path(rhasp.__file__).parent
 LEFT12 = "puzzles/large/left12.txt"  # 12x12: a shape (2 key words, 3 cell words) of its own
@@ -159,15 +160,18 @@ def _ends_as_stopped(process: subprocess.Popen, out: Path) -> None:
 
 def test_sigterm_at_any_moment_of_a_first_run_ends_it(empty_compile_cache, tmp_path):
     # Issue 40: a SIGTERM that came while the compiled core was loaded was swallowed in an
-    # LLVM callback, and the run went on to exit 0. Ten runs on a fresh cache (they ask for
-    # the core in the background), then ten on a cache that holds it (they load it as they
+    # LLVM callback, and the run went on to exit 0. Runs on a fresh cache (they ask for the
+    # core in the background), then as many on a cache that holds it (they load it as they
     # start: the suite's own cache, where the core is compiled once).
     rng = random.Random(40)
     command = [sys.executable, "-m", "rhasp", "enumerate", "--size", "5", "--jobs", "2"]
     cached = {k: v for k, v in os.environ.items() if k != "RHASP_CACHE_DIR"}
-    for attempt in range(20):
-        env = None if attempt < 10 else cached
-        if attempt == 10:  # the core for the enumeration, compiled (once) where it is cached
+    tries = examples(20)  # half on a fresh cache, half on one that holds the core
+    for attempt in range(tries):
+        env = None if attempt < tries // 2 else cached
+        if (
+            attempt == tries // 2
+        ):  # the core for the enumeration, compiled (once) where it is cached
             small = [*command[:4], "--size", "4", "--out", str(tmp_path / "db4.txt")]
             subprocess.run(small, env={**cached, "RHASP_JIT": "always"}, check=True)
         out = tmp_path / f"db{attempt}.txt"

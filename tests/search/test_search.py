@@ -19,6 +19,7 @@ from rhasp.model import plan_slides, replay
 from rhasp.search import runner
 from rhasp.search.geometry import Geometry
 from tests.boards import card, crowded_puzzles, example, grid, puzzles
+from tests.volume import examples
 
 
 @contextmanager
@@ -51,14 +52,14 @@ def agree(puzzle) -> None:
     assert replay(puzzle, fast_plan).solved
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles())
 def test_compiled_core_agrees_with_the_reference_on_random_boards(puzzle):
     with core_mode("always"):
         agree(puzzle)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(min_side=8, max_side=12, max_others=3))
 def test_core_agrees_with_the_reference_on_boards_up_to_12x12(puzzle):
     # Few vehicles: on a large board every unsolvable puzzle's whole state space is searched.
@@ -118,7 +119,7 @@ def same_both_ways(results, puzzle) -> tuple:
     return uncompiled
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles())
 def test_compiled_and_uncompiled_core_return_the_same(puzzle):
     # One source, two ways of running it: the same plans, counts and orders, to the state.
@@ -195,7 +196,7 @@ def _outcome(find):
         return str(limit)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(crowded_puzzles())
 def test_compiled_and_uncompiled_core_agree_on_crowded_boards_of_every_size(puzzle):
     # Sides 3 to 12, up to 40 vehicles, keys of one to three words and cells of one to three,
@@ -252,7 +253,7 @@ def test_cluster_of_the_4x4_board_counted_by_hand():
     assert search.cluster_size(puzzle.board, puzzle.placement) == 9
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(max_others=5))
 def test_one_pass_solve_and_count_agrees_with_the_separate_searches(puzzle):
     if len(puzzle.board.targets) != 1:

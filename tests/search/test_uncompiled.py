@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from rhasp.search import clusters, core, uncompiled
 from rhasp.search.geometry import Geometry
 from tests.boards import crowded_puzzles, puzzles
+from tests.volume import examples
 
 BUDGET = 2_000
 
@@ -31,7 +32,7 @@ def searches(core_module, clusters_module, puzzle) -> tuple:
     return tuple(results)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles() | crowded_puzzles())
 def test_the_plain_core_returns_what_the_core_returns(puzzle):
     assert searches(uncompiled.CORE, uncompiled.CLUSTERS, puzzle) == searches(

@@ -12,6 +12,7 @@ from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle
 from rhasp.static import blocked_exit, clear_way, static_analysis
 from tests.boards import draw_walls, place_if_free
 from tests.static.test_static import check_against_the_walk, reachable
+from tests.volume import examples
 
 
 def line(rows: str) -> Puzzle:
@@ -93,7 +94,7 @@ def crowded_games(draw) -> Puzzle:
     return build_puzzle(6, 6, pieces, walls, targets, where="random", name="random")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(crowded_games())
 def test_a_cell_called_never_reached_is_never_covered_by_the_target(puzzle):
     analysis = static_analysis(puzzle.board, puzzle.start)

@@ -23,6 +23,7 @@ from rhasp.model import EMPTY, Cell, Piece, Puzzle, State, TargetSpec, build_puz
 from rhasp.static import Blocked, always_occupied, blocked_exit
 from tests import static_reference as ref
 from tests.boards import PUZZLES, draw_walls, example, grid, place_if_free, puzzles
+from tests.volume import examples as volume
 
 RULES = ("stuck", "lines", "full")
 #: Boards whose walk goes past this many states are left out: the odd sparse 7×7 board
@@ -136,7 +137,9 @@ def any_puzzles() -> st.SearchStrategy[Puzzle]:
 
 
 def examples(count: int) -> settings:
-    return settings(max_examples=count, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    return settings(
+        max_examples=volume(count), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
 
 
 @examples(400)
