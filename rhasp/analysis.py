@@ -1,8 +1,8 @@
 """Why a puzzle is hard: its cluster, its game graph and how far its states are from a goal.
 
 Every figure is defined in the README ("rhasp analyze") and computed from the cluster graph
-of :mod:`rhasp.canonical` (explored once with its moves kept, as arrays over state indices,
-with every state's distance to the nearest goal).
+(:class:`rhasp.search.ClusterGraph`, explored once with its moves kept, as arrays over state
+indices, with every state's distance to the nearest goal).
 Single-target puzzles only: "one move from winning" is defined for one target.
 
 The all-moves graph is enumerated line by line (a *line* is a row or column with its vehicles)

@@ -1,10 +1,11 @@
-"""A puzzle's cluster: every state its moves reach, with those moves, each state's distance to
-the nearest goal, its canonical hardest state, and whether that state is minimal.
+"""The database's definitions on a puzzle's cluster: its canonical hardest state, the name
+it gives the cluster, and whether that state is minimal.
 
 The one home of what ``analyze``, ``hardest``, hints, ``generate`` and the cluster drawing ask
-of a cluster. The work is done on the search core (:func:`rhasp.search.explore_cluster`, run
-compiled where it pays); ``rhasp enumerate`` runs the same
-functions inside its compiled shard (:mod:`rhasp.search.shards`), so both break ties
+of a cluster. The cluster itself (every state its moves reach, with those moves and each
+state's distance to the nearest goal) is the search core's :class:`rhasp.search.ClusterGraph`
+(:func:`rhasp.search.explore_cluster`, run compiled where it pays); ``rhasp enumerate`` runs
+the same functions inside its compiled shard (:mod:`rhasp.search.shards`), so both break ties
 between hardest states by the one database order, and find the same distances. Goal states
 have the target at its exit edge and targets stay on the board, as puzzle databases count.
 Single-target puzzles only: "nearest goal" is defined here for one target.

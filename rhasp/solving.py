@@ -48,7 +48,8 @@ def solve(
     of the caller's own), as the module docstring says: static analysis first, then the
     engine, confirmed by a BFS within ``budget`` unless ``confirm`` is False, and the plan
     replayed. ``budget``'s seconds bound all of it: give it counted from the request's start
-    (:meth:`Budget.counted_from <rhasp.limits.Budget.counted_from>`)."""
+    (:meth:`Budget.counted_from <rhasp.limits.Budget.counted_from>`); its horizon and atoms
+    bound ASP alone."""
     solver = get_engine(engine, asp=asp, budget=budget) if isinstance(engine, str) else engine
     found = _solved(puzzle, objective, solver, budget, confirm)
     verify_plan(found)
