@@ -2,9 +2,11 @@
 
 Small on purpose: the command line imports clingo, typer, rich and the rest of rhasp (most of
 a command's start), and Ctrl-C during those imports must end as it does later, one line and
-exit code 130, not a KeyboardInterrupt traceback. So nothing is imported before
-:func:`main` runs, and the import happens inside its ``try``. (``import rhasp`` itself is
-cheap: its names load on first use.)
+exit code 130, not a KeyboardInterrupt traceback; SIGTERM likewise, one line and exit code
+143 (not a death by the signal that says nothing). So nothing is imported before :func:`main`
+runs, which sets its SIGTERM handler first, and the import happens inside its ``try``. The
+command line sets its own handler once loaded. (``import rhasp`` itself is cheap: its names
+load on first use.)
 
 The same ``try`` is where the memory running out ends when the command line has not caught
 it: while loading (a MemoryError, or a library that cannot be mapped) or when a thread cannot
@@ -13,11 +15,13 @@ the search ended"); these are the rest, under a tight ``ulimit -v``, as one line
 4, a limit, like every other.
 """
 
+import signal
 import sys
 
-#: 128 + SIGINT, as shells report it, and the code of a limit reached (the memory): those of
-#: ``rhasp.cli``, not imported from there, since this module must say them before it loads.
-EXIT_INTERRUPTED, EXIT_LIMIT = 130, 4
+#: 128 + SIGINT and 128 + SIGTERM, as shells report them, and the code of a limit reached (the
+#: memory): those of ``rhasp.cli``, not imported from there, since this module must say them
+#: before it loads.
+EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_LIMIT = 130, 143, 4
 
 #: How Linux's loader says a library could not be mapped: under an address-space limit, the
 #: memory ran out (an import of clingo or numpy at ``ulimit -v 50000``).
@@ -27,9 +31,19 @@ RAN_OUT = "rhasp: out of memory (free memory, or raise the limit: ulimit -v)\n"
 NO_THREAD = "rhasp: out of memory: a thread could not start (free memory, or raise ulimit -v)\n"
 
 
+class _TerminatedWhileLoading(BaseException):
+    """SIGTERM before the command line has set its own handler."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _TerminatedWhileLoading
+
+
 def main() -> None:
-    """Run the command line; Ctrl-C before it has loaded is one line and exit code 130, the
-    memory running out where the command line does not catch it one line and exit code 4."""
+    """Run the command line; Ctrl-C or SIGTERM before it has loaded is one line and exit code
+    130 or 143, the memory running out where the command line does not catch it one line and
+    exit code 4."""
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         from rhasp.cli import main as command_line
 
@@ -37,6 +51,9 @@ def main() -> None:
     except KeyboardInterrupt:  # the command line catches its own; this is before, or after
         sys.stderr.write("rhasp: interrupted\n")
         sys.exit(EXIT_INTERRUPTED)
+    except _TerminatedWhileLoading:
+        sys.stderr.write("rhasp: terminated\n")
+        sys.exit(EXIT_TERMINATED)
     except (MemoryError, RuntimeError, ImportError) as error:
         said = out_of_memory(error)
         if said is None:

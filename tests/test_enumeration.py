@@ -360,6 +360,9 @@ def test_a_7x7_run_stops_at_once_on_ctrl_c_or_sigterm_and_resumes(tmp_path):
         process.send_signal(signum)
         began = time.monotonic()
         _, stderr = process.communicate(timeout=60)
+        if process.returncode == -signum and not stderr:  # in Python's start, before rhasp's
+            assert resume and journal.read_text() == before
+            continue
         assert process.returncode == code
         assert time.monotonic() - began < 10
         assert stderr.splitlines()[-1] == f"rhasp: {words}"

@@ -566,7 +566,8 @@ def test_a_large_board_is_solved_by_astar_on_the_page(browser: object, server: s
         page.click("#solve-button")
         summary = wait_text(page, "#solve-summary", "optimal")
         assert summary.startswith(f"{LEFT12_MOVES} moves, ")
-        assert "optimal (proven by A*; BFS stopped at " in summary and ", its share)" in summary
+        # BFS stops at its share of states, or at the request's time limit where it is slow.
+        assert "optimal (proven by A*; BFS stopped" in summary
         assert re.search(r"\(A\* [\d,]+ states, [\d.]+ s; BFS [\d,]+ states, [\d.]+ s\)", summary)
         shown = [text.split(". ")[1] for text in page.locator("#plan li").all_text_contents()]
         assert len(shown) == LEFT12_MOVES
