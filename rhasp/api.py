@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
@@ -223,12 +223,13 @@ def when_compiling(tell: Callable[[], None] | None) -> None:
     search.when_compiling(tell)
 
 
-def warm_up() -> bool:
-    """Have the compiled search core ready for boards of up to 63 cells (6×6, 7×7), for a
-    process that will search a lot (a server, a notebook): loaded now if it is cached (a
+def warm_up(sides: Iterable[int] = ()) -> bool:
+    """Have the compiled search core ready for boards of up to 63 cells (6×6, 7×7) and the
+    usual shapes of square boards of ``sides`` (a server warms those its page generates), for
+    a process that will search a lot (a server, a notebook): loaded now if it is cached (a
     second or two), else compiled in the background while searches run uncompiled. No search
     ever waits for it. True when it is loaded."""
-    return search.prefer_compiled()
+    return search.prefer_compiled(sides)
 
 
 def play(puzzle: Puzzle, plan: str | Sequence[Move]) -> Puzzle:

@@ -1055,7 +1055,13 @@ def serve(
     """Serve the web page: play a card, get a hint, watch an optimal plan and its proof."""
 
     try:
-        from rhasp.web.server import Database, ServerLimits, create_app, serve_app
+        from rhasp.web.server import (
+            GENERATE_PAGE_SIDES,
+            Database,
+            ServerLimits,
+            create_app,
+            serve_app,
+        )
     except ImportError:
         raise MissingTool(
             "FastAPI and uvicorn are not installed: " + install_command("web"), "serve"
@@ -1071,10 +1077,10 @@ def serve(
         if open_page:  # in a thread: a browser starting holds up no request
             threading.Thread(target=webbrowser.open, args=(address,), daemon=True).start()
 
-    # A server searches for as long as it runs: the compiled core from its start, loaded
-    # before the address is printed if cached, else compiled in the background (requests
-    # meanwhile run uncompiled, within their limits).
-    api.warm_up()
+    # A server searches for as long as it runs: the compiled core from its start, for the
+    # boards its page generates too, loaded before the address is printed if cached, else
+    # compiled in the background (requests meanwhile run uncompiled, within their limits).
+    api.warm_up(range(GENERATE_PAGE_SIDES[0], GENERATE_PAGE_SIDES[1] + 1))
     serve_app(create_app(limits, puzzles), listening, announce)
     return EXIT_OK
 

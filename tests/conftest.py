@@ -78,12 +78,12 @@ def empty_compile_cache(tmp_path, monkeypatch):
     folder = tmp_path / "compiled"
     monkeypatch.setenv("RHASP_CACHE_DIR", str(folder))
     yield folder
-    for pid in _processes_naming(str(folder)):
+    for pid in processes_naming(str(folder)):
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
 
 
-def _processes_naming(text: str) -> list[int]:
+def processes_naming(text: str) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():

@@ -26,12 +26,12 @@ the same plans and counts on every kind of board, compiled and not.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from rhasp.limits import Budget
 from rhasp.model import Board, Piece, Plan, Puzzle, State, TargetSpec, build_puzzle
 from rhasp.search import clusters, core, shards
-from rhasp.search.geometry import Geometry
+from rhasp.search.geometry import WORD_BITS, Geometry
 from rhasp.search.graph import ClusterGraph, all_moves_graph, explore_cluster
 from rhasp.search.runner import RUNNER, UNLIMITED, run
 from rhasp.search.shards import (
@@ -116,18 +116,21 @@ def enumerate_shard(
     return tallies, found
 
 
-def prefer_compiled() -> bool:
+def prefer_compiled(sides: Iterable[int] = ()) -> bool:
     """Switch this process to the compiled core now, for work known to be large (a deck, a
-    generation run), and have its code for boards of up to 63 cells come: loaded now if
-    cached, so that worker processes forked afterwards start with it, else compiled in the
-    background (:meth:`Runner.warm_up`). False if it is not loaded (yet)."""
-    puzzle = _tiny_puzzle()
+    generation run, a server), and have its code come for boards of up to 63 cells and for
+    the usual shapes of square boards of ``sides`` (keys of one or two words: what a server's
+    page generates): loaded now if cached, so that worker processes forked afterwards start
+    with it, else compiled in the background, the smallest boards' first
+    (:meth:`Runner.warm_up`). False if it is not all loaded (yet)."""
+    puzzles = [_tiny_puzzle(), *(p for side in sides for p in _puzzles_shaped_like(side))]
     loaded = []
-    for targets_leave in (True, False):
-        geometry = Geometry.of(puzzle.board, targets_leave=targets_leave)
-        key = geometry.key(puzzle.placement)
-        for search, flags in WARM_UP:
-            loaded.append(RUNNER.warm_up(search, geometry.tables, key, UNLIMITED, **flags))
+    for puzzle in puzzles:
+        for targets_leave in (True, False):
+            geometry = Geometry.of(puzzle.board, targets_leave=targets_leave)
+            key = geometry.key(puzzle.placement)
+            for search, flags in WARM_UP:
+                loaded.append(RUNNER.warm_up(search, geometry.tables, key, UNLIMITED, **flags))
     return all(loaded)
 
 
@@ -142,6 +145,32 @@ WARM_UP = (
 
 def _tiny_puzzle() -> Puzzle:
     return build_puzzle(4, 4, [Piece("A", "h", 1, 0, 2)], [], [TargetSpec("A")], where="", name="")
+
+
+def _puzzles_shaped_like(side: int) -> list[Puzzle]:
+    """Puzzles whose tables take the shapes of ``side``×``side`` boards with keys of one and
+    of two words (where that many vehicles fit), each of a state or a few: rows filled from
+    the bottom (so that the cells take all their words), a truck first where the side is odd
+    (so that no full row moves)."""
+    pieces = []
+    for row in reversed(range(side)):
+        col = 0
+        while col < side:
+            length = 3 if col == 0 and side % 2 else 2
+            pieces.append((row, col, length))
+            col += length
+
+    def puzzle(count: int) -> Puzzle:
+        vehicles = [Piece(LABELS[i], "h", r, c, n) for i, (r, c, n) in enumerate(pieces[:count])]
+        return build_puzzle(side, side, vehicles, [], [TargetSpec("A")], where="", name="")
+
+    pieces = pieces[: len(LABELS)]
+    per_word = WORD_BITS // Geometry.of(puzzle(len(pieces)).board).bits  # the cars' fields
+    return [puzzle(1)] + ([puzzle(per_word + 1)] if per_word < len(pieces) else [])
+
+
+#: Labels enough for the warm-up's boards: a vehicle's label is one letter or digit, not ``o``.
+LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnpqrstuvwxyz0123456789"
 
 
 def fewest_moves(

@@ -152,49 +152,60 @@ def start(function: str, shape: str, call: tuple[Any, ...]) -> bool:
         partial = request.with_suffix(f".{os.getpid()}.part")
         partial.write_bytes(pickle.dumps((function, shape, call)))
         partial.replace(request)  # whole, or not there
-        if not serving(folder()):
-            subprocess.Popen(
-                [sys.executable, "-m", "rhasp.search.prepare", str(folder())],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-                env={**os.environ, "RHASP_CACHE_DIR": str(folder().parent), "RHASP_JIT": "auto"},
-            )
+        _serve_in_background(folder())
         return True
     except OSError:
         return False
 
 
-def serving(version: Path) -> bool:
-    """Whether the background process serves the queue of the cache folder ``version`` now
-    (it holds ``serving.lock``)."""
+def _serve_in_background(version: Path) -> None:
+    """Start the background process for the cache folder ``version``, unless one serves it:
+    the lock ``serving.lock`` is taken here and handed to the process (its descriptor is
+    inherited), so that it is held from this moment on, and the next request, a moment
+    later, finds it held instead of starting a process of its own. A process that has just
+    let go of it looks at the queue again (:func:`_serve`): a request written before that
+    look is served."""
     with open(version / "serving.lock", "a+") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            return True
-        fcntl.flock(lock, fcntl.LOCK_UN)
-        return False
+            return
+        subprocess.Popen(
+            [sys.executable, "-m", "rhasp.search.prepare", str(version), str(lock.fileno())],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            pass_fds=(lock.fileno(),),
+            env={**os.environ, "RHASP_CACHE_DIR": str(version.parent), "RHASP_JIT": "auto"},
+        )
+    # Closed here, the lock stays with the process's copy of the descriptor.
 
 
-def _serve(queue: Path) -> None:
+def _serve(queue: Path, held: int) -> None:
     """The background process: compile what the queue asks for, oldest first, until it is
-    empty. A request written after the last look but before the lock is let go finds the
-    lock held and starts no process: so the queue is looked at again after letting go."""
+    empty, holding the lock it was handed (descriptor ``held``). A request written after the
+    last look but before the lock is let go finds the lock held and starts no process: so the
+    queue is looked at again after letting go, and served again if the lock can be had."""
     with contextlib.suppress(OSError):
         os.nice(NICENESS)
     from rhasp.search.runner import RUNNER
 
-    while _requests(queue):
-        with open(queue.parent / "serving.lock", "a+") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
+    with open(held, "a+", closefd=True) as lock:
+        while True:
             while pending := _requests(queue):
                 request = pending[0]
                 asked = request.read_bytes()
                 request.unlink(missing_ok=True)  # once: a request that fails is not retried
                 with contextlib.suppress(Exception):  # the searches go on uncompiled
                     RUNNER.load(*pickle.loads(asked))
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            if not _requests(queue):
+                return
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return  # another process serves them
 
 
 def _requests(queue: Path) -> list[Path]:
@@ -203,4 +214,4 @@ def _requests(queue: Path) -> list[Path]:
 
 
 if __name__ == "__main__":
-    _serve(Path(sys.argv[1]) / "queue")
+    _serve(Path(sys.argv[1]) / "queue", int(sys.argv[2]))

@@ -21,6 +21,7 @@ import pytest
 
 import rhasp
 from rhasp.search import prepare
+from tests.conftest import processes_naming
 from tests.volume import examples
 
 PACKAGE = Path(rhasp.__file__).parent
@@ -181,3 +182,13 @@ def test_sigterm_at_any_moment_of_a_first_run_ends_it(empty_compile_cache, tmp_p
         time.sleep(rng.uniform(0.3, 2.5))
         process.send_signal(signal.SIGTERM)
         _ends_as_stopped(process, out)
+
+
+def test_many_requests_at_once_start_one_background_process(empty_compile_cache):
+    # A server's warm-up asks for a dozen functions and shapes in a moment: the first request
+    # starts the process, handing it the lock it serves under, and the rest find it held.
+    code = "import rhasp.api; rhasp.api.warm_up(range(6, 11))"
+    subprocess.run([sys.executable, "-c", code], check=True)
+    queued = list((next(empty_compile_cache.iterdir()) / "queue").iterdir())
+    assert len(queued) >= 8  # still waiting: one process compiles them in turn
+    assert len(processes_naming(str(empty_compile_cache))) == 1

@@ -4,13 +4,14 @@ compiled (numba) and uncompiled (Python integers)."""
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from rhasp import limits, search
+from rhasp import generation, limits, search
 from rhasp.canonical import cluster_graph
 from rhasp.engines import reference
 from rhasp.errors import SearchLimit
@@ -276,3 +277,25 @@ def test_without_a_loadable_compiled_core_every_search_runs_uncompiled(monkeypat
     with core_mode("always"):
         assert every_result(puzzle) == expected
         assert not search.prefer_compiled()
+
+
+def test_the_warm_up_covers_every_shape_of_board_the_pages_generator_draws(monkeypatch):
+    # A server warms the shapes of the boards its page generates (sides 6 to 10), so that no
+    # Generate runs uncompiled while its shape compiles: the shapes of the boards the
+    # generator draws and changes (its own chains, 10 of 100 steps on each side) are warmed.
+    warmed = set()
+
+    def warm_up(function, tables, *arguments, **flags):
+        warmed.add(runner.shape(tables))
+        return False
+
+    monkeypatch.setattr(runner.RUNNER, "warm_up", warm_up)
+    search.prefer_compiled(range(6, 11))
+    drawn = set()
+    for side in range(6, 11):
+        for number in range(10):
+            board, rng = generation.board_number(1, number, side, 0), random.Random(number)
+            for _ in range(100):
+                drawn.add(runner.shape(Geometry.of(board.board).tables))
+                board = generation.changed_board(board, rng)
+    assert {"1x1", "1x2", "2x2"} <= drawn <= warmed
