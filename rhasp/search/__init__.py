@@ -161,16 +161,17 @@ def _puzzles_shaped_like(side: int) -> list[Puzzle]:
             col += length
 
     def puzzle(count: int) -> Puzzle:
-        vehicles = [Piece(LABELS[i], "h", r, c, n) for i, (r, c, n) in enumerate(pieces[:count])]
+        labels = zip(WARM_UP_LABELS, pieces[:count], strict=False)
+        vehicles = [Piece(label, "h", r, c, n) for label, (r, c, n) in labels]
         return build_puzzle(side, side, vehicles, [], [TargetSpec("A")], where="", name="")
 
-    pieces = pieces[: len(LABELS)]
+    pieces = pieces[: len(WARM_UP_LABELS)]
     per_word = WORD_BITS // Geometry.of(puzzle(len(pieces)).board).bits  # the cars' fields
     return [puzzle(1)] + ([puzzle(per_word + 1)] if per_word < len(pieces) else [])
 
 
 #: Labels enough for the warm-up's boards: a vehicle's label is one letter or digit, not ``o``.
-LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnpqrstuvwxyz0123456789"
+WARM_UP_LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnpqrstuvwxyz0123456789"
 
 
 def fewest_moves(
