@@ -15,7 +15,6 @@ the search ended"); these are the rest, under a tight ``ulimit -v``, as one line
 4, a limit, like every other.
 """
 
-import signal
 import sys
 
 #: 128 + SIGINT and 128 + SIGTERM, as shells report them, and the code of a limit reached (the
@@ -43,8 +42,10 @@ def main() -> None:
     """Run the command line; Ctrl-C or SIGTERM before it has loaded is one line and exit code
     130 or 143, the memory running out where the command line does not catch it one line and
     exit code 4."""
-    signal.signal(signal.SIGTERM, _terminate)
     try:
+        import signal  # inside the try: it imports enum, long enough for a Ctrl-C to land
+
+        signal.signal(signal.SIGTERM, _terminate)
         from rhasp.cli import main as command_line
 
         command_line()

@@ -677,8 +677,9 @@ def live_server():
 
 
 def test_a_second_asp_proof_is_told_busy_while_one_runs(live_server):
-    # Card 26 takes the ASP engine seconds; the 1 s limit ends it either way.
-    base = live_server(ServerLimits(asp_proofs=1, seconds=1.0))
+    # Card 26 takes the ASP engine seconds; the 5 s limit ends it either way (at 1 s, a busy
+    # machine's proof could stop before its first horizon, and so before being asked twice).
+    base = live_server(ServerLimits(asp_proofs=1, seconds=5.0))
     slow = (ORIGINAL / "card26.txt").read_text()
     with httpx.Client(base_url=base, timeout=60, trust_env=False) as http:
         asked = {"board": slow, "engine": "asp", "stream": True}
