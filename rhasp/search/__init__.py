@@ -26,6 +26,7 @@ the same plans and counts on every kind of board, compiled and not.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Sequence
 
 from rhasp.limits import Budget
@@ -47,6 +48,13 @@ from rhasp.search.shards import (
     Lines,
     ShardLimits,
 )
+
+#: numba highlights its messages with colorama, whose init and deinit swap ``sys.stdout`` and
+#: ``sys.stderr`` from whichever thread compiles or loads: here a loading thread, whose swap
+#: undid the main thread's own (a notebook's ``redirect_stdout``, a test's captured output, its
+#: output lost). Set before numba is imported (its errors module reads it then), here, where
+#: every import of the compiled core passes first.
+os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
 
 __all__ = [
     "EMPTY_CELL",
