@@ -15,6 +15,7 @@ the search ended"); these are the rest, under a tight ``ulimit -v``, as one line
 4, a limit, like every other.
 """
 
+import os  # loaded with Python itself (site imports it): importing it here takes no time
 import sys
 
 #: 128 + SIGINT and 128 + SIGTERM, as shells report them, and the code of a limit reached (the
@@ -30,12 +31,12 @@ RAN_OUT = "rhasp: out of memory (free memory, or raise the limit: ulimit -v)\n"
 NO_THREAD = "rhasp: out of memory: a thread could not start (free memory, or raise ulimit -v)\n"
 
 
-class _TerminatedWhileLoading(BaseException):
-    """SIGTERM before the command line has set its own handler."""
-
-
 def _terminate(signum: int, frame: object) -> None:
-    raise _TerminatedWhileLoading
+    """SIGTERM before the command line has set its own handler: nothing is computed yet, so
+    say so and end at once. Not by raising: the signal may land in a callback of the import
+    machinery, where an exception is printed as "Exception ignored" and the run goes on."""
+    os.write(2, b"rhasp: terminated\n")
+    os._exit(EXIT_TERMINATED)
 
 
 def main() -> None:
@@ -52,9 +53,6 @@ def main() -> None:
     except KeyboardInterrupt:  # the command line catches its own; this is before, or after
         sys.stderr.write("rhasp: interrupted\n")
         sys.exit(EXIT_INTERRUPTED)
-    except _TerminatedWhileLoading:
-        sys.stderr.write("rhasp: terminated\n")
-        sys.exit(EXIT_TERMINATED)
     except (MemoryError, RuntimeError, ImportError) as error:
         said = out_of_memory(error)
         if said is None:
