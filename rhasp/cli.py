@@ -1080,7 +1080,7 @@ def serve(
     # A server searches for as long as it runs: the compiled core from its start, for the
     # boards its page generates too, loaded before the address is printed if cached, else
     # compiled in the background (requests meanwhile run uncompiled, within their limits).
-    api.warm_up(range(GENERATE_PAGE_SIDES[0], GENERATE_PAGE_SIDES[1] + 1))
+    api.warm_up(GENERATE_PAGE_SIDES)
     serve_app(create_app(limits, puzzles), listening, announce)
     return EXIT_OK
 

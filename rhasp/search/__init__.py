@@ -131,7 +131,8 @@ def prefer_compiled(sides: Iterable[int] = ()) -> bool:
     page generates): loaded now if cached, so that worker processes forked afterwards start
     with it, else compiled in the background, the smallest boards' first
     (:meth:`Runner.warm_up`). False if it is not all loaded (yet)."""
-    puzzles = [_tiny_puzzle(), *(p for side in sides for p in _puzzles_shaped_like(side))]
+    # 4×4 stands for every board of up to 63 cells whose key takes one word.
+    puzzles = [p for side in (4, *sides) for p in _puzzles_shaped_like(side)]
     loaded = []
     for puzzle in puzzles:
         for targets_leave in (True, False):
@@ -151,10 +152,6 @@ WARM_UP = (
 )
 
 
-def _tiny_puzzle() -> Puzzle:
-    return build_puzzle(4, 4, [Piece("A", "h", 1, 0, 2)], [], [TargetSpec("A")], where="", name="")
-
-
 def _puzzles_shaped_like(side: int) -> list[Puzzle]:
     """Puzzles whose tables take the shapes of ``side``×``side`` boards with keys of one and
     of two words (where that many vehicles fit), each of a state or a few: rows filled from
@@ -167,13 +164,13 @@ def _puzzles_shaped_like(side: int) -> list[Puzzle]:
             length = 3 if col == 0 and side % 2 else 2
             pieces.append((row, col, length))
             col += length
+    pieces = pieces[: len(WARM_UP_LABELS)]
 
     def puzzle(count: int) -> Puzzle:
         labels = zip(WARM_UP_LABELS, pieces[:count], strict=False)
         vehicles = [Piece(label, "h", r, c, n) for label, (r, c, n) in labels]
         return build_puzzle(side, side, vehicles, [], [TargetSpec("A")], where="", name="")
 
-    pieces = pieces[: len(WARM_UP_LABELS)]
     per_word = WORD_BITS // Geometry.of(puzzle(len(pieces)).board).bits  # the cars' fields
     return [puzzle(1)] + ([puzzle(per_word + 1)] if per_word < len(pieces) else [])
 

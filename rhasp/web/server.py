@@ -220,13 +220,13 @@ class Database:
 
 #: The board sides the page's Generate offers: larger boards take the server's seconds for
 #: shallow puzzles (bench/README.md, "Generated puzzles by size and minute").
-GENERATE_PAGE_SIDES = (6, 10)
+GENERATE_PAGE_SIDES = range(6, 11)
 
 
 class GenerateBody(Body):
     min_moves: int = Field(10, ge=1, le=40, description="The fewest moves the puzzle takes.")
     size: int = Field(
-        6, ge=GENERATE_PAGE_SIDES[0], le=GENERATE_PAGE_SIDES[1], description="The board's side."
+        6, ge=GENERATE_PAGE_SIDES[0], le=GENERATE_PAGE_SIDES[-1], description="The board's side."
     )
     seed: int | None = Field(None, ge=0, le=2**63 - 1, description="For the same puzzle again.")
 
