@@ -24,7 +24,7 @@ import threading
 import time
 import webbrowser
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TextIO
@@ -1078,11 +1078,22 @@ def serve(
             threading.Thread(target=webbrowser.open, args=(address,), daemon=True).start()
 
     # A server searches for as long as it runs: the compiled core from its start, for the
-    # boards its page generates too, loaded before the address is printed if cached, else
-    # compiled in the background (requests meanwhile run uncompiled, within their limits).
-    api.warm_up(GENERATE_PAGE_SIDES)
+    # boards its page generates too, loaded by a thread of its own if cached, else compiled
+    # in the background. The address comes at once: loading a dozen functions took 16 to 30 s
+    # on a busy machine, and requests meanwhile run uncompiled, within their limits.
+    threading.Thread(
+        target=warm_up_quietly, args=(GENERATE_PAGE_SIDES,), name="rhasp-warm-up", daemon=True
+    ).start()
     serve_app(create_app(limits, puzzles), listening, announce)
     return EXIT_OK
+
+
+def warm_up_quietly(sides: Sequence[int]) -> None:
+    """:func:`rhasp.api.warm_up` for a server's thread: code that cannot be loaded (no memory
+    left for numba, say) leaves its searches uncompiled, as they are until it comes, and the
+    server runs on."""
+    with suppress(Exception):  # MemoryError among them
+        api.warm_up(sides)
 
 
 def listen(host: str, port: int) -> socket.socket:

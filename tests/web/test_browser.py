@@ -17,6 +17,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -77,26 +78,28 @@ def small_server() -> Iterator[str]:
 
 
 def serve(*options: str) -> Iterator[str]:
+    """The server's address once it prints it, as a person waits for it (its log goes to a
+    file: a pipe nobody reads would fill and hold the server up)."""
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "rhasp", "serve", "--port", str(port), *options],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    address = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
+    with tempfile.TemporaryFile("w+") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "rhasp", "serve", "--port", str(port), *options],
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            log.seek(0)
+            said = log.read()
+            if "rhasp serve: http" in said:
                 break
-        except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
-                pytest.fail(f"rhasp serve did not start: {process.stderr.read().decode()}")
-            time.sleep(0.2)
-    yield address
-    process.terminate()
-    process.wait(timeout=10)
+                pytest.fail(f"rhasp serve did not start: {said}")
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/"
+        process.terminate()
+        process.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")

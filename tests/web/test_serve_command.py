@@ -6,8 +6,10 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
+from collections.abc import Callable
 
 from rhasp.cli import app
 from rhasp.errors import install_command
@@ -98,3 +100,31 @@ def test_a_bad_board_in_the_database_stops_serve_naming_its_line(tmp_path):
     result = subprocess.run(command, capture_output=True, text=True, timeout=60)  # not served
     assert result.returncode == 2
     assert re.fullmatch(rf"rhasp: {re.escape(str(bad))}:2:\d+: vehicle B [^\n]*\n", result.stderr)
+
+
+def test_the_address_does_not_wait_for_the_compiled_core(monkeypatch):
+    # The warm-up loaded a dozen compiled functions before the address was printed: 16 to 30 s
+    # on a busy machine, and a browser test that connected meanwhile timed out in CI.
+    from rhasp.web import server
+
+    announced = threading.Event()
+    order: list[str] = []
+
+    def slow_warm_up(sides: object) -> bool:
+        order.append("announced" if announced.wait(timeout=10) else "warm-up ended first")
+        return True
+
+    def serve_app(app_: object, listening: socket.socket, announce: Callable[[], None]) -> None:
+        announce()
+        announced.set()
+        listening.close()
+
+    monkeypatch.setattr("rhasp.api.warm_up", slow_warm_up)
+    monkeypatch.setattr(server, "serve_app", serve_app)
+    result = runner.invoke(app, ["serve", "--port", "0"])
+    assert result.exit_code == 0, result.stderr
+    assert "rhasp serve: http://127.0.0.1:" in result.stderr
+    deadline = time.monotonic() + 10
+    while not order and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert order == ["announced"]
