@@ -230,8 +230,9 @@ def test_a_process_switches_to_the_compiled_core_midway(monkeypatch):
     monkeypatch.setattr(limits, "PROGRESS_EVERY", 0.001)  # the watch looks often
     with core_mode("auto"):
         assert search.fewest_moves(puzzle.board, puzzle.start) == expected
-    # Card 40's BFS finds far more states than it searched before the switch.
-    assert 1_000 <= runner.RUNNER.uncompiled_states < expected[1] / 2
+    # Stopped past the switch, before the end (how far past depends on the machine's load: a
+    # CI run searched 1,824 of card 40's 3,025 states uncompiled before the watch looked).
+    assert 1_000 <= runner.RUNNER.uncompiled_states < expected[1]
 
 
 def test_keys_and_occupancy_round_trip():
