@@ -18,8 +18,9 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from rhasp.canonical import cluster_graph, deck_line, hardest_state
+from rhasp.canonical import cluster_graph, hardest_state
 from rhasp.formats import read_path
+from rhasp.formats.line import database_board, database_line
 from rhasp.generation import random_board
 from rhasp.model import Puzzle
 
@@ -42,13 +43,16 @@ def by_length_from_cards(per_length: int, seed: int) -> dict[int, list[str]]:
         graph = cluster_graph(puzzle)
         layers: dict[int, list[int]] = {}
         for i in graph.by_distance:
-            layers.setdefault(graph.distance[i], []).append(graph.keys[i])
-        for d, keys in sorted(layers.items()):
+            layers.setdefault(graph.distance[i], []).append(i)
+        for d, indices in sorted(layers.items()):
             if d == 0:
                 continue
-            for key in rng.sample(sorted(keys), min(2, len(keys))):
-                state = Puzzle(puzzle.board, graph.geometry.state(key), puzzle.name)
-                found.setdefault(d, []).append(deck_line(state, d, len(graph.by_distance)))
+            by_key = sorted(indices, key=lambda i: graph.keys[i])  # as the deck was drawn
+            for i in rng.sample(by_key, min(2, len(by_key))):
+                state = Puzzle(puzzle.board, graph.state(i), puzzle.name)
+                found.setdefault(d, []).append(
+                    database_line(d, database_board(state), graph.states)
+                )
     return {d: lines[:per_length] for d, lines in found.items()}
 
 

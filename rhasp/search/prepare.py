@@ -182,6 +182,18 @@ def _serve_in_background(version: Path) -> None:
     # Closed here, the lock stays with the process's copy of the descriptor.
 
 
+def serving(version: Path) -> bool:
+    """Whether a background process serves the cache folder ``version`` now (it holds
+    ``serving.lock``): what a benchmark waits on to time a compile to its end."""
+    with open(version / "serving.lock", "a+") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        return False
+
+
 def _serve(queue: Path, held: int) -> None:
     """The background process: compile what the queue asks for, oldest first, until it is
     empty, holding the lock it was handed (descriptor ``held``). A request written after the

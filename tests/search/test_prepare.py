@@ -192,3 +192,4 @@ def test_many_requests_at_once_start_one_background_process(empty_compile_cache)
     queued = list((next(empty_compile_cache.iterdir()) / "queue").iterdir())
     assert len(queued) >= 8  # still waiting: one process compiles them in turn
     assert len(processes_naming(str(empty_compile_cache))) == 1
+    assert prepare.serving(next(empty_compile_cache.iterdir()))
