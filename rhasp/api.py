@@ -326,7 +326,9 @@ def analysis(request: AnalyzeRequest) -> Analysis | StaticVerdict:
         blocked = blocked_exit(puzzle)
         if blocked is None:
             raise
-        stopped = SearchLimit(f"the cluster analysis stopped: {limit.what}", limit.where)
+        said = f"the cluster analysis stopped: {limit.what}"
+        stopped = SearchLimit(said if limit.limit is None else replace(limit.limit, text=said))
+        stopped.where = limit.where
         return StaticVerdict(puzzle.name, blocked.proof(), stopped)
 
 

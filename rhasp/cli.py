@@ -81,6 +81,7 @@ from rhasp.output import (
     GenerateProgress,
     ProofProgress,
     SearchLine,
+    advised,
     analysis_text,
     check_lines,
     counted,
@@ -290,7 +291,10 @@ ObjectiveOpt = Annotated[
 def report(error: RhaspError) -> None:
     """One line on standard error, whatever the message holds (a file name with a line
     break, say)."""
-    err.print(f"rhasp: {one_line(str(error))}", markup=False)
+    limit = error.limit if isinstance(error, SearchLimit) else None
+    what = error.what if limit is None else advised(limit)
+    said = f"{error.where}: {what}" if error.where else what
+    err.print(f"rhasp: {one_line(said)}", markup=False)
 
 
 def one_line(text: str) -> str:

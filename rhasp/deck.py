@@ -34,7 +34,7 @@ from typing import Any
 
 from rhasp.commands import DeckRequest, SolveRequest, solution
 from rhasp.engines import AspOptions
-from rhasp.errors import InputError, RhaspError, SearchLimit, location
+from rhasp.errors import InputError, Limit, RhaspError, SearchLimit, location
 from rhasp.files import (
     LONGEST_LINE,
     Damaged,
@@ -98,7 +98,9 @@ class DeckRecord:
     expected_length: int | None = None
     expected_cluster: int | None = None
     mismatch: str | None = None  # "length", "cluster" or both
-    limit: str | None = None
+    #: What stopped the search: a :class:`~rhasp.errors.Limit` from a solve here (the command
+    #: line adds its advice), its text when read back from a results file.
+    limit: Limit | str | None = None
     error: str | None = None
 
     def record(self) -> dict[str, Any]:
@@ -107,7 +109,7 @@ class DeckRecord:
         if self.error is not None:
             return {"line": self.line, "error": self.error}
         if self.limit is not None:
-            return {"line": self.line, "puzzle": self.puzzle, "limit": self.limit}
+            return {"line": self.line, "puzzle": self.puzzle, "limit": str(self.limit)}
         found = {name: getattr(self, name) for name in RESULT_FIELDS}
         found["proven_by"] = list(self.proven_by)
         extra = {name: getattr(self, name) for name in OPTIONAL_FIELDS}
@@ -155,7 +157,7 @@ def solve_job(job: Job) -> Result:
     try:
         return _record(job, puzzle)
     except SearchLimit as limit:  # the cluster count, after a solve within the budget
-        return DeckRecord(job.line, puzzle.name, limit=limit.what)
+        return DeckRecord(job.line, puzzle.name, limit=limit.limit or limit.what)
     except MemoryError:
         return DeckRecord(job.line, puzzle.name, limit=OUT_OF_MEMORY)
 
@@ -210,7 +212,7 @@ def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
         explored=found.explored,
         seconds=round(found.seconds, 6),
         proven_by=found.proofs,
-        stopped=dict(found.stopped) or None,
+        stopped={name: str(why) for name, why in found.stopped.items()} or None,
     )
     if settings.cluster:
         size = counting.size if counting else None

@@ -122,7 +122,7 @@ class ClusterBook:
 def _again(limit: SearchLimit) -> SearchLimit:
     """The same limit, of the same kind (a TimeLimit ends a hint), as an exception of its own
     for another thread to raise."""
-    return type(limit)(limit.what, limit.where)
+    return type(limit)(limit.limit or limit.what, limit.where)
 
 
 @dataclass

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from rhasp.errors import SearchLimit, TimeLimit
+from rhasp.errors import Limit, SearchLimit, TimeLimit
 from rhasp.progress import Progress
 
 #: What one state costs a search at its peak, uncompiled or compiled, as
@@ -117,24 +117,20 @@ def default_max_atoms(processes: int = 1) -> int:
 
 
 #: What a search that ran out of memory before its budget says (exit code 4, as a limit).
-OUT_OF_MEMORY = "out of memory before the search ended (lower --max-states, or free memory)"
+OUT_OF_MEMORY = Limit("out of memory before the search ended", "memory")
 
 
-def state_limit(states: int, reached: str) -> SearchLimit:
-    """The one-line limit of a search that found ``states`` states, ``reached`` saying where
-    it stopped (``at depth 7``); the count is kept as the limit's ``states``."""
-    limit = SearchLimit(
-        f"state limit reached after {states:,} states {reached} (raise --max-states)"
-    )
-    limit.states = states
-    return limit
+def state_limit(states: int, reached: str, amount: int | None = None) -> SearchLimit:
+    """The limit of a search that found ``states`` states, ``reached`` saying where it
+    stopped (``at depth 7``), past a budget of ``amount`` states (``states`` when not said)."""
+    text = f"state limit reached after {states:,} states {reached}"
+    return SearchLimit(Limit(text, "states", states if amount is None else amount, states))
 
 
 def time_limit(seconds: float, states: int, reached: str) -> TimeLimit:
-    """The one-line limit of a search stopped after ``seconds`` (see :func:`state_limit`)."""
-    limit = TimeLimit(f"time limit of {seconds:g} s reached after {states:,} states {reached}")
-    limit.states = states
-    return limit
+    """The limit of a search stopped after ``seconds`` (see :func:`state_limit`)."""
+    text = f"time limit of {seconds:g} s reached after {states:,} states {reached}"
+    return TimeLimit(Limit(text, "time", seconds, states))
 
 
 @dataclass(frozen=True)

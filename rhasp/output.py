@@ -16,7 +16,7 @@ from rich.text import Text
 
 from rhasp.analysis import Analysis
 from rhasp.engines import ENGINES
-from rhasp.errors import counted
+from rhasp.errors import Limit, RanOut, counted
 from rhasp.model import EMPTY, WALL, Board, Puzzle, State, replay
 from rhasp.notation import ENGINE, READ, SEARCHES, STOPPED, WHY, Notation, format_plan
 from rhasp.plan_check import PlanCheck
@@ -139,6 +139,24 @@ def with_reading(record: dict[str, Any], puzzle: Puzzle) -> dict[str, Any]:
     return {first: name, "read": reading_text(puzzle), **dict(rest)}
 
 
+#: How the command line says to go further after each kind of limit: the option that raises
+#: it (the page, where no option can be raised, says what the position needs instead).
+ADVICE: dict[RanOut, str] = {
+    "states": "raise --max-states",
+    "atoms": "raise --max-atoms",
+    "horizon": "raise --max-horizon",
+    "memory": "lower --max-states, or free memory",
+    "address space": "raise ulimit -v, or use --engine bfs",
+}
+
+
+def advised(limit: Limit) -> str:
+    """A limit in the command line's words: what stopped, then how to go further
+    (``state limit reached after 1,000 states at depth 7 (raise --max-states)``)."""
+    advice = [ADVICE[kind] for kind in limit.kinds() if kind in ADVICE]
+    return f"{limit} ({'; '.join(advice)})" if advice else str(limit)
+
+
 def proof_text(proofs: tuple[str, ...]) -> str:
     """``asp horizon proof, bfs agrees``: the first proof, then the engines that confirm it."""
     first, *others = proofs
@@ -156,7 +174,7 @@ def stopped_text(solution: Solution, verbose: bool = False) -> str:
 def stopped_said(solution: Solution, verbose: bool) -> str:
     """Each search that stopped short, briefly or (``verbose``) with why, joined by ``; ``."""
     return "; ".join(
-        stopped_words(name, why) if verbose else stopped_briefly(name, why)
+        stopped_words(name, advised(why)) if verbose else stopped_briefly(name, str(why))
         for name, why in solution.stopped.items()
     )
 
@@ -197,7 +215,7 @@ def summary(solution: Solution) -> str:
     work is in :func:`details`, and the whole of it in the JSON."""
     parts = [solution.puzzle.name]
     if solution.limit:
-        parts += [f"{solution.objective}: {solution.limit}", "nothing proven beyond that"]
+        parts += [f"{solution.objective}: {advised(solution.limit)}", "nothing proven beyond that"]
         parts.append(f"engine {solution.engine}")
     elif not solution.has_plan:
         proof = f"proven by {' and '.join(solution.proofs)}"
@@ -288,9 +306,9 @@ def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
         "seconds": round(solution.seconds, 6),
     }
     if solution.limit:
-        record["limit"] = solution.limit
+        record["limit"] = str(solution.limit)
     if solution.stopped:
-        record["stopped"] = dict(solution.stopped)
+        record["stopped"] = {name: str(why) for name, why in solution.stopped.items()}
     if solution.chosen:
         record["engine_chosen"] = solution.chosen
     if notation != "card" and solution.plan is not None:

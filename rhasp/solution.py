@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rhasp.errors import RhaspError
+from rhasp.errors import Limit, RhaspError
 from rhasp.model import Plan, Puzzle, plan_slides, replay
 
 Objective = Literal["moves", "slides"]
@@ -28,10 +28,9 @@ class Solution:
     explored: int | None  # states a search reached; None for an engine that does not count them
     seconds: float
     stats: Mapping[str, Any] = field(default_factory=dict)
-    limit: str | None = None  # e.g. "timed out at horizon 12": no answer either way
+    limit: Limit | None = None  # e.g. "timed out at horizon 12": no answer either way
     #: Engines that stopped at a limit while another proved the answer: name -> the limit.
-    stopped: Mapping[str, str] = field(default_factory=dict)
-    reached: int | None = None  # with ``limit``: the states reached by then, when counted
+    stopped: Mapping[str, Limit] = field(default_factory=dict)
     chosen: str | None = None  # why rhasp chose the engine, when the caller named none
 
     @property

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from rhasp.engines import AspOptions, Engine, get_engine
+from rhasp.errors import Limit
 from rhasp.limits import Budget
 from rhasp.model import Puzzle
 from rhasp.solution import EngineDisagreement, Objective, Solution, verify_plan
@@ -99,9 +100,10 @@ def confirmed_within_share(
     found = engine.solve(puzzle, objective)
     share = budget if found.explored is None else confirmation_share(budget, found.explored)
     check = oracle(share).solve(puzzle, objective)
-    at_share = share.states < budget.states and (check.reached or 0) >= share.states
-    if check.limit and at_share:
-        check = replace(check, limit=f"stopped at {check.reached:,} states, its share")
+    reached = (check.limit and check.limit.reached) or 0
+    if check.limit and share.states < budget.states and reached >= share.states:
+        text = f"stopped at {reached:,} states, its share"
+        check = replace(check, limit=Limit(text, "share", share.states, reached))
     return compared(found, check)
 
 
@@ -121,7 +123,7 @@ def compared(found: Solution, check: Solution) -> Solution:
     seconds = found.seconds + check.seconds
     explored = check.explored if found.explored is None else found.explored
     if found.limit and check.limit:
-        limit = f"{found.limit}; {check.engine}: {check.limit}"
+        limit = replace(found.limit, also=(check.engine, check.limit))
         return replace(found, stats=stats, limit=limit, seconds=seconds)
     if found.limit:
         stopped = {found.engine: found.limit}
@@ -149,9 +151,9 @@ def compared(found: Solution, check: Solution) -> Solution:
 def search_figures(solution: Solution) -> dict[str, Any]:
     """One search's figures, kept under its engine's name when two ran: the length found, the
     states reached (also where it stopped) and the seconds; ``stopped``, its limit."""
-    states = solution.reached if solution.limit else solution.explored
+    states = solution.limit.reached if solution.limit else solution.explored
     record = {"length": solution.length, "explored": states, "seconds": round(solution.seconds, 6)}
-    return record | ({"stopped": solution.limit} if solution.limit else {})
+    return record | ({"stopped": str(solution.limit)} if solution.limit else {})
 
 
 #: The states the BFS that confirms A* may reach: this many times A*'s own states ...

@@ -290,12 +290,12 @@ def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
     fewest = rhasp.solve(card1, engine="bfs")
     past_asp = rhasp.solve(card1, max_horizon=5)
     assert past_asp.plan == fewest.plan and past_asp.proofs == ("bfs",)
-    assert past_asp.stopped == {"asp": "no plan up to horizon 5"} and past_asp.limit is None
+    assert str(past_asp.stopped["asp"]) == "no plan up to horizon 5" and past_asp.limit is None
     past_bfs = rhasp.solve(card1, max_states=100)
     assert past_bfs.moves == fewest.moves and past_bfs.proofs == ("asp",)
-    assert past_bfs.stopped["bfs"].startswith("state limit reached")
+    assert past_bfs.stopped["bfs"].ran_out == "states"
     neither = rhasp.solve(card1, max_horizon=5, max_states=100)
-    assert neither.plan is None and neither.limit.startswith("no plan up to horizon 5; bfs:")
+    assert neither.plan is None and str(neither.limit).startswith("no plan up to horizon 5; bfs:")
 
 
 # --- every public function checks its arguments (issue 30) -------------------------------------
@@ -371,8 +371,8 @@ def test_max_states_is_a_whole_number_from_1_to_the_largest_int64(call, states):
 def test_max_states_takes_numpy_integers_and_the_largest_int64():
     numpy = pytest.importorskip("numpy")
     limited = rhasp.solve(card(1), engine="bfs", max_states=numpy.int64(10))
-    reached = re.match(r"state limit reached after (\d+) states", limited.limit or "")
-    assert limited.plan is None and reached and int(reached[1]) > 10
+    assert limited.plan is None and limited.limit.reached > 10
+    assert (limited.limit.ran_out, limited.limit.amount) == ("states", 10)
     assert rhasp.solve(card(1), engine="bfs", max_states=LARGEST).moves == 8
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from rich.color import Color
 from rich.text import Text
 
 import rhasp
+from rhasp.errors import Limit
 from rhasp.model import replay
-from rhasp.output import TARGET_COLOURS, VEHICLE_COLOURS, letter_style, solution_text
+from rhasp.output import TARGET_COLOURS, VEHICLE_COLOURS, advised, letter_style, solution_text
 from tests.boards import EXAMPLES, PUZZLES, card
 
 #: WCAG 2's least contrast for normal text (level AA).
@@ -138,3 +141,16 @@ def test_the_summary_line_of_asp_and_of_large_and_unsolvable_boards_fits_100_col
     ]
     for solution in boards:
         assert len(summary(solution)) <= WIDTH, summary(solution)
+
+
+def test_a_limit_is_advised_in_the_command_lines_words_once_for_each_kind():
+    atoms = Limit("ground program limit reached after 9 atoms at horizon 3", "atoms", 9)
+    states = Limit("state limit reached after 51 states at depth 2", "states", 50, 51)
+    assert advised(states) == f"{states.text} (raise --max-states)"
+    both = replace(atoms, also=("bfs", states))
+    assert (
+        advised(both) == f"{atoms.text}; bfs: {states.text} (raise --max-atoms; raise --max-states)"
+    )
+    assert advised(replace(states, also=("bfs", states))).count("raise") == 1
+    timed = Limit("timed out at horizon 4", "time", 1.0)
+    assert advised(timed) == "timed out at horizon 4"  # the command line's --timeout was given

@@ -17,6 +17,7 @@ from rhasp.api import moves_of, parse
 from rhasp.api import read as rhasp_read
 from rhasp.commands import SolveRequest, solution
 from rhasp.engines import get_engine, reference
+from rhasp.errors import Limit
 from rhasp.generation import board_number
 from rhasp.limits import Budget
 from rhasp.model import Move, plan_slides, replay
@@ -79,15 +80,16 @@ def test_bfs_stopped_at_its_share_leaves_the_astar_answer_standing(monkeypatch):
     share = solving.CONFIRM_FACTOR * found.stats["astar"]["explored"]
     bfs = found.stats["bfs"]
     assert share <= bfs["explored"] < 2 * share and bfs["length"] is None
-    assert found.stopped == {"bfs": f"stopped at {bfs['explored']:,} states, its share"}
-    assert bfs["stopped"] == found.stopped["bfs"]
+    assert str(found.stopped["bfs"]) == f"stopped at {bfs['explored']:,} states, its share"
+    assert (found.stopped["bfs"].ran_out, found.stopped["bfs"].amount) == ("share", share)
+    assert bfs["stopped"] == str(found.stopped["bfs"])
 
 
 def test_a_limit_the_user_sets_below_the_share_is_said_as_that_limit():
     budget = Budget(states=5_000)  # enough for A* by slides (under 2,000), not for BFS
     found = solution(SolveRequest(eight_by_eight(), "slides", "astar", budget=budget))
     assert found.proofs == ("astar",)
-    assert found.stopped["bfs"].startswith("state limit reached after")
+    assert found.stopped["bfs"].text.startswith("state limit reached after")
 
 
 class Broken:
@@ -133,7 +135,9 @@ class Limited:
 
     def solve(self, puzzle, objective):
         right = get_engine("astar").solve(puzzle, objective)
-        return replace(right, plan=None, proofs=(), explored=None, limit="state limit reached")
+        return replace(
+            right, plan=None, proofs=(), explored=None, limit=Limit("state limit reached", "states")
+        )
 
 
 def test_an_astar_stopped_at_a_limit_leaves_the_bfs_the_whole_budget():
@@ -142,7 +146,7 @@ def test_an_astar_stopped_at_a_limit_leaves_the_bfs_the_whole_budget():
     assert found.limit  # BFS meets 20 states too: no answer either way
     found = solution(SolveRequest(puzzle, engine="astar", budget=Budget(states=10**6)), Limited())
     assert found.moves == fewest(puzzle) and found.proofs == ("bfs",)
-    assert found.stopped == {"astar": "state limit reached"}
+    assert found.stopped == {"astar": Limit("state limit reached", "states")}
 
 
 @pytest.mark.parametrize("engine", ["asp", "astar"])
@@ -153,7 +157,7 @@ def test_a_timeout_bounds_the_engine_and_its_confirming_bfs_together(engine):
     found = solution(SolveRequest(rhasp_read(LEFT12), engine=engine, timeout=2))
     assert time.perf_counter() - began < 2 + 1
     if engine == "asp":  # the BFS runs first and takes the seconds: ASP stops at once
-        assert "bfs: time limit of 2 s" in found.limit
+        assert "bfs: time limit of 2 s" in str(found.limit)
     else:  # A* within the seconds (its BFS stopped at its share or the time), or a limit
         assert found.limit or found.moves == LEFT12_MOVES
 

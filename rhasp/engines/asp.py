@@ -29,7 +29,7 @@ import clingo
 from rhasp.engines import AspOptions
 from rhasp.engines.clingo_options import checked_clingo_args, option_name
 from rhasp.engines.memo import StateMemo
-from rhasp.errors import InputError, about
+from rhasp.errors import InputError, Limit, about
 from rhasp.formats.facts import write_facts
 from rhasp.limits import Budget, address_space_left, wait_until_done
 from rhasp.model import Move, Plan, Puzzle
@@ -128,7 +128,7 @@ class AspEngine:
 
     def search(
         self, puzzle: Puzzle, objective: Objective
-    ) -> tuple[list[clingo.Symbol], HorizonStats, str | None]:
+    ) -> tuple[list[clingo.Symbol], HorizonStats, Limit | None]:
         """The shown atoms of the first satisfiable horizon, the solver's work, and the limit
         that stopped the search first, if one did."""
         began = time.perf_counter()
@@ -143,7 +143,7 @@ class AspEngine:
 
     def _grow_horizon(
         self, control: clingo.Control, stats: HorizonStats, began: float
-    ) -> tuple[list[clingo.Symbol], str | None]:
+    ) -> tuple[list[clingo.Symbol], Limit | None]:
         """Solve horizons 0, 1, 2, ... until one has a plan (its atoms) or a limit is hit."""
         atoms: list[clingo.Symbol] = []
         ground = 0  # atoms in the ground program so far
@@ -153,8 +153,8 @@ class AspEngine:
             growth = now - ground if horizon > 1 else 0  # what the last step added
             ground = now
             if ground + growth > max_atoms:  # the next horizon would go beyond
-                limit = f"ground program limit reached after {ground:,} atoms"
-                return atoms, f"{limit} at horizon {horizon - 1} (raise --max-atoms)"
+                text = f"ground program limit reached after {ground:,} atoms"
+                return atoms, Limit(f"{text} at horizon {horizon - 1}", "atoms", max_atoms)
             stats.horizon = horizon
             started = time.perf_counter()
             ground_horizon(control, horizon)
@@ -164,11 +164,11 @@ class AspEngine:
             satisfiable = self._solve_horizon(control, began, atoms, stats)
             stats.per_horizon.append(time.perf_counter() - started)
             if satisfiable is None:
-                return atoms, f"timed out at horizon {horizon}"
+                return atoms, Limit(f"timed out at horizon {horizon}", "time", self.budget.seconds)
             stats.add(control.statistics)
             if satisfiable:
                 return atoms, None
-        return atoms, f"no plan up to horizon {max_horizon}"
+        return atoms, Limit(f"no plan up to horizon {max_horizon}", "horizon", max_horizon)
 
     def _solve_horizon(
         self,
@@ -233,7 +233,7 @@ def solver_threads(control: clingo.Control) -> int:
     return int(number) if number.isdigit() else 1
 
 
-def memory_short(threads: int, horizon: int) -> str | None:
+def memory_short(threads: int, horizon: int) -> Limit | None:
     """Why clingo's solve of ``horizon`` may not start under the process's address-space
     limit, or None when there is room (or no limit). A solve's ``threads`` need an arena and
     a stack each the first time (:data:`ARENA_BYTES`) and :data:`SOLVE_MARGIN` every time;
@@ -248,11 +248,11 @@ def memory_short(threads: int, horizon: int) -> str | None:
     stack = stack_bytes()
     needed = max(0, threads - _threads_started) * (ARENA_BYTES + stack) + SOLVE_MARGIN
     if left < needed:
-        return (
+        text = (
             f"out of memory for clingo's solver at horizon {horizon}: {left >> 20} MiB left "
-            f"under the address-space limit, {needed >> 20} MiB needed (raise ulimit -v, or "
-            "use --engine bfs)"
+            f"under the address-space limit, {needed >> 20} MiB needed"
         )
+        return Limit(text, "address space")
     _threads_started = max(_threads_started, threads)
     return None
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from rhasp import search
 from rhasp.engines import reference
-from rhasp.errors import SearchLimit
+from rhasp.errors import Limit, SearchLimit
 from rhasp.limits import Budget
 from rhasp.model import Board, Plan, Puzzle, State
 from rhasp.solution import Objective, Solution
@@ -44,15 +44,13 @@ def searched(
     name: str, puzzle: Puzzle, objective: Objective, find: Callable[[], tuple[Plan | None, int]]
 ) -> Solution:
     """``find()``'s plan (or None: proven unsolvable) and states explored, as engine
-    ``name``'s solution, timed; a state limit met is the solution's ``limit``, and the states
-    reached by then its ``reached``."""
+    ``name``'s solution, timed; a limit met (states, time) is the solution's ``limit``."""
     began = time.perf_counter()
     try:
         plan, explored = find()
     except SearchLimit as limit:
         seconds = time.perf_counter() - began
-        return Solution(
-            puzzle, objective, None, name, (), None, seconds, {}, limit.what, reached=limit.states
-        )
+        stopped = limit.limit or Limit(limit.what)
+        return Solution(puzzle, objective, None, name, (), None, seconds, {}, stopped)
     seconds = time.perf_counter() - began
     return Solution(puzzle, objective, plan, name, (name,), explored, seconds)

@@ -117,7 +117,7 @@ def enumerate_shard(
         lines,
         list(prefix),
         limits,
-        budget=Budget(UNLIMITED),
+        budget=Budget(min(limits.max_states, UNLIMITED)),  # what a limit says it allowed
         reached=lambda _: f"in one cluster of {where}",
         threaded=True,
     )

@@ -154,7 +154,7 @@ def all_moves_graph(
         if k == len(placements):
             states += 1
             if states > max_states:
-                raise state_limit(states, "of the all-moves graph")
+                raise state_limit(states, "of the all-moves graph", max_states)
             moves += len(geometry.neighbours(key))
             return
         for mask, part in placements[k]:

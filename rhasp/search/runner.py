@@ -297,7 +297,7 @@ class Runner:
             function, tables, arguments, budget, jit, reached, threaded, flags
         )
         if outcome[0] == core.BUDGET:
-            raise _limit(watch, reached)
+            raise _limit(watch, reached, budget)
         return outcome
 
     def _compiled_for(self, function: Callable[..., Any], tables: Any) -> ModuleType | None:
@@ -362,7 +362,7 @@ class Runner:
             left = budget.counted_from(began)  # the compiled run keeps the uncompiled one's clock
             return self.call(search, tables, *arguments, budget=left, reached=reached, **flags)
         if result[0] == core.BUDGET:
-            raise _limit(watch, reached)
+            raise _limit(watch, reached, budget)
         return result
 
     def _attempt(
@@ -464,8 +464,11 @@ RUNNER = Runner()
 run = RUNNER.run
 
 
-def _limit(watch: Sequence[int], reached: Callable[[int], str]) -> SearchLimit:
-    return state_limit(int(watch[core.STATES]), reached(int(watch[core.DEPTH])))
+def _limit(watch: Sequence[int], reached: Callable[[int], str], budget: Budget) -> SearchLimit:
+    """The state limit a search's ``watch`` met: ``budget``'s states, or, where the caller
+    gave the bound as an argument instead, the states counted."""
+    amount = budget.states if budget.states < UNLIMITED else None
+    return state_limit(int(watch[core.STATES]), reached(int(watch[core.DEPTH])), amount)
 
 
 def _reached(search: Callable[..., Any], flags: dict[str, bool]) -> Callable[[int], str]:

@@ -45,6 +45,7 @@ from rhasp import api
 from rhasp.api import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
+    OUT_OF_MEMORY,
     AnalyzeRequest,
     AspOptions,
     Budget,
@@ -53,7 +54,7 @@ from rhasp.api import (
     SolveRequest,
     moves_of,
 )
-from rhasp.errors import InputError, RhaspError, SearchLimit
+from rhasp.errors import InputError, RanOut, RhaspError, SearchLimit
 from rhasp.formats import read_path, write
 from rhasp.formats.line import DECK_LINE, read_line
 from rhasp.model import Puzzle
@@ -355,7 +356,7 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
         cluster too large to analyse whose puzzle static analysis proves unsolvable, that
         verdict (``proven_by``, ``proof``, and where the analysis ``stopped``)."""
         budget = limits.budget(ANALYSIS_BYTES_PER_STATE)
-        return answer(lambda: analysis_record(AnalyzeRequest(position(request), budget)))
+        return answer(lambda: api.analysis(AnalyzeRequest(position(request), budget)).record())
 
     return app
 
@@ -434,7 +435,7 @@ def answer(work: Callable[[], Any]) -> Any:
     except RhaspError as error:
         return failure(str(error), 400)
     except MemoryError:
-        limit = SearchLimit("out of memory before the search ended")
+        limit = SearchLimit(OUT_OF_MEMORY)
         return failure(page_limit(limit), 422, limit=True)
 
 
@@ -568,28 +569,12 @@ def solve_position(request: SolveBody, limits: ServerLimits, progress: Any) -> d
     return solution_record(solution)
 
 
-def analysis_record(request: AnalyzeRequest) -> dict[str, Any]:
-    """What ``rhasp analyze`` finds, with where a static verdict's analysis stopped in the
-    page's words."""
-    record = api.analysis(request).record()
-    if isinstance(record.get("stopped"), str):
-        record["stopped"] = page_words(record["stopped"])
-    return record
-
-
 def solution_record(solution: Solution) -> dict[str, Any]:
-    """What ``rhasp solve --format json`` prints, in the page's words (no command-line
-    advice in what stopped), and each move's label and cells for the page's animation."""
+    """What ``rhasp solve --format json`` prints, and each move's label and cells for the
+    page's animation."""
     record = solution_dict(solution, "card")
-    if "stopped" in record:
-        record["stopped"] = {name: page_words(why) for name, why in record["stopped"].items()}
     record["steps"] = [{"label": m.label, "delta": m.delta} for m in solution.plan or ()]
     return record
-
-
-#: The advice the command line gives after a limit (``(raise --max-states)``): on a page,
-#: where no option can be raised, it is left out.
-COMMAND_LINE_ADVICE = re.compile(r" \((?:raise|lower) --[^)]*\)")
 
 
 #: The generator's advice to allow more seconds (or boards): on the page, whose seconds are the
@@ -599,30 +584,30 @@ PAGE_GENERATE_ADVICE = "; ask for fewer moves, or try again: each try draws new 
 
 
 def page_words(text: str) -> str:
-    """A limit's text without the command line's advice."""
-    return GENERATE_ADVICE.sub(PAGE_GENERATE_ADVICE, COMMAND_LINE_ADVICE.sub("", text))
+    """A generator's bound in the page's words."""
+    return GENERATE_ADVICE.sub(PAGE_GENERATE_ADVICE, text)
 
 
-#: What a search of a position stopped at, and what the position needs that the server does
-#: not allow (first match wins).
-POSITION_NEEDS = (
-    ("state limit reached", "more states"),
-    ("out of memory", "more states"),
-    ("ground program limit reached", "more memory"),
-    ("time limit of", "more time"),
-    ("timed out at", "more time"),
-)
+#: What a position needs that the server does not allow, by what its search ran out of.
+POSITION_NEEDS: dict[RanOut, str] = {
+    "states": "more states",
+    "memory": "more states",
+    "atoms": "more memory",
+    "address space": "more memory",
+    "horizon": "more steps",
+    "time": "more time",
+    "share": "more states",
+}
 
 
 def page_limit(limit: SearchLimit) -> str:
     """A limit met on the page, said in the page's words: for a search of a position, what it
-    needs that the server does not allow, then the limit itself; the command line's advice
-    left out. Any other bound (generating's) says what it found, as it is."""
-    what = page_words(limit.what)
-    for words, need in POSITION_NEEDS:
-        if words in what:
-            return f"this position needs {need} than the server allows: {what}"
-    return page_words(str(limit))
+    needs that the server does not allow, then the limit itself (the command line's advice is
+    the command line's). Any other bound (generating's) says what it found, as it is."""
+    if limit.limit is None or not limit.limit.kinds():
+        return page_words(str(limit))
+    need = POSITION_NEEDS[limit.limit.kinds()[0]]
+    return f"this position needs {need} than the server allows: {limit.limit}"
 
 
 def proof_events(

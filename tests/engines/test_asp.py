@@ -85,7 +85,7 @@ def test_unsolvable_example_has_no_plan_up_to_its_state_count():
     # Three states are reachable, so any plan would have at most two moves.
     solution = AspEngine(budget=Budget(horizon=3)).solve(example("unsolvable"), "moves")
     assert not solution.has_plan
-    assert solution.limit == "no plan up to horizon 3"
+    assert str(solution.limit) == "no plan up to horizon 3"
 
 
 def test_confirmed_reports_unsolvable_before_the_asp_search():
@@ -124,9 +124,9 @@ def test_a_disagreement_is_loud():
 
 def test_timeout_and_max_horizon_are_limits_not_answers():
     slow = AspEngine(budget=Budget(seconds=0.0)).solve(card(26), "moves")
-    assert slow.limit == "timed out at horizon 0" and not slow.has_plan
+    assert str(slow.limit) == "timed out at horizon 0" and not slow.has_plan
     short = AspEngine(budget=Budget(horizon=5)).solve(card(26), "moves")
-    assert short.limit == "no plan up to horizon 5" and short.proofs == ()
+    assert str(short.limit) == "no plan up to horizon 5" and short.proofs == ()
 
 
 def test_clingo_options_pass_through_and_bad_ones_are_named():
@@ -183,7 +183,7 @@ def test_random_boards_asp_agrees_with_bfs(variant, puzzle):
             found = AspEngine(AspOptions(memo=memo), budget=Budget(horizon=explored)).solve(
                 puzzle, objective
             )
-            assert found.limit == f"no plan up to horizon {explored}"
+            assert str(found.limit) == f"no plan up to horizon {explored}"
         return
     for objective in ("moves", "slides"):
         agree(puzzle, objective, ENGINES[variant])
@@ -425,15 +425,17 @@ def test_clingo_solves_only_with_room_for_its_threads_under_an_address_space_lim
     monkeypatch.setattr(asp, "_threads_started", 0)
     monkeypatch.setattr(asp, "address_space_left", lambda: first - 1)
     short = asp.memory_short(2, 0)
-    assert short is not None and short.startswith("out of memory for clingo's solver at horizon")
-    assert f"{(first - 1) >> 20} MiB left" in short and f"{first >> 20} MiB needed" in short
+    assert short is not None and short.ran_out == "address space"
+    assert short.text.startswith("out of memory for clingo's solver at horizon")
+    said = short.text
+    assert f"{(first - 1) >> 20} MiB left" in said and f"{first >> 20} MiB needed" in said
     assert asp._threads_started == 0  # refused: nothing started
     monkeypatch.setattr(asp, "address_space_left", lambda: first)
     assert asp.memory_short(2, 0) is None and asp._threads_started == 2
     monkeypatch.setattr(asp, "address_space_left", lambda: asp.SOLVE_MARGIN)
     assert asp.memory_short(2, 5) is None  # the threads' arenas and stacks are there already
     third = asp.memory_short(3, 6)  # one thread more than ever: its arena and stack too
-    assert third is not None and "at horizon 6" in third
+    assert third is not None and "at horizon 6" in third.text
     monkeypatch.setattr(asp, "address_space_left", lambda: None)  # no limit: nothing to check
     assert asp.memory_short(64, 7) is None
 

@@ -150,9 +150,11 @@ def test_the_limit_line_says_the_number_is_the_f_value_a_bound_on_the_optimum(ob
     # Not "at depth": A*'s number is its f-value, and every plan is proven to take at least
     # that many; card 40's optimum (the card back's moves, the naive count of slides) agrees.
     found = get_engine("astar", budget=Budget(500)).solve(card(40), objective)
-    stopped = re.search(r"at f-value (\d+), so every plan takes at least (\d+) (\w+)", found.limit)
+    stopped = re.search(
+        r"at f-value (\d+), so every plan takes at least (\d+) (\w+)", str(found.limit)
+    )
     assert stopped and stopped[1] == stopped[2] and stopped[3] == objective, found.limit
-    assert "depth" not in found.limit
+    assert "depth" not in str(found.limit)
     optimum = CARD_MOVES[39] if objective == "moves" else CARD_SLIDES[39]
     assert 0 < int(stopped[1]) <= optimum
 
@@ -161,6 +163,8 @@ def test_dijkstras_limit_line_says_its_number_is_a_cost_a_bound_on_the_optimum()
     # BFS by slides is Dijkstra's search: its number is the cost of the states taken so far,
     # slides, which every plan reaches too; not a depth in moves.
     found = get_engine("bfs", budget=Budget(500)).solve(card(40), "slides")
-    stopped = re.search(r"at cost (\d+), so every plan takes at least (\d+) slides", found.limit)
+    stopped = re.search(
+        r"at cost (\d+), so every plan takes at least (\d+) slides", str(found.limit)
+    )
     assert stopped and stopped[1] == stopped[2], found.limit
     assert 0 < int(stopped[1]) <= CARD_SLIDES[39]

@@ -59,11 +59,12 @@ def test_a_shard_past_its_budget_is_a_limit_that_names_the_shard(monkeypatch, ji
         try:
             enumeration.run_shard(FOUR, 1, number)
         except SearchLimit as limit:
-            stopped.append((number, limit.what))
+            stopped.append((number, limit))
     assert stopped
-    number, what = stopped[0]
-    assert what.startswith("state limit reached after ")
-    assert what.endswith(f"states in one cluster of shard {number} (raise --max-states)")
+    number, limit = stopped[0]
+    assert limit.limit.ran_out == "states" and limit.limit.amount == 1
+    assert limit.what.startswith("state limit reached after ")
+    assert limit.what.endswith(f"states in one cluster of shard {number}")
 
 
 def test_the_warm_up_switches_for_good_unless_told_never(monkeypatch):

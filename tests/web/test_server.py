@@ -25,7 +25,7 @@ import uvicorn
 
 import rhasp
 from rhasp.engines import get_engine
-from rhasp.errors import InputError
+from rhasp.errors import InputError, Limit
 from rhasp.formats import write
 from rhasp.model import Puzzle, State
 from rhasp.pictures.boards import board_scene
@@ -938,22 +938,24 @@ def test_an_unknown_engine_names_the_three():
     ("limit", "shown"),
     [
         (
-            rhasp.SearchLimit(
-                "state limit reached after 51 states at depth 2 (raise --max-states)"
-            ),
+            rhasp.SearchLimit(Limit("state limit reached after 51 states at depth 2", "states")),
             "this position needs more states than the server allows: state limit reached after "
             "51 states at depth 2",
         ),
         (
             rhasp.SearchLimit(
-                "ground program limit reached after 9 atoms at horizon 3 (raise --max-atoms)"
+                Limit("ground program limit reached after 9 atoms at horizon 3", "atoms")
             ),
             "this position needs more memory than the server allows: ground program limit "
             "reached after 9 atoms at horizon 3",
         ),
         (
             rhasp.SearchLimit(
-                "timed out at horizon 4; bfs: time limit of 1 s reached after 9 states"
+                Limit(
+                    "timed out at horizon 4",
+                    "time",
+                    also=("bfs", Limit("time limit of 1 s reached after 9 states", "time")),
+                )
             ),
             "this position needs more time than the server allows: timed out at horizon 4; bfs: "
             "time limit of 1 s reached after 9 states",
