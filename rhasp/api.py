@@ -266,8 +266,10 @@ def solve(
     :class:`~rhasp.engines.EngineDisagreement`: a bug). ``engine="astar"`` is confirmed by a
     BFS within a share of A*'s own states (ten times as many, at least a million): a BFS
     stopped there leaves A*'s answer standing, proven by A*, with ``.stopped`` saying so
-    (``{"bfs": "stopped at 1,000,043 states, its share"}``). ``.stats`` holds each search's
-    ``explored`` states and ``seconds`` under its engine's name; ``.seconds`` is their sum.
+    (``{"bfs": Limit("stopped at 1,000,043 states, its share", ...)}``). ``.searches`` holds
+    each search's figures (its length, ``explored`` states, ``seconds`` and limit) under its
+    engine's name, ``.asp`` what clingo did, ``.static`` a static proof; ``.seconds`` is the
+    searches' sum.
     ``asp`` (an :class:`~rhasp.engines.AspOptions`), or its fields as keywords
     (``clingo_args``, ``memo``, ``progress``), say how the ASP search runs; ``progress`` (a
     :class:`~rhasp.progress.Progress`, or a function ``(horizon, seconds, memo_states)``)

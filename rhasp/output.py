@@ -15,7 +15,6 @@ from rich.table import Table
 from rich.text import Text
 
 from rhasp.analysis import Analysis
-from rhasp.engines import ENGINES
 from rhasp.errors import Limit, RanOut, counted
 from rhasp.model import EMPTY, WALL, Board, Puzzle, State, replay
 from rhasp.notation import ENGINE, READ, SEARCHES, STOPPED, WHY, Notation, format_plan
@@ -193,19 +192,14 @@ def stopped_briefly(name: str, why: str) -> str:
 def searches_line(solution: Solution) -> str | None:
     """``searched: astar 7,925 states 0.08 s; bfs stopped at 1,000,043 states 2.43 s``: each
     search's states and seconds, when an engine was confirmed by another; else None."""
-    searches = [
-        (name, figures)
-        for name, figures in solution.stats.items()
-        if name in ENGINES and isinstance(figures, Mapping)
-    ]
-    if len(searches) < 2:
+    if len(solution.searches) < 2:
         return None
     parts = []
-    for name, figures in searches:
-        states = figures.get("explored")
-        stopped = "stopped at " if figures.get("stopped") else ""
+    for name, figures in solution.searches.items():
+        states = figures.explored
+        stopped = "stopped at " if figures.stopped else ""
         counted_states = "" if states is None else f"{stopped}{counted(states, 'state')} "
-        parts.append(f"{name} {counted_states}{figures['seconds']:.2f} s")
+        parts.append(f"{name} {counted_states}{figures.seconds:.2f} s")
     return SEARCHES + "; ".join(parts)
 
 
@@ -219,7 +213,7 @@ def summary(solution: Solution) -> str:
         parts.append(f"engine {solution.engine}")
     elif not solution.has_plan:
         proof = f"proven by {' and '.join(solution.proofs)}"
-        if "static" not in solution.stats:  # the static proof is a line of its own
+        if solution.static is None:  # the static proof is a line of its own
             proof += f": all {solution.explored:,} reachable states explored"
         parts += ["no solution", proof]
     else:
@@ -239,17 +233,16 @@ def details(solution: Solution, verbose: bool) -> list[str]:
     (:data:`rhasp.notation.BESIDE_THE_PLAN`), so that a plan read back skips them. First,
     always, what the reader inferred (the target and its exit, say): which puzzle this is."""
     lines = [READ + reading] if (reading := reading_text(solution.puzzle)) else []
-    static = solution.stats.get("static")
-    if static and not solution.has_plan:
-        lines.append(f"{WHY}{static}")
+    if solution.static and not solution.has_plan:
+        lines.append(f"{WHY}{solution.static}")
     engine = f"{ENGINE}{solution.engine}" + (f" ({solution.chosen})" if solution.chosen else "")
     if not verbose:
         return lines + ([engine] if solution.chosen else [])
-    asp = solution.stats.get("asp")
+    asp = solution.asp
     if asp:
         engine += (
-            f"; horizon {asp['horizon']}, {counted(asp['choices'], 'choice')}, "
-            f"{counted(asp['conflicts'], 'conflict')}" + memo_text(asp.get("memo"))
+            f"; horizon {asp.horizon}, {counted(asp.choices, 'choice')}, "
+            f"{counted(asp.conflicts, 'conflict')}" + memo_text(asp.memo)
         )
     if solution.engine not in solution.proofs and not solution.has_plan:
         engine += f"; the {solution.engine} search was not started"
@@ -313,7 +306,24 @@ def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
         record["engine_chosen"] = solution.chosen
     if notation != "card" and solution.plan is not None:
         record["plan_" + notation] = format_plan(solution.plan, board, notation)
-    return with_reading(record | dict(solution.stats), solution.puzzle)
+    return with_reading(record | figures_record(solution), solution.puzzle)
+
+
+def figures_record(solution: Solution) -> dict[str, Any]:
+    """The work behind a solution, as the JSON has it: each search's figures under its
+    engine's name (clingo's, under ``asp``), the static proof under ``static``, and
+    ``bfs_agrees`` when the confirming search agreed."""
+    record: dict[str, Any] = {
+        name: solution.asp.record() if name == "asp" and solution.asp else figures.record()
+        for name, figures in solution.searches.items()
+    }
+    if solution.asp and "asp" not in record:
+        record["asp"] = solution.asp.record()
+    if solution.static is not None:
+        record["static"] = solution.static
+    if len(solution.proofs) > 1:
+        record[f"{solution.proofs[-1]}_agrees"] = True
+    return record
 
 
 def memo_text(memo: Mapping[str, int] | None) -> str:

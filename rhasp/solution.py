@@ -8,7 +8,7 @@ limit, what the limit was. The engines (:mod:`rhasp.engines`) and static analysi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from rhasp.errors import Limit, RhaspError
@@ -16,6 +16,52 @@ from rhasp.model import Plan, Puzzle, plan_slides, replay
 
 Objective = Literal["moves", "slides"]
 OBJECTIVES: tuple[Objective, ...] = ("moves", "slides")
+
+
+@dataclass(frozen=True)
+class SearchFigures:
+    """One search's work, kept under its engine's name when two searches answered a solve:
+    the length it found (None: none), the states it reached (where it stopped, too; None for
+    an engine that counts none), its seconds, and its limit if it stopped short."""
+
+    length: int | None
+    explored: int | None
+    seconds: float
+    stopped: Limit | None = None
+
+    def record(self) -> dict[str, Any]:
+        """The JSON form, as ``rhasp solve --format json`` prints it under the engine's name."""
+        record = {"length": self.length, "explored": self.explored, "seconds": self.seconds}
+        return record | ({"stopped": str(self.stopped)} if self.stopped else {})
+
+
+@dataclass(frozen=True)
+class AspFigures:
+    """What clingo did for an ASP solve, summed over its horizons: the last horizon, the
+    solver's choices, conflicts and restarts, the ground program's atoms after the last
+    horizon, the encoding and clingo's options, the state memo's boards and nogoods (None
+    without the memo), each horizon's seconds (grounding and solving), and the plan's move
+    atoms as clingo prints them."""
+
+    horizon: int
+    seconds: float
+    choices: int
+    conflicts: int
+    restarts: int
+    atoms: int
+    encoding: str
+    clingo_args: tuple[str, ...]
+    memo: Mapping[str, int] | None
+    horizon_seconds: tuple[float, ...]
+    move_atoms: tuple[str, ...] = ()
+
+    def record(self) -> dict[str, Any]:
+        """The JSON form, as ``rhasp solve --format json`` prints it under ``asp``."""
+        record = asdict(self)
+        record["clingo_args"] = list(self.clingo_args)
+        record["horizon_seconds"] = list(self.horizon_seconds)
+        record["move_atoms"] = list(self.move_atoms)
+        return record
 
 
 @dataclass(frozen=True)
@@ -27,11 +73,15 @@ class Solution:
     proofs: tuple[str, ...]  # what proves the plan optimal (or the puzzle unsolvable)
     explored: int | None  # states a search reached; None for an engine that does not count them
     seconds: float
-    stats: Mapping[str, Any] = field(default_factory=dict)
     limit: Limit | None = None  # e.g. "timed out at horizon 12": no answer either way
     #: Engines that stopped at a limit while another proved the answer: name -> the limit.
     stopped: Mapping[str, Limit] = field(default_factory=dict)
     chosen: str | None = None  # why rhasp chose the engine, when the caller named none
+    #: Each search's work, by engine, when two searches answered: the engine's, then the
+    #: confirming BFS's.
+    searches: Mapping[str, SearchFigures] = field(default_factory=dict)
+    asp: AspFigures | None = None  # what clingo did, when the ASP search ran
+    static: str | None = None  # the static proof, when static analysis answered
 
     @property
     def has_plan(self) -> bool:

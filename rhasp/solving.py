@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from rhasp.engines import AspOptions, Engine, get_engine
 from rhasp.errors import Limit
 from rhasp.limits import Budget
 from rhasp.model import Puzzle
-from rhasp.solution import EngineDisagreement, Objective, Solution, verify_plan
+from rhasp.solution import EngineDisagreement, Objective, SearchFigures, Solution, verify_plan
 from rhasp.static import static_verdict
 
 #: The largest side of a board whose default engine is the caller's own (ASP for ``rhasp
@@ -80,7 +79,7 @@ def confirmed(engine: Engine, oracle: Engine, puzzle: Puzzle, objective: Objecti
     """
     check = oracle.solve(puzzle, objective)
     if not check.has_plan and not check.limit:
-        return replace(check, engine=engine.name, stats={oracle.name: search_figures(check)})
+        return replace(check, engine=engine.name, searches={oracle.name: search_figures(check)})
     return compared(engine.solve(puzzle, objective), check)
 
 
@@ -115,45 +114,39 @@ def compared(found: Solution, check: Solution) -> Solution:
     both searches' and ``explored`` the engine's own states (the oracle's, for an engine that
     counts none, and for a puzzle both prove unsolvable: the oracle walked every reachable
     state, where A*'s bound may spare some)."""
-    stats = (
-        {found.engine: search_figures(found)}
-        | dict(found.stats)
-        | {check.engine: search_figures(check)}
-    )
+    searches = {found.engine: search_figures(found), check.engine: search_figures(check)}
     seconds = found.seconds + check.seconds
     explored = check.explored if found.explored is None else found.explored
+    both = {"searches": searches, "seconds": seconds, "asp": found.asp}
     if found.limit and check.limit:
         limit = replace(found.limit, also=(check.engine, check.limit))
-        return replace(found, stats=stats, limit=limit, seconds=seconds)
+        return replace(found, limit=limit, **both)
     if found.limit:
         stopped = {found.engine: found.limit}
-        return replace(check, engine=found.engine, stats=stats, stopped=stopped, seconds=seconds)
+        return replace(check, engine=found.engine, stopped=stopped, **both)
     verify_plan(found)
     if check.limit:
         stopped = {check.engine: check.limit}
-        return replace(found, stats=stats, stopped=stopped, seconds=seconds, explored=explored)
+        return replace(found, stopped=stopped, explored=explored, **both)
     if found.length != check.length:
         raise EngineDisagreement(
             f"{found.engine} found {found.objective} {found.length} but {check.engine} found "
             f"{check.length}: this is a bug, please report it",
             found.puzzle.name,
         )
-    agreement = {f"{check.engine}_agrees": True}
     return replace(
         found,
         proofs=(*found.proofs, check.engine),
         explored=explored if found.has_plan else check.explored,  # no plan: the whole cluster
-        seconds=seconds,
-        stats=stats | agreement,
+        **both,
     )
 
 
-def search_figures(solution: Solution) -> dict[str, Any]:
+def search_figures(solution: Solution) -> SearchFigures:
     """One search's figures, kept under its engine's name when two ran: the length found, the
-    states reached (also where it stopped) and the seconds; ``stopped``, its limit."""
+    states reached (also where it stopped), the seconds, and its limit."""
     states = solution.limit.reached if solution.limit else solution.explored
-    record = {"length": solution.length, "explored": states, "seconds": round(solution.seconds, 6)}
-    return record | ({"stopped": str(solution.limit)} if solution.limit else {})
+    return SearchFigures(solution.length, states, round(solution.seconds, 6), solution.limit)
 
 
 #: The states the BFS that confirms A* may reach: this many times A*'s own states ...

@@ -93,7 +93,7 @@ def test_solve_agrees_with_the_reference(name, objective):
 def test_solve_says_what_proves_the_plan():
     solution = rhasp.solve(card(1))
     assert solution.proofs == ("asp", "bfs")
-    assert len(solution.stats["asp"]["move_atoms"]) == solution.moves == 8
+    assert len(solution.asp.move_atoms) == solution.moves == 8
     assert rhasp.solve(card(1), engine="asp", confirm=False).proofs == ("asp",)
 
 

@@ -61,11 +61,11 @@ def test_bfs_within_its_share_agrees_and_both_proofs_stand():
     puzzle = eight_by_eight()
     found = solution(SolveRequest(puzzle, engine="astar", budget=Budget(states=1_000_000)))
     assert found.moves == fewest(puzzle) and replay(puzzle, found.plan).solved
-    assert found.proofs == ("astar", "bfs") and found.stats["bfs_agrees"] is True
-    astar, bfs = found.stats["astar"], found.stats["bfs"]
-    assert astar["explored"] == found.explored  # the engine's own states
-    assert bfs["length"] == found.moves and bfs["explored"] > astar["explored"]
-    assert found.seconds == pytest.approx(astar["seconds"] + bfs["seconds"], abs=1e-5)
+    assert found.proofs == ("astar", "bfs")
+    astar, bfs = found.searches["astar"], found.searches["bfs"]
+    assert astar.explored == found.explored  # the engine's own states
+    assert bfs.length == found.moves and bfs.explored > astar.explored
+    assert found.seconds == pytest.approx(astar.seconds + bfs.seconds, abs=1e-5)
     assert not found.stopped
 
 
@@ -77,12 +77,12 @@ def test_bfs_stopped_at_its_share_leaves_the_astar_answer_standing(monkeypatch):
     found = solution(SolveRequest(puzzle, "slides", "astar", budget=Budget(states=10_000_000)))
     assert found.slides == fewest(puzzle, "slides") and replay(puzzle, found.plan).solved
     assert found.proofs == ("astar",) and not found.limit
-    share = solving.CONFIRM_FACTOR * found.stats["astar"]["explored"]
-    bfs = found.stats["bfs"]
-    assert share <= bfs["explored"] < 2 * share and bfs["length"] is None
-    assert str(found.stopped["bfs"]) == f"stopped at {bfs['explored']:,} states, its share"
+    share = solving.CONFIRM_FACTOR * found.searches["astar"].explored
+    bfs = found.searches["bfs"]
+    assert share <= bfs.explored < 2 * share and bfs.length is None
+    assert str(found.stopped["bfs"]) == f"stopped at {bfs.explored:,} states, its share"
     assert (found.stopped["bfs"].ran_out, found.stopped["bfs"].amount) == ("share", share)
-    assert bfs["stopped"] == str(found.stopped["bfs"])
+    assert bfs.stopped == found.stopped["bfs"]
 
 
 def test_a_limit_the_user_sets_below_the_share_is_said_as_that_limit():
@@ -214,4 +214,4 @@ def test_a_puzzle_both_prove_unsolvable_counts_the_whole_cluster():
     found = solution(SolveRequest(puzzle, engine="astar"))
     assert found.plan is None and found.proofs == ("astar", "bfs") and not found.limit
     rows = [line[i : i + 6].replace("o", ".").replace("x", "#") for i in range(0, 36, 6)]
-    assert found.explored == len(cluster(rows)[0]) == found.stats["bfs"]["explored"]
+    assert found.explored == len(cluster(rows)[0]) == found.searches["bfs"].explored

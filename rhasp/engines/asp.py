@@ -34,7 +34,7 @@ from rhasp.formats.facts import write_facts
 from rhasp.limits import Budget, address_space_left, wait_until_done
 from rhasp.model import Move, Plan, Puzzle
 from rhasp.shipped import shipped
-from rhasp.solution import EngineDisagreement, Objective, Solution
+from rhasp.solution import AspFigures, EngineDisagreement, Objective, Solution
 
 ENCODING_FILES = {"moves": "moves.lp", "slides": "slides.lp"}
 
@@ -91,19 +91,22 @@ class HorizonStats:
         self.restarts += int(solvers["restarts"])
         self.atoms = int(statistics["problem"]["lp"]["atoms"])
 
-    def record(self, objective: Objective, clingo_args: Sequence[str]) -> dict[str, Any]:
-        return {
-            "horizon": self.horizon,
-            "seconds": round(self.seconds, 6),
-            "choices": self.choices,
-            "conflicts": self.conflicts,
-            "restarts": self.restarts,
-            "atoms": self.atoms,
-            "encoding": ENCODING_FILES[objective],
-            "clingo_args": list(clingo_args),
-            "memo": None if self.memo is None else self.memo.figures(),
-            "horizon_seconds": [round(seconds, 4) for seconds in self.per_horizon],
-        }
+    def figures(
+        self, objective: Objective, clingo_args: Sequence[str], move_atoms: Sequence[str]
+    ) -> AspFigures:
+        return AspFigures(
+            horizon=self.horizon,
+            seconds=round(self.seconds, 6),
+            choices=self.choices,
+            conflicts=self.conflicts,
+            restarts=self.restarts,
+            atoms=self.atoms,
+            encoding=ENCODING_FILES[objective],
+            clingo_args=tuple(clingo_args),
+            memo=None if self.memo is None else self.memo.figures(),
+            horizon_seconds=tuple(round(seconds, 4) for seconds in self.per_horizon),
+            move_atoms=tuple(move_atoms),
+        )
 
 
 @dataclass
@@ -120,10 +123,9 @@ class AspEngine:
         proofs = () if limit else ("asp",)
         moves = (atom for atom in atoms if atom.match("move", 3))
         shown = sorted(moves, key=lambda atom: atom.arguments[0].number)
-        record = {"asp": stats.record(objective, self.arguments())}
-        record["asp"]["move_atoms"] = [str(atom) for atom in shown]  # as clingo prints them
+        figures = stats.figures(objective, self.arguments(), [str(atom) for atom in shown])
         return Solution(
-            puzzle, objective, plan, self.name, proofs, None, stats.seconds, record, limit
+            puzzle, objective, plan, self.name, proofs, None, stats.seconds, limit, asp=figures
         )
 
     def search(

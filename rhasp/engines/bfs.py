@@ -51,6 +51,6 @@ def searched(
     except SearchLimit as limit:
         seconds = time.perf_counter() - began
         stopped = limit.limit or Limit(limit.what)
-        return Solution(puzzle, objective, None, name, (), None, seconds, {}, stopped)
+        return Solution(puzzle, objective, None, name, (), None, seconds, stopped)
     seconds = time.perf_counter() - began
     return Solution(puzzle, objective, plan, name, (name,), explored, seconds)

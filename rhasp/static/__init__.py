@@ -499,5 +499,6 @@ def static_verdict(puzzle: Puzzle, objective: Objective, engine: str) -> Solutio
     if blocked is None:
         return None
     seconds = time.perf_counter() - began
-    stats = {"static": blocked.proof()}
-    return Solution(puzzle, objective, None, engine, (STATIC,), None, seconds, stats)
+    return Solution(
+        puzzle, objective, None, engine, (STATIC,), None, seconds, static=blocked.proof()
+    )

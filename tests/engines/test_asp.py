@@ -52,7 +52,7 @@ def agree(puzzle, objective, engine: AspEngine = ASP) -> Solution:
     found = engine.solve(puzzle, objective)
     expected = BFS.solve(puzzle, objective)
     assert found.length == expected.length, (puzzle.name, objective)
-    assert found.stats["asp"]["horizon"] == expected.length
+    assert found.asp.horizon == expected.length
     assert replay(puzzle, found.plan).solved
     return found
 
@@ -92,14 +92,14 @@ def test_confirmed_reports_unsolvable_before_the_asp_search():
     solution = confirmed(ASP, BFS, example("unsolvable"), "moves")
     assert not solution.has_plan and solution.limit is None
     assert solution.proofs == ("bfs",) and solution.engine == "asp"
-    assert "asp" not in solution.stats  # the ASP search never started
+    assert solution.asp is None  # the ASP search never started
 
 
 def test_confirmed_solution_carries_both_proofs():
     solution = confirmed(ASP, BFS, card(1), "moves")
     assert solution.proofs == ("asp", "bfs")
-    assert solution.stats["bfs_agrees"] is True
-    assert solution.stats["asp"]["horizon"] == 8
+    assert solution.proofs == ("asp", "bfs")  # BFS agrees
+    assert solution.asp.horizon == 8
 
 
 def test_a_disagreement_is_loud():
@@ -133,7 +133,7 @@ def test_clingo_options_pass_through_and_bad_ones_are_named():
     engine = get_engine("asp", asp=AspOptions(clingo_args=("--configuration=crafty",), memo=False))
     solution = engine.solve(card(1), "moves")
     assert solution.length == 8
-    assert solution.stats["asp"]["clingo_args"] == ["--configuration=crafty"]
+    assert solution.asp.clingo_args == ("--configuration=crafty",)
     with pytest.raises(Exception, match="clingo refuses the options"):
         get_engine("asp", asp=AspOptions(clingo_args=("--seed=x",))).solve(card(1), "moves")
     with pytest.raises(Exception, match="'--no-such-option'"):

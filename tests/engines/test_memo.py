@@ -160,13 +160,13 @@ def test_the_bound_keeps_the_optimum_either_way(objective, bound):
 @pytest.mark.parametrize("memo", [True, False])
 def test_the_engine_records_the_memo_figures(memo):
     solution = AspEngine(AspOptions(memo=memo)).solve(card(3), "moves")
-    figures = solution.stats["asp"]["memo"]
-    options = solution.stats["asp"]["clingo_args"]
+    figures = solution.asp.memo
+    options = solution.asp.clingo_args
     if memo:
         assert figures["states"] > 0 and figures["nogoods"] > 0
         assert "--heuristic=Domain" in options
     else:
-        assert figures is None and options == []
+        assert figures is None and options == ()
 
 
 @pytest.mark.parametrize(
