@@ -76,6 +76,7 @@ from rhasp.journal import journal_of
 from rhasp.model import Puzzle
 from rhasp.notation import NOTATIONS, READ
 from rhasp.output import (
+    GENERATE_ADVICE,
     DeckProgress,
     EnumerationProgress,
     GenerateProgress,
@@ -874,12 +875,15 @@ def generate(
             for found in puzzles:
                 deck_file.write(found.deck_line() + "\n")
                 deck_file.flush()  # an interrupted run keeps what it made
-        except SearchLimit:  # a bound ended the run: what it made, then why (exit code 4)
+        except SearchLimit as limit:  # a bound ended the run: what it made, why (exit code 4)
             progress.stop()
             if tried.deepest_found is not None:  # the message names its depth: here it is
                 deck_file.write(f"; the deepest found: {tried.deepest_found.deck_line()}\n")
             err.print(generate_summary(tried, chosen))
-            raise
+            advice = GENERATE_ADVICE.get(limit.limit.ran_out) if limit.limit else None
+            if advice is None:
+                raise
+            raise SearchLimit(f"{limit.what}; {advice}", limit.where) from None
         finally:
             progress.stop()
     err.print(generate_summary(tried, chosen))

@@ -80,9 +80,10 @@ def location(source: str, line: int | None = None, column: int | None = None) ->
 
 
 #: What a search ran out of: the states, ground atoms or ASP horizon its budget allows, the
-#: memory (the machine's, or the process's address space, ``ulimit -v``), its seconds, or the
-#: share of the states a confirming search is given (``rhasp.solving``), which no option raises.
-RanOut = Literal["states", "atoms", "horizon", "memory", "address space", "time", "share"]
+#: memory (the machine's, or the process's address space, ``ulimit -v``), its seconds, the
+#: share of the states a confirming search is given (``rhasp.solving``), which no option
+#: raises, or the boards a generator may score.
+RanOut = Literal["states", "atoms", "horizon", "memory", "address space", "time", "share", "boards"]
 
 
 @dataclass(frozen=True)

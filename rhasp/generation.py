@@ -42,7 +42,7 @@ from rhasp.canonical import (
     next_budget,
     state_name,
 )
-from rhasp.errors import SearchLimit, TimeLimit, counted
+from rhasp.errors import Limit, SearchLimit, TimeLimit, counted
 from rhasp.formats.line import database_board, database_line
 from rhasp.limits import Budget, max_states_for
 from rhasp.model import Cell, Piece, Puzzle, TargetSpec, build_puzzle
@@ -504,11 +504,11 @@ class Tried:
         every board was skipped at the state limit, since then no depth was seen at all."""
         boards = counted(self.boards, "board")
         if self.boards and self.skipped == self.boards:
-            return SearchLimit(
-                f"all {boards} skipped at the state limit: each one's cluster has more "
-                "states than the limit allows; raise the state limit",
-                "generate",
+            line = (
+                f"all {boards} skipped at the state limit: each one's cluster has more states "
+                "than the limit allows"
             )
+            return SearchLimit(Limit(line, "states"), "generate")
         wanted = f"at least {counted(min_moves, 'move')}"
         kept = self.kept
         made = f"no puzzle of {wanted}" if kept == 0 else f"{kept} of {count} puzzles of {wanted}"
@@ -524,8 +524,9 @@ class Tried:
             line += f" ({counted(self.skipped, 'board')} skipped at the state limit)"
         if self.not_minimal:
             line += f" ({counted(self.not_minimal, 'puzzle')} too large to make minimal)"
-        more = "boards" if self.stopped == "boards" else "seconds"
-        return SearchLimit(f"{line}; ask for fewer moves, or allow more {more}", "generate")
+        if self.stopped == "boards":
+            return SearchLimit(Limit(line, "boards", self.boards), "generate")
+        return SearchLimit(Limit(line, "time", seconds), "generate")
 
 
 def distinct_puzzles(

@@ -149,6 +149,14 @@ ADVICE: dict[RanOut, str] = {
 }
 
 
+#: What the command line says when ``rhasp generate`` ends short of its count, by the bound
+#: that ended it (the page, whose bounds are the server's, says to try again).
+GENERATE_ADVICE: dict[RanOut, str] = {
+    "time": "ask for fewer moves, or allow more seconds",
+    "boards": "ask for fewer moves, or allow more boards",
+}
+
+
 def advised(limit: Limit) -> str:
     """A limit in the command line's words: what stopped, then how to go further
     (``state limit reached after 1,000 states at depth 7 (raise --max-states)``)."""

@@ -20,7 +20,6 @@ import logging
 import os
 import queue
 import random
-import re
 import socket
 import threading
 from array import array
@@ -512,13 +511,18 @@ def link_text(puzzle: Puzzle) -> str:
 
 
 def new_puzzle(request: GenerateBody, limits: ServerLimits) -> dict[str, Any]:
-    puzzle = rhasp.generate(
-        request.min_moves,
-        request.seed,
-        size=request.size,
-        seconds=limits.seconds,
-        max_states=limits.states,
-    )
+    try:
+        puzzle = rhasp.generate(
+            request.min_moves,
+            request.seed,
+            size=request.size,
+            seconds=limits.seconds,
+            max_states=limits.states,
+        )
+    except SearchLimit as limit:  # the server's bounds: what a player can do instead
+        kind = limit.limit.ran_out if limit.limit else None
+        advice = "try a smaller board" if kind == "states" else PAGE_GENERATE_ADVICE
+        raise SearchLimit(f"{limit.what}; {advice}", limit.where) from None
     cluster = puzzle.meta.get("cluster")
     return {
         "name": puzzle.name,
@@ -577,15 +581,9 @@ def solution_record(solution: Solution) -> dict[str, Any]:
     return record
 
 
-#: The generator's advice to allow more seconds (or boards): on the page, whose seconds are the
-#: server's, what a player can do instead, since each Generate draws new boards.
-GENERATE_ADVICE = re.compile(r"; ask for fewer moves, or allow more (?:seconds|boards)$")
-PAGE_GENERATE_ADVICE = "; ask for fewer moves, or try again: each try draws new boards"
-
-
-def page_words(text: str) -> str:
-    """A generator's bound in the page's words."""
-    return GENERATE_ADVICE.sub(PAGE_GENERATE_ADVICE, text)
+#: What the page says when Generate finds no puzzle in the server's seconds: each try draws
+#: new boards (the command line says to allow more seconds instead).
+PAGE_GENERATE_ADVICE = "ask for fewer moves, or try again: each try draws new boards"
 
 
 #: What a position needs that the server does not allow, by what its search ran out of.
@@ -603,9 +601,10 @@ POSITION_NEEDS: dict[RanOut, str] = {
 def page_limit(limit: SearchLimit) -> str:
     """A limit met on the page, said in the page's words: for a search of a position, what it
     needs that the server does not allow, then the limit itself (the command line's advice is
-    the command line's). Any other bound (generating's) says what it found, as it is."""
+    the command line's). Any other bound (generating's, worded for the page by
+    :func:`new_puzzle`) says what it found, as it is."""
     if limit.limit is None or not limit.limit.kinds():
-        return page_words(str(limit))
+        return str(limit)
     need = POSITION_NEEDS[limit.limit.kinds()[0]]
     return f"this position needs {need} than the server allows: {limit.limit}"
 

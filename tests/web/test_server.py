@@ -960,10 +960,10 @@ def test_an_unknown_engine_names_the_three():
             "this position needs more time than the server allows: timed out at horizon 4; bfs: "
             "time limit of 1 s reached after 9 states",
         ),
-        (  # not a position's search: as it is, but for what the page lets a player do
+        (  # not a position's search (the generator's, worded by new_puzzle): as it is
             rhasp.SearchLimit(
                 "no puzzle of at least 40 moves in 1 s (3 boards); the deepest found took 4 "
-                "moves; ask for fewer moves, or allow more seconds",
+                "moves; ask for fewer moves, or try again: each try draws new boards",
                 "generate",
             ),
             "generate: no puzzle of at least 40 moves in 1 s (3 boards); the deepest found took "
