@@ -100,7 +100,9 @@ def line_key(line: str) -> tuple[int, str, int]:
     return int(moves), board, int(states)
 
 
-@pytest.mark.parametrize(("size", "walls", "minimal_seen"), [(4, 1, 0), (5, 0, 3)])
+@pytest.mark.parametrize(
+    ("size", "walls", "minimal_seen"), [(4, 1, 0), pytest.param(5, 0, 3, marks=pytest.mark.slow)]
+)
 def test_generated_hardest_states_are_database_lines_exactly_when_minimal(
     size, walls, minimal_seen
 ):

@@ -76,7 +76,9 @@ def start_and_wait(deck: Path, out: Path, records_first: int) -> subprocess.Pope
     pytest.fail(f"the run ended or stalled before {records_first} records")
 
 
-@pytest.mark.parametrize("kill_after", [0, 1, 150, 300])
+@pytest.mark.parametrize(
+    "kill_after", [0, 1, *(pytest.param(n, marks=pytest.mark.slow) for n in (150, 300))]
+)
 def test_a_run_killed_at_any_moment_resumes_to_exactly_the_uninterrupted_records(
     deck, uninterrupted, tmp_path, kill_after
 ):

@@ -63,7 +63,12 @@ def test_the_5x5_database_has_the_published_figures(five):
 
 @pytest.mark.parametrize(
     ("size", "walls", "pieces"),
-    [(4, (0, 0), (1, 16)), (4, (0, 1), (1, 16)), (5, (0, 0), (1, 4)), (5, (1, 1), (1, 3))],
+    [
+        (4, (0, 0), (1, 16)),
+        (4, (0, 1), (1, 16)),
+        pytest.param(5, (0, 0), (1, 4), marks=pytest.mark.slow),
+        pytest.param(5, (1, 1), (1, 3), marks=pytest.mark.slow),
+    ],
 )
 def test_the_database_is_the_brute_force_one(size, walls, pieces):
     expected, clusters, solvable = reference.database(size, walls=walls, pieces=pieces)

@@ -159,6 +159,7 @@ def _ends_as_stopped(process: subprocess.Popen, out: Path) -> None:
     assert kept or lines[-2] == f"rhasp: {out}: stopped before the run began, nothing written"
 
 
+@pytest.mark.slow
 def test_sigterm_at_any_moment_of_a_first_run_ends_it(empty_compile_cache, tmp_path):
     # Issue 40: a SIGTERM that came while the compiled core was loaded was swallowed in an
     # LLVM callback, and the run went on to exit 0. Runs on a fresh cache (they ask for the

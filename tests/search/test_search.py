@@ -197,6 +197,7 @@ def _outcome(find):
         return str(limit)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(crowded_puzzles())
 def test_compiled_and_uncompiled_core_agree_on_crowded_boards_of_every_size(puzzle):
