@@ -101,8 +101,8 @@ def explore(
     first_edge = [0]
     edges = [0]
     edges.pop()
-    width = core.words(first) + 1
-    index = _index_table(128, width - 1)
+    width = core.words(first) + 1  # each slot: a key, and its index in ``order``
+    index = core.key_table(128, width)
     _index_of(index, first, 0)
     keys, slides, movers = core.buffers(g, first)
     done = 0
@@ -115,8 +115,8 @@ def explore(
             depth, layer_end = depth + 1, len(order)
         if core.post_progress(watch, len(order), depth, max_states):
             return core.BUDGET, order, first_edge, edges
-        if 2 * width * (len(order) + len(keys)) > len(index):  # at most half the slots taken
-            index = _grown(index, first)
+        if not core.has_room(index, len(order) + len(keys), width):
+            index = core.grown_table(index, width, first)
         n = core.successors(g, order[done], core.NO_SKIP, keys, slides, movers)
         for j in range(n):
             after = keys[j]
@@ -142,46 +142,15 @@ def explore(
     return len(order), order, first_edge, edges
 
 
-# The states' indices while a cluster is explored: open addressing with linear probing in one
-# buffer, each slot a key (its first word EMPTY_SLOT where free; :func:`rhasp.search.core.words`
-# words) and its index side by side, one memory access for both; kept at most half full.
-
-EMPTY_SLOT = -1  # no key's first word is negative
-
-
-def _index_table(slots: int, width: int) -> core.Buffer:
-    """Room for ``slots`` keys of ``width`` words with their indices, all free."""
-    table = core.new_buffer((width + 1) * slots)
-    for slot in range(slots):
-        table[(width + 1) * slot] = EMPTY_SLOT
-    return table
-
-
 def _index_of(table: core.Buffer, key: int, index: int) -> int:
-    """``key``'s index in ``table``; if it is not there, it is put there with ``index``, and
-    the answer is -1."""
+    """``key``'s index in ``table`` (:func:`rhasp.search.core.key_table`, each slot a key and
+    its index); if it is not there, it is put there with ``index``, and the answer is -1."""
     width = core.words(key) + 1
-    mask = len(table) // width - 1
-    slot = core.spread(key) & mask
-    while table[width * slot] != EMPTY_SLOT:
-        if core.holds_key(table, width * slot, key):
-            return table[width * slot + width - 1]
-        slot = (slot + 1) & mask
-    core.put_key(table, width * slot, key)
-    table[width * slot + width - 1] = index
+    at = core.slot_of(table, key, width)
+    if at >= 0:
+        return table[at + width - 1]
+    table[-1 - at + width - 1] = index
     return -1
-
-
-def _grown(table: core.Buffer, like: int) -> core.Buffer:
-    """The same keys (of the same form as ``like``) and indices in four times the slots."""
-    width = core.words(like) + 1
-    slots = len(table) // width
-    grown = _index_table(4 * slots, width - 1)
-    for slot in range(slots):
-        if table[width * slot] != EMPTY_SLOT:
-            key = core.key_at(table, width * slot, like)
-            _index_of(grown, key, table[width * slot + width - 1])
-    return grown
 
 
 def goal_distances(

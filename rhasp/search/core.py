@@ -105,8 +105,8 @@ def add_new(seen: set[int], key: int) -> bool:
     return True
 
 
-def with_room(seen: set[int], more: int, like: int) -> set[int]:
-    """``seen``, ready to take ``more`` keys of the same form as ``like`` (compiled: the table
+def with_room(seen: set[int], keys: int, like: int) -> set[int]:
+    """``seen``, ready to hold ``keys`` keys of the same form as ``like`` (compiled: the table
     grows here, before a state's successors go in, rather than inside each insertion)."""
     return seen
 
@@ -161,6 +161,56 @@ def holds_key(table: Buffer, at: int, key: int) -> bool:
 def key_at(table: Buffer, at: int, like: int) -> int:
     """The key written at ``table[at]``, of the same form as ``like``."""
     return table[at]
+
+
+# The one table of keys, for the states a compiled search has seen (:func:`key_set`, twinned
+# by ``jit``) and for a cluster's states and their indices (``clusters.explore``, both ways):
+# open addressing with linear probing in one buffer, kept at most half full. A slot is
+# ``width`` words: a key's (its first word EMPTY_SLOT where free) and what is kept beside it,
+# if anything. Its users know how many keys it holds (their lists of states).
+
+EMPTY_SLOT = -1  # no key's first word is negative: fields keep off bit 63
+
+
+def key_table(slots: int, width: int) -> Buffer:
+    """Room for ``slots`` (a power of two) slots of ``width`` words, all free."""
+    table = new_buffer(slots * width)
+    for slot in range(slots):
+        table[width * slot] = EMPTY_SLOT
+    return table
+
+
+def slot_of(table: Buffer, key: int, width: int) -> int:
+    """Where ``key``'s slot begins in ``table`` (slots of ``width`` words) when it is there;
+    else it is put in a free slot, and the answer is ``-1 -`` where that slot begins."""
+    mask = len(table) // width - 1
+    slot = spread(key) & mask
+    while table[width * slot] != EMPTY_SLOT:
+        if holds_key(table, width * slot, key):
+            return width * slot
+        slot = (slot + 1) & mask
+    put_key(table, width * slot, key)
+    return -1 - width * slot
+
+
+def has_room(table: Buffer, keys: int, width: int) -> bool:
+    """Whether ``table`` (slots of ``width`` words) holds ``keys`` keys and is at most half
+    full: else it is grown first (:func:`grown_table`)."""
+    return 2 * width * keys <= len(table)
+
+
+def grown_table(table: Buffer, width: int, like: int) -> Buffer:
+    """The same slots (keys of the same form as ``like``, and what each keeps beside it) in a
+    table of four times as many."""
+    slots = len(table) // width
+    grown = key_table(4 * slots, width)
+    for slot in range(slots):
+        at = width * slot
+        if table[at] != EMPTY_SLOT:
+            there = -1 - slot_of(grown, key_at(table, at, like), width)
+            for k in range(words(like), width):
+                grown[there + k] = table[at + k]
+    return grown
 
 
 def no_cells(like: int) -> int:
@@ -319,7 +369,7 @@ def breadth_first(
             depth, layer_end = depth + 1, len(order)
         if post_progress(watch, len(order), depth, max_states):
             return BUDGET, len(order), order[:0]
-        seen = with_room(seen, len(keys), first)
+        seen = with_room(seen, len(order) + len(keys), first)
         n = successors(g, order[done], found_by[done], keys, slides, movers)
         for j in range(n):
             after = keys[j]

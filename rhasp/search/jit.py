@@ -30,7 +30,6 @@ from rhasp.search.geometry import CELL_TABLES, KEY_WORD, WORD_BITS, cell_words, 
 
 TablesT = TypeVar("TablesT", core.Tables, shards.Lines)
 
-EMPTY = -1  # no key's first word is negative: fields keep off bit 63
 WORD = (1 << KEY_WORD) - 1
 CELL_WORD = (1 << WORD_BITS) - 1
 
@@ -185,45 +184,8 @@ for _function, _wide_twin in WIDE.items():
 
 
 # The states seen, compiled: in place of numba's own set, which was slower on this core's
-# clusters (bench/README.md, "Figures behind the code"), an int64 array of slots in open
-# addressing with linear probing, kept at most half full, with the count of keys held in its
-# last element. A slot is a key's words (its first word EMPTY when free).
-
-
-@njit
-def _table(slots: int, width: int) -> np.ndarray:
-    table = np.full(slots * width + 1, EMPTY, np.int64)
-    table[slots * width] = 0
-    return table
-
-
-@njit
-def _place(table: np.ndarray, key: Any) -> bool:
-    """Put ``key`` in its slot; False if it was there already."""
-    width = core.words(key)
-    mask = (len(table) - 1) // width - 1  # the slots are a power of two
-    slot = core.spread(key) & mask
-    while table[width * slot] != EMPTY:
-        if core.holds_key(table, width * slot, key):
-            return False
-        slot = (slot + 1) & mask
-    core.put_key(table, width * slot, key)
-    table[len(table) - 1] += 1
-    return True
-
-
-@njit
-def _with_room(table: np.ndarray, more: int, like: Any) -> np.ndarray:
-    """``table``, or a larger copy when ``more`` keys would fill more than half of it."""
-    width = core.words(like)
-    slots = (len(table) - 1) // width
-    if 2 * (table[len(table) - 1] + more) <= slots:
-        return table
-    grown = _table(4 * slots, width)
-    for slot in range(slots):
-        if table[width * slot] != EMPTY:
-            _place(grown, core.key_at(table, width * slot, like))
-    return grown
+# clusters (bench/README.md, "Figures behind the code"), the core's one table of keys
+# (:func:`rhasp.search.core.key_table`), a slot a key.
 
 
 # numba passes the argument types to each overload; the function it returns is the code.
@@ -244,8 +206,8 @@ def _key_buffer(size, like):
 @overload(core.key_set)
 def _key_set(first):
     def table(first):
-        seen = _table(1024, core.words(first))
-        _place(seen, first)
+        seen = core.key_table(1024, core.words(first))
+        core.slot_of(seen, first, core.words(first))
         return seen
 
     return table
@@ -253,12 +215,16 @@ def _key_set(first):
 
 @overload(core.add_new)
 def _added(seen, key):
-    return lambda seen, key: _place(seen, key)
+    return lambda seen, key: core.slot_of(seen, key, core.words(key)) < 0
 
 
 @overload(core.with_room)
-def _room(seen, more, like):
-    return lambda seen, more, like: _with_room(seen, more, like)
+def _room(seen, keys, like):
+    def room(seen, keys, like):
+        width = core.words(like)
+        return seen if core.has_room(seen, keys, width) else core.grown_table(seen, width, like)
+
+    return room
 
 
 #: The core's functions with a compiled twin above; every other function of the core, of the
@@ -284,8 +250,10 @@ def _functions(module: object) -> list[object]:
 
 
 #: Helpers numba inlines where they are called: one vehicle's table rows, filled for every
-#: layout the enumeration visits, cost 4 % of a 5×5 run as a call of their own.
-INLINED = (core.fill_rows,)
+#: layout the enumeration visits, cost 4 % of a 5×5 run as a call of their own; whether the
+#: table of keys has room, asked once a state expanded (its growth, inlined too, cost 14 %),
+#: and the look-up of a key in it, once a move.
+INLINED = (core.fill_rows, core.has_room, core.slot_of)
 
 for _helper in _functions(core) + _functions(clusters) + _functions(shards):
     if _helper not in TWINNED:

@@ -10,20 +10,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from rhasp.search import core, jit
+from rhasp.search import core
 from rhasp.search.geometry import KEY_WORD, WORD_BITS, field_shifts
+from rhasp.search.runner import compiled_core
 from tests.volume import examples
+
+#: Loaded as the runner loads it, so that its code is cached where the product caches it (an
+#: import of its own put numba's cache beside the source, where an edit can leave it stale).
+jit = compiled_core()
 
 
 @njit
 def _news(keys):
-    """For each key in turn, whether the compiled set took it as new; and its final count."""
+    """For each key in turn, whether the compiled set took it as new; and the keys it holds
+    in the end (the slots taken)."""
     seen = core.key_set(keys[0])
     news = [True]
     for k in range(1, len(keys)):
-        seen = core.with_room(seen, 1, keys[0])
+        seen = core.with_room(seen, k + 1, keys[0])  # as breadth_first gives it room
         news.append(core.add_new(seen, keys[k]))
-    return news, seen[len(seen) - 1]
+    return news, np.sum(seen[:: core.words(keys[0])] != core.EMPTY_SLOT)
 
 
 def _python_news(keys: list[int]) -> tuple[list[bool], int]:

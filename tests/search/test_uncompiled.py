@@ -5,6 +5,7 @@ stand, and call none of those helpers."""
 from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rhasp.search import clusters, core, uncompiled
 from rhasp.search.geometry import Geometry
@@ -62,12 +63,34 @@ def test_uncompiled_keys_that_differ_only_in_high_bits_spread_over_the_table():
     # one slot, each new key probing past all the others (walled12's cluster at a thousand
     # states a second). At a quarter full, a hash that spreads them leaves short runs.
     slots = 4096
-    table = uncompiled.CLUSTERS._index_table(slots, 1)
+    table = uncompiled.CORE.key_table(slots, 2)  # each slot a key and its index
     for index in range(slots // 4):
         assert uncompiled.CLUSTERS._index_of(table, (index + 1) << 100, index) == -1
-    taken = [table[2 * slot] != clusters.EMPTY_SLOT for slot in range(slots)]
+    taken = [table[2 * slot] != core.EMPTY_SLOT for slot in range(slots)]
     longest = run = 0
     for full in taken + taken:  # runs wrap around the end
         run = run + 1 if full else 0
         longest = max(longest, run)
     assert sum(taken) == slots // 4 and longest < 40
+
+
+@given(st.lists(st.tuples(st.integers(0, (1 << 130) - 1), st.integers(0, 1 << 40))))
+def test_the_table_of_keys_keeps_what_a_dict_keeps_as_it_grows(pairs):
+    # The one table of keys (here a slot: a key and its value), uncompiled, against a dict;
+    # given room as its users give it, before each key goes in.
+    plain = uncompiled.CORE
+    table, kept = plain.key_table(4, 2), {}
+    for key, value in pairs:
+        if not plain.has_room(table, len(kept) + 1, 2):
+            table = plain.grown_table(table, 2, key)
+        assert 4 * len(kept) < len(table)  # under half full: probes end soon
+        at = plain.slot_of(table, key, 2)
+        if at < 0:
+            at = -1 - at
+            table[at + 1] = value
+            kept[key] = value
+        assert table[at] == key
+    assert sum(table[at] != core.EMPTY_SLOT for at in range(0, len(table), 2)) == len(kept)
+    for key, value in kept.items():
+        at = plain.slot_of(table, key, 2)
+        assert at >= 0 and table[at + 1] == value
