@@ -24,7 +24,7 @@ import socket
 import threading
 from array import array
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -503,11 +503,14 @@ def view(puzzle: Puzzle) -> dict[str, Any]:
 
 
 def link_text(puzzle: Puzzle) -> str:
-    """The board as a link carries it: the one-line form, or JSON when that cannot hold it."""
+    """The board as a link carries it: the one-line form, or JSON when that cannot hold it;
+    the board alone, never what is known of it (a generated puzzle's moves and cluster, which
+    the line form writes as a database line around the board, are fields of their own)."""
+    board = replace(puzzle, meta={})
     try:
-        return write(puzzle, "line").strip()
+        return write(board, "line").strip()
     except RhaspError:
-        return json.dumps(json.loads(write(puzzle, "json")), separators=(",", ":"))
+        return json.dumps(json.loads(write(board, "json")), separators=(",", ":"))
 
 
 def new_puzzle(request: GenerateBody, limits: ServerLimits) -> dict[str, Any]:
