@@ -196,7 +196,8 @@ class Board:
             raise IllegalMove(f"{move.label} would leave the board along its {vehicle.line_name()}")
         rows = self.grid(state)
         low, high = min(position, new), max(position, new) + vehicle.length
-        for cell in _span(vehicle, low, high):
+        cells = _span(vehicle, low, high)
+        for cell in reversed(cells) if move.delta < 0 else cells:  # the first one met
             occupant = rows[cell[0]][cell[1]]
             if occupant not in (EMPTY, move.label):
                 blocker = "a wall" if occupant == WALL else occupant

@@ -148,3 +148,25 @@ def test_pieces_and_targets_no_format_could_write_are_refused(piece, targets, er
         build_puzzle(4, 4, [piece], [], [TargetSpec(t) for t in targets], where="w")
     assert str(caught.value).startswith(error)
     assert len(str(caught.value).splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("rows", "move", "blocker"),
+    [
+        # Card 1 by hand: B (rows 5-6, column 1) going up meets P (rows 2-4) at row 4 first.
+        (None, Move("B", -3), "B is blocked by P at row 4, column 1"),
+        # X (row 3, columns 4-5) going left meets C (column 3) before A (columns 1-2).
+        (
+            ["......", "..C...", "AACXX.", "......"],
+            Move("X", -3),
+            "blocked by C at row 3, column 3",
+        ),
+    ],
+)
+def test_a_blocked_move_names_the_first_cell_it_would_meet(rows, move, blocker):
+    # The cells were once scanned from the line's low end whichever way the vehicle went: a
+    # move up or left named the farthest blocker (BU3 on card 1: P at row 2).
+    puzzle = card(1) if rows is None else grid("\n".join(rows))
+    with pytest.raises(PlanError) as caught:
+        replay(puzzle, (move,))
+    assert blocker in str(caught.value)
