@@ -329,8 +329,8 @@ def analysis(request: AnalyzeRequest) -> Analysis | StaticVerdict:
         if blocked is None:
             raise
         said = f"the cluster analysis stopped: {limit.what}"
-        stopped = SearchLimit(said if limit.limit is None else replace(limit.limit, text=said))
-        stopped.where = limit.where
+        typed = said if limit.limit is None else replace(limit.limit, text=said)
+        stopped = SearchLimit(typed, limit.where)
         return StaticVerdict(puzzle.name, blocked.proof(), stopped)
 
 

@@ -181,20 +181,20 @@ def stopped_text(solution: Solution, verbose: bool = False) -> str:
 def stopped_said(solution: Solution, verbose: bool) -> str:
     """Each search that stopped short, briefly or (``verbose``) with why, joined by ``; ``."""
     return "; ".join(
-        stopped_words(name, advised(why)) if verbose else stopped_briefly(name, str(why))
+        stopped_words(name, why) if verbose else stopped_briefly(name, why)
         for name, why in solution.stopped.items()
     )
 
 
-def stopped_words(name: str, why: str) -> str:
-    """``asp stopped: timed out at horizon 76``; a BFS stopped at its share of a confirmation
-    says so itself: ``bfs stopped at 1,000,043 states, its share``."""
-    return f"{name} {why}" if why.startswith("stopped ") else f"{name} stopped: {why}"
+def stopped_words(name: str, why: Limit) -> str:
+    """``asp stopped: timed out at horizon 76``; a BFS stopped at its share of a
+    confirmation says so itself: ``bfs stopped at 1,000,043 states, its share``."""
+    return f"{name} {why}" if why.ran_out == "share" else f"{name} stopped: {advised(why)}"
 
 
-def stopped_briefly(name: str, why: str) -> str:
+def stopped_briefly(name: str, why: Limit) -> str:
     """``bfs stopped at its share`` or ``asp stopped``: the summary line's word on it."""
-    return f"{name} stopped at its share" if why.endswith("its share") else f"{name} stopped"
+    return f"{name} stopped at its share" if why.ran_out == "share" else f"{name} stopped"
 
 
 def searches_line(solution: Solution) -> str | None:
