@@ -36,16 +36,12 @@ A second rule looks ahead to the horizon h being solved, rather than back at the
 
     a board at step t whose lower bound on the steps left exceeds h - t is on no plan of h steps.
 
-* The bound (:meth:`_Board.bound`) counts what each target still needs for itself and, for
-  every vehicle standing across a target's way out, what it needs to clear that way. By
-  moves (a step may take a vehicle any distance): one move for a target still on the board,
-  and one for each vehicle across its way. By slides (a step moves one cell): the cells the
-  target must still cover to reach its exit edge, and for each vehicle across its way the
-  fewest cells it must slide, up or down, to leave the target's line (a direction is counted
-  only if the vehicle's own line has room for it). Every step moves one vehicle, so steps of
-  different vehicles are different steps and the parts add up; a vehicle across the ways of
-  two targets counts once, with the larger of its two needs. Walls and other vehicles only
-  make the true number larger. So no plan finishes in fewer steps than the bound.
+* The bound is the search core's (:func:`rhasp.search.core.lower_bound`, argued there): one
+  move, or a slide a cell, for each target still on the board; for each vehicle across a
+  target's way out, one move, or the fewest cells it must slide to stand off that way. The
+  memo looks it up in tables that the core's own functions fill per position
+  (:meth:`_Board.bound`), on keys that the core's geometry lays out, so that the ASP search
+  and A* prune by one definition. No plan finishes in fewer steps than the bound.
 * The nogood "not (this board at step t)" is true only for this horizon: at the next one the
   board may be on a plan. It is added *tagged* (clingo drops it when the solve call ends),
   and the board is not recorded (it could be, being reached at step t is a fact about the
@@ -70,12 +66,13 @@ from typing import Any
 
 from clingo import Function, Number
 
-#: Bits per vehicle in a state key: positions are 1..11 on a 12-wide line, 0 means gone.
-BITS = 4
-MASK = (1 << BITS) - 1
+from rhasp.model import Board, Vehicle
+from rhasp.search import BoundTable
 
-GoEntry = tuple[int, int, int]  # go(T,V,P): (step, vehicle index, position code after it)
-GoAtom = tuple[int, int, int, int]  # go(T,V,P): (literal, vehicle index, key shift, code after)
+#: go(T,V,P): (step, vehicle index, its field after it: position P - 1, or gone)
+GoEntry = tuple[int, int, int]
+#: go(T,V,P): (literal, vehicle index, its field after it)
+GoAtom = tuple[int, int, int]
 
 
 class _Thread:
@@ -88,9 +85,10 @@ class _Thread:
     heuristic) and cut back when a step's ``go`` is undone.
     """
 
-    def __init__(self, start: int) -> None:
+    def __init__(self, start: int, table: BoundTable) -> None:
         self.key = [start]  # the states of steps 0..prefix, prefix = len(key) - 1
         self.went: list[GoEntry | None] = [None]  # per step, its true go atom (none at 0)
+        self.with_field = table.with_field
 
     def grow(self, steps: int) -> None:
         self.went.extend([None] * (steps - len(self.went)))
@@ -109,10 +107,8 @@ class _Thread:
         step = len(self.key)
         if step >= len(self.went) or self.went[step] is None:
             return None
-        _, vehicle, code = self.went[step]  # type: ignore[misc]
-        shift = BITS * vehicle
-        before = self.key[-1]
-        self.key.append(before + ((code - ((before >> shift) & MASK)) << shift))
+        _, vehicle, after = self.went[step]  # type: ignore[misc]
+        self.key.append(self.with_field(self.key[-1], vehicle, after))
         return step
 
 
@@ -135,7 +131,7 @@ class StateMemo:
     _threads: list[_Thread] = field(default_factory=list)
     _steps: int = 0  # steps 0.._steps-1 are known
     _moves: list[list[GoAtom]] = field(default_factory=list)  # per step
-    #: Per step and vehicle, the solver literal of its state atom by position code (to phrase
+    #: Per step and vehicle, the solver literal of its state atom by its field (to phrase
     #: a nogood about a board); 0 where the encoding never derives that atom.
     _state_literals: list[list[list[int]]] = field(default_factory=list)
     _forced: list[GoEntry] = field(default_factory=list)  # go atoms of new steps true at once
@@ -165,7 +161,8 @@ class StateMemo:
         if not self._threads:
             start = self._start_key(init)
             self.memo.setdefault(start, 0)
-            self._threads = [_Thread(start) for _ in range(init.number_of_threads)]
+            table = self._board.table
+            self._threads = [_Thread(start, table) for _ in range(init.number_of_threads)]
         if len(self._threads) != init.number_of_threads:
             raise RuntimeError("the state memo needs the same number of threads every solve")
         for thread in self._threads:
@@ -177,11 +174,12 @@ class StateMemo:
 
     def _start_key(self, init: Any) -> int:
         """The board at step 0, from its state atoms (facts: true before any search)."""
+        table = self._board.table  # type: ignore[union-attr]
         key = 0
         for vehicle, literals in enumerate(self._state_literals[0]):
-            for code, literal in enumerate(literals):
+            for value, literal in enumerate(literals):
                 if literal and init.assignment.is_true(literal):
-                    key += code << (BITS * vehicle)
+                    key = table.with_field(key, vehicle, value)
         return key
 
     def _add_step(self, init: Any, step: int) -> bool:
@@ -192,27 +190,27 @@ class StateMemo:
         atoms = init.symbolic_atoms
         if Function("query", [Number(step)]) not in atoms:  # check(step) is not grounded
             return False
-        states = [[0] * (MASK + 1) for _ in board.labels]
-        for vehicle, code, symbol in board.state_symbols(step):
+        states = [[0] * (board.table.gone + 1) for _ in board.labels]
+        for vehicle, value, symbol in board.state_symbols(step):
             atom = atoms[symbol]  # None: the encoding never derives it
             if atom is not None:
-                states[vehicle][code] = init.solver_literal(atom.literal)
+                states[vehicle][value] = init.solver_literal(atom.literal)
         self._state_literals.append(states)
         moves: list[GoAtom] = []
-        for vehicle, code, symbol in board.go_symbols(step):
+        for vehicle, value, symbol in board.go_symbols(step):
             atom = atoms[symbol]
             if atom is None:
                 continue
             literal = init.solver_literal(atom.literal)
-            moves.append((literal, vehicle, BITS * vehicle, code))
+            moves.append((literal, vehicle, value))
             if init.assignment.is_false(literal):
                 continue
             if init.assignment.is_true(literal):
-                self._forced.append((step, vehicle, code))
+                self._forced.append((step, vehicle, value))
             if literal not in self._watches:
                 self._watches[literal] = []
                 init.add_watch(literal)
-            self._watches[literal].append((step, vehicle, code))
+            self._watches[literal].append((step, vehicle, value))
         self._moves.append(moves)
         return True
 
@@ -254,8 +252,8 @@ class StateMemo:
     def _board_literals(self, key: int, step: int) -> list[int]:
         """The state atoms, as solver literals, that say "the board ``key`` at ``step``"
         (each exists: a known board is reached by legal moves, so the encoding derives it)."""
-        states = self._state_literals[step]
-        literals = [states[v][(key >> (BITS * v)) & MASK] for v in range(len(states))]
+        states, field = self._state_literals[step], self._board.table.field  # type: ignore[union-attr]
+        literals = [states[v][field(key, v)] for v in range(len(states))]
         if not all(literals):
             raise RuntimeError(f"the state memo met a board the encoding cannot derive: {key:x}")
         return literals
@@ -274,12 +272,12 @@ class StateMemo:
         or to one farther from the goal (by its bound) than the steps left after it."""
         literals, assignment = self._board_literals(key, step), control.assignment
         memo, left, bound = self.memo, self._left(step + 1), self._board.bound  # type: ignore[union-attr]
+        table = self._board.table  # type: ignore[union-attr]
         bounding = self._bounding(step + 1)
-        for literal, vehicle, shift, code in self._moves[step + 1]:
-            now = (key >> shift) & MASK
-            if now == 0:
+        for literal, vehicle, value in self._moves[step + 1]:
+            if table.field(key, vehicle) == table.gone:
                 continue
-            after = key + ((code - now) << shift)
+            after = table.with_field(key, vehicle, value)
             seen = memo.get(after, step + 1) <= step
             if not seen and not (bounding and bound(after) > left):
                 continue
@@ -300,24 +298,16 @@ class StateMemo:
         return bool(control.add_clause(clause, tag=horizon_only))
 
 
-#: A bound past any horizon: a vehicle across a target's way that can never leave it.
-NEVER = 1 << 20
-
-#: Per target and its position: (what the target needs itself, per vehicle across its way:
-#: (vehicle index, its need per position code)).
-Needs = dict[int, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]]
-
-
 @dataclass(frozen=True)
 class _Board:
-    """What the memo needs of the puzzle, read from the facts of the ground program."""
+    """What the memo needs of the puzzle, read from the facts of the ground program: the
+    atoms of each vehicle, and the board as rhasp models it, whose keys and lower bound
+    (:class:`~rhasp.search.BoundTable`) are the search core's."""
 
     labels: tuple[Any, ...]  # vehicle labels (clingo symbols) in key order
-    positions: tuple[tuple[int, ...], ...]  # per vehicle, the positions on its line
+    positions: tuple[tuple[int, ...], ...]  # per vehicle, the positions on its line (1-based)
     exits: frozenset[tuple[int, int]]  # (vehicle, position): a target there has left
-    targets: tuple[int, ...]
-    needs: tuple[Needs, ...] = ()  # per target: see :data:`Needs` and :meth:`bound`
-    most: int = 0  # no board's bound is larger
+    table: BoundTable  # the keys' fields and the bound
     by_cells: bool = False  # a step slides one cell (slides.lp), else it moves any distance
 
     @classmethod
@@ -334,112 +324,57 @@ class _Board:
             (index[atom.symbol.arguments[0]], atom.symbol.arguments[1].number)
             for atom in atoms.by_signature("exit", 2)
         )
-        targets = tuple(
-            sorted(index[atom.symbol.arguments[0]] for atom in atoms.by_signature("target", 2))
-        )
-        shapes = [(0, "", 0)] * len(labels)  # (length, orientation, line) per vehicle
-        for atom in atoms.by_signature("vehicle", 4):
-            label, length, orientation, line = atom.symbol.arguments
-            shapes[index[label]] = (length.number, orientation.name, line.number)
-        ((width, height),) = (
-            (a.symbol.arguments[0].number, a.symbol.arguments[1].number)
-            for a in atoms.by_signature("size", 2)
-        )
         by_cells = all(
             abs(a.symbol.arguments[1].number - a.symbol.arguments[2].number) == 1
             for a in atoms.by_signature("reach", 3)
         )
-        exit_of = {vehicle: position for vehicle, position in exits}
-        needs = tuple(
-            _target_needs(t, exit_of[t], shapes, (width, height), targets, by_cells)
-            if t in exit_of
-            else {}
-            for t in targets
-        )
-        most = sum(
-            max(
-                (own + sum(max(need) for _, need in others) for own, others in by.values()),
-                default=0,
-            )
-            for by in needs
-        )
+        table = BoundTable.of(_model(atoms, labels), by_cells)
         sorted_positions = tuple(tuple(sorted(p)) for p in positions)
-        return cls(labels, sorted_positions, exits, targets, needs, most, by_cells)
+        return cls(labels, sorted_positions, exits, table, by_cells)
+
+    @property
+    def most(self) -> int:
+        return self.table.most
 
     def bound(self, key: int) -> int:
         """A lower bound on the steps from the board ``key`` to the goal (module docstring)."""
-        total = 0
-        across: dict[int, int] = {}
-        for t, by_position in zip(self.targets, self.needs, strict=True):
-            here = by_position.get((key >> (BITS * t)) & MASK)
-            if here is None:  # gone
-                continue
-            own, others = here
-            total += own
-            for vehicle, need in others:
-                cost = need[(key >> (BITS * vehicle)) & MASK]
-                if cost > across.get(vehicle, 0):
-                    across[vehicle] = cost
-        return total + sum(across.values())
+        return self.table.bound(key)
 
     def state_symbols(self, step: int) -> Iterator[tuple[int, int, Any]]:
-        """Every possible ``at(V,P,step)`` and ``gone(V,step)``: (vehicle, code, symbol)."""
+        """Every possible ``at(V,P,step)`` and ``gone(V,step)``: (vehicle, field, symbol)."""
         t = Number(step)
         for vehicle, label in enumerate(self.labels):
             for position in self.positions[vehicle]:
-                yield vehicle, position, Function("at", [label, Number(position), t])
-        for vehicle in self.targets:
-            yield vehicle, 0, Function("gone", [self.labels[vehicle], t])
+                yield vehicle, position - 1, Function("at", [label, Number(position), t])
+        for vehicle in self.table.targets:
+            yield vehicle, self.table.gone, Function("gone", [self.labels[vehicle], t])
 
     def go_symbols(self, step: int) -> Iterator[tuple[int, int, Any]]:
-        """Every possible ``go(step,V,P)``: (vehicle, code of the position after it, symbol)."""
+        """Every possible ``go(step,V,P)``: (vehicle, its field after the move, symbol)."""
         t = Number(step)
+        gone = self.table.gone
         for vehicle, label in enumerate(self.labels):
             for position in self.positions[vehicle]:
-                code = 0 if (vehicle, position) in self.exits else position
-                yield vehicle, code, Function("go", [t, label, Number(position)])
+                after = gone if (vehicle, position) in self.exits else position - 1
+                yield vehicle, after, Function("go", [t, label, Number(position)])
 
 
-def _target_needs(
-    target: int,
-    exit_at: int,
-    shapes: list[tuple[int, str, int]],
-    size: tuple[int, int],
-    targets: tuple[int, ...],
-    by_cells: bool,
-) -> Needs:
-    """For each position of ``target`` (1-based; its exit position excluded, where it has
-    left): its own need, and the need of every vehicle across its line between it and the
-    exit, by the position code of that vehicle. Steps are slides when ``by_cells``, else
-    moves. Targets are not counted as blockers of each other."""
-    length, orientation, line = shapes[target]
-    span = size[0] if orientation == "h" else size[1]
-    needs: Needs = {}
-    for position in range(1, span - length + 2):
-        if position == exit_at:
-            continue
-        ahead = range(position + length, span + 1) if exit_at > position else range(1, position)
-        own = abs(exit_at - position) if by_cells else 1
-        others = []
-        for vehicle, (v_length, v_orientation, v_line) in enumerate(shapes):
-            if v_orientation == orientation or v_line not in ahead or vehicle in targets:
-                continue
-            v_span = size[1] if v_orientation == "v" else size[0]
-            need = [0] * (MASK + 1)
-            for q in range(1, v_span - v_length + 2):
-                if q <= line <= q + v_length - 1:  # across the target's line
-                    need[q] = _clearing(q, v_length, v_span, line) if by_cells else 1
-            others.append((vehicle, tuple(need)))
-        needs[position] = (own, tuple(others))
-    return needs
-
-
-def _clearing(position: int, length: int, span: int, line: int) -> int:
-    """The fewest cells a vehicle at ``position`` (covering ``line``) must slide to uncover
-    ``line``: back to end before it, or on to start after it, where its own line has room."""
-    back = position + length - line  # to end at line - 1
-    on = line + 1 - position  # to start at line + 1
-    fits_back = line - length >= 1
-    fits_on = line + length <= span
-    options = [cells for cells, fits in ((back, fits_back), (on, fits_on)) if fits]
-    return min(options, default=NEVER)
+def _model(atoms: Any, labels: tuple[Any, ...]) -> Board:
+    """The board of the facts (``encodings/README.md``), its vehicles in ``labels``' order."""
+    shapes = {}
+    for atom in atoms.by_signature("vehicle", 4):
+        label, length, orientation, line = atom.symbol.arguments
+        shapes[label] = Vehicle(str(label), orientation.name, line.number - 1, length.number)
+    ((width, height),) = (
+        (a.symbol.arguments[0].number, a.symbol.arguments[1].number)
+        for a in atoms.by_signature("size", 2)
+    )
+    walls = frozenset(
+        (a.symbol.arguments[0].number - 1, a.symbol.arguments[1].number - 1)
+        for a in atoms.by_signature("wall", 2)
+    )
+    exits = tuple(
+        (str(a.symbol.arguments[0]), a.symbol.arguments[1].name)
+        for a in atoms.by_signature("target", 2)
+    )
+    return Board(width, height, tuple(shapes[label] for label in labels), walls, exits)  # type: ignore[arg-type]

@@ -10,6 +10,8 @@ modules or its tables:
   :func:`all_moves_graph`;
 - the enumeration's shards: :func:`prepare_shards` and :func:`enumerate_shard`, on the
   :class:`Lines` and :class:`ShardLimits` the enumeration builds;
+- the lower bound of A* as a table on the core's keys, for the ASP engine's state memo:
+  :class:`BoundTable`;
 - the compiled code: :func:`prefer_compiled` (switch now, for large work),
   :func:`when_compiling` (who is told when a compile starts), :func:`settle` (before forking).
 
@@ -32,6 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from rhasp.limits import Budget
 from rhasp.model import Board, Piece, Plan, Puzzle, State, TargetSpec, build_puzzle
 from rhasp.search import clusters, core, shards
+from rhasp.search.bound_table import BoundTable
 from rhasp.search.geometry import WORD_BITS, Geometry
 from rhasp.search.graph import ClusterGraph, all_moves_graph, explore_cluster
 from rhasp.search.runner import RUNNER, UNLIMITED, run
@@ -66,6 +69,7 @@ __all__ = [
     "VERTICAL",
     "WALL",
     "WALL_CELL",
+    "BoundTable",
     "ClusterGraph",
     "Lines",
     "ShardLimits",

@@ -496,53 +496,103 @@ def target_vehicles(g: Tables) -> list[int]:
 
 
 def lower_bound(g: Tables, targets: list[int], key: int, by_slides: bool) -> int:
-    """At least this many moves (or slides) are left from ``key``; -1 when no plan is left
-    (a wall on a target's way out).
+    """At least this many moves (or slides) are left from ``key``; -1 when no plan is left.
 
-    The *way out* of a target still on the board is the cells between it and its exit edge.
-    Every target still on the board must move, and so must every other vehicle standing on a
-    target's way out (the target cannot pass it): each move moves one vehicle, so by moves
-    the bound is how many vehicles must move. By slides, each target must cross its way out,
-    one cell a slide, and each other vehicle on a way out must slide at least one cell.
+    Every target still on the board must move: one move, or by slides the cells of its way
+    out (:func:`way_out`) one a slide. So must every other vehicle across a target's way
+    (the target cannot pass it): one move, or by slides the fewest cells that take it off
+    that way (:func:`clearing`). Each move moves one vehicle, so the parts add up; a vehicle
+    across the ways of two targets counts once, with the larger need (it may clear each way
+    at a different time). No plan is left when a wall is on a target's way, or a vehicle
+    across it has no position off it.
 
     Admissible, then; and consistent: one move changes the bound by at most its own cost. A
     target moves only through free cells, so it never passes a vehicle on its way out, and
-    leaves the set of vehicles that must move only when it leaves the board; any other move
-    takes at most its own vehicle out of that set; by slides, a target's k slides shorten
-    its way by at most k.
+    its way only shrinks as it nears its exit (a target that leaves had an empty way); a
+    blocker's k slides change its need by at most k (by moves, it stays or leaves the set
+    of vehicles that must move); a target's k slides shorten its way by at most k.
+
+    The state memo (:mod:`rhasp.engines.memo`) tabulates this same bound per position, from
+    :func:`way_out`, :func:`own_need` and :func:`blocker_need`, so that the ASP search and A*
+    prune by one definition.
     """
     occupied = occupancy(g, key)
-    region = no_cells(occupied)
+    across = [0] * g.count  # per vehicle, the most it must move for any target's way
     left = 0
-    for i in targets:
-        p = field(key, g.shift[i], g.gone)
+    for t in targets:
+        p = field(key, g.shift[t], g.gone)
         if p == g.gone:
             continue  # left already
-        base = i * g.stride
-        way = no_cells(occupied)
-        if g.exit_ahead[i]:
-            for q in range(p + 1, g.last[i] + 1):
-                way = joined(way, cells_at(g.masks, base + q))
-            distance = g.last[i] - p
-        else:
-            for q in range(p):
-                way = joined(way, cells_at(g.masks, base + q))
-            distance = p
-        way = without(way, cells_at(g.masks, base + p))
+        way = way_out(g, t, p)
         if meet(way, g.walls):
             return -1
-        region = joined(region, way)
-        left += distance if by_slides else 1
-    if not meet(region, occupied):
-        return left
-    for i in range(g.count):
-        p = field(key, g.shift[i], g.gone)
-        if p == g.gone or not meet(cells_at(g.masks, i * g.stride + p), region):
+        left += own_need(g, t, p, by_slides)
+        if not meet(way, occupied):
             continue
-        is_target = False
-        for t in targets:
-            if t == i:
-                is_target = True
-        if not is_target:
-            left += 1
+        for i in range(g.count):
+            if is_target(targets, i):
+                continue
+            need = blocker_need(g, i, field(key, g.shift[i], g.gone), way, by_slides)
+            if need < 0:
+                return -1
+            if need > across[i]:
+                across[i] = need
+    for need in across:
+        left += need
     return left
+
+
+def way_out(g: Tables, t: int, p: int) -> int:
+    """The cells target ``t`` at position ``p`` must still cross to reach its exit edge."""
+    base = t * g.stride
+    way = no_cells(g.walls)
+    if g.exit_ahead[t]:
+        for q in range(p + 1, g.last[t] + 1):
+            way = joined(way, cells_at(g.masks, base + q))
+    else:
+        for q in range(p):
+            way = joined(way, cells_at(g.masks, base + q))
+    return without(way, cells_at(g.masks, base + p))
+
+
+def own_need(g: Tables, t: int, p: int, by_slides: bool) -> int:
+    """What target ``t`` at position ``p`` needs itself: one move, or a slide a cell of its
+    way out."""
+    if not by_slides:
+        return 1
+    return g.last[t] - p if g.exit_ahead[t] else p
+
+
+def blocker_need(g: Tables, i: int, p: int, way: int, by_slides: bool) -> int:
+    """What vehicle ``i`` at position ``p`` needs to stand off ``way``: nothing, one move, or
+    by slides :func:`clearing`; -1 if it never can."""
+    cells = clearing(g, i, p, way)
+    return cells if by_slides or cells <= 0 else 1
+
+
+def clearing(g: Tables, i: int, p: int, way: int) -> int:
+    """The fewest cells vehicle ``i`` at position ``p`` must slide along its line to stand
+    off ``way`` (0 if it does already), or -1 if no position of its line does."""
+    base = i * g.stride
+    if not meet(cells_at(g.masks, base + p), way):
+        return 0
+    for distance in range(1, g.last[i] + 1):
+        for q in (p - distance, p + distance):
+            if 0 <= q <= g.last[i] and not meet(cells_at(g.masks, base + q), way):
+                return distance
+    return -1
+
+
+def is_target(targets: list[int], i: int) -> bool:
+    for t in targets:  # noqa: SIM110 (numba compiles no generator expression)
+        if t == i:
+            return True
+    return False
+
+
+def field_bits(last: int) -> int:
+    """Bits of a key's field for positions 0 to ``last`` with ``gone`` (all ones) above them."""
+    bits = 1
+    while (1 << bits) - 1 <= last:  # numba has no int.bit_length
+        bits += 1
+    return bits

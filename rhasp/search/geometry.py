@@ -51,7 +51,7 @@ class Geometry:
         exit edge."""
         lasts = [board.line_length(v) - v.length for v in board.vehicles]
         # Room for every position and for gone (no vehicle at all once the last target left).
-        bits = (max(lasts, default=0) + 1).bit_length()
+        bits = core.field_bits(max(lasts, default=0))
         gone, stride = (1 << bits) - 1, 1 << bits
         masks, behind, ahead, near = _rows(board, lasts, stride)
         exit_at = [_exit_position(board, i, last) for i, last in enumerate(lasts)]

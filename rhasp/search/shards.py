@@ -51,6 +51,7 @@ from rhasp.search import clusters, core
 
 # The kinds of piece in an entry.
 HORIZONTAL, VERTICAL, WALL = 0, 1, 2
+SHORTEST = 2  # a car: of the pieces, the one with most positions on a line
 
 # The shard's tallies (see :func:`enumerate_shard`).
 LAYOUTS, LEAST, SOLVABLE, PUZZLES = 0, 1, 2, 3
@@ -107,18 +108,16 @@ class Scratch(NamedTuple):
     tables: core.Tables
 
 
-def bits_for(size: int) -> int:
-    """Bits of a vehicle's field in a key: room for every position along a line of ``size``."""
-    bits = 0
-    while (1 << bits) < size:  # numba has no int.bit_length
-        bits += 1
-    return bits
+def field_bits(size: int) -> int:
+    """Bits of a vehicle's field in a key: room for every position of a car (the longest
+    run of positions) along a line of ``size``, and ``gone``."""
+    return core.field_bits(size - SHORTEST)
 
 
 def scratch(size: int) -> Scratch:
     """Room for any layout of a ``size`` board: no more pieces than cells."""
     cells = size * size
-    stride = 1 << bits_for(size)
+    stride = 1 << field_bits(size)
     tables = core.Tables(
         0,
         stride - 1,
@@ -292,7 +291,7 @@ def _geometry(size: int, pieces: int, skip: int, room: Scratch) -> core.Tables:
     piece) at its exit edge on the right."""
     t = room.tables
     stride = t.stride
-    bits = bits_for(stride)
+    bits = field_bits(size)
     walls = 0
     i = 0
     for k in range(pieces):

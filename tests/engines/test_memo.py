@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import heapq
+from dataclasses import replace
 
 import clingo
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from rhasp.engines import AspOptions
 from rhasp.engines.asp import AspEngine, encoding_path, ground_horizon, memo_options
 from rhasp.engines.bfs import BfsEngine
-from rhasp.engines.memo import BITS, StateMemo, _Board
+from rhasp.engines.memo import StateMemo
 from rhasp.formats.facts import write_facts
 from rhasp.model import Puzzle
-from tests.boards import card, example, puzzles
-from tests.volume import examples
+from rhasp.search.geometry import Geometry
+from tests.boards import card, example
 
 BFS = BfsEngine()
 
@@ -35,12 +33,13 @@ class RescannedMemo(StateMemo):
         atoms = init.symbolic_atoms
         labels = sorted(atom.symbol.arguments[0] for atom in atoms.by_signature("vehicle", 4))
         index = {label: i for i, label in enumerate(labels)}
+        gone = self._board.table.gone
         self.state_literals = [
-            ((step.number, index[label], position.number), init.solver_literal(atom.literal))
+            ((step.number, index[label], position.number - 1), init.solver_literal(atom.literal))
             for atom in atoms.by_signature("at", 3)
             for label, position, step in [atom.symbol.arguments]
         ] + [
-            ((step.number, index[label], 0), init.solver_literal(atom.literal))
+            ((step.number, index[label], gone), init.solver_literal(atom.literal))
             for atom in atoms.by_signature("gone", 2)
             for label, step in [atom.symbol.arguments]
         ]
@@ -58,7 +57,8 @@ class RescannedMemo(StateMemo):
                 if at == step and assignment.is_true(literal)
             ]
             assert len(true) == len(self._board.labels), step  # one state atom per vehicle
-            assert key == sum(code << (BITS * vehicle) for vehicle, code in true)
+            shift = self._board.table.shift
+            assert key == sum(field << shift[vehicle] for vehicle, field in true)
         self.checks += 1
 
 
@@ -107,7 +107,6 @@ def test_recorded_boards_are_reachable_in_at_most_their_step():
     memo = StateMemo()
     solve_with(memo, puzzle, "moves")
     board = puzzle.board
-    labels = sorted(vehicle.label for vehicle in board.vehicles)
     depth = {board.settle(puzzle.start): 0}
     frontier = [board.settle(puzzle.start)]
     while frontier:
@@ -119,15 +118,7 @@ def test_recorded_boards_are_reachable_in_at_most_their_step():
                     following.append(successor)
         frontier = following
 
-    def key(state) -> int:
-        # The memo's key: 1-based position per vehicle in label order, 0 for gone.
-        positions = {v.label: p for v, p in zip(board.vehicles, state, strict=True)}
-        return sum(
-            (0 if positions[label] is None else positions[label] + 1) << (BITS * i)
-            for i, label in enumerate(labels)
-        )
-
-    distance = {key(state): moves for state, moves in depth.items()}
+    distance = {memo_key(puzzle, state): moves for state, moves in depth.items()}
     assert len(memo.memo) > 50
     for board_key, step in memo.memo.items():
         assert board_key in distance, "the memo recorded a board the model cannot reach"
@@ -192,71 +183,8 @@ def test_the_users_clingo_options_win_over_the_memos():
     assert solution.length == 8
 
 
-def memo_board(puzzle: Puzzle, objective: str) -> _Board:
-    """The memo's reading of the puzzle, from the ground base program, as the solver gives it."""
-    control = clingo.Control(["--warn=none"])
-    control.load(str(encoding_path(objective)))
-    control.add("base", [], write_facts(puzzle))
-    control.ground([("base", [])])
-    return _Board.read(control.symbolic_atoms)
-
-
 def memo_key(puzzle: Puzzle, state) -> int:
-    """The memo's key: 1-based position per vehicle in label order, 0 for gone."""
-    labels = sorted(vehicle.label for vehicle in puzzle.board.vehicles)
-    positions = {v.label: p for v, p in zip(puzzle.board.vehicles, state, strict=True)}
-    return sum(
-        (0 if positions[label] is None else positions[label] + 1) << (BITS * i)
-        for i, label in enumerate(labels)
-    )
-
-
-def distances_to_goal(puzzle: Puzzle, objective: str) -> dict:
-    """Every reachable state's fewest moves (or slides) to the goal, by the readable model:
-    the graph of moves from the start, then Dijkstra backwards from the solved states."""
-    board = puzzle.board
-    start = board.settle(puzzle.start)
-    edges: dict = {}  # state -> [(cost, state before)]
-    seen, frontier = {start}, [start]
-    while frontier:
-        state = frontier.pop()
-        for move, after in board.successors(state):
-            cost = abs(move.delta) if objective == "slides" else 1
-            edges.setdefault(after, []).append((cost, state))
-            if after not in seen:
-                seen.add(after)
-                frontier.append(after)
-    queue = [(0, n, s) for n, s in enumerate(s for s in seen if board.is_solved(s))]
-    heapq.heapify(queue)
-    distance: dict = {}
-    while queue:
-        d, _, state = heapq.heappop(queue)
-        if state in distance:
-            continue
-        distance[state] = d
-        for cost, before in edges.get(state, ()):
-            if before not in distance:
-                heapq.heappush(queue, (d + cost, id(before), before))
-    return distance
-
-
-@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(puzzles(max_side=6, max_others=5), st.sampled_from(["moves", "slides"]))
-def test_the_memo_bound_never_exceeds_the_steps_left(puzzle, objective):
-    """What makes the bound's prune sound: from every state that can still reach the goal,
-    the bound is at most the true fewest moves (or slides) to it, by the model's own search."""
-    board = memo_board(puzzle, objective)
-    for state, left in distances_to_goal(puzzle, objective).items():
-        bound = board.bound(memo_key(puzzle, state))
-        assert bound <= left, (state, left)
-        assert bound <= board.most  # the propagator skips the bound where no board reaches it
-
-
-def test_the_memo_bound_counts_the_way_out_by_hand():
-    # Card 1: X (row 3, columns 2-3) needs 3 cells to the exit. Across its way stand the trucks
-    # Q (column 4, rows 2-4) and O (column 6, rows 1-3); neither has room to go up past row 3,
-    # so Q must slide down 2 cells and O 3. By moves 1 + 2; by slides 3 + 2 + 3.
-    puzzle = card(1)
-    key = memo_key(puzzle, puzzle.board.settle(puzzle.start))
-    assert memo_board(puzzle, "moves").bound(key) == 3
-    assert memo_board(puzzle, "slides").bound(key) == 8
+    """The memo's key: the search core's, of the board with its vehicles in label order."""
+    order = sorted(range(len(state)), key=lambda i: puzzle.board.vehicles[i].label)
+    board = replace(puzzle.board, vehicles=tuple(puzzle.board.vehicles[i] for i in order))
+    return Geometry.of(board).key(tuple(state[i] for i in order))
