@@ -68,12 +68,19 @@ from rhasp.api import (
     moves_of,
 )
 from rhasp.arguments import LARGEST, MAX_JOBS, checked_clingo_args, whole
-from rhasp.errors import InputError, MissingTool, RhaspError, SearchLimit, install_command
+from rhasp.errors import (
+    InputError,
+    MissingTool,
+    RhaspError,
+    SearchLimit,
+    about,
+    install_command,
+)
 from rhasp.files import destination, naming_the_file, written_whole
 from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_bounded, read_path, write
 from rhasp.formats.facts import write_facts
 from rhasp.journal import journal_of
-from rhasp.model import Puzzle
+from rhasp.model import Move, Puzzle
 from rhasp.notation import NOTATIONS, READ
 from rhasp.output import (
     GENERATE_ADVICE,
@@ -87,6 +94,7 @@ from rhasp.output import (
     check_lines,
     counted,
     enumeration_table,
+    hint_lines,
     reading_text,
     solution_dict,
     solution_text,
@@ -543,6 +551,48 @@ def check(
     else:
         out.print("\n".join(check_lines(result, reading_text(board_puzzle))), markup=False)
     return EXIT_OK if result.solves else EXIT_UNSOLVED
+
+
+@app.command()
+@guarded_command
+def hint(
+    puzzle: OnePuzzleArg,
+    plan: Annotated[
+        str | None,
+        typer.Argument(
+            help='The moves played so far, e.g. "AL1 PU1" (any notation), a file holding them, '
+            "or -; the hint is for the position they reach. Default: the start.",
+            show_default=False,
+        ),
+    ] = None,
+    notation: Annotated[
+        NotationChoice, typer.Option(help="Moves as XR3 (card), X→3 (arrow) or X+3 (signed).")
+    ] = NotationChoice.card,
+    output: FormatOpt = OutputChoice.text,
+    target: TargetOpt = None,
+    max_states: MaxStatesOpt = None,
+) -> int:
+    """The next move of an optimal plan, and how many moves are left (the page's Hint)."""
+
+    board_puzzle = read_one(puzzle, target)
+    played: Sequence[Move] = ()
+    source = "plan"
+    if plan is not None:
+        text, source = plan_text(plan)
+        played = moves_of(board_puzzle, text, source)
+    with about(source):  # a move that cannot be played: the plan's line, not the puzzle's
+        position = rhasp.play(board_puzzle, played)
+    found = rhasp.hint(position, budget=live_budget(max_states, output.value))
+    assert found is not None  # a hint that may search always answers
+    if output is OutputChoice.json:
+        record = {"puzzle": board_puzzle.name, "played": len(played)}
+        record |= found.record(position.board)
+        print(json.dumps(with_reading(record, board_puzzle), ensure_ascii=False, indent=2))
+    else:
+        reading = reading_text(board_puzzle)
+        lines = hint_lines(found, position, len(played), notation.value, reading)
+        out.print("\n".join(lines), markup=False)
+    return EXIT_UNSOLVED if found.moves_left is None else EXIT_OK
 
 
 def plan_text(plan: str) -> tuple[str, str]:

@@ -15,12 +15,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from rhasp import solving
 from rhasp.canonical import cluster_graph
 from rhasp.errors import SearchLimit, TimeLimit
 from rhasp.limits import Budget
 from rhasp.model import Board, Move, Puzzle
+from rhasp.notation import format_move
 from rhasp.search import ClusterGraph
 from rhasp.static import STATIC, blocked_exit
 
@@ -43,6 +45,20 @@ class Hint:
     move: Move | None
     moves_left: int | None
     proven_by: str = "bfs"
+
+    def record(self, board: Board) -> dict[str, Any]:
+        """The hint as JSON (the page's answer, ``rhasp hint --format json``): the move in
+        card notation and as label and cells, the moves left, whether none are."""
+        move = self.move
+        return {
+            "move": None if move is None else format_move(move, board),
+            "label": None if move is None else move.label,
+            "delta": None if move is None else move.delta,
+            "moves_left": self.moves_left,
+            # Moves are reversible: a position with no way out means a puzzle with none.
+            "unsolvable": self.moves_left is None,
+            "proven_by": self.proven_by,
+        }
 
 
 class ClusterBook:

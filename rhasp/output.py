@@ -16,8 +16,18 @@ from rich.text import Text
 
 from rhasp.analysis import Analysis
 from rhasp.errors import Limit, RanOut, counted
+from rhasp.hints import Hint
 from rhasp.model import EMPTY, WALL, Board, Puzzle, State, replay
-from rhasp.notation import ENGINE, READ, SEARCHES, STOPPED, WHY, Notation, format_plan
+from rhasp.notation import (
+    ENGINE,
+    READ,
+    SEARCHES,
+    STOPPED,
+    WHY,
+    Notation,
+    format_move,
+    format_plan,
+)
 from rhasp.plan_check import PlanCheck
 from rhasp.progress import Silent
 from rhasp.solution import Solution
@@ -339,6 +349,26 @@ def memo_text(memo: Mapping[str, int] | None) -> str:
     if not memo:
         return ""
     return f", memo {counted(memo['states'], 'state')}, {counted(memo['nogoods'], 'nogood')}"
+
+
+def hint_lines(
+    hint: Hint, puzzle: Puzzle, played: int, notation: Notation, reading: str
+) -> list[str]:
+    """The text of ``rhasp hint``: one line with the position (after the moves ``played``),
+    the next move and the moves left, or why there is none; what the reader inferred under
+    it."""
+    parts = [puzzle.name]
+    if played:
+        parts.append(f"after {counted(played, 'move')}")
+    if hint.moves_left is None:
+        parts += ["no solution from here", f"proven by {hint.proven_by}"]
+    elif hint.move is None:
+        parts.append("solved")
+    else:
+        move = format_move(hint.move, puzzle.board, notation)
+        parts += [f"next move {move}", f"{counted(hint.moves_left, 'move')} left"]
+        parts.append(f"proven by {hint.proven_by}")
+    return [" · ".join(parts), *([f"  {READ}{reading}"] if reading else [])]
 
 
 def check_lines(result: PlanCheck, reading: str = "") -> list[str]:

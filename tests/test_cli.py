@@ -14,7 +14,9 @@ import pytest
 from rich.console import Console
 from typer.main import get_command
 
+from rhasp import hint, play
 from rhasp.cli import COMPILING, app, main
+from rhasp.engines import reference
 from rhasp.formats import read_text
 from rhasp.output import ProofProgress
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS
@@ -621,6 +623,7 @@ PAST_INT64 = str(2**63)  # one past the largest count the compiled core holds
 ARGUMENTS = {
     "solve": [str(ORIGINAL / "card01.txt")],
     "check": [str(ORIGINAL / "card01.txt"), "XR1"],
+    "hint": ["card01"],
     "analyze": [str(ORIGINAL / "card01.txt")],
     "hardest": [str(ORIGINAL / "card01.txt")],
     "render": [str(ORIGINAL / "card01.txt"), "-o", "card.svg", "--solution"],
@@ -1006,3 +1009,41 @@ def test_a_plan_file_past_the_bound_is_refused_naming_it(tmp_path):
     assert result.exit_code == 2
     assert result.stderr.startswith(f"rhasp: {plan}: more than 1,048,576 bytes, the most read")
     assert result.stderr.count("\n") == 1
+
+
+# --- rhasp hint --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("played", ["", "AR1 PU1", "AR1 PU1 BU1 QD1"])
+def test_hint_starts_an_optimal_plan_from_the_position_the_moves_reach(played):
+    puzzle = card(1)
+    result = rhasp("hint", "card01", *([played] if played else []), "--format", "json")
+    assert result.exit_code == 0, result.stderr
+    record = json.loads(result.stdout)
+    position = play(puzzle, played) if played else puzzle
+    # Checked by the readable reference search, from the position and after the hint's move.
+    plan, _ = reference.fewest_moves(position.board, position.start)
+    assert record["moves_left"] == len(plan)
+    assert record["played"] == len(played.split())
+    after = play(position, record["move"])
+    assert len(reference.fewest_moves(after.board, after.start)[0]) == len(plan) - 1
+    # The page's answer (and rhasp.hint's) for that position, field for field.
+    assert {k: record[k] for k in hint(position).record(position.board)} == hint(position).record(
+        position.board
+    )
+
+
+def test_hint_says_the_next_move_or_why_there_is_none_with_its_exit_code():
+    text = rhasp("hint", "card01", "AR1 PU1")
+    assert text.exit_code == 0
+    assert re.search(r"card01 · after 2 moves · next move \w+ · 6 moves left", text.stdout)
+    solved = rhasp("hint", "card01", "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5")
+    assert solved.exit_code == 0 and "solved" in solved.stdout
+    walled = rhasp("hint", "puzzles/large/walled12.txt")
+    assert walled.exit_code == 1
+    assert "no solution" in walled.stdout and "static analysis" in walled.stdout
+    blocked = rhasp("hint", "card01", "AR1 BU3")
+    assert blocked.exit_code == 2
+    assert "plan: move 2: B is blocked by P at row 4" in blocked.stderr
+    limited = rhasp("hint", "card33", "--max-states", "10")  # a card no other test hints
+    assert limited.exit_code == 4 and "--max-states" in limited.stderr

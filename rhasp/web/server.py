@@ -543,18 +543,7 @@ def hint_record(puzzle: Puzzle, limits: ServerLimits | None = None) -> dict[str,
         found = rhasp.hint(puzzle, search=False)
     else:
         found = rhasp.hint(puzzle, budget=limits.budget())
-    if found is None:
-        return None
-    move = found.move
-    return {
-        "move": None if move is None else format_move(move, puzzle.board),
-        "label": None if move is None else move.label,
-        "delta": None if move is None else move.delta,
-        "moves_left": found.moves_left,
-        # Moves are reversible: a position with no way out means a puzzle with none.
-        "unsolvable": found.moves_left is None,
-        "proven_by": found.proven_by,
-    }
+    return None if found is None else found.record(puzzle.board)
 
 
 def solve_position(request: SolveBody, limits: ServerLimits, progress: Any) -> dict[str, Any]:
