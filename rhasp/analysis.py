@@ -28,21 +28,25 @@ from rhasp.search import ClusterGraph, all_moves_graph, fewest_slides
 class Analysis:
     """The figures of ``rhasp analyze`` for one puzzle's start."""
 
-    name: str
-    cluster_states: int
-    cluster_edges: int
-    goal_states: int
-    minimal_moves: int | None  # None: no goal state in the cluster
-    minimal_slides: int | None
+    name: str  # the puzzle's name
+    cluster_states: int  # the states reachable from the start (its cluster)
+    cluster_edges: int  # the moves between them, each counted once
+    goal_states: int  # the cluster's states with the target at its exit edge
+    minimal_moves: int | None  # the fewest moves to a goal state; None: no goal state
+    minimal_slides: int | None  # the fewest slides to a goal state, by BFS
+    #: The game graph's states: those reachable from the start without passing through a
+    #: winning state (one move from taking the target out), winning states excluded.
     game_states: int
-    game_levels: int
-    winning_edges: int
+    game_levels: int  # the largest distance from the start within the game graph, plus one
+    winning_edges: int  # the moves from a game-graph state into a winning state
     all_moves_tried: int  # the product over lines of each line's placements
+    #: The all-moves graph's states: every placement with each vehicle on its own line, in
+    #: its line's order, nothing overlapping.
     all_moves_states: int
-    all_moves_edges: int
+    all_moves_edges: int  # pairs of those placements one move apart
     profile: dict[int, int]  # distance to the nearest goal -> number of cluster states
-    hardest_distance: int | None
-    hardest: list[State] = field(repr=False)
+    hardest_distance: int | None  # the largest distance to a goal in the cluster
+    hardest: list[State] = field(repr=False)  # the states at that distance, database order
     graph: ClusterGraph | None = field(default=None, repr=False, compare=False)  # for drawing
 
     def record(self) -> dict[str, Any]:

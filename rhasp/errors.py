@@ -43,7 +43,9 @@ class IllegalMove(RhaspError):
 
 class PlanError(InputError):
     """A plan whose replay fails; names the first bad move (1-based). Bad input, like a bad
-    board: the CLI exits 2 and ``except InputError`` catches both."""
+    board, where the plan only leads to a position (``rhasp hint``, the page: exit code 2),
+    and ``except InputError`` catches both; ``rhasp check`` answers it instead, as the plan
+    failing (exit code 1)."""
 
     def __init__(self, what: str, index: int, where: str = "") -> None:
         super().__init__(what, where)
@@ -95,10 +97,10 @@ class Limit:
     ``ran_out``: the command line names the option to raise, the page what the position
     needs. ``also``: a second search's limit, when both searches of a solve stopped."""
 
-    text: str
-    ran_out: RanOut | None = None
-    amount: float | None = None
-    reached: int | None = None
+    text: str  # one line: what stopped, and how far it got
+    ran_out: RanOut | None = None  # states, atoms, horizon, memory, address space, time, ...
+    amount: float | None = None  # what the budget allowed of it; None where none was set
+    reached: int | None = None  # the states reached by then, when counted
     also: tuple[str, Limit] | None = None  # (the other engine, its limit)
 
     def __str__(self) -> str:

@@ -42,9 +42,9 @@ class Hint:
     the exit (0 when solved, and then ``move`` is None); ``moves_left`` is None when no plan
     exists from here."""
 
-    move: Move | None
-    moves_left: int | None
-    proven_by: str = "bfs"
+    move: Move | None  # the next move; None when solved or when no plan exists
+    moves_left: int | None  # moves to the exit, this one included; None: no plan from here
+    proven_by: str = "bfs"  # "bfs" (a breadth-first search), or "static analysis"
 
     def record(self, board: Board) -> dict[str, Any]:
         """The hint as JSON (the page's answer, ``rhasp hint --format json``): the move in

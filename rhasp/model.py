@@ -223,14 +223,17 @@ class Puzzle:
     puzzle was solved when the text allowed another (:mod:`rhasp.formats.reading`).
     """
 
-    board: Board
-    placement: State
-    name: str = field(default="puzzle", compare=False)
+    board: Board  # the grid, its walls, the vehicles and the targets' exits
+    placement: State  # each vehicle's position along its line (0-based), as read
+    name: str = field(default="puzzle", compare=False)  # the file's name, or the deck's
+    #: What the text said of the puzzle besides its board: a database line's ``moves`` and
+    #: ``cluster``, a generated puzzle's.
     meta: Mapping[str, int] = field(default_factory=dict, compare=False, hash=False)
-    reading: tuple[str, ...] = field(default=(), compare=False)
+    reading: tuple[str, ...] = field(default=(), compare=False)  # what the reader inferred
 
     @property
     def start(self) -> State:
+        """The placement with any target already at its exit edge gone: where engines start."""
         return self.board.settle(self.placement)
 
     def renamed(self, name: str) -> Puzzle:

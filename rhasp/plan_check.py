@@ -41,19 +41,19 @@ class PlanCheck:
     cannot be played, the move that fails (``failed_move``, 1-based) and why (``error``); for
     one that solves it, the proven minima (by BFS) and whether it reaches them."""
 
-    puzzle: str
+    puzzle: str  # the puzzle's name
     plan_moves: int  # the moves as given
-    solves: bool = False
-    error: str | None = None
-    failed_move: int | None = None
+    solves: bool = False  # the plan, played, solves the puzzle
+    error: str | None = None  # why the move ``failed_move`` cannot be played
+    failed_move: int | None = None  # the first move that cannot be played (1-based)
     moves: int | None = None  # as played
-    slides: int | None = None
-    clipped: tuple[Clipped, ...] = ()
-    minimal_moves: int | None = None
-    minimal_slides: int | None = None
-    moves_minimal: bool | None = None
-    slides_minimal: bool | None = None
-    proven_by: tuple[str, ...] = ()
+    slides: int | None = None  # as played: cells moved, all moves together
+    clipped: tuple[Clipped, ...] = ()  # moves past the exit, counted up to the edge
+    minimal_moves: int | None = None  # the fewest moves of any plan, proven by BFS
+    minimal_slides: int | None = None  # the fewest slides of any plan, proven by BFS
+    moves_minimal: bool | None = None  # the plan has the fewest moves
+    slides_minimal: bool | None = None  # the plan has the fewest slides
+    proven_by: tuple[str, ...] = ()  # what proves the minima
     unsolvable: str | None = None  # for a plan that does not solve: static analysis's proof
 
     def record(self) -> dict[str, Any]:

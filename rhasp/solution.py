@@ -66,14 +66,19 @@ class AspFigures:
 
 @dataclass(frozen=True)
 class Solution:
-    puzzle: Puzzle
-    objective: Objective
-    plan: Plan | None  # None: no plan, proven (``proofs``) or not searched to the end (``limit``)
-    engine: str
+    """What :func:`rhasp.solve` answers: an optimal plan, or the proof that there is none, or
+    the limit that stopped the search; what proves the answer, and the work behind it."""
+
+    puzzle: Puzzle  # the puzzle solved
+    objective: Objective  # "moves" or "slides": what the plan has fewest of
+    #: The optimal plan; None: no plan, proven (``proofs``) or not searched to the end
+    #: (``limit``).
+    plan: Plan | None
+    engine: str  # the engine that answered: "asp", "bfs", "astar", or "static analysis"
     proofs: tuple[str, ...]  # what proves the plan optimal (or the puzzle unsolvable)
     explored: int | None  # states a search reached; None for an engine that does not count them
-    seconds: float
-    limit: Limit | None = None  # e.g. "timed out at horizon 12": no answer either way
+    seconds: float  # the searches' time together
+    limit: Limit | None = None  # what stopped the search, when nothing is proven either way
     #: Engines that stopped at a limit while another proved the answer: name -> the limit.
     stopped: Mapping[str, Limit] = field(default_factory=dict)
     chosen: str | None = None  # why rhasp chose the engine, when the caller named none
@@ -91,10 +96,12 @@ class Solution:
 
     @property
     def moves(self) -> int | None:
+        """The plan's moves (a vehicle's movement of any distance); None without a plan."""
         return None if self.plan is None else len(self.plan)
 
     @property
     def slides(self) -> int | None:
+        """The plan's slides (cells moved, all moves together); None without a plan."""
         return None if self.plan is None else plan_slides(self.plan)
 
     @property

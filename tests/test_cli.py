@@ -263,6 +263,12 @@ def test_check_exit_codes_for_failing_and_unfinished_plans():
     garbage = rhasp("check", str(EXAMPLES / "4x4.txt"), "BL1 hello")
     assert garbage.exit_code == 2
     assert "move 2" in garbage.stderr and "'hello' is not a move" in garbage.stderr
+    # One exit code per kind (docs/commands/check.md): a move read but not playable is the
+    # plan failing (1), a move that cannot be read is bad input (2).
+    solved = "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5"
+    assert rhasp("check", "card01", solved + " AR1").exit_code == 1
+    sideways = rhasp("check", "card01", "AD1")
+    assert sideways.exit_code == 2 and "move 1" in sideways.stderr
 
 
 # Unsolvable, by hand, though nothing is stuck: the truck B moves between rows 2-4 and 3-5

@@ -16,6 +16,7 @@ tests/engines/test_asp.py with the clingo executable's own output.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -23,8 +24,11 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+
+from rhasp.limits import max_atoms_for, max_states_for
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -151,3 +155,51 @@ def test_a_line_not_printed_is_found():
     assert not_printed(["card01 · moves 9 · 0.02 s"], printed, "") is not None
     assert not_printed(["wrote x.png"], "", "wrote x.png\n") is None  # standard error too
     assert not_printed(['{"a": 1, "b": [...]}'], '{"a": 1, "b": [1, 2]}\n', "") is None
+
+
+def roles_hook():
+    """docs/hooks/roles.py, which renders the docstrings for the API page (mkdocs.yml)."""
+    spec = importlib.util.spec_from_file_location("roles", ROOT / "docs" / "hooks" / "roles.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_api_page_links_the_sphinx_roles_and_fails_on_a_raw_one():
+    roles = roles_hook()
+    text = roles.linked(
+        "raises :class:`~rhasp.errors.PlanError`, as :func:`solve` does", "rhasp.api"
+    )
+    assert ":class:" not in text and ":func:" not in text
+    assert 'identifier="rhasp.errors.PlanError" optional><code>PlanError</code>' in text
+    assert 'identifier="rhasp.api.solve" optional><code>solve</code>' in text
+    page = SimpleNamespace(file=SimpleNamespace(src_path="api.md"))
+    assert roles.on_post_page("<p>fine</p>", page, None) == "<p>fine</p>"
+    with pytest.raises(ValueError, match=r"api\.md: a raw Sphinx role"):
+        roles.on_post_page("<p>see :class:<code>Puzzle</code></p>", page, None)
+
+
+def test_a_fields_comment_is_its_description_on_the_api_page():
+    lines = [
+        "class Hint:",
+        "    #: The next move;",
+        "    #: None when solved.",
+        "    move: Move | None",
+        "    moves_left: int | None  # moves to the exit",
+        "    proven_by: str",
+    ]
+    comment = roles_hook().field_comment
+    assert comment(lines, 4, 4) == "The next move; None when solved."
+    assert comment(lines, 5, 5) == "moves to the exit"
+    assert comment(lines, 6, 6) is None
+
+
+def test_the_option_tables_say_how_a_default_is_reckoned_not_what_it_came_to_here():
+    spec = importlib.util.spec_from_file_location("options", ROOT / "docs/hooks/options.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    here = f"{max_states_for(None):,}"  # what --help says on this machine
+    for command in ("solve", "deck", "hardest", "enumerate"):
+        table = module.options_table(command)
+        assert "from this machine's memory" in table and here not in table, command
+    assert f"{max_atoms_for(None):,}" not in module.options_table("solve")

@@ -14,6 +14,11 @@ from typing import Any
 import typer
 
 MARKER = re.compile(r"<!-- options: (\w+) -->")
+#: A default the help works out from the memory of the machine it runs on: the docs say how
+#: it is reckoned (the solve page's Limits), not what it came to where they were built.
+MEMORY_FIGURE = re.compile(
+    r"(from this machine's memory)(, shared by the workers)?[:,] [\d,]+(?: for one)?"
+)
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
@@ -35,6 +40,7 @@ def options_table(name: str) -> str:
         if record is None or parameter.name == "help":
             continue
         names, meaning = record
+        meaning = MEMORY_FIGURE.sub(r"\1\2", meaning)
         rows.append(f"| `{names}` | {escaped(meaning)} |")  # a pipe in a code span is text
     return "\n".join(rows) + "\n"
 
