@@ -67,6 +67,7 @@ from rhasp.generation import (
     NewPuzzle,
     Tried,
     distinct_puzzles,
+    worth_playing_text,
 )
 from rhasp.hints import Hint, kept_hint, next_move
 from rhasp.limits import (
@@ -144,6 +145,7 @@ __all__ = [
     "solve",
     "warm_up",
     "when_compiling",
+    "worth_playing_text",
 ]
 
 #: Suffixes that make a string that is not an existing file read as a file name, not text.
@@ -361,7 +363,7 @@ def hint(
 
 
 def generate(
-    min_moves: int = 1,
+    min_moves: int | None = None,
     seed: int | None = None,
     *,
     size: int = 6,
@@ -369,7 +371,9 @@ def generate(
     max_states: int | None = None,
     max_boards: int | None = None,
 ) -> Puzzle:
-    """A new ``size``×``size`` puzzle whose minimum is at least ``min_moves``, found by the
+    """A new ``size``×``size`` puzzle whose minimum is at least ``min_moves`` (by default, as
+    many as make a puzzle worth playing on that size:
+    :data:`~rhasp.generation.WORTH_PLAYING`), found by the
     search over boards of :mod:`rhasp.generation` (from ``seed``, else the clock). Its
     ``meta`` carries ``moves``, the proven minimum: by BFS over its whole cluster when
     ``meta`` also has ``cluster`` (its number of states; the puzzle is then the cluster's

@@ -66,6 +66,7 @@ from rhasp.api import (
     max_atoms_for,
     max_states_for,
     moves_of,
+    worth_playing_text,
 )
 from rhasp.arguments import LARGEST, MAX_JOBS, checked_clingo_args, whole
 from rhasp.errors import (
@@ -854,8 +855,14 @@ def generate(
         int, typer.Option(min=GENERATE_SIDES[0], max=GENERATE_SIDES[1], help="Board side.")
     ] = 6,
     min_moves: Annotated[
-        int, typer.Option("--min-moves", min=0, help="Keep puzzles of at least this many moves.")
-    ] = 1,
+        int | None,
+        typer.Option(
+            "--min-moves",
+            min=0,
+            show_default=False,
+            help=f"Keep puzzles of at least this many moves (default: {worth_playing_text()}).",
+        ),
+    ] = None,
     walls: Annotated[int, typer.Option(min=0, help="Walls on every board.")] = 0,
     count: Annotated[
         int, typer.Option(min=1, callback=at_most(LARGEST), help="How many puzzles to make.")
@@ -914,7 +921,7 @@ def generate(
             jobs,
             max_states,
         )
-    flags = f"--size {size} --min-moves {min_moves} --walls {walls} --seed {chosen}"
+    flags = f"--size {size} --min-moves {request.min_moves} --walls {walls} --seed {chosen}"
     tried = Tried()
     progress = GenerateProgress(err)
     puzzles = api.new_puzzles(request, tried, progress)

@@ -29,6 +29,7 @@ from rhasp import arguments, solving
 from rhasp.engines import ENGINES, AspOptions, Engine
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
 from rhasp.errors import InputError, SearchLimit
+from rhasp.generation import worth_playing
 from rhasp.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
@@ -238,13 +239,14 @@ GENERATE_SIDES = (4, MAX_SIDE)
 
 @dataclass(frozen=True)
 class GenerateRequest(OnWorkers):
-    """New puzzles to make: ``count`` of at least ``min_moves`` moves on boards of ``size``
-    (:data:`GENERATE_SIDES`) with ``walls`` walls, from ``seed``; bounded by ``max_boards``
-    boards and ``seconds`` (by default, per puzzle asked for), no search past ``max_states``
-    states (by default, the memory shared by the ``jobs`` workers)."""
+    """New puzzles to make: ``count`` of at least ``min_moves`` moves (by default, as many as
+    make a puzzle worth playing on that size: :func:`rhasp.generation.worth_playing`) on
+    boards of ``size`` (:data:`GENERATE_SIDES`) with ``walls`` walls, from ``seed``; bounded
+    by ``max_boards`` boards and ``seconds`` (by default, per puzzle asked for), no search
+    past ``max_states`` states (by default, the memory shared by the ``jobs`` workers)."""
 
     seed: int
-    min_moves: int = 1
+    min_moves: int | None = None
     count: int = 1
     size: int = 6
     walls: int = 0
@@ -256,9 +258,11 @@ class GenerateRequest(OnWorkers):
 
     def __post_init__(self) -> None:
         arguments.whole(self.seed, "seed", None, None)
-        arguments.whole(self.min_moves, "min_moves")
+        arguments.optional(arguments.whole, self.min_moves, "min_moves")
         arguments.whole(self.count, "count", 1)
         size = arguments.whole(self.size, "size", *GENERATE_SIDES)
+        if self.min_moves is None:
+            object.__setattr__(self, "min_moves", worth_playing(size))
         if arguments.whole(self.walls, "walls") > size * size - 2:
             raise InputError(f"{self.walls} walls leave no room on a {size}×{size} board", "walls")
         arguments.flag(self.minimal, "minimal")

@@ -459,6 +459,22 @@ FINAL_CLUSTER_STATES = 2_000_000
 BOARDS_PER_PUZZLE = 100_000
 #: Seconds a run may take for each puzzle asked for before it gives up.
 SECONDS_PER_PUZZLE = 600.0
+#: The fewest moves a puzzle is kept at when the caller names none, by board side: deep
+#: enough to be worth playing, shallow enough that a run finds one in its first seconds on
+#: one core, several to the minute (the depths runs reach: bench/README.md, "Generate's
+#: defaults"). Larger boards than the table: as its largest.
+WORTH_PLAYING = {4: 5, 5: 10, 6: 15, 7: 15, 8: 6, 9: 5, 10: 5}
+
+
+def worth_playing(size: int) -> int:
+    """The default fewest moves of a generated ``size``×``size`` puzzle."""
+    return WORTH_PLAYING.get(size, WORTH_PLAYING[max(WORTH_PLAYING)])
+
+
+def worth_playing_text() -> str:
+    """The defaults in words, for the command line's help and the docs."""
+    sizes = ", ".join(f"{size}×{size} {moves}" for size, moves in WORTH_PLAYING.items())
+    return f"by the board's side: {sizes}, larger as {max(WORTH_PLAYING)}×{max(WORTH_PLAYING)}"
 
 
 @dataclass

@@ -446,25 +446,37 @@ class SearchLine(LiveLine):
 class GenerateProgress(LiveLine):
     """The progress of ``rhasp generate``: boards scored, the deepest puzzle proven so far,
     puzzles kept and the time left; on a terminal a live line, else a plain line every
-    ``every`` seconds."""
+    ``every`` seconds, and at the end one with the final figures if they moved since."""
 
     def __init__(self, console: Console, every: float = 30.0) -> None:
         super().__init__(console)
         self.every = every
         self.began = self.last = time.perf_counter()
+        self.tally: Any = None  # the run's own count, which goes on after the last advance
+        self.printed: str | None = None  # the figures of the last plain line
 
     def advance(self, tally: Any) -> None:
+        self.tally = tally
         now = time.perf_counter()
-        deepest = "none yet" if tally.deepest is None else counted(tally.deepest, "move")
-        text = (
-            f"generating: {counted(tally.boards, 'board')} · deepest {deepest} · "
-            f"{counted(tally.kept, 'puzzle')} kept · {tally.seconds_left():,.0f} s left"
-        )
+        text = f"generating: {self.figures()} · {tally.seconds_left():,.0f} s left"
         if self.console.is_terminal:
             self.show(text, now - self.began)
         elif now - self.last >= self.every:
             self.last = now
+            self.printed = self.figures()
             self.console.print(text, markup=False)
+
+    def figures(self) -> str:
+        tally = self.tally
+        deepest = "none yet" if tally.deepest is None else counted(tally.deepest, "move")
+        boards, kept = counted(tally.boards, "board"), counted(tally.kept, "puzzle")
+        return f"{boards} · deepest {deepest} · {kept} kept"
+
+    def stop(self) -> None:
+        super().stop()
+        if self.printed is not None and self.figures() != self.printed:
+            self.printed = self.figures()
+            self.console.print(f"generated: {self.printed}", markup=False)
 
 
 class DeckProgress(Silent):

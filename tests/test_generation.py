@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import random
 import re
 import sys
@@ -16,7 +17,7 @@ from rhasp import generation
 from rhasp.api import generate
 from rhasp.cli import main
 from rhasp.commands import GenerateRequest
-from rhasp.errors import InputError, SearchLimit, TimeLimit
+from rhasp.errors import InputError, SearchLimit, TimeLimit, counted
 from rhasp.formats import read_text
 from rhasp.formats.line import database_board
 from rhasp.generation import board_number, random_board
@@ -149,6 +150,8 @@ def test_giving_up_keeps_the_puzzles_made_and_says_why(tmp_path):
         "1",
         "--count",
         "50",
+        "--min-moves",
+        "1",
         "--max-boards",
         "20",
         "-o",
@@ -181,6 +184,7 @@ def test_a_large_board_run_stops_at_its_limits_in_one_line():
     # Once every 12×12 board was skipped at 1,000 states (the whole cluster was searched);
     # since issue 33, A* proves a puzzle from the board as it stands, so one state it is.
     args = ("generate", "--size", "12", "--walls", "2", "--max-boards", "2", "--seed", "1")
+    args += ("--min-moves", "1")
     result = rhasp(*args, "--max-states", "1")
     assert result.exit_code == 4, result.stderr
     assert "Traceback" not in result.stderr
@@ -452,3 +456,30 @@ def test_progress_off_a_terminal_is_a_plain_line_with_boards_deepest_and_time_le
         r"generating: \d+ boards · deepest \d+ moves? · 1 puzzle kept · 1,[12]\d\d s left",
         lines[-1],
     ), lines[-1]
+
+
+def test_the_last_plain_line_states_the_final_figures():
+    console = Console(file=io.StringIO(), force_terminal=False, width=200)
+    progress = GenerateProgress(console, every=0.0)
+    tried = generation.Tried()
+    puzzles = generation.distinct_puzzles(
+        1, size=5, min_moves=3, count=2, progress=progress, tried=tried
+    )
+    next(puzzles)
+    progress.every = math.inf  # no plain line more: the one printed goes stale
+    list(puzzles)
+    progress.stop()
+    last = console.file.getvalue().splitlines()[-1]
+    deepest = counted(tried.deepest, "move")
+    assert last == f"generated: {tried.boards:,} boards · deepest {deepest} · 2 puzzles kept"
+
+
+def test_the_default_fewest_moves_is_the_one_help_states_and_gives_deeper_puzzles():
+    helped = re.sub(r"[\s│]+", " ", rhasp("generate", "--help").stdout)
+    stated = int(re.search(r"5×5 (\d+)", helped).group(1))
+    assert stated > 1  # the old default, 1, kept puzzles of 1 move
+    made = rhasp("generate", "--size", "5", "--count", "3", "--seed", "1", "--jobs", "1")
+    assert made.exit_code == 0, made.stderr
+    moves = [int(line.split()[0]) for line in made.stdout.splitlines() if line[:1].isdigit()]
+    assert len(moves) == 3 and min(moves) >= stated
+    assert f"--min-moves {stated} " in made.stdout  # the deck's first line says what was asked
