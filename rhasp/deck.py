@@ -51,7 +51,7 @@ from rhasp.formats.grid import board_rows
 from rhasp.journal import canonical, journal_of, read_header
 from rhasp.limits import OUT_OF_MEMORY, Budget
 from rhasp.model import Puzzle, plan_slides, replay
-from rhasp.notation import format_plan, parse_plan
+from rhasp.notation import parse_plan
 from rhasp.parallel import dask_client, worker_pool
 from rhasp.progress import Progress, Silent
 from rhasp.search import cluster_size, prefer_compiled, solve_and_count
@@ -198,21 +198,17 @@ def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
     one_pass = settings.cluster and request.engine == "bfs" and settings.objective == "moves"
     counting = CountingBfs(budget) if one_pass and len(puzzle.board.targets) == 1 else None
     found = solution(request, counting)
-    if found.limit:
+    if found.limit:  # the Limit itself, which the command line advises on
         return DeckRecord(job.line, puzzle.name, limit=found.limit)
-    plan = found.plan
-    record = DeckRecord(
-        job.line,
-        puzzle.name,
-        board="".join(board_rows(puzzle)),
-        length=found.length,
-        moves=found.moves,
-        slides=found.slides,
-        plan=None if plan is None else " ".join(format_plan(plan, puzzle.board)),
-        explored=found.explored,
-        seconds=round(found.seconds, 6),
-        proven_by=found.proofs,
-        stopped={name: str(why) for name, why in found.stopped.items()} or None,
+    findings = found.findings()
+    plan = findings["plan"]
+    record = _result(
+        findings
+        | {
+            "line": job.line,
+            "board": "".join(board_rows(puzzle)),
+            "plan": None if plan is None else " ".join(plan),  # a field of text, for CSV too
+        }
     )
     if settings.cluster:
         size = counting.size if counting else None
@@ -704,10 +700,16 @@ def _read_record(raw: Any, from_csv: bool) -> DeckRecord:
     found = [values.get(name) is None for name in ("length", "moves", "slides", "plan")]
     if any(found) and not all(found):
         raise ValueError("length, moves, slides and plan are all given or none (unsolvable)")
+    return _result(values)
+
+
+def _result(fields: Mapping[str, Any]) -> DeckRecord:
+    """The record of a puzzle solved, from its fields as its JSON line has them (a solve's
+    findings, :meth:`~rhasp.solution.Solution.findings`, or a record read back)."""
     return DeckRecord(
-        **{name: values.get(name) for name in FIELDS if name not in ("limit", "error")},
-        proven_by=tuple(values.get("proven_by") or ()),
-        stopped=values.get("stopped"),
+        **{name: fields.get(name) for name in FIELDS if name not in ("limit", "error")},
+        proven_by=tuple(fields.get("proven_by") or ()),
+        stopped=fields.get("stopped"),
     )
 
 

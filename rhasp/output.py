@@ -299,31 +299,30 @@ def solution_text(
     return text
 
 
+#: The fields of the JSON of a solve, in order: the findings every record of a solution
+#: shares (:meth:`~rhasp.solution.Solution.findings`) with what a solve says besides.
+SOLVE_FIELDS = (
+    *("puzzle", "objective", "solved", "length", "moves", "slides", "plan", "optimal"),
+    *("proven_by", "engine", "explored", "seconds", "limit", "stopped", "engine_chosen"),
+)
+
+
 def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
-    """The JSON record of a solution; ``plan`` is in card notation whatever ``notation`` is."""
-    board = solution.puzzle.board
-    record: dict[str, Any] = {
-        "puzzle": solution.puzzle.name,
+    """The JSON record of a solution: its findings, what was asked (``objective``), whether
+    it was ``solved`` and so proven ``optimal``, the ``engine`` and why it was chosen, and
+    the work behind it (:func:`figures_record`); ``plan`` is in card notation whatever
+    ``notation`` is, which adds ``plan_arrow`` or ``plan_signed``."""
+    said = solution.findings() | {
         "objective": solution.objective,
         "solved": solution.has_plan,
-        "length": solution.length,
-        "moves": solution.moves,
-        "slides": solution.slides,
-        "plan": None if solution.plan is None else format_plan(solution.plan, board, "card"),
         "optimal": solution.has_plan,
-        "proven_by": list(solution.proofs),
         "engine": solution.engine,
-        "explored": solution.explored,
-        "seconds": round(solution.seconds, 6),
     }
-    if solution.limit:
-        record["limit"] = str(solution.limit)
-    if solution.stopped:
-        record["stopped"] = {name: str(why) for name, why in solution.stopped.items()}
     if solution.chosen:
-        record["engine_chosen"] = solution.chosen
+        said["engine_chosen"] = solution.chosen
+    record = {name: said[name] for name in SOLVE_FIELDS if name in said}
     if notation != "card" and solution.plan is not None:
-        record["plan_" + notation] = format_plan(solution.plan, board, notation)
+        record["plan_" + notation] = format_plan(solution.plan, solution.puzzle.board, notation)
     return with_reading(record | figures_record(solution), solution.puzzle)
 
 

@@ -3,6 +3,8 @@ behind it (``proofs``), a proof that no plan exists, or, for a search that stopp
 limit, what the limit was. The engines (:mod:`rhasp.engines`) and static analysis
 (:mod:`rhasp.static`) give one; the solve policy (:mod:`rhasp.solving`) confirms it and
 :func:`verify_plan` replays its plan in the model before anyone sees it.
+:meth:`Solution.findings` is what it says as a record, the one source of the fields that the
+JSON of a solve, the page's answer and each deck record share.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any, Literal
 
 from rhasp.errors import Limit, RhaspError
 from rhasp.model import Plan, Puzzle, plan_slides, replay
+from rhasp.notation import format_plan
 
 Objective = Literal["moves", "slides"]
 OBJECTIVES: tuple[Objective, ...] = ("moves", "slides")
@@ -109,11 +112,36 @@ class Solution:
         """The plan's length in the unit of the objective."""
         return self.moves if self.objective == "moves" else self.slides
 
+    def findings(self) -> dict[str, Any]:
+        """What the solution says as a record, in JSON's terms: the fields that the JSON of
+        ``rhasp solve`` (:func:`rhasp.output.solution_dict`, which the page answers too) and
+        each result record of ``rhasp deck`` (:class:`rhasp.deck.DeckRecord`) share. The
+        puzzle's name; the plan's ``length`` (in the objective's unit), ``moves`` and
+        ``slides``, and the ``plan`` in card notation, a move a string (all None without a
+        plan); the searches that prove it (``proven_by``), the states ``explored``, the
+        ``seconds`` to the microsecond; then, only where they apply, the ``limit`` that
+        stopped the search short of any answer and the engines ``stopped`` short of the
+        answer another proved, each with why."""
+        plan = self.plan
+        found: dict[str, Any] = {
+            "puzzle": self.puzzle.name,
+            "length": self.length,
+            "moves": self.moves,
+            "slides": self.slides,
+            "plan": None if plan is None else format_plan(plan, self.puzzle.board, "card"),
+            "proven_by": list(self.proofs),
+            "explored": self.explored,
+            "seconds": round(self.seconds, 6),
+        }
+        if self.limit:
+            found["limit"] = str(self.limit)
+        if self.stopped:
+            found["stopped"] = {name: str(why) for name, why in self.stopped.items()}
+        return found
+
     def __str__(self) -> str:
         """What was found and what proves it, then the plan in card notation: what
         ``print(solution)`` shows outside Jupyter."""
-        from rhasp.notation import format_plan  # notation writes the model's moves
-
         name = self.puzzle.name
         if self.limit:
             return f"{name}: no answer, the search stopped ({self.limit})"
