@@ -484,11 +484,15 @@ def deck(
     max_atoms: int | None = None,
     progress: Progress | None = None,
     report: Callable[[RhaspError], None] | None = None,
+    echo: bool = False,
 ) -> DeckTally:
     """Solve every puzzle of a deck (``rhasp deck``) on ``jobs`` processes (default: all
     cores) or the Dask cluster at ``scheduler``, each as :func:`solve` would (``engine``
-    None: BFS up to 6×6, A* on a larger board), streaming one record per puzzle to ``out``
-    (``.jsonl`` or ``.csv``; else standard output). With ``cluster`` each cluster is counted,
+    None: BFS up to 6×6, A* on a larger board), one record per puzzle
+    (:class:`~rhasp.deck.DeckRecord`, its JSON by ``.record()``): streamed to ``out``
+    (``.jsonl`` or ``.csv``) as each is done; without ``out``, returned in the tally's
+    ``records``, in the deck's order, and printed as JSON lines only with ``echo``, as
+    ``rhasp deck`` prints them. With ``cluster`` each cluster is counted,
     with ``verify`` compared with the deck line's figures. A bad line or a limit is recorded,
     passed to ``report`` and the run goes on; the counts of what was found come back, those
     of the whole deck: with ``resume``, the records kept from ``out`` (``kept`` of them) are
@@ -502,13 +506,14 @@ def deck(
         verify,
         jobs,
         scheduler,
-        None if out is None else Path(out),
+        arguments.optional(arguments.path, out, "out"),
         resume,
         targets,  # type: ignore[arg-type]  (checked, made a tuple, by the request)
         max_states,
         max_atoms,
     )
-    return run_deck(request, progress, report)
+    progress = arguments.progress(progress)
+    return run_deck(request, progress, report, keep=True, echo=arguments.flag(echo, "echo"))
 
 
 def fixed_cells(puzzle: Puzzle) -> tuple[dict[Cell, str], Blocked | None]:

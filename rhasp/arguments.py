@@ -16,9 +16,11 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 from rhasp.engines import AspOptions
@@ -26,7 +28,7 @@ from rhasp.engines.clingo_options import checked_clingo_args
 from rhasp.errors import InputError
 from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle
-from rhasp.progress import HorizonCalls
+from rhasp.progress import HorizonCalls, Progress
 
 #: The largest count a search takes (states, atoms, steps): the compiled core counts in 64-bit
 #: words, and a count past them is an OverflowError deep in a worker.
@@ -107,6 +109,28 @@ def texts(value: Any, name: str) -> tuple[str, ...]:
     if not isinstance(value, (list, tuple)) or not all(isinstance(item, str) for item in value):
         raise InputError(f"give a list or tuple of texts, not {shown(value)}", name)
     return tuple(value)
+
+
+def path(value: Any, name: str) -> Path:
+    """A file name: a text or a path object (bytes, as a name, are refused: their encoding is
+    a guess)."""
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str):
+        raise InputError(f"give a file name (a str or a path), not {shown(value)}", name)
+    return Path(value)
+
+
+def progress(value: Any, name: str = "progress") -> Progress | None:
+    """None, or what reports a run's progress (:class:`rhasp.progress.Progress`)."""
+    if value is not None and not all(
+        callable(getattr(value, method, None)) for method in ("start", "advance", "stop")
+    ):
+        raise InputError(
+            f"give a Progress (rhasp.progress: start, advance, stop) or None, not {shown(value)}",
+            name,
+        )
+    return value
 
 
 def instance(value: Any, name: str, kind: type[T], made_by: str = "") -> T:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,15 @@ ASP_BOUNDS = {"max_horizon": "horizon", "max_atoms": "atoms"}
 SOLVE_BOUNDS = ("timeout", *ASP_BOUNDS)
 
 
+def _checked(request: Any, name: str, check: Callable[..., Any], *bounds: Any) -> Any:
+    """The request's field ``name`` passed by ``check`` (None, the default, is left) and kept
+    as ``check`` gives it back: a numpy integer becomes Python's int, which every search
+    below takes."""
+    value = arguments.optional(check, getattr(request, name), name, *bounds)
+    object.__setattr__(request, name, value)
+    return value
+
+
 @dataclass(frozen=True)
 class SolveRequest:
     """One puzzle to solve: the objective, the engine (None: by the board's size,
@@ -116,8 +126,8 @@ class SolveRequest:
         arguments.budget(self.budget)
         object.__setattr__(self, "asp", arguments.asp_options(self.asp))
         arguments.optional(arguments.seconds, self.timeout, "timeout")
-        arguments.optional(arguments.whole, self.max_horizon, "max_horizon")
-        arguments.optional(arguments.whole, self.max_atoms, "max_atoms", 1)
+        _checked(self, "max_horizon", arguments.whole)
+        _checked(self, "max_atoms", arguments.whole, 1)
         given = self.budget.seconds
         if self.timeout is not None and (given is None or given > self.timeout):
             object.__setattr__(self, "budget", replace(self.budget, seconds=self.timeout))
@@ -199,7 +209,7 @@ class OnWorkers:
         jobs = arguments.whole(processes_for(self.jobs), "jobs", 1, arguments.MAX_JOBS)
         object.__setattr__(self, "jobs", jobs)
         arguments.optional(arguments.text, self.scheduler, "scheduler")
-        arguments.optional(arguments.whole, self.max_states, "max_states", 1)
+        _checked(self, "max_states", arguments.whole, 1)
 
     @property
     def states(self) -> int:
@@ -257,17 +267,17 @@ class GenerateRequest(OnWorkers):
     max_states: int | None = None
 
     def __post_init__(self) -> None:
-        arguments.whole(self.seed, "seed", None, None)
-        arguments.optional(arguments.whole, self.min_moves, "min_moves")
-        arguments.whole(self.count, "count", 1)
-        size = arguments.whole(self.size, "size", *GENERATE_SIDES)
+        _checked(self, "seed", arguments.whole, None, None)
+        _checked(self, "min_moves", arguments.whole)
+        _checked(self, "count", arguments.whole, 1)
+        size = _checked(self, "size", arguments.whole, *GENERATE_SIDES)
         if self.min_moves is None:
             object.__setattr__(self, "min_moves", worth_playing(size))
-        if arguments.whole(self.walls, "walls") > size * size - 2:
+        if _checked(self, "walls", arguments.whole) > size * size - 2:
             raise InputError(f"{self.walls} walls leave no room on a {size}×{size} board", "walls")
         arguments.flag(self.minimal, "minimal")
         # Boards past 2**63 are no bound at all: generating caps them, as the CLI always let it.
-        arguments.optional(arguments.whole, self.max_boards, "max_boards", 1, None)
+        _checked(self, "max_boards", arguments.whole, 1, None)
         arguments.optional(arguments.seconds, self.seconds, "seconds")
         self._check_workers()
 
@@ -303,7 +313,7 @@ class DeckRequest(OnWorkers):
         arguments.optional(arguments.instance, self.out, "out", Path)
         arguments.flag(self.resume, "resume")
         object.__setattr__(self, "targets", arguments.texts(self.targets, "targets"))
-        arguments.optional(arguments.whole, self.max_atoms, "max_atoms", 1)
+        _checked(self, "max_atoms", arguments.whole, 1)
         self._check_workers()
 
     @property

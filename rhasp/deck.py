@@ -83,25 +83,25 @@ class DeckRecord:
     the line's own figures (``expected_*``) and the ``mismatch`` between them and what was
     found. :meth:`record` is its JSON line (or CSV row)."""
 
-    line: int
-    puzzle: str | None = None
-    board: str | None = None
-    length: int | None = None
-    moves: int | None = None
-    slides: int | None = None
-    plan: str | None = None
-    explored: int | None = None
-    seconds: float | None = None
-    proven_by: tuple[str, ...] = ()
+    line: int  # the entry's number in the deck, 1-based
+    puzzle: str | None = None  # its name
+    board: str | None = None  # its board, one line of cells
+    length: int | None = None  # the plan's length in the objective's unit
+    moves: int | None = None  # the plan's moves
+    slides: int | None = None  # the plan's slides
+    plan: str | None = None  # the plan in card notation, its moves apart by spaces
+    explored: int | None = None  # states the search reached
+    seconds: float | None = None  # the searches' time together
+    proven_by: tuple[str, ...] = ()  # what proves the length (or the puzzle unsolvable)
     stopped: Mapping[str, str] | None = None  # an engine that stopped short, and why
     cluster: int | None = None  # counted with --cluster
-    expected_length: int | None = None
-    expected_cluster: int | None = None
+    expected_length: int | None = None  # with --verify: the length the deck line gives
+    expected_cluster: int | None = None  # with --verify and --cluster: its cluster's size
     mismatch: str | None = None  # "length", "cluster" or both
     #: What stopped the search: a :class:`~rhasp.errors.Limit` from a solve here (the command
     #: line adds its advice), its text when read back from a results file.
     limit: Limit | str | None = None
-    error: str | None = None
+    error: str | None = None  # why the line cannot be read
 
     def record(self) -> dict[str, Any]:
         """The JSON of this record: an error or a limit as the line and why; a result with
@@ -751,14 +751,17 @@ class DeckTally:
     run's, so a resumed run counts the records it kept (``kept`` of them) with its own, and
     its exit code is that of the whole deck."""
 
-    solved: int = 0
-    unsolvable: int = 0
+    solved: int = 0  # puzzles with a plan proven optimal
+    unsolvable: int = 0  # puzzles proven to have none
     limited: int = 0  # a search limit was reached first
     errors: int = 0  # bad lines
-    lengths: Counter[int] = field(default_factory=Counter)
-    mismatches: list[DeckRecord] = field(default_factory=list)
+    lengths: Counter[int] = field(default_factory=Counter)  # length -> puzzles of it
+    mismatches: list[DeckRecord] = field(default_factory=list)  # with --verify
     verified: int = 0  # records compared with a figure their deck line gives
     kept: int = 0  # records an earlier run wrote, kept by --resume
+    #: Every record, in the deck's order, when the run was asked to keep them rather than
+    #: write them out (:func:`rhasp.deck` without ``out``); else empty.
+    records: list[DeckRecord] = field(default_factory=list)
 
     @property
     def puzzles(self) -> int:
@@ -788,9 +791,12 @@ def run_deck(
     request: DeckRequest,
     progress: Progress | None = None,
     report: Callable[[RhaspError], None] | None = None,
+    keep: bool = False,
+    echo: bool = True,
 ) -> DeckTally:
-    """Solve a deck; each record goes to the request's ``out`` (or standard output) as soon as
-    it is done.
+    """Solve a deck; each record goes to the request's ``out`` as soon as it is done, else to
+    standard output (with ``echo``) and, with ``keep``, into the tally's ``records``, in deck
+    order.
 
     Bad lines and puzzles that reach a search limit are passed to ``report`` (the first
     :data:`REPORTED`, then a count) and recorded, and the rest goes on. With ``resume``, the
@@ -814,7 +820,17 @@ def run_deck(
     if results and not isinstance(numbered, list):  # read lazily: once more, for the run
         numbered = stream_deck(path, targets=request.targets)[1]
     done = set(results.kept) if results else set()
-    write = results.write if results else _print_record
+    tally_records: list[DeckRecord] = []
+
+    def write(result: DeckRecord) -> None:
+        if results:
+            results.write(result)
+            return
+        if echo:
+            _print_record(result)
+        if keep:
+            tally_records.append(result)
+
     tally = DeckTally()
     for _, kept in results.kept.values() if results else ():
         tally.add(kept)
@@ -864,6 +880,7 @@ def run_deck(
                     path,
                 )
             )
+    tally.records = sorted(tally_records, key=lambda kept: kept.line)
     return tally
 
 

@@ -408,6 +408,31 @@ def test_deck_solves_the_original_deck_as_the_card_backs_say(tmp_path):
     )
 
 
+def test_deck_without_out_returns_the_records_in_deck_order_and_prints_nothing(capsys):
+    tally = rhasp.deck(ROOT / "puzzles" / "original40.txt", jobs=2)
+    assert capsys.readouterr().out == ""
+    assert [record.line for record in tally.records] == list(range(1, 41))
+    assert [record.length for record in tally.records] == CARD_MOVES  # the card backs'
+    echoed = rhasp.deck(EXAMPLES / "4x4.txt", jobs=1, echo=True)
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert printed == [record.record() for record in echoed.records] and len(printed) == 1
+
+
+@pytest.mark.parametrize(
+    ("argument", "value"), [("out", 5), ("out", b"x.jsonl"), ("progress", 5), ("echo", "yes")]
+)
+def test_a_bad_deck_argument_is_one_input_error_naming_it(argument, value):
+    with pytest.raises(rhasp.InputError, match=rf"^{argument}: give "):
+        rhasp.deck(EXAMPLES / "4x4.txt", jobs=1, **{argument: value})
+
+
+def test_generate_takes_a_numpy_integer_as_it_takes_an_int():
+    numpy = pytest.importorskip("numpy")
+    as_int = rhasp.generate(5, seed=3, size=5, seconds=30)
+    as_numpy = rhasp.generate(numpy.int64(5), seed=numpy.int64(3), size=numpy.int64(5), seconds=30)
+    assert (as_numpy.board, as_numpy.placement) == (as_int.board, as_int.placement)
+
+
 def test_a_deck_line_is_solved_by_the_policy_of_solve(tmp_path):
     # unsolvable.txt: truck A on a wall across X's row, by hand: static analysis proves it.
     board, out = str(EXAMPLES / "unsolvable.txt"), tmp_path / "results.jsonl"
