@@ -17,24 +17,12 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
-from multiprocessing.pool import Pool
 from typing import Any
 
 from rhasp.errors import InputError, install_command
 
 #: How workers start: forked where the platform can (they inherit the loaded compiled core).
 CONTEXT = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
-
-
-def worker_pool(processes: int) -> Pool:
-    """A pool of ``processes`` workers that leave Ctrl-C and SIGTERM to the main process,
-    which stops the pool (so an interrupt prints no worker tracebacks). Use it as a context
-    manager."""
-    _settle()
-    with forking():  # the pool's own threads, which fork workers anew, keep the mask too
-        return CONTEXT.Pool(
-            processes, initializer=_leave_signals_to_the_main_process, initargs=(os.getpid(),)
-        )
 
 
 #: What a worker leaves to the main process: blocked from its fork until it has set its own
@@ -335,68 +323,6 @@ def _on_dask(
 def _each(work: Callable[[Any], Any], batch: list[Any]) -> list[Any]:
     """A batch as one Dask task, so that a task's round trip is paid once per batch."""
     return [work(item) for item in batch]
-
-
-#: Numbers each worker of :func:`in_order` holds: it starts the next while its last result
-#: waits to be read.
-IN_HAND = 2
-
-
-def in_order(work: Callable[[int], Any], processes: int, until: float = math.inf) -> Iterator[Any]:
-    """``work`` on the numbers 0, 1, 2, ... without end, yielded in order, number ``n`` done
-    by worker ``n % processes``. Closing the iterator kills the workers at once. Past
-    ``until`` (a ``time.time()`` value) it waits for no worker: it ends, its workers killed,
-    so that a caller's bound in seconds holds even while a worker is where nothing stops it
-    (numba compiling, a search without a budget).
-
-    Not a :class:`~multiprocessing.pool.Pool`: its workers share one queue for results,
-    under one lock, and a worker stopped while it writes a result (as ``terminate`` does,
-    leaving a pool whose workers are busy) holds that lock for ever, so ``terminate`` hangs
-    joining the thread that needs it. Here each worker has a pipe of its own, so killing one
-    can block nobody."""
-    workers: list[tuple[Any, Connection]] = []
-    _settle()
-    try:
-        for first in range(processes):
-            mine, theirs = CONTEXT.Pipe()
-            process = CONTEXT.Process(target=_serve, args=(work, theirs, os.getpid()))
-            process.daemon = True
-            with forking():
-                process.start()
-            theirs.close()
-            workers.append((process, mine))
-            for number in range(first, IN_HAND * processes, processes):
-                mine.send(number)
-        for number in itertools.count():
-            process, pipe = workers[number % processes]
-            if not pipe.poll(None if until == math.inf else max(0.0, until - time.time())):
-                return  # past until: the workers are killed below
-            try:
-                done, result = pipe.recv()
-            except EOFError:
-                raise RuntimeError(f"worker {process.pid} ended: {process.exitcode}") from None
-            if not done:
-                raise result
-            pipe.send(number + IN_HAND * processes)
-            yield result
-    finally:
-        for process, pipe in workers:
-            process.kill()
-            process.join()
-            pipe.close()
-
-
-def _serve_numbers(work: Callable[[int], Any], pipe: Connection, parent: int) -> None:
-    """A worker of :func:`in_order`: ``work`` on each number it is sent, its result (or the
-    exception it raised) sent back."""
-    _leave_signals_to_the_main_process(parent)
-    while True:
-        number = pipe.recv()
-        try:
-            answer = (True, work(number))
-        except Exception as error:
-            answer = (False, error)
-        pipe.send(answer)
 
 
 def dask_client(scheduler: str) -> Any:
