@@ -1,4 +1,4 @@
-"""Worker processes and Dask clusters: the one way the commands spread work out (:func:`spread`)."""
+"""The one way the commands spread work out (:func:`spread`): worker processes or Dask."""
 
 from __future__ import annotations
 
@@ -42,8 +42,8 @@ def forking() -> Iterator[None]:
     main process: the command's code, its output, its exit. (A test run saw such a copy report
     tests to pytest's workers and hold a pool's shutdown for ever.) Blocked, the signal waits
     in the kernel until the worker's handler is the default or ignores it, and then does what
-    the main process means it to. After the block the main thread's mask is as it was: a signal that
-    came meanwhile is handled then."""
+    the main process means it to. After the block the main thread's mask is as it was: a
+    signal that came meanwhile is handled then."""
     if not hasattr(signal, "pthread_sigmask"):  # not POSIX: workers are spawned, not forked
         yield
         return
