@@ -18,17 +18,14 @@ import contextlib
 import csv
 import functools
 import hashlib
-import itertools
 import json
 import os
-import queue
 import stat
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +49,7 @@ from rhasp.journal import canonical, journal_of, read_header
 from rhasp.limits import OUT_OF_MEMORY, Budget
 from rhasp.model import Puzzle, plan_slides, replay
 from rhasp.notation import parse_plan
-from rhasp.parallel import dask_client, worker_pool
+from rhasp.parallel import spread
 from rhasp.progress import Progress, Silent
 from rhasp.search import cluster_size, prefer_compiled, solve_and_count
 from rhasp.solution import Objective, Solution
@@ -247,71 +244,18 @@ Result = DeckRecord | LineError
 
 def run_jobs(jobs: Iterable[Job], processes: int, scheduler: str | None = None) -> Iterator[Result]:
     """Result records (or errors of lines) in the order they finish: on a Dask cluster at
-    ``scheduler``, or on ``processes`` local worker processes."""
+    ``scheduler`` (every job sent at once, a sixty-fourth of them a task, 1 to 256), or on
+    ``processes`` local worker processes, :data:`BATCH` jobs a task."""
+    batch = BATCH
     if scheduler:
-        yield from _run_on_dask(list(jobs), scheduler)
-        return
-    if processes <= 1:
-        yield from map(solve_job, jobs)
-        return
-    with worker_pool(processes) as pool:
-        yield from _bounded(pool, jobs, processes)
+        jobs = list(jobs)
+        batch = max(1, min(256, len(jobs) // 64))
+    yield from spread(solve_job, jobs, processes, ordered=False, batch=batch, scheduler=scheduler)
 
 
 #: Jobs sent to a worker at once: enough to pay for the round trip of a fast search, few
 #: enough that records stream out and the progress moves.
 BATCH = 8
-#: Batches in flight per worker: the workers never wait, and a deck of a million lines is
-#: never all queued in memory.
-IN_FLIGHT = 4
-
-
-def _bounded(
-    pool: Pool,
-    jobs: Iterable[Any],
-    processes: int,
-    work: Callable[[Sequence[Any]], list[Any]] | None = None,
-) -> Iterator[Any]:
-    """``work`` (``solve_batch``: solving) over ``jobs`` on ``pool``, a batch a task,
-    reading the jobs only as workers free up."""
-    finished: queue.SimpleQueue[list[Any] | BaseException] = queue.SimpleQueue()
-    batches = iter(functools.partial(_take, iter(jobs), BATCH), [])
-    pending = 0
-    while True:
-        for batch in itertools.islice(batches, processes * IN_FLIGHT - pending):
-            pool.apply_async(
-                work or solve_batch, (batch,), callback=finished.put, error_callback=finished.put
-            )
-            pending += 1
-        if not pending:
-            return
-        results = finished.get()
-        pending -= 1
-        if isinstance(results, BaseException):
-            raise results
-        yield from results
-
-
-def _take(items: Iterator[Any], count: int) -> list[Any]:
-    return list(itertools.islice(items, count))
-
-
-def solve_batch(jobs: Sequence[Job]) -> list[Result]:
-    """Several jobs in one task, so that a task's round trip is paid once per batch."""
-    return [solve_job(job) for job in jobs]
-
-
-def _run_on_dask(jobs: Sequence[Job], scheduler: str) -> Iterator[Result]:
-    """The same jobs as Dask tasks on a running cluster (``dask scheduler`` and workers)."""
-    client = dask_client(scheduler)  # first: it says so if Dask is missing
-    from dask.distributed import as_completed
-
-    with client:
-        batch = max(1, min(256, len(jobs) // 64))
-        batches = [jobs[i : i + batch] for i in range(0, len(jobs), batch)]
-        futures = client.map(solve_batch, batches, pure=False)
-        for future in as_completed(futures):
-            yield from future.result()
 
 
 class ResultFile:
@@ -530,12 +474,10 @@ def check_kept(
                 at, record = kept[number]
                 yield at, number, entry, record
 
-    check = functools.partial(check_batch, settings)
-    if processes > 1 and len(kept) >= CHECK_ON_WORKERS_FROM:
-        with worker_pool(processes) as pool:
-            problems = list(_bounded(pool, checks(), processes, check))
-    else:
-        problems = check(checks())
+    check = functools.partial(kept_problem, settings)
+    processes = processes if len(kept) >= CHECK_ON_WORKERS_FROM else 1
+    found = spread(check, checks(), processes, ordered=False, batch=BATCH)
+    problems = [problem for problem in found if problem is not None]
     stray = sorted((at, number) for number, (at, _) in kept.items() if number not in seen)
     problems += [(at, f"a record of deck line {n}, where the deck has none") for at, n in stray]
     if not problems:
@@ -544,16 +486,14 @@ def check_kept(
     return digest.hexdigest(), InputError(what, location(str(path), at))
 
 
-def check_batch(
-    settings: Settings, checks: Iterable[tuple[int, int, Any, DeckRecord]]
-) -> list[tuple[int, str]]:
-    """What is wrong with kept records, each as ``(file line, what)``: a batch a worker task
+def kept_problem(
+    settings: Settings, check: tuple[int, int, Any, DeckRecord]
+) -> tuple[int, str] | None:
+    """What is wrong with a kept record, as ``(file line, what)``, or None: a worker's task
     (:func:`record_problem`)."""
-    return [
-        (at, f"deck line {number}: {wrong}")
-        for at, number, entry, record in checks
-        if (wrong := record_problem(record, entry, settings))
-    ]
+    at, number, entry, record = check
+    wrong = record_problem(record, entry, settings)
+    return (at, f"deck line {number}: {wrong}") if wrong else None
 
 
 def record_problem(record: DeckRecord, entry: Any, settings: Settings) -> str | None:

@@ -24,9 +24,8 @@ import functools
 import itertools
 import math
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.pool import Pool
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,7 @@ from rhasp import search
 from rhasp.errors import InputError
 from rhasp.formats.line import database_line, database_text
 from rhasp.journal import JournaledOutput
-from rhasp.parallel import dask_client, worker_pool
+from rhasp.parallel import Workers, spread
 from rhasp.progress import Progress, Silent
 
 MIN_SIZE, MAX_SIZE = 4, 7
@@ -336,36 +335,31 @@ def shard_results(
     max_states: int,
     jobs: int,
     scheduler: str | None,
-    pool: Pool | None = None,
+    workers: Workers | None = None,
 ) -> Iterator[Shard]:
     """The shards ``numbers``, in that order, worked out on ``jobs`` local processes or on the
-    Dask cluster at ``scheduler``. Every worker takes the next shard as soon as it is free;
-    shards done before an earlier, slower one wait in memory for it (a few lines each). A
-    ``pool`` of workers already started is used rather than a new one."""
+    Dask cluster at ``scheduler`` (:func:`rhasp.parallel.spread`). Every worker takes the next
+    shards as soon as it has room; shards done before an earlier, slower one wait in memory
+    for it (a few lines each). ``workers`` already started (:func:`shard_workers`) are used
+    rather than new ones."""
+    if len(numbers) <= 1:
+        jobs = 1
+    if workers is not None and jobs > 1:
+        yield from workers.map(numbers, ordered=True, batch=CHUNK)
+        return
+    if jobs > 1 and not scheduler:
+        prepared(options)  # load the compiled core before the workers fork, so they inherit it
+    # On a cluster a shard a task: its scheduler balances them, and a 6×6 shard's seconds
+    # dwarf a task's round trip.
+    batch = 1 if scheduler else CHUNK
     work = functools.partial(run_shard, options, max_states)
-    if scheduler:
-        yield from _on_dask(work, numbers, scheduler)
-        return
-    if jobs <= 1 or len(numbers) <= 1:
-        yield from map(work, numbers)
-        return
-    if pool is not None:
-        yield from pool.imap(work, numbers, chunksize=CHUNK)
-        return
+    yield from spread(work, numbers, jobs, ordered=True, batch=batch, scheduler=scheduler)
+
+
+def shard_workers(options: Options, max_states: int, jobs: int) -> Workers:
+    """``jobs`` worker processes for :func:`shard_results` with these options."""
     prepared(options)  # load the compiled core before the workers fork, so they inherit it
-    with worker_pool(jobs) as pool:
-        yield from pool.imap(work, numbers, chunksize=CHUNK)
-
-
-def _on_dask(
-    work: Callable[[int], Shard], numbers: Sequence[int], scheduler: str
-) -> Iterator[Shard]:
-    """The same shards as Dask tasks on a running cluster (``dask scheduler`` and workers),
-    all submitted at once and gathered in order, each released once taken."""
-    with dask_client(scheduler) as client:
-        futures = collections.deque(client.map(work, numbers, pure=False))
-        while futures:
-            yield futures.popleft().result()
+    return Workers(functools.partial(run_shard, options, max_states), jobs)
 
 
 # The output: deck lines in shard order, each shard vouched for by its journal entry.
@@ -439,8 +433,10 @@ def run_enumeration(
     with contextlib.ExitStack() as started:
         # Workers first: forked after the output was opened, they would hold its lock, and
         # one still busy after the run was killed would make --resume refuse.
-        pool = started.enter_context(worker_pool(jobs)) if jobs > 1 and not scheduler else None
-        return _run(options, max_states, jobs, scheduler, out, resume, progress, total, pool)
+        workers = None
+        if jobs > 1 and not scheduler:
+            workers = started.enter_context(shard_workers(options, max_states, jobs))
+        return _run(options, max_states, jobs, scheduler, out, resume, progress, total, workers)
 
 
 def _run(
@@ -452,7 +448,7 @@ def _run(
     resume: bool,
     progress: Progress | None,
     total: int,
-    pool: Pool | None,
+    workers: Workers | None,
 ) -> Tally:
     database = DatabaseFile(out, options, total, resume) if out else None
     tally = database.tally if database else Tally()
@@ -463,7 +459,7 @@ def _run(
     shown.start(total - first, first, tally)
     numbers = range(first, total)
     try:
-        for shard in shard_results(options, numbers, max_states, jobs, scheduler, pool):
+        for shard in shard_results(options, numbers, max_states, jobs, scheduler, workers):
             if database:
                 database.write(shard)
             else:

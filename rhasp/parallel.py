@@ -1,10 +1,13 @@
-"""Worker processes and Dask clusters, shared by the commands that spread work out."""
+"""The one way the commands spread work out (:func:`spread`): worker processes or Dask."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import ctypes
 import ctypes.util
+import dataclasses
+import functools
 import itertools
 import math
 import multiprocessing
@@ -12,26 +15,14 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterator
-from multiprocessing.connection import Connection
-from multiprocessing.pool import Pool
+from collections.abc import Callable, Iterable, Iterator
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from rhasp.errors import InputError, install_command
 
 #: How workers start: forked where the platform can (they inherit the loaded compiled core).
 CONTEXT = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
-
-
-def worker_pool(processes: int) -> Pool:
-    """A pool of ``processes`` workers that leave Ctrl-C and SIGTERM to the main process,
-    which stops the pool (so an interrupt prints no worker tracebacks). Use it as a context
-    manager."""
-    _settle()
-    with forking():  # the pool's own threads, which fork workers anew, keep the mask too
-        return CONTEXT.Pool(
-            processes, initializer=_leave_signals_to_the_main_process, initargs=(os.getpid(),)
-        )
 
 
 #: What a worker leaves to the main process: blocked from its fork until it has set its own
@@ -46,13 +37,13 @@ def forking() -> Iterator[None]:
 
     Why: a fork copies the main process's Python handlers, which raise to unwind the
     command. A worker that got the signal before it had set its own (on a busy machine a new
-    worker may not run at all before the pool is stopped) raised it in the middle of
+    worker may not run at all before the workers are stopped) raised it in the middle of
     multiprocessing's fork, outside the code that ends a worker, and ran on as a copy of the
     main process: the command's code, its output, its exit. (A test run saw such a copy report
-    tests to pytest's workers and hold the pool's shutdown for ever.) Blocked, the signal waits
+    tests to pytest's workers and hold a pool's shutdown for ever.) Blocked, the signal waits
     in the kernel until the worker's handler is the default or ignores it, and then does what
-    the pool means it to. After the block the main thread's mask is as it was: a signal that
-    came meanwhile is handled then."""
+    the main process means it to. After the block the main thread's mask is as it was: a
+    signal that came meanwhile is handled then."""
     if not hasattr(signal, "pthread_sigmask"):  # not POSIX: workers are spawned, not forked
         yield
         return
@@ -73,7 +64,7 @@ def _settle() -> None:
 
 def _leave_signals_to_the_main_process(parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the pool stops its workers with SIGTERM
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # _end_with's signal ends a worker
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING)  # blocked since the fork
     _end_with(parent)
@@ -84,10 +75,11 @@ PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 
 def _end_with(parent: int) -> None:
     """On Linux, ask for SIGTERM when the main process dies, however it dies: a main process
-    killed with SIGKILL cannot stop its pool, and its workers would go on computing shards
+    killed with SIGKILL cannot stop its workers, and they would go on computing shards
     nobody reads (holding two cores for minutes). Linux sends it when the *thread* that
-    started the pool ends, which is never before the pool's work: every pool here lives
-    inside the call that starts it. Elsewhere the pool's own shutdown must do."""
+    started the workers ends, which is never before their work: every :class:`Workers` here
+    lives inside the call that starts it. Elsewhere their own end (:meth:`Workers.close`)
+    must do."""
     if not sys.platform.startswith("linux"):
         return
     libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
@@ -96,66 +88,241 @@ def _end_with(parent: int) -> None:
         os._exit(1)
 
 
-#: Numbers each worker of :func:`in_order` holds: it starts the next while its last result
-#: waits to be read.
-IN_HAND = 2
+#: Batches each worker holds at once: it starts the next while its last answer waits to be
+#: read, so it never waits for the main process, and no more than that is queued for it, so a
+#: slow batch holds back few others and a deck of a million lines is never all in memory.
+IN_FLIGHT = 2
+#: How far, in batches per worker, results in input order may run ahead of the oldest batch
+#: not yet answered: the others keep working past a slow one, and what waits for it in memory
+#: stays bounded.
+AHEAD = 16
 
 
-def in_order(work: Callable[[int], Any], processes: int, until: float = math.inf) -> Iterator[Any]:
-    """``work`` on the numbers 0, 1, 2, ... without end, yielded in order, number ``n`` done
-    by worker ``n % processes``. Closing the iterator kills the workers at once. Past
-    ``until`` (a ``time.time()`` value) it waits for no worker: it ends, its workers killed,
-    so that a caller's bound in seconds holds even while a worker is where nothing stops it
-    (numba compiling, a search without a budget).
+def spread(
+    work: Callable[[Any], Any],
+    items: Iterable[Any],
+    processes: int,
+    *,
+    ordered: bool,
+    batch: int = 1,
+    until: float = math.inf,
+    scheduler: str | None = None,
+) -> Iterator[Any]:
+    """``work`` on each of ``items``, its results yielded in the items' order (``ordered``)
+    or as they are done: on the Dask cluster at ``scheduler``, else on ``processes`` local
+    worker processes (:class:`Workers`), ``batch`` items a task, else here when
+    ``processes`` is one. An exception ``work`` raises is raised here. Past ``until`` (a
+    ``time.time()`` value) it waits for no more: it ends, its workers killed. Closing the
+    iterator kills the workers at once. The one way ``deck``, ``enumerate`` and ``generate``
+    spread their work out."""
+    if scheduler:
+        yield from _on_dask(work, items, scheduler, ordered, batch, until)
+    elif processes <= 1:
+        for item in items:
+            if time.time() >= until:
+                return
+            yield work(item)
+    else:
+        with Workers(work, processes) as workers:
+            yield from workers.map(items, ordered=ordered, batch=batch, until=until)
+
+
+class Workers:
+    """``processes`` worker processes running ``work``, forked at once, each with a pipe of
+    its own; :meth:`map` hands them items. Use it as a context manager: its end kills them.
+
+    Started apart from :meth:`map` so that a command can fork them before it opens its output
+    (``enumerate``): a worker forked after would hold the output's lock, and one still busy
+    after the run was killed would make ``--resume`` refuse.
 
     Not a :class:`~multiprocessing.pool.Pool`: its workers share one queue for results,
     under one lock, and a worker stopped while it writes a result (as ``terminate`` does,
     leaving a pool whose workers are busy) holds that lock for ever, so ``terminate`` hangs
     joining the thread that needs it. Here each worker has a pipe of its own, so killing one
-    can block nobody."""
-    workers: list[tuple[Any, Connection]] = []
-    _settle()
-    try:
-        for first in range(processes):
-            mine, theirs = CONTEXT.Pipe()
-            process = CONTEXT.Process(target=_serve, args=(work, theirs, os.getpid()))
-            process.daemon = True
-            with forking():
-                process.start()
-            theirs.close()
-            workers.append((process, mine))
-            for number in range(first, IN_HAND * processes, processes):
-                mine.send(number)
-        for number in itertools.count():
-            process, pipe = workers[number % processes]
-            if not pipe.poll(None if until == math.inf else max(0.0, until - time.time())):
-                return  # past until: the workers are killed below
-            try:
-                done, result = pipe.recv()
-            except EOFError:
-                raise RuntimeError(f"worker {process.pid} ended: {process.exitcode}") from None
-            if not done:
-                raise result
-            pipe.send(number + IN_HAND * processes)
-            yield result
-    finally:
-        for process, pipe in workers:
-            process.kill()
-            process.join()
-            pipe.close()
+    can block nobody. And each worker is handed the next batch as soon as it has room for it,
+    whichever it is, since items differ widely in cost (an enumeration's shards do)."""
+
+    def __init__(self, work: Callable[[Any], Any], processes: int) -> None:
+        self.workers: list[_Worker] = []
+        _settle()
+        try:
+            for _ in range(processes):
+                mine, theirs = CONTEXT.Pipe()
+                process = CONTEXT.Process(target=_serve, args=(work, theirs, os.getpid()))
+                process.daemon = True
+                with forking():
+                    process.start()
+                theirs.close()
+                self.workers.append(_Worker(process, mine))
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Kill the workers, busy or not (see the class's note on why that cannot hang)."""
+        workers, self.workers = self.workers, []
+        for worker in workers:
+            worker.process.kill()
+        for worker in workers:
+            worker.process.join()
+            worker.pipe.close()
+
+    def map(
+        self, items: Iterable[Any], *, ordered: bool, batch: int = 1, until: float = math.inf
+    ) -> Iterator[Any]:
+        """``work`` on each of ``items``, as :func:`spread` says. The items are read only as
+        workers have room for them. Ended early (closed, an exception, past ``until``) it
+        kills the workers, whose answers no one would read; run to its end, it leaves them
+        for the next ``map``."""
+        if not self.workers:
+            raise ValueError("these workers were stopped")
+        batches = enumerate(iter(functools.partial(_take, iter(items), batch), []))
+        workers: dict[Any, _Worker] = {worker.pipe: worker for worker in self.workers}
+        answered: dict[int, tuple[bool, Any]] = {}  # ordered: answers after the oldest
+        oldest = 0  # ordered: the first batch whose results are not yet yielded
+        sent = 0  # batches handed out
+        more = True
+        ended = False  # every item's results yielded
+
+        def feed() -> bool:
+            """Hand batches to every worker with room, the emptiest first; False once the
+            items run out."""
+            nonlocal sent
+            for depth in range(IN_FLIGHT):
+                for worker in self.workers:
+                    if len(worker.held) > depth:
+                        continue
+                    if ordered and sent >= oldest + AHEAD * len(self.workers):
+                        return True
+                    number, chunk = next(batches, (None, None))
+                    if number is None:
+                        return False
+                    worker.pipe.send(chunk)
+                    worker.held.append(number)
+                    sent += 1
+            return True
+
+        try:
+            while True:
+                if more and time.time() < until:
+                    more = feed()
+                busy = [worker.pipe for worker in self.workers if worker.held]
+                if not busy:
+                    ended = not more
+                    return
+                left = None if until == math.inf else max(0.0, until - time.time())
+                ready = wait(busy, left)
+                if not ready:
+                    return  # past until: the workers are killed below
+                done = []
+                for pipe in ready:
+                    worker = workers[pipe]
+                    try:
+                        answer = worker.pipe.recv()
+                    except EOFError:
+                        process = worker.process
+                        raise RuntimeError(
+                            f"worker {process.pid} ended: {process.exitcode}"
+                        ) from None
+                    done.append((worker.held.popleft(), answer))
+                if more and time.time() < until:
+                    more = feed()  # before the caller takes its time over the results
+                if ordered:
+                    answered.update(done)
+                    done = []
+                    while oldest in answered:
+                        done.append((oldest, answered.pop(oldest)))
+                        oldest += 1
+                for _, (worked, results) in done:
+                    if not worked:
+                        raise results
+                    yield from results
+        finally:
+            if not ended:
+                self.close()
 
 
-def _serve(work: Callable[[int], Any], pipe: Connection, parent: int) -> None:
-    """A worker of :func:`in_order`: ``work`` on each number it is sent, its result (or the
-    exception it raised) sent back."""
+@dataclasses.dataclass
+class _Worker:
+    process: Any
+    pipe: Connection
+    held: collections.deque[int] = dataclasses.field(default_factory=collections.deque)
+
+
+def _take(items: Iterator[Any], count: int) -> list[Any]:
+    return list(itertools.islice(items, count))
+
+
+def _serve(work: Callable[[Any], Any], pipe: Connection, parent: int) -> None:
+    """A worker of :class:`Workers`: ``work`` on each item of each batch it is sent, the
+    results (or the exception one raised) sent back, until the main process is gone."""
     _leave_signals_to_the_main_process(parent)
     while True:
-        number = pipe.recv()
         try:
-            answer = (True, work(number))
+            batch = pipe.recv()
+        except EOFError:
+            return
+        try:
+            answer = (True, [work(item) for item in batch])
         except Exception as error:
             answer = (False, error)
-        pipe.send(answer)
+        try:  # it never blocks for long: the main process reads answers while it waits, and
+            # sends a worker its next batch (numbers, deck lines) only once it has room for it
+            pipe.send(answer)
+        except Exception as error:  # a result or an exception that cannot be pickled
+            pipe.send((False, RuntimeError(f"a worker cannot send its answer back: {error!r}")))
+
+
+def _on_dask(
+    work: Callable[[Any], Any],
+    items: Iterable[Any],
+    scheduler: str,
+    ordered: bool,
+    batch: int,
+    until: float,
+) -> Iterator[Any]:
+    """:func:`spread` on a running Dask cluster (``dask scheduler`` and workers): every batch
+    submitted at once, each released once its results are taken."""
+    client = dask_client(scheduler)  # first: it says so if Dask is missing
+    from dask.distributed import as_completed, wait
+
+    def left() -> float | None:
+        return None if until == math.inf else max(0.0, until - time.time())
+
+    with client:
+        batches = list(iter(functools.partial(_take, iter(items), batch), []))
+        futures = client.map(functools.partial(_each, work), batches, pure=False)
+        del batches
+        if ordered:
+            waiting = collections.deque(futures)
+            del futures
+            while waiting:
+                future = waiting.popleft()
+                try:
+                    wait(future, timeout=left())
+                except TimeoutError:
+                    return
+                yield from future.result()
+        else:
+            finished = as_completed(futures, timeout=left())
+            del futures
+            while True:
+                try:
+                    future = next(finished)
+                except (StopIteration, TimeoutError):  # all done, or past until
+                    return
+                yield from future.result()
+
+
+def _each(work: Callable[[Any], Any], batch: list[Any]) -> list[Any]:
+    """A batch as one Dask task, so that a task's round trip is paid once per batch."""
+    return [work(item) for item in batch]
 
 
 def dask_client(scheduler: str) -> Any:

@@ -1,15 +1,30 @@
+import itertools
+import operator
 import os
 import signal
 import time
 
 import pytest
 
-from rhasp.parallel import in_order, worker_pool
+from rhasp.parallel import AHEAD, IN_FLIGHT, Workers, spread
 
 
 def _busy(number: int) -> tuple[int, int]:
     """A result at once for the first numbers, then work that never ends in time."""
     if number >= 6:
+        time.sleep(60)
+    return number, os.getpid()
+
+
+def _uneven(number: int) -> tuple[int, int]:
+    """Work of very different lengths: every fifth number takes a while."""
+    time.sleep(0.2 if number % 5 == 0 else 0.001 * (number % 3))
+    return number, os.getpid()
+
+
+def _first_for_ever(number: int) -> tuple[int, int]:
+    """The first number never ends in time; the others at once."""
+    if number == 0:
         time.sleep(60)
     return number, os.getpid()
 
@@ -20,45 +35,109 @@ def _fails(number: int) -> int:
     return number
 
 
-def test_results_come_in_order_from_every_worker():
-    results = in_order(_busy, 2)
-    first = [next(results) for _ in range(6)]
+def _gone(pids: set[int]) -> None:
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_results_come_in_order_from_every_worker_however_uneven_the_work(batch):
+    results = list(spread(_uneven, range(23), 2, ordered=True, batch=batch))
+    assert [number for number, _ in results] == list(range(23))
+    assert len({pid for _, pid in results}) == 2
+
+
+def test_results_as_they_finish_and_each_worker_takes_what_comes_next():
+    # Not number n to worker n % 2: the worker stuck on 0 holds only what it already had
+    # in hand, and the other does all the rest, which comes out before 0.
+    results = spread(_first_for_ever, range(40), 2, ordered=False)
+    first = [next(results) for _ in range(40 - IN_FLIGHT)]
     results.close()
-    assert [number for number, _ in first] == list(range(6))
-    assert len({pid for _, pid in first}) == 2
+    in_hand = range(0, 2 * IN_FLIGHT, 2)  # handed out in turn at the start
+    assert sorted(number for number, _ in first) == [n for n in range(40) if n not in in_hand]
+    assert len({pid for _, pid in first}) == 1
+
+
+def test_one_process_works_here_in_order():
+    assert list(spread(_fails, range(3), 1, ordered=True)) == [0, 1, 2]
+    with pytest.raises(ValueError, match="no 3"):
+        list(spread(_fails, range(5), 1, ordered=False))
 
 
 def test_closing_with_busy_workers_kills_them_at_once():
     # Each worker is writing a result or sleeping when the iterator closes: none may hang
     # the close (a Pool's terminate can, when a worker dies holding its result lock).
     for _ in range(5):
-        results = in_order(_busy, 2)
+        results = spread(_busy, itertools.count(), 2, ordered=True)
         pids = {pid for _, pid in (next(results) for _ in range(6))}
         began = time.monotonic()
         results.close()
         assert time.monotonic() - began < 5
-        for pid in pids:
-            with pytest.raises(ProcessLookupError):
-                os.kill(pid, 0)
+        _gone(pids)
 
 
-def test_a_workers_exception_is_raised_in_the_caller():
-    results = in_order(_fails, 2)
-    assert [next(results) for _ in range(3)] == [0, 1, 2]
+@pytest.mark.parametrize("ordered", [True, False])
+def test_a_workers_exception_is_raised_in_the_caller(ordered):
+    results = spread(_fails, range(10), 2, ordered=ordered)
+    if ordered:  # what came before it first
+        assert [next(results) for _ in range(3)] == [0, 1, 2]
     with pytest.raises(ValueError, match="no 3"):
-        next(results)
+        list(results)
 
 
 def test_past_its_time_it_waits_for_no_worker():
     # generate's seconds are a promise: a worker busy where nothing stops it (numba
     # compiling) once held the run, the main process waiting for its result.
     began = time.time()
-    results = list(in_order(_busy, 2, until=began + 2))
+    results = list(spread(_busy, itertools.count(), 2, ordered=True, until=began + 2))
     assert time.time() - began < 2 + 1.5
     assert [number for number, _ in results] == list(range(6))
-    for pid in {pid for _, pid in results}:
-        with pytest.raises(ProcessLookupError):
-            os.kill(pid, 0)
+    _gone({pid for _, pid in results})
+
+
+def test_the_items_are_read_only_as_workers_have_room():
+    # A million-line deck is never all queued: when the first results come back, each
+    # worker holds a few batches and the one that answered one more.
+    taken = 0
+
+    def endless():
+        nonlocal taken
+        for number in itertools.count():
+            taken += 1
+            yield number if number < 3 else number + 6  # the first batch at once
+
+    results = spread(_busy, endless(), 2, ordered=False, batch=3)
+    assert next(results)[0] == 0
+    assert taken <= 2 * (IN_FLIGHT + 1) * 3  # in hand, and the next for each that answered
+    results.close()
+
+
+def test_in_order_it_runs_only_so_far_ahead_of_a_slow_item():
+    # What waits for the oldest item is kept in memory: it stays bounded.
+    taken = 0
+
+    def counted():
+        nonlocal taken
+        for number in itertools.count():
+            taken += 1
+            yield number
+
+    results = list(spread(_first_for_ever, counted(), 2, ordered=True, until=time.time() + 2))
+    assert results == []
+    assert 2 * IN_FLIGHT < taken <= AHEAD * 2
+
+
+def test_workers_serve_one_map_after_another_and_one_ended_early_kills_them():
+    with Workers(_fails, 2) as workers:
+        pids = {process.pid for process in (worker.process for worker in workers.workers)}
+        assert sorted(workers.map(range(3), ordered=False)) == [0, 1, 2]
+        assert list(workers.map(range(3), ordered=True, batch=2)) == [0, 1, 2]
+        with pytest.raises(ValueError, match="no 3"):
+            list(workers.map(range(10), ordered=True))
+        _gone(pids)
+        with pytest.raises(ValueError, match="stopped"):
+            next(workers.map(range(3), ordered=True))
 
 
 #: The signal mask each forked process started with (set in the child by the hook below).
@@ -82,9 +161,22 @@ def test_workers_are_forked_deaf_to_ctrl_c_and_sigterm_until_their_handlers_are_
     # Forked with the main process's handlers (which raise to unwind a command), a worker
     # that got SIGTERM before its own were set ran on as a copy of the main process.
     stopping = {signal.SIGINT, signal.SIGTERM}
-    with worker_pool(2) as pool:
-        forked, working = pool.apply(_masks)
-    assert stopping <= forked and not stopping & working
-    forked, working = next(in_order(_masks, 1))
-    assert stopping <= forked and not stopping & working
+    for forked, working in spread(_masks, range(2), 2, ordered=False):
+        assert stopping <= forked and not stopping & working
     assert not stopping & set(signal.pthread_sigmask(signal.SIG_BLOCK, []))  # here: as before
+
+
+def _signals(_: int = 0) -> tuple[object, object]:
+    return signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+
+
+def test_workers_leave_ctrl_c_to_the_main_process_and_end_on_sigterm():
+    assert next(spread(_signals, range(1), 2, ordered=True)) == (signal.SIG_IGN, signal.SIG_DFL)
+
+
+def test_the_same_results_on_a_dask_cluster(dask_cluster):
+    def on_dask(ordered):
+        return spread(operator.neg, range(20), 2, ordered=ordered, batch=3, scheduler=dask_cluster)
+
+    assert list(on_dask(ordered=True)) == [-number for number in range(20)]
+    assert sorted(on_dask(ordered=False)) == [-number for number in range(19, -1, -1)]
