@@ -11,6 +11,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from math import isqrt
 from pathlib import Path
 from typing import IO, Literal
 
@@ -51,7 +52,20 @@ def detect(text: str) -> Format:
     boards = [line for line in lines if not line.startswith("@")]
     if len(boards) == 1 or (boards and looks_like_line(boards[0])):
         return "line"
-    return "grid"
+    return "line" if _small_first_board(boards) else "grid"
+
+
+def _small_first_board(rows: Sequence[str]) -> bool:
+    """Whether rows that a first short one would make a grid are a deck of one-line boards:
+    a grid's rows are all as wide, so rows of different widths, each a square number of
+    cells and one of them more than a grid row can hold, have only the deck's reading (its
+    first board small: a 3×3 board's 9 cells are as many as a grid row's)."""
+    cells = [row.strip() for row in rows]
+    return (
+        len({len(row) for row in cells}) > 1
+        and all(" " not in row and isqrt(len(row)) ** 2 == len(row) for row in cells)
+        and any(looks_like_line(row) for row in cells)
+    )
 
 
 def read_text(text: str, source: str, *, name: str, targets: Sequence[str] = ()) -> list[Entry]:

@@ -63,7 +63,9 @@ def read_json(text: str, source: str, *, name: str, targets: Sequence[TargetSpec
     meta = data.get("meta", {})
     if not isinstance(meta, dict) or not all(doc.natural(v) for v in meta.values()):
         raise doc.fail("meta", "meta must be an object of whole numbers, none negative")
-    title = str(data.get("name", name))
+    title = data.get("name", name)
+    if not isinstance(title, str):  # null, 7 or true would be named None, 7 or True
+        raise doc.fail("name", f"name must be text, not {json.dumps(title)}")
     if "name" in data and not (title and title.isprintable()):  # printed in reports
         raise doc.fail("name", "name must be printable text on one line, not empty")
     return build_puzzle(width, height, pieces, walls, specs, where=source, name=title, meta=meta)

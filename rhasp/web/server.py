@@ -99,7 +99,7 @@ class Body(BaseModel):
     ``clingo_args``: the server runs clingo with rhasp's own options) is refused, never
     ignored, so that no answer is taken for one to a question that was not asked."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # JSON true or "5" is no number
 
 
 class Position(Body):

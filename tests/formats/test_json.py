@@ -119,6 +119,8 @@ def test_json_that_python_cannot_read_is_one_line(text, error):
             lambda d: d.update(name=""),
             "p.json: name: name must be printable text on one line, not empty",
         ),
+        (lambda d: d.update(name=None), "p.json: name: name must be text, not null"),
+        (lambda d: d.update(name=7), "p.json: name: name must be text, not 7"),
         (
             lambda d: d["targets"][0].update(label="a\nb"),
             "p.json: targets[0]: target 'a\\nb' is not a vehicle on the board",

@@ -107,3 +107,14 @@ def test_published_database_lines_letter_back_as_published(line):
     assert renamed != board
     (puzzle,) = read_text(renamed, "db", name="db")
     assert database_board(puzzle) == board
+
+
+def test_a_deck_whose_first_board_is_small_reads_as_a_deck_not_a_grid():
+    # 9 cells fit a grid row as well as a 3×3 board; the 36-cell line after it fits no grid
+    # of 9-cell rows, so the text has one reading: a deck, its first board 3×3 (AA. / ...).
+    small, card1 = "AA.......", "".join(write(card(1), "line").split()[:1])
+    entries = read_text(f"{small}\n{card1}\n", "deck.txt", name="deck")
+    assert [entry.board.width for entry in entries] == [3, 6]
+    # Rows of one width stay a grid; a ragged grid is still one line naming the row.
+    with pytest.raises(InputError, match=r"deck\.txt:2: row has 5 cells"):
+        read_text("AA..\n.....\n", "deck.txt", name="deck")

@@ -724,6 +724,10 @@ def test_missing_and_wrong_fields_are_400_in_one_line(client):
     assert "objective" in one_line_error(post(client, "solve", board=CARD1, objective="x"), 400)
     assert "plan" in one_line_error(post(client, "check", board=CARD1), 400)
     assert "min_moves" in one_line_error(post(client, "generate", min_moves=0), 400)
+    # JSON true and "5" are no numbers: read as 1 and 5 they would answer another question.
+    assert "min_moves" in one_line_error(post(client, "generate", min_moves=True), 400)
+    assert "min_moves" in one_line_error(post(client, "generate", min_moves="5"), 400)
+    assert "stream" in one_line_error(post(client, "solve", board=CARD1, stream="yes"), 400)
     assert "board" in one_line_error(post(client, "board", board=7), 400)
 
 
