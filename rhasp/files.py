@@ -8,6 +8,7 @@ input, and for finding the journal that goes with it (:mod:`rhasp.journal`)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -33,10 +34,13 @@ def written_whole(dest: Path, keep_partial: bool = False) -> Iterator[Path]:
     try:
         yield temporary
     except BaseException as error:
-        if keep_partial and temporary.exists():
-            temporary.replace(dest)
-        else:
-            temporary.unlink(missing_ok=True)
+        # The error is the answer: a clean-up that fails too (unlinking in a read-only
+        # folder raises, file or no file) must not take its place.
+        with contextlib.suppress(OSError):
+            if keep_partial and temporary.exists():
+                temporary.replace(dest)
+            else:
+                temporary.unlink(missing_ok=True)
         if isinstance(error, RhaspError) and error.where == str(temporary):
             error.where = str(dest)  # name the file asked for, not the temporary one
         if isinstance(error, OSError) and error.filename == str(temporary):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +105,16 @@ def test_a_file_that_cannot_be_written_is_named_in_the_one_line(tmp_path):
     )
     assert solve.returncode == 2
     assert solve.stderr == "rhasp: standard output: No space left on device\n"
+
+
+def test_a_read_only_folder_is_named_by_the_file_asked_for_not_the_temporary(tmp_path, monkeypatch):
+    # A read-only file system refuses the temporary file and then its clean-up too (unlink
+    # raises there whether the file exists or not): the error must still name the file asked.
+    def read_only(path, *args, **kwargs):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+
+    dest = tmp_path / "deck.txt"
+    monkeypatch.setattr(Path, "unlink", read_only)
+    with pytest.raises(OSError) as caught, written_whole(dest) as temporary:
+        read_only(temporary)
+    assert caught.value.filename == str(dest)
