@@ -387,7 +387,10 @@ class ResultFile:
             self.handle.flush()
 
     def close(self) -> None:
-        self.handle.close()
+        # Closing writes what is still buffered: on a full disk it fails too, and its error,
+        # which replaces a write's, must name the file as well.
+        with naming_the_file(self.path):
+            self.handle.close()
 
 
 RUN_SUFFIX = ".run"

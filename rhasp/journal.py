@@ -285,8 +285,13 @@ class JournaledOutput:
         self.written += 1
 
     def close(self) -> None:
-        self.output.close()
-        self.journal.close()
+        # Closing writes what is still buffered (see :func:`naming_the_file`).
+        try:
+            with naming_the_file(self.path):
+                self.output.close()
+        finally:
+            with naming_the_file(self.journal_path):
+                self.journal.close()
 
 
 def _begins_with(path: Path, text: bytes) -> bool:

@@ -149,3 +149,22 @@ def test_a_second_run_on_the_same_results_file_refuses(deck, uninterrupted, tmp_
     first.communicate(timeout=120)
     assert first.returncode == 0
     assert records(out) == uninterrupted  # the refused run neither truncated nor wrote
+
+
+def test_a_full_disk_names_the_results_file(tmp_path, monkeypatch):
+    from rhasp.deck import ResultFile
+    from tests.command import rhasp
+    from tests.test_enumeration import FullDisk
+
+    out, opened = tmp_path / "results.jsonl", ResultFile.__init__
+
+    def on_a_full_disk(self, *args, **kwargs):
+        opened(self, *args, **kwargs)
+        self.handle = FullDisk(self.handle)
+
+    monkeypatch.setattr(ResultFile, "__init__", on_a_full_disk)
+    result = rhasp(
+        "deck", str(ROOT / "puzzles" / "original40.txt"), "--jobs", "1", "--out", str(out)
+    )
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == f"rhasp: {out}: No space left on device"

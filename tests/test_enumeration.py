@@ -319,6 +319,12 @@ class FullDisk:
     def write(self, data):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
+    def close(self):
+        # Closing flushes what is still buffered, which fails too (and its error takes the
+        # place of the write's): closed, but with the same nameless error.
+        self.handle.close()
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
     def __getattr__(self, name):
         return getattr(self.handle, name)
 
