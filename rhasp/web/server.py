@@ -53,7 +53,7 @@ from rhasp.api import (
     SolveRequest,
     moves_of,
 )
-from rhasp.errors import InputError, RanOut, RhaspError, SearchLimit
+from rhasp.errors import InputError, RanOut, RhaspError, SearchLimit, counted
 from rhasp.formats import read_path, write
 from rhasp.formats.line import DECK_LINE, read_line
 from rhasp.model import Puzzle
@@ -204,7 +204,7 @@ class Database:
     def pick(self, moves: int, seed: int | None) -> dict[str, Any]:
         """A puzzle of ``moves`` moves, at random (from ``seed``, if given)."""
         if moves not in self.shelves:
-            raise InputError(f"no puzzle of {moves} moves in the database", "moves")
+            raise InputError(f"no puzzle of {counted(moves, 'move')} in the database", "moves")
         shelf = self.shelves[moves]
         k = random.Random(seed).randrange(len(shelf.lines))
         cluster = shelf.clusters[k]
@@ -328,10 +328,10 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
                     proof_events(run, asp_slots.release), media_type="text/event-stream"
                 )
             try:
-                return answer(lambda: run(None))
+                return answer(lambda: run(None), PAGE_ADVICE["solve"])
             finally:
                 asp_slots.release()
-        return answer(lambda: solve_position(request, limits, None))
+        return answer(lambda: solve_position(request, limits, None), PAGE_ADVICE["solve"])
 
     @app.post("/api/hint")
     async def hint(request: Position) -> Any:
@@ -340,13 +340,16 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
             quick = answer(lambda: hint_record(position(request)))
             if quick is not None:
                 return quick
-        return await run_in_threadpool(answer, lambda: hint_record(position(request), limits))
+        return await run_in_threadpool(
+            answer, lambda: hint_record(position(request), limits), PAGE_ADVICE["hint"]
+        )
 
     @app.post("/api/check")
     def check(request: CheckBody) -> Any:
         """Does the plan solve the position, and is it minimal in moves and slides (BFS)?"""
         return answer(
-            lambda: rhasp.check(position(request), request.plan, budget=limits.budget()).record()
+            lambda: rhasp.check(position(request), request.plan, budget=limits.budget()).record(),
+            PAGE_ADVICE["check"],
         )
 
     @app.post("/api/analyze")
@@ -355,7 +358,10 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
         cluster too large to analyse whose puzzle static analysis proves unsolvable, that
         verdict (``proven_by``, ``proof``, and where the analysis ``stopped``)."""
         budget = limits.budget(ANALYSIS_BYTES_PER_STATE)
-        return answer(lambda: api.analysis(AnalyzeRequest(position(request), budget)).record())
+        return answer(
+            lambda: api.analysis(AnalyzeRequest(position(request), budget)).record(),
+            PAGE_ADVICE["analyze"],
+        )
 
     return app
 
@@ -422,20 +428,21 @@ def parsed(text: str) -> Puzzle:
     return rhasp.parse(text)
 
 
-def answer(work: Callable[[], Any]) -> Any:
-    """``work()``'s answer, or its failure as one line: 400 bad input, 422 a limit, 500 a
-    disagreement between engines (a bug)."""
+def answer(work: Callable[[], Any], advice: str = "") -> Any:
+    """``work()``'s answer, or its failure as one line: 400 bad input, 422 a limit (with the
+    ``advice`` of :data:`PAGE_ADVICE` for the request), 500 a disagreement between engines (a
+    bug)."""
     try:
         return work()
     except SearchLimit as limit:
-        return failure(page_limit(limit), 422, limit=True)
+        return failure(page_limit(limit, advice), 422, limit=True)
     except EngineDisagreement as error:
         return failure(str(error), 500)
     except RhaspError as error:
         return failure(str(error), 400)
     except MemoryError:
         limit = SearchLimit(OUT_OF_MEMORY)
-        return failure(page_limit(limit), 422, limit=True)
+        return failure(page_limit(limit, advice), 422, limit=True)
 
 
 def internal_error_line(request: Request | None, error: Exception) -> str:
@@ -451,8 +458,8 @@ def failure(error: str, status: int, **extra: Any) -> JSONResponse:
 def busy(limits: ServerLimits) -> JSONResponse:
     return JSONResponse(
         {
-            "error": f"busy: {limits.asp_proofs} ASP proofs are running, one per core; try again "
-            "in a moment, or use the BFS engine",
+            "error": f"busy: {counted(limits.asp_proofs, 'ASP proof')} running, one per core; "
+            "try again in a moment, or use the BFS engine",
             "busy": True,
         },
         status_code=429,
@@ -524,7 +531,11 @@ def new_puzzle(request: GenerateBody, limits: ServerLimits) -> dict[str, Any]:
         )
     except SearchLimit as limit:  # the server's bounds: what a player can do instead
         kind = limit.limit.ran_out if limit.limit else None
-        advice = "try a smaller board" if kind == "states" else PAGE_GENERATE_ADVICE
+        smaller = request.size > GENERATE_PAGE_SIDES[0]
+        if kind == "states" and smaller:
+            advice = "pick a smaller board"
+        else:
+            advice = PAGE_GENERATE_ADVICE_LARGE if smaller else PAGE_GENERATE_ADVICE
         raise SearchLimit(f"{limit.what}; {advice}", limit.where) from None
     cluster = puzzle.meta.get("cluster")
     return {
@@ -574,8 +585,24 @@ def solution_record(solution: Solution) -> dict[str, Any]:
 
 
 #: What the page says when Generate finds no puzzle in the server's seconds: each try draws
-#: new boards (the command line says to allow more seconds instead).
+#: new boards (the command line says to allow more seconds instead; the page has no control
+#: for the server's seconds); on a board larger than the smallest offered, a smaller board
+#: reaches deeper in the same time.
 PAGE_GENERATE_ADVICE = "ask for fewer moves, or try again: each try draws new boards"
+PAGE_GENERATE_ADVICE_LARGE = (
+    "ask for fewer moves, pick a smaller board, or try again: each try draws new boards"
+)
+
+#: What the page's user can do when a search of the position meets the server's bounds (its
+#: seconds, its states), by what was asked: the page has no control that raises them. A hint
+#: and an analysis search the position's whole cluster, whatever the position; a check is
+#: asked by the page when the target is out, to say the minimum.
+PAGE_ADVICE = {
+    "solve": "try another engine, or play nearer the exit and solve from there",
+    "hint": "Solve with A* instead: the first move of its plan is a hint",
+    "analyze": "an analysis covers the position's whole cluster: pick a smaller board",
+    "check": "Reset, then Solve with A*, to see the minimum",
+}
 
 
 #: What a position needs that the server does not allow, by what its search ran out of.
@@ -590,15 +617,17 @@ POSITION_NEEDS: dict[RanOut, str] = {
 }
 
 
-def page_limit(limit: SearchLimit) -> str:
+def page_limit(limit: SearchLimit, advice: str = "") -> str:
     """A limit met on the page, said in the page's words: for a search of a position, what it
-    needs that the server does not allow, then the limit itself (the command line's advice is
-    the command line's). Any other bound (generating's, worded for the page by
-    :func:`new_puzzle`) says what it found, as it is."""
+    needs that the server does not allow, the limit itself (the command line's advice is the
+    command line's), then ``advice``, what the page's user can do (:data:`PAGE_ADVICE`). Any
+    other bound (generating's, worded for the page by :func:`new_puzzle`) says what it found,
+    as it is."""
     if limit.limit is None or not limit.limit.kinds():
         return str(limit)
     need = POSITION_NEEDS[limit.limit.kinds()[0]]
-    return f"this position needs {need} than the server allows: {limit.limit}"
+    said = f"this position needs {need} than the server allows: {limit.limit}"
+    return f"{said}; {advice}" if advice else said
 
 
 def proof_events(
@@ -621,7 +650,7 @@ def proof_events(
 
     def work() -> None:
         try:
-            events.put(last_event(lambda: run(progress)))
+            events.put(last_event(lambda: run(progress), PAGE_ADVICE["solve"]))
         finally:
             finished()
             events.put(("end", None))
@@ -634,12 +663,12 @@ def proof_events(
         yield f"event: {name}\ndata: {json.dumps(data)}\n\n"
 
 
-def last_event(work: Callable[[], Any]) -> tuple[str, Any]:
+def last_event(work: Callable[[], Any], advice: str = "") -> tuple[str, Any]:
     """The event that ends a stream: ``solution`` with ``work()``'s answer, or ``error`` with
     its failure as :func:`answer` words it; a failure that is not rhasp's own is a bug, said
     in one line (and logged with its traceback), as the stream's 200 is sent already."""
     try:
-        outcome = answer(work)
+        outcome = answer(work, advice)
     except Exception as error:
         LOG.exception("a streamed answer failed")
         return "error", {"error": internal_error_line(None, error)}

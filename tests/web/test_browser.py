@@ -588,3 +588,69 @@ def test_a_limit_on_the_page_is_said_in_the_pages_words(browser: object, small_s
         page.select_option("#card", "card01")  # a 6×6 board: the engine chosen by hand stays
         page.wait_for_function("document.getElementById('title').textContent.startsWith('Card 1')")
         assert page.input_value("#engine") == "bfs"
+
+
+# --- the page's messages fit (issue 42, item 5) ---------------------------------------------
+
+
+def comes_into_view(page: object, selector: str) -> bool:
+    """Whether the element is wholly in view once the page has scrolled to it (smoothly: a
+    second at most)."""
+    for _ in range(20):
+        if in_view(page, selector):
+            return True
+        page.wait_for_timeout(100)
+    return in_view(page, selector)
+
+
+def test_the_hint_win_and_error_messages_are_in_view_on_a_laptop_and_a_phone(browser, server):
+    walled = "......\n......\n.XX#..\n......\n..A...\n..A..."  # X walled in: no plan
+    for device in (LAPTOP, PHONE):
+        for page in opened_page(browser, server, **device):
+            page.click("#hint")
+            wait_text(page, "#status", "Hint: ")
+            assert comes_into_view(page, "#status"), (device, page.text_content("#status"))
+            assert in_view(page, "#board .vehicle.hinted")  # and the hint's outline with it
+            for move in rhasp.solve(rhasp.read(CARD01), engine="bfs").plan:
+                drag(page, move)
+            wait_text(page, "#status", "minimum")
+            assert comes_into_view(page, "#status"), (device, page.text_content("#status"))
+            assert in_view(page, "#counter") and in_view(page, "#undo")  # nothing else hidden
+        for page in opened_page(browser, f"{server}?{urlencode({'board': walled})}", **device):
+            page.click("#hint")
+            wait_text(page, "#status", "no solution")
+            assert comes_into_view(page, "#status"), (device, page.text_content("#status"))
+
+
+def test_counts_are_singular_for_one_everywhere_on_the_page(page: object) -> None:
+    counted = page.evaluate("[counted(1, 'move'), counted(2, 'slide'), counted(1000, 'state')]")
+    assert counted == ["1 move", "2 slides", "1,000 states"]
+    options = page.locator("#database-moves option").all_text_contents()
+    assert options[0] == "1 move (1 puzzle)"  # the 4×4 database: one puzzle of 1 move
+    assert all(re.fullmatch(r"\d+ moves \([\d,]+ puzzles?\)", text) for text in options[1:])
+    assert "2 moves (2 puzzles)" in options
+    page.select_option("#database-moves", "1")
+    page.click("#pick-database")
+    assert wait_text(page, "#status", "line").startswith("Puzzle 1 of 1 with 1 move (line ")
+    assert page.text_content("#title").endswith(" · 1 move")
+    page.click("#hint")
+    assert "You are 1 move from the exit" in wait_text(page, "#status", "Hint: ")
+    page.click("#solve-button")
+    assert wait_text(page, "#solve-summary", "optimal").startswith("1 move, ")
+    page.click("#leave")
+    puzzle = rhasp.parse(page.evaluate("game.start"))
+    (move,) = rhasp.solve(puzzle, engine="bfs").plan
+    drag(page, move)
+    assert page.text_content("#counter").startswith("1 move · ")
+    assert wait_text(page, "#status", "minimum").startswith("Solved in 1 move; the minimum is 1 ")
+
+
+def test_the_help_says_moves_and_slides_as_the_counter_counts_them(browser, server):
+    # The counter says "1 move · 3 slides" after one drag of three cells: the help's words
+    # agree, on a touch screen and with keys alike.
+    said = "A move slides one vehicle any distance; each cell it crosses is a slide"
+    for device in (PHONE, LAPTOP):
+        for page in opened_page(browser, server, **device):
+            help_text = page.inner_text(".help")
+            assert said in help_text and "one slide is one move" not in help_text
+            assert ("one drag is one move" in help_text) == (device is PHONE)

@@ -620,6 +620,15 @@ def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
     )
 
 
+# What the page's user can do past each limit, in words of the page's own controls: it has
+# none for the server's seconds or states.
+DOABLE = {
+    "solve": "; try another engine, or play nearer the exit and solve from there",
+    "hint": "; Solve with A* instead: the first move of its plan is a hint",
+    "analyze": "; an analysis covers the position's whole cluster: pick a smaller board",
+}
+
+
 @pytest.mark.parametrize("endpoint", ["solve", "hint", "analyze"])
 def test_a_time_limit_is_422(endpoint):
     # States enough that the time trips first on any machine (analysis gets 1/12 of them).
@@ -633,12 +642,20 @@ def test_a_time_limit_is_422(endpoint):
     assert error.startswith("this position needs more time than the server allows: ")
     assert "time limit of 0.2 s" in error
     assert response.json()["limit"] is True
+    assert error.endswith(DOABLE[endpoint]) and "second" not in error  # no "allow more seconds"
 
 
-def test_generate_past_its_time_is_422():
+def test_generate_past_its_time_is_422_and_says_what_the_page_can_do():
     quick = TestClient(create_app(ServerLimits(seconds=0.2)))
     response = post(quick, "generate", min_moves=40, seed=1)
-    assert "ask for fewer moves, or try again" in one_line_error(response, 422)
+    error = one_line_error(response, 422)
+    assert error.endswith("; ask for fewer moves, or try again: each try draws new boards")
+    # A larger board reaches fewer moves in the same seconds: a smaller one is offered too.
+    error = one_line_error(post(quick, "generate", min_moves=40, size=8, seed=1), 422)
+    assert error.endswith(
+        "; ask for fewer moves, pick a smaller board, or try again: each try draws new boards"
+    )
+    assert "allow more" not in error and "--" not in error
 
 
 def test_an_asp_slot_is_given_back_after_each_proof():
@@ -689,6 +706,7 @@ def test_a_second_asp_proof_is_told_busy_while_one_runs(live_server):
             assert second.status_code == 429
             assert second.json()["busy"] is True and int(second.headers["retry-after"]) > 0
             assert "\n" not in second.json()["error"]
+            assert second.json()["error"].startswith("busy: 1 ASP proof running, one per core")
             bfs = http.post("/api/solve", json={"board": CARD1, "engine": "bfs"})
             assert bfs.status_code == 200 and bfs.json()["length"] == 8  # BFS is never busy
             rest = "event: horizon\n" + "\n".join(lines)  # to the end: the proof is over
@@ -799,9 +817,14 @@ def test_a_pick_is_a_line_of_the_database_with_those_moves(database_file):
     assert again[0] == again[1]
 
 
-def test_a_pick_of_moves_the_database_lacks_is_one_line(database_file):
+def test_a_pick_of_moves_the_database_lacks_is_one_line(database_file, tmp_path):
     picker = TestClient(create_app(database=Database(database_file)))
     assert "no puzzle of 30 moves" in one_line_error(post(picker, "database", moves=30), 400)
+    deeper = tmp_path / "deeper.txt"  # its 2-move puzzles and deeper: none of 1 move
+    lines = database_file.read_text().splitlines()[1:]
+    deeper.write_text("".join(f"{line}\n" for line in lines if int(line.split()[0]) > 1))
+    picker = TestClient(create_app(database=Database(deeper)))
+    assert "no puzzle of 1 move in" in one_line_error(post(picker, "database", moves=1), 400)
 
 
 def test_without_a_database_both_answer_404(client):

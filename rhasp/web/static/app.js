@@ -29,6 +29,12 @@ const SMALL_SIDE = 6;
 // The engines as the page names them.
 const ENGINE_NAMES = {asp: "ASP", astar: "A*", bfs: "BFS"};  // the confirming BFS last
 
+// A count with its noun, singular for one: `1 move`, `2 moves`, `1,000 states` (the server's
+// words use rhasp.errors.counted, the same rule).
+function counted(number, noun) {
+  return `${number.toLocaleString("en")} ${noun}${number === 1 ? "" : "s"}`;
+}
+
 // What proved an answer, as the page names it: an engine, or "static analysis" as it comes.
 function proofName(proof) {
   return ENGINE_NAMES[proof] || proof;
@@ -192,7 +198,7 @@ function update() {
   place(game.at);
   const moves = game.played.length;
   const slides = game.played.reduce((sum, m) => sum + Math.abs(m.delta), 0);
-  $("counter").textContent = `${moves} move${moves === 1 ? "" : "s"} · ${slides} slide${slides === 1 ? "" : "s"}`;
+  $("counter").textContent = `${counted(moves, "move")} · ${counted(slides, "slide")}`;
   $("undo").disabled = moves === 0 || !!game.showing;
   $("redo").disabled = game.undone.length === 0 || !!game.showing;
   $("reset").disabled = moves === 0 && game.undone.length === 0;
@@ -206,7 +212,7 @@ function update() {
 // --- results belong to the position they describe --------------------------------------------
 
 function describePosition(moves) {
-  return moves === 0 ? "the start position" : `the position after ${moves} move${moves === 1 ? "" : "s"}`;
+  return moves === 0 ? "the start position" : `the position after ${counted(moves, "move")}`;
 }
 
 // A panel's result is for the position it was asked from; once the player moves on, it says so.
@@ -336,16 +342,16 @@ function keyMove(event, v) {
 
 async function announceWin() {
   const played = game.played.length;
-  status(`Solved in ${played} move${played === 1 ? "" : "s"}!`, "win");
+  tell(`Solved in ${counted(played, "move")}!`, "win");
   const token = game.token;
   try {
     const check = await api("/api/check", {board: game.start, plan: notation(game.played)});
     if (token !== game.token || !check.solves) return;
     const verdict = check.moves_minimal ? " — optimal!" : "";
-    status(`Solved in ${check.moves} move${check.moves === 1 ? "" : "s"}; the minimum is ` +
+    tell(`Solved in ${counted(check.moves, "move")}; the minimum is ` +
       `${check.minimal_moves} (proven by ${check.proven_by.join(" and ").toUpperCase()})${verdict}`, "win");
   } catch (error) {
-    status(`Solved in ${played} moves (the minimum could not be proven: ${error.message})`, "win");
+    tell(`Solved in ${counted(played, "move")} (the minimum could not be proven: ${error.message})`, "win");
   }
 }
 
@@ -355,18 +361,27 @@ function status(text, kind = "") {
   line.className = kind;
 }
 
+// A message of the game (a hint, the win, what went wrong) shown below the board and its
+// controls, where a laptop's or a phone's screen can leave it past the bottom edge: the page
+// scrolls just enough to show it, and not at all when it is in view.
+function tell(text, kind = "") {
+  status(text, kind);
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  $("status").scrollIntoView({block: "nearest", behavior: still ? "auto" : "smooth"});
+}
+
 // --- hint ------------------------------------------------------------------------------------
 
 async function hint() {
   clearHint();
-  status("Looking for the next move of an optimal plan…");
+  tell("Looking for the next move of an optimal plan…");
   const token = game.token, played = game.played.length;
   try {
     const found = await api("/api/hint", position());
     if (token !== game.token || played !== game.played.length || game.showing) return;
     if (found.unsolvable) {
       // Moves are reversible: no way out from here means none from the start either.
-      status("This puzzle has no solution: no sequence of moves gets the target out " +
+      tell("This puzzle has no solution: no sequence of moves gets the target out " +
         `(proven by ${proofName(found.proven_by)}).`);
       return;
     }
@@ -384,11 +399,11 @@ async function hint() {
     ghost.setAttribute("rx", v.box.radius);
     $("board").append(ghost);
     const left = found.moves_left;
-    status(`Hint: ${found.move}. You are ${left} move${left === 1 ? "" : "s"} from the exit ` +
+    tell(`Hint: ${found.move}. You are ${counted(left, "move")} from the exit ` +
       `(proven by ${proofName(found.proven_by)}).`);
     $("status").dataset.hint = found.move;
   } catch (error) {
-    status(error.message);
+    tell(error.message);
   }
 }
 
@@ -471,7 +486,7 @@ function provingHorizon(step) {
   }
   const item = document.createElement("li");
   item.dataset.horizon = step.horizon;
-  item.textContent = `horizon ${step.horizon}: proving… (${step.seconds.toFixed(2)} s, ${step.memo} boards in the memo)`;
+  item.textContent = `horizon ${step.horizon}: proving… (${step.seconds.toFixed(2)} s, ${counted(step.memo, "board")} in the memo)`;
   proof.append(item);
   proof.scrollTop = proof.scrollHeight;
 }
@@ -495,7 +510,7 @@ function showSolution(solution) {
   }
   const proofs = solution.proven_by.map((p) => (p === "asp" ? "ASP horizon proof" : proofName(p)));
   const others = Object.entries(stopped).map(([name, why]) => `; ${stoppedWords(name, why)}`);
-  const found = `${solution.moves} moves, ${solution.slides} slides: fewest ` +
+  const found = `${counted(solution.moves, "move")}, ${counted(solution.slides, "slide")}: fewest ` +
     `${solution.objective}, optimal (proven by ${proofs.join(", confirmed by ")}${others.join("")}) · ` +
     `${solution.seconds.toFixed(2)} s${searched(solution)}`;
   const atoms = solution.asp && !stopped.asp ? solution.asp.move_atoms : null;
@@ -509,7 +524,7 @@ function showSolution(solution) {
   // The ASP proof stopped short; the horizons it proved stay listed above. BFS has proven
   // the optimum: one click shows its plan.
   summary.textContent = `The ASP proof stopped: ${stopped.asp}. BFS has proven the optimum: ` +
-    `${solution.length} ${solution.objective}. `;
+    `${counted(solution.length, solution.objective.replace(/s$/, ""))}. `;
   const token = game.token, played = game.played.length;
   const show = document.createElement("button");
   show.type = "button";
@@ -538,7 +553,7 @@ function searched(solution) {
   const parts = searches.map((name) => {
     const figures = solution[name];
     const engine = ENGINE_NAMES[name];
-    const states = figures.explored == null ? "" : `${figures.explored.toLocaleString("en")} states, `;
+    const states = figures.explored == null ? "" : `${counted(figures.explored, "state")}, `;
     return `${engine} ${states}${figures.seconds.toFixed(2)} s`;
   });
   return ` (${parts.join("; ")})`;
@@ -653,11 +668,11 @@ async function analyse() {
       return;
     }
     figures.replaceChildren(
-      entry("cluster", `${record.cluster.states.toLocaleString("en")} states, ${record.cluster.edges.toLocaleString("en")} moves between them`),
+      entry("cluster", `${counted(record.cluster.states, "state")}, ${counted(record.cluster.edges, "move")} between them`),
       entry("fewest moves", record.minimal_moves === null ? "no plan" : `${record.minimal_moves} (proven by BFS)`),
       entry("fewest slides", record.minimal_slides === null ? "no plan" : `${record.minimal_slides} (proven by BFS)`),
       entry("goal states", record.goal_states.toLocaleString("en")),
-      entry("hardest states", record.hardest.distance === null ? "–" : `${record.hardest.states.length} at ${record.hardest.distance} moves`),
+      entry("hardest states", record.hardest.distance === null ? "–" : `${record.hardest.states.length} at ${counted(record.hardest.distance, "move")}`),
     );
     drawProfile(record.distance_profile, record.minimal_moves);
   } catch (error) {
@@ -697,13 +712,13 @@ function drawProfile(profile, here) {
   ];
   if (here !== null && here !== undefined && profile[here]) {
     parts.push(`<g class="legend"><rect x="${width - 210}" y="4" width="12" height="12" fill="#d62828"/>` +
-      `<text x="${width - 193}" y="15" font-size="14">this position (${here} moves)</text></g>`);
+      `<text x="${width - 193}" y="15" font-size="14">this position (${counted(here, "move")})</text></g>`);
   }
   for (const d of distances) {
     const h = (profile[d] / most) * (height - bottom - top);
     const x = left + d * slot + 1;
     const fill = d === here ? "#d62828" : "#8ecae6";
-    parts.push(`<rect class="bar" x="${x}" y="${height - bottom - h}" width="${Math.max(1, slot - 2)}" height="${h}" fill="${fill}"><title>${d} moves: ${profile[d].toLocaleString("en")} states</title></rect>`);
+    parts.push(`<rect class="bar" x="${x}" y="${height - bottom - h}" width="${Math.max(1, slot - 2)}" height="${h}" fill="${fill}"><title>${counted(d, "move")}: ${counted(profile[d], "state")}</title></rect>`);
     if (d % 5 === 0) parts.push(`<text x="${x + slot / 2}" y="${height - bottom + 16}" text-anchor="middle" font-size="13">${d}</text>`);
   }
   chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -768,7 +783,7 @@ async function pickCards() {
   const none = new Option("(another board)", "");
   none.disabled = true;
   select.append(none, ...cards.map((card, n) => {
-    const option = new Option(`${n + 1} · ${card.level} · ${card.moves} moves`, card.name);
+    const option = new Option(`${n + 1} · ${card.level} · ${counted(card.moves, "move")}`, card.name);
     option.dataset.board = card.board;
     option.dataset.level = card.level;
     return option;
@@ -790,11 +805,11 @@ async function generate() {
   try {
     const size = Number($("generate-size").value);
     const made = await api("/api/generate", {min_moves: Number(field.value), size});
-    await load(made.board, {title: `New puzzle · ${made.moves} moves`});
+    await load(made.board, {title: `New puzzle · ${counted(made.moves, "move")}`});
     const proof = made.proven_by === "bfs"
-      ? `proven by BFS over its whole cluster of ${made.cluster.toLocaleString("en")} positions`
+      ? `proven by BFS over its whole cluster of ${counted(made.cluster, "position")}`
       : "proven by A*";
-    status(`A new puzzle: its minimum is ${made.moves} moves (${proof}).`);
+    status(`A new puzzle: its minimum is ${counted(made.moves, "move")} (${proof}).`);
   } catch (error) {
     $("input-error").textContent = error.message;
     status("");
@@ -808,7 +823,7 @@ async function generate() {
 function sayTypicalDepth() {
   const chosen = $("generate-size").selectedOptions[0];
   $("generate-typical").textContent =
-    `(${chosen.text}: typically up to ${chosen.dataset.typical} moves in the server's time)`;
+    `(${chosen.text}: typically up to ${counted(Number(chosen.dataset.typical), "move")} in the server's time)`;
 }
 
 async function offerDatabase() {
@@ -820,7 +835,7 @@ async function offerDatabase() {
   }
   $("database-name").textContent = database.name;
   $("database-moves").replaceChildren(...Object.entries(database.counts).map(([moves, count]) =>
-    new Option(`${moves} moves (${Number(count).toLocaleString("en")})`, moves)));
+    new Option(`${counted(Number(moves), "move")} (${counted(Number(count), "puzzle")})`, moves)));
   $("database-moves").value = Object.keys(database.counts).at(-1);  // the hardest
   $("database").hidden = false;
   $("pick-database").addEventListener("click", pickFromDatabase);
@@ -830,11 +845,11 @@ async function pickFromDatabase() {
   $("input-error").textContent = "";
   try {
     const picked = await api("/api/database", {moves: Number($("database-moves").value)});
-    await load(picked.board, {title: `${$("database-name").textContent}, line ` +
-      `${picked.line.toLocaleString("en")} · ${picked.moves} moves`});
+    const name = $("database-name").textContent, moves = counted(picked.moves, "move");
+    await load(picked.board, {title: `${name}, line ${picked.line.toLocaleString("en")} · ${moves}`});
+    const cluster = picked.cluster === null ? "" : `; its cluster has ${counted(picked.cluster, "state")}`;
     status(`Puzzle ${picked.number.toLocaleString("en")} of ${picked.of.toLocaleString("en")} ` +
-           `with ${picked.moves} moves (line ${picked.line.toLocaleString("en")} of ` +
-           `${$("database-name").textContent}; its cluster has ${picked.cluster} states).`);
+           `with ${moves} (line ${picked.line.toLocaleString("en")} of ${name}${cluster}).`);
   } catch (error) {
     $("input-error").textContent = error.message;
   }
