@@ -758,7 +758,7 @@ def every_help() -> dict[str, str]:
 
 def test_no_help_shows_a_type_after_a_flag():
     helps = every_help()
-    assert len(helps) == 12  # rhasp and its eleven commands
+    assert len(helps) == 13  # rhasp and its twelve commands
     for name, text in helps.items():
         assert "<bool>" not in text and "BOOLEAN" not in text, name
     # The flags are still there, and options that take a value still show what it is.
