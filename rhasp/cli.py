@@ -255,6 +255,11 @@ JobsOpt = Annotated[
 FormatOpt = Annotated[OutputChoice, typer.Option("--format", help="Output as text or JSON.")]
 
 
+def flag(*names: str, help: str) -> Any:
+    """A yes-or-no option that takes no value (``--boards``, never ``--boards true``)."""
+    return Annotated[bool, typer.Option(*names, help=help)]
+
+
 def max_states_option(
     what: str = "Stop any search after this many states, with exit code 4",
     *,
@@ -457,18 +462,13 @@ def solve(
         NotationChoice, typer.Option(help="Moves as XR3 (card), X→3 (arrow) or X+3 (signed).")
     ] = NotationChoice.card,
     output: FormatOpt = OutputChoice.text,
-    boards: Annotated[
-        bool, typer.Option("--boards", help="Print the board after every move.")
-    ] = False,
-    verbose: Annotated[
-        bool,
-        typer.Option(
-            "--verbose",
-            "-v",
-            help="Under the summary, the engines' work: the engine and why, the ASP horizon, "
-            "choices, conflicts and memo, each search's states and seconds, why one stopped.",
-        ),
-    ] = False,
+    boards: flag("--boards", help="Print the board after every move.") = False,
+    verbose: flag(
+        "--verbose",
+        "-v",
+        help="Under the summary, the engines' work: the engine and why, the ASP horizon, "
+        "choices, conflicts and memo, each search's states and seconds, why one stopped.",
+    ) = False,
     target: TargetOpt = None,
     max_states: MaxStatesOpt = None,
     max_atoms: MaxAtomsOpt = None,
@@ -676,20 +676,13 @@ def deck(
         Path | None,
         typer.Option("--out", help="Stream results to a .jsonl or .csv file (default: stdout)."),
     ] = None,
-    resume: Annotated[
-        bool, typer.Option("--resume", help="Skip the puzzles already in --out, append the rest.")
-    ] = False,
-    cluster: Annotated[
-        bool, typer.Option("--cluster", help="Also count every state reachable from the start.")
-    ] = False,
-    check_numbers: Annotated[
-        bool,
-        typer.Option(
-            "--verify",
-            help="Compare the length (and with --cluster the cluster) with the deck line's "
-            "figures; a difference is exit code 3.",
-        ),
-    ] = False,
+    resume: flag("--resume", help="Skip the puzzles already in --out, append the rest.") = False,
+    cluster: flag("--cluster", help="Also count every state reachable from the start.") = False,
+    check_numbers: flag(
+        "--verify",
+        help="Compare the length (and with --cluster the cluster) with the deck line's "
+        "figures; a difference is exit code 3.",
+    ) = False,
     scheduler: Annotated[
         str | None,
         typer.Option(help="Run on a Dask cluster, e.g. tcp://10.0.0.1:8786, instead of locally."),
