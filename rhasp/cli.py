@@ -255,7 +255,7 @@ JobsOpt = Annotated[
 FormatOpt = Annotated[OutputChoice, typer.Option("--format", help="Output as text or JSON.")]
 
 
-def flag(*names: str, help: str) -> Any:
+def flag_option(*names: str, help: str) -> Any:
     """A yes-or-no option that takes no value (``--boards``, never ``--boards true``)."""
     return Annotated[bool, typer.Option(*names, help=help)]
 
@@ -462,8 +462,8 @@ def solve(
         NotationChoice, typer.Option(help="Moves as XR3 (card), X→3 (arrow) or X+3 (signed).")
     ] = NotationChoice.card,
     output: FormatOpt = OutputChoice.text,
-    boards: flag("--boards", help="Print the board after every move.") = False,
-    verbose: flag(
+    boards: flag_option("--boards", help="Print the board after every move.") = False,
+    verbose: flag_option(
         "--verbose",
         "-v",
         help="Under the summary, the engines' work: the engine and why, the ASP horizon, "
@@ -676,9 +676,13 @@ def deck(
         Path | None,
         typer.Option("--out", help="Stream results to a .jsonl or .csv file (default: stdout)."),
     ] = None,
-    resume: flag("--resume", help="Skip the puzzles already in --out, append the rest.") = False,
-    cluster: flag("--cluster", help="Also count every state reachable from the start.") = False,
-    check_numbers: flag(
+    resume: flag_option(
+        "--resume", help="Skip the puzzles already in --out, append the rest."
+    ) = False,
+    cluster: flag_option(
+        "--cluster", help="Also count every state reachable from the start."
+    ) = False,
+    check_numbers: flag_option(
         "--verify",
         help="Compare the length (and with --cluster the cluster) with the deck line's "
         "figures; a difference is exit code 3.",

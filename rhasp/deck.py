@@ -49,7 +49,7 @@ from rhasp.journal import canonical, journal_of, read_header
 from rhasp.limits import OUT_OF_MEMORY, Budget
 from rhasp.model import Puzzle, plan_slides, replay
 from rhasp.notation import parse_plan
-from rhasp.parallel import spread
+from rhasp.parallel import fan_out
 from rhasp.progress import Progress, Silent
 from rhasp.search import cluster_size, prefer_compiled, solve_and_count
 from rhasp.solution import Objective, Solution
@@ -250,7 +250,7 @@ def run_jobs(jobs: Iterable[Job], processes: int, scheduler: str | None = None) 
     if scheduler:
         jobs = list(jobs)
         batch = max(1, min(256, len(jobs) // 64))
-    yield from spread(solve_job, jobs, processes, ordered=False, batch=batch, scheduler=scheduler)
+    yield from fan_out(solve_job, jobs, processes, ordered=False, batch=batch, scheduler=scheduler)
 
 
 #: Jobs sent to a worker at once: enough to pay for the round trip of a fast search, few
@@ -479,7 +479,7 @@ def check_kept(
 
     check = functools.partial(kept_problem, settings)
     processes = processes if len(kept) >= CHECK_ON_WORKERS_FROM else 1
-    found = spread(check, checks(), processes, ordered=False, batch=BATCH)
+    found = fan_out(check, checks(), processes, ordered=False, batch=BATCH)
     problems = [problem for problem in found if problem is not None]
     stray = sorted((at, number) for number, (at, _) in kept.items() if number not in seen)
     problems += [(at, f"a record of deck line {n}, where the deck has none") for at, n in stray]

@@ -33,7 +33,7 @@ from rhasp import search
 from rhasp.errors import InputError
 from rhasp.formats.line import database_line, database_text
 from rhasp.journal import JournaledOutput
-from rhasp.parallel import Workers, spread
+from rhasp.parallel import Workers, fan_out
 from rhasp.progress import Progress, Silent
 
 MIN_SIZE, MAX_SIZE = 4, 7
@@ -338,7 +338,7 @@ def shard_results(
     workers: Workers | None = None,
 ) -> Iterator[Shard]:
     """The shards ``numbers``, in that order, worked out on ``jobs`` local processes or on the
-    Dask cluster at ``scheduler`` (:func:`rhasp.parallel.spread`). Every worker takes the next
+    Dask cluster at ``scheduler`` (:func:`rhasp.parallel.fan_out`). Every worker takes the next
     shards as soon as it has room; shards done before an earlier, slower one wait in memory
     for it (a few lines each). ``workers`` already started (:func:`shard_workers`) are used
     rather than new ones."""
@@ -353,7 +353,7 @@ def shard_results(
     # dwarf a task's round trip.
     batch = 1 if scheduler else CHUNK
     work = functools.partial(run_shard, options, max_states)
-    yield from spread(work, numbers, jobs, ordered=True, batch=batch, scheduler=scheduler)
+    yield from fan_out(work, numbers, jobs, ordered=True, batch=batch, scheduler=scheduler)
 
 
 def shard_workers(options: Options, max_states: int, jobs: int) -> Workers:

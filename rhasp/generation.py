@@ -46,7 +46,7 @@ from rhasp.errors import Limit, SearchLimit, TimeLimit, counted
 from rhasp.formats.line import database_board, database_line
 from rhasp.limits import Budget, max_states_for
 from rhasp.model import Cell, Piece, Puzzle, TargetSpec, build_puzzle
-from rhasp.parallel import spread
+from rhasp.parallel import fan_out
 from rhasp.progress import Progress
 from rhasp.search import best_first, prefer_compiled
 from rhasp.static import blocked_exit
@@ -398,7 +398,7 @@ class Chains:
         if jobs <= 1:
             return (self.chain(number) for number in itertools.count())
         until = self.scoring.deadline + HAND_BACK
-        return spread(self.whole_chain, itertools.count(), jobs, ordered=True, until=until)
+        return fan_out(self.whole_chain, itertools.count(), jobs, ordered=True, until=until)
 
     def whole_chain(self, number: int) -> list[Outcome]:
         return list(self.chain(number))

@@ -1,4 +1,4 @@
-"""The one way the commands spread work out (:func:`spread`): worker processes or Dask."""
+"""The one way the commands spread work out (:func:`fan_out`): worker processes or Dask."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ IN_FLIGHT = 2
 AHEAD = 16
 
 
-def spread(
+def fan_out(
     work: Callable[[Any], Any],
     items: Iterable[Any],
     processes: int,
@@ -176,7 +176,7 @@ class Workers:
     def map(
         self, items: Iterable[Any], *, ordered: bool, batch: int = 1, until: float = math.inf
     ) -> Iterator[Any]:
-        """``work`` on each of ``items``, as :func:`spread` says. The items are read only as
+        """``work`` on each of ``items``, as :func:`fan_out` says. The items are read only as
         workers have room for them. Ended early (closed, an exception, past ``until``) it
         kills the workers, whose answers no one would read; run to its end, it leaves them
         for the next ``map``."""
@@ -287,7 +287,7 @@ def _on_dask(
     batch: int,
     until: float,
 ) -> Iterator[Any]:
-    """:func:`spread` on a running Dask cluster (``dask scheduler`` and workers): every batch
+    """:func:`fan_out` on a running Dask cluster (``dask scheduler`` and workers): every batch
     submitted at once, each released once its results are taken."""
     client = dask_client(scheduler)  # first: it says so if Dask is missing
     from dask.distributed import as_completed, wait

@@ -21,6 +21,7 @@ SAME_THING = {
     "hardest": {"rhasp/api.py", "rhasp/cli.py"},
     "solve": {"rhasp/api.py", "rhasp/cli.py", "rhasp/solving.py"},
     "deck": {"rhasp/api.py", "rhasp/cli.py"},
+    "hint": {"rhasp/api.py", "rhasp/cli.py"},
     # The command's entry point, which loads the command line inside its try, and the
     # command line's own main.
     "main": {"rhasp/__main__.py", "rhasp/cli.py"},

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from rhasp.parallel import AHEAD, IN_FLIGHT, Workers, spread
+from rhasp.parallel import AHEAD, IN_FLIGHT, Workers, fan_out
 
 
 def _busy(number: int) -> tuple[int, int]:
@@ -43,7 +43,7 @@ def _gone(pids: set[int]) -> None:
 
 @pytest.mark.parametrize("batch", [1, 3])
 def test_results_come_in_order_from_every_worker_however_uneven_the_work(batch):
-    results = list(spread(_uneven, range(23), 2, ordered=True, batch=batch))
+    results = list(fan_out(_uneven, range(23), 2, ordered=True, batch=batch))
     assert [number for number, _ in results] == list(range(23))
     assert len({pid for _, pid in results}) == 2
 
@@ -51,7 +51,7 @@ def test_results_come_in_order_from_every_worker_however_uneven_the_work(batch):
 def test_results_as_they_finish_and_each_worker_takes_what_comes_next():
     # Not number n to worker n % 2: the worker stuck on 0 holds only what it already had
     # in hand, and the other does all the rest, which comes out before 0.
-    results = spread(_first_for_ever, range(40), 2, ordered=False)
+    results = fan_out(_first_for_ever, range(40), 2, ordered=False)
     first = [next(results) for _ in range(40 - IN_FLIGHT)]
     results.close()
     in_hand = range(0, 2 * IN_FLIGHT, 2)  # handed out in turn at the start
@@ -60,16 +60,16 @@ def test_results_as_they_finish_and_each_worker_takes_what_comes_next():
 
 
 def test_one_process_works_here_in_order():
-    assert list(spread(_fails, range(3), 1, ordered=True)) == [0, 1, 2]
+    assert list(fan_out(_fails, range(3), 1, ordered=True)) == [0, 1, 2]
     with pytest.raises(ValueError, match="no 3"):
-        list(spread(_fails, range(5), 1, ordered=False))
+        list(fan_out(_fails, range(5), 1, ordered=False))
 
 
 def test_closing_with_busy_workers_kills_them_at_once():
     # Each worker is writing a result or sleeping when the iterator closes: none may hang
     # the close (a Pool's terminate can, when a worker dies holding its result lock).
     for _ in range(5):
-        results = spread(_busy, itertools.count(), 2, ordered=True)
+        results = fan_out(_busy, itertools.count(), 2, ordered=True)
         pids = {pid for _, pid in (next(results) for _ in range(6))}
         began = time.monotonic()
         results.close()
@@ -79,7 +79,7 @@ def test_closing_with_busy_workers_kills_them_at_once():
 
 @pytest.mark.parametrize("ordered", [True, False])
 def test_a_workers_exception_is_raised_in_the_caller(ordered):
-    results = spread(_fails, range(10), 2, ordered=ordered)
+    results = fan_out(_fails, range(10), 2, ordered=ordered)
     if ordered:  # what came before it first
         assert [next(results) for _ in range(3)] == [0, 1, 2]
     with pytest.raises(ValueError, match="no 3"):
@@ -90,7 +90,7 @@ def test_past_its_time_it_waits_for_no_worker():
     # generate's seconds are a promise: a worker busy where nothing stops it (numba
     # compiling) once held the run, the main process waiting for its result.
     began = time.time()
-    results = list(spread(_busy, itertools.count(), 2, ordered=True, until=began + 2))
+    results = list(fan_out(_busy, itertools.count(), 2, ordered=True, until=began + 2))
     assert time.time() - began < 2 + 1.5
     assert [number for number, _ in results] == list(range(6))
     _gone({pid for _, pid in results})
@@ -107,7 +107,7 @@ def test_the_items_are_read_only_as_workers_have_room():
             taken += 1
             yield number if number < 3 else number + 6  # the first batch at once
 
-    results = spread(_busy, endless(), 2, ordered=False, batch=3)
+    results = fan_out(_busy, endless(), 2, ordered=False, batch=3)
     assert next(results)[0] == 0
     assert taken <= 2 * (IN_FLIGHT + 1) * 3  # in hand, and the next for each that answered
     results.close()
@@ -123,7 +123,7 @@ def test_in_order_it_runs_only_so_far_ahead_of_a_slow_item():
             taken += 1
             yield number
 
-    results = list(spread(_first_for_ever, counted(), 2, ordered=True, until=time.time() + 2))
+    results = list(fan_out(_first_for_ever, counted(), 2, ordered=True, until=time.time() + 2))
     assert results == []
     assert 2 * IN_FLIGHT < taken <= AHEAD * 2
 
@@ -161,7 +161,7 @@ def test_workers_are_forked_deaf_to_ctrl_c_and_sigterm_until_their_handlers_are_
     # Forked with the main process's handlers (which raise to unwind a command), a worker
     # that got SIGTERM before its own were set ran on as a copy of the main process.
     stopping = {signal.SIGINT, signal.SIGTERM}
-    for forked, working in spread(_masks, range(2), 2, ordered=False):
+    for forked, working in fan_out(_masks, range(2), 2, ordered=False):
         assert stopping <= forked and not stopping & working
     assert not stopping & set(signal.pthread_sigmask(signal.SIG_BLOCK, []))  # here: as before
 
@@ -171,12 +171,12 @@ def _signals(_: int = 0) -> tuple[object, object]:
 
 
 def test_workers_leave_ctrl_c_to_the_main_process_and_end_on_sigterm():
-    assert next(spread(_signals, range(1), 2, ordered=True)) == (signal.SIG_IGN, signal.SIG_DFL)
+    assert next(fan_out(_signals, range(1), 2, ordered=True)) == (signal.SIG_IGN, signal.SIG_DFL)
 
 
 def test_the_same_results_on_a_dask_cluster(dask_cluster):
     def on_dask(ordered):
-        return spread(operator.neg, range(20), 2, ordered=ordered, batch=3, scheduler=dask_cluster)
+        return fan_out(operator.neg, range(20), 2, ordered=ordered, batch=3, scheduler=dask_cluster)
 
     assert list(on_dask(ordered=True)) == [-number for number in range(20)]
     assert sorted(on_dask(ordered=False)) == [-number for number in range(19, -1, -1)]

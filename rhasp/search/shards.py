@@ -108,7 +108,7 @@ class Scratch(NamedTuple):
     tables: core.Tables
 
 
-def field_bits(size: int) -> int:
+def side_field_bits(size: int) -> int:
     """Bits of a vehicle's field in a key: room for every position of a car (the longest
     run of positions) along a line of ``size``, and ``gone``."""
     return core.field_bits(size - SHORTEST)
@@ -117,7 +117,7 @@ def field_bits(size: int) -> int:
 def scratch(size: int) -> Scratch:
     """Room for any layout of a ``size`` board: no more pieces than cells."""
     cells = size * size
-    stride = 1 << field_bits(size)
+    stride = 1 << side_field_bits(size)
     tables = core.Tables(
         0,
         stride - 1,
@@ -291,7 +291,7 @@ def _geometry(size: int, pieces: int, skip: int, room: Scratch) -> core.Tables:
     piece) at its exit edge on the right."""
     t = room.tables
     stride = t.stride
-    bits = field_bits(size)
+    bits = side_field_bits(size)
     walls = 0
     i = 0
     for k in range(pieces):
