@@ -397,23 +397,27 @@ class DatabaseFile:
         self.file.close()
 
 
-def option_flags(options: Mapping[str, Any]) -> str:
+def option_flags(options: Mapping[str, Any]) -> dict[str, str]:
     """The flags of ``rhasp enumerate`` that ask for ``options`` (as a journal holds them,
-    so any values at all: a damaged journal is described, never a traceback)."""
+    so any values at all: a damaged journal is described, never a traceback), by the option
+    each gives, so that a journal's refusal can name those that differ. Starting from goal
+    layouts has no flag (only the Python API can turn it off): it is named in words."""
     defaults = dataclasses.asdict(Options())
 
     def value(name: str) -> str:
         return str(options.get(name, defaults[name]))
 
-    flags = [
-        f"--size {value('size')}",
-        f"--walls {value('min_walls')}..{value('max_walls')}",
-        f"--pieces {value('min_pieces')}..{value('max_pieces')}",
-        f"--exit-row {value('exit_row')}",
-    ]
-    if options.get("from_goals", True) is not True:
-        flags.append("from every layout (the Python API's from_goals=False)")
-    return " ".join(flags)
+    flags = {
+        "size": f"--size {value('size')}",
+        "walls": f"--walls {value('min_walls')}..{value('max_walls')}",
+        "pieces": f"--pieces {value('min_pieces')}..{value('max_pieces')}",
+        "exit_row": f"--exit-row {value('exit_row')}",
+    }
+    every = options.get("from_goals", True) is not True
+    flags["from_goals"] = (
+        "from every layout (the Python API's from_goals=False)" if every else "from goal layouts"
+    )
+    return flags
 
 
 def run_enumeration(

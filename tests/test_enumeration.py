@@ -238,7 +238,7 @@ def test_resuming_with_other_options_refuses(tmp_path):
     before = out.read_bytes()
     result = enumerate_cli("--size", "4", "--walls", "1", "--out", str(out), "--resume")
     assert result.exit_code == 2
-    assert "begun with other options" in result.stderr
+    assert "begun with --walls 0..0, where this run has --walls 1..1" in result.stderr
     assert out.read_bytes() == before
 
 
