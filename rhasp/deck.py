@@ -31,7 +31,7 @@ from typing import Any
 
 from rhasp.commands import DeckRequest, SolveRequest, solution
 from rhasp.engines import AspOptions
-from rhasp.errors import InputError, Limit, RhaspError, SearchLimit, location
+from rhasp.errors import ClusterLost, InputError, Limit, RhaspError, SearchLimit, location
 from rhasp.files import (
     LONGEST_LINE,
     Damaged,
@@ -808,6 +808,9 @@ def run_deck(
             else:
                 record(result)
             shown.advance(tally)
+    except ClusterLost as lost:  # the one line says what the user has
+        tally.records = sorted(tally_records, key=lambda kept: kept.line)
+        raise lost.saying(_kept(tally, total, out, keep, echo), tally) from None
     finally:
         shown.stop()
         if results:
@@ -822,6 +825,18 @@ def run_deck(
             )
     tally.records = sorted(tally_records, key=lambda kept: kept.line)
     return tally
+
+
+def _kept(tally: DeckTally, total: int, out: Path | None, keep: bool, echo: bool) -> str:
+    """What a deck run stopped by a lost cluster has kept, and how to go on: in words for a
+    command (``--resume``) or for a call (``resume=True``: only :func:`rhasp.deck` keeps)."""
+    done = f"{tally.puzzles:,} of {total:,} puzzles"
+    if out is not None:
+        again = "the same call with resume=True" if keep else "the same command with --resume"
+        return f"{done} kept in {out}; {again} goes on"
+    if keep:
+        return f"{done} done, their records in this error's done.records"
+    return f"the records of {done} written" if echo else f"{done} done"
 
 
 def _begun(

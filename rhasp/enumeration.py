@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rhasp import search
-from rhasp.errors import InputError
+from rhasp.errors import ClusterLost, InputError
 from rhasp.formats.line import database_line, database_text
 from rhasp.journal import JournaledOutput
 from rhasp.parallel import Workers, spread
@@ -432,7 +432,8 @@ def run_enumeration(
 ) -> Tally:
     """Enumerate: each shard's lines to ``out`` (or standard output) in shard order as soon as
     it and every shard before it are done. With ``resume``, the shards already in ``out`` are
-    kept and the rest appended."""
+    kept and the rest appended. The Dask cluster lost on the way is a ClusterLost saying how
+    many shards were kept, and where."""
     total = shard_count(prepared(options))
     with contextlib.ExitStack() as started:
         # Workers first: forked after the output was opened, they would hold its lock, and
@@ -471,6 +472,13 @@ def _run(
                 sys.stdout.write(shard.text())
                 sys.stdout.flush()
             shown.advance(tally)
+    except ClusterLost as lost:  # the one line says what the user has
+        done = f"{tally.shards:,} of {total:,} shards"
+        if out:
+            kept = f"{done} kept in {out}; the same command with --resume goes on"
+        else:
+            kept = f"the lines of {done} written; with --out FILE a run can be resumed"
+        raise lost.saying(kept, tally) from None
     finally:
         shown.stop()
         if database:

@@ -405,3 +405,32 @@ def test_published_lines_are_their_clusters_hardest_by_the_shared_tie_break(line
         if vehicle.label != "A":
             smaller = puzzle.without({vehicle.label})
             assert rhasp.solve(smaller, engine="bfs").moves < moves
+
+
+def test_a_lost_dask_scheduler_is_one_line_exit_5_and_resume_finishes(
+    tmp_path, dask_cluster_to_lose, five
+):
+    # Issue 42 item 8: the scheduler dying mid-run ended in Dask's FutureCancelledError
+    # traceback and exit code 1 ("no solution"), saying nothing of the shards kept.
+    address, lose = dask_cluster_to_lose
+    out = tmp_path / "db.txt"
+    journal = out.with_name("db.txt.shards")
+    command = [sys.executable, "-m", "rhasp", "enumerate", "--size", "5", "--out", str(out)]
+    process = subprocess.Popen(
+        [*command, "--scheduler", address], stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None and _shards_in(journal) < 10:
+        time.sleep(0.01)  # until the run has written ten shards
+    lose()
+    _, stderr = process.communicate(timeout=60)
+    kept, total = _shards_in(journal), json.loads(journal.read_text().splitlines()[0])["shards"]
+    assert 10 <= kept < total, stderr
+    assert process.returncode == 5, stderr
+    assert "Traceback" not in stderr and stderr.count("\n") == 1
+    assert stderr.startswith(f"rhasp: {address}: ")
+    assert f"{kept:,} of {total:,} shards kept in {out}" in stderr and "--resume" in stderr
+    resumed = enumerate_cli("--size", "5", "--jobs", "2", "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert f"shards 1–{kept} verified" in resumed.stderr
+    assert out.read_text().splitlines() == five[0]
