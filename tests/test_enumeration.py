@@ -434,3 +434,55 @@ def test_a_lost_dask_scheduler_is_one_line_exit_5_and_resume_finishes(
     assert resumed.exit_code == 0, resumed.stderr
     assert f"shards 1–{kept} verified" in resumed.stderr
     assert out.read_text().splitlines() == five[0]
+
+
+#: ``rhasp enumerate ARGS`` whose preparation (the shard count) waits until SIGTERM comes: it
+#: says so by creating the file named first.
+PAUSED_WHILE_PREPARING = """
+import sys, time
+from pathlib import Path
+from rhasp import enumeration
+from rhasp.cli import main
+
+PREPARING = Path(sys.argv[1])
+
+def paused(lines):
+    PREPARING.touch()
+    for _ in range(1200):  # short sleeps: the signal may come to another thread
+        time.sleep(0.05)
+
+enumeration.shard_count = paused
+sys.argv = ["rhasp", *sys.argv[2:]]
+main()
+"""
+
+
+@pytest.mark.parametrize("resumed", [False, True], ids=["a new run", "--resume"])
+def test_sigterm_before_the_shard_count_is_known_says_nothing_was_written(tmp_path, resumed):
+    # Issue 42 item 8: a run terminated while it still prepared said "0 of 0 shards kept".
+    out = tmp_path / "db.txt"
+    if resumed:
+        assert enumerate_cli("--size", "4", "--out", str(out)).exit_code == 0
+    before = (out.read_bytes(), out.with_name("db.txt.shards").read_bytes()) if resumed else None
+    preparing = tmp_path / "preparing"
+    args = ["enumerate", "--size", "4", "--out", str(out), *(["--resume"] * resumed)]
+    process = subprocess.Popen(
+        [sys.executable, "-c", PAUSED_WHILE_PREPARING, str(preparing), *args],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not preparing.exists():
+        time.sleep(0.01)
+    assert preparing.exists(), "the run never began to prepare"
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 143, stderr
+    said = stderr.splitlines()
+    assert said[-1] == "rhasp: terminated" and len(said) == 2
+    assert said[0].startswith(f"rhasp: {out}: ") and "nothing written" in said[0]
+    assert "0 of 0" not in stderr
+    if resumed:
+        assert (out.read_bytes(), out.with_name("db.txt.shards").read_bytes()) == before
+    else:
+        assert not out.exists()
