@@ -343,7 +343,17 @@ class ResultFile:
             ) from None
         except OSError as error:
             raise self._refusal(None, f"{name} cannot be read ({error.strerror})") from None
-        if found is None or found.get("rhasp") != "deck" or found.get("version") != RUN_VERSION:
+        version = None if found is None else found.get("version")
+        if found is not None and found.get("rhasp") == "deck" and version != RUN_VERSION:
+            # Said apart from damage: the file is whole, only of a rhasp that writes others.
+            theirs = f"is of version {version}" if type(version) is int else "names no version"
+            raise self._refusal(
+                None,
+                f"{name} beside it {theirs}, this rhasp reads version {RUN_VERSION} only; "
+                "finish the run with the rhasp that began it, or run without --resume to start "
+                "anew",
+            )
+        if found is None or found.get("rhasp") != "deck":
             raise self._refusal(
                 None,
                 f"{name} beside it does not say which deck and options its records are of "
