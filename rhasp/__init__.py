@@ -30,11 +30,12 @@ if TYPE_CHECKING:  # what the names are, for type checkers and readers
 
     from rhasp.api import analyze, check, deck, generate, hardest, hint, parse, play, read, solve
     from rhasp.api import enumerate_puzzles as enumerate
-    from rhasp.errors import InputError, Limit, PlanError, RhaspError, SearchLimit
+    from rhasp.errors import ClusterLost, InputError, Limit, PlanError, RhaspError, SearchLimit
     from rhasp.model import Move, Puzzle
     from rhasp.solution import EngineDisagreement, Solution
 
 __all__ = [
+    "ClusterLost",
     "EngineDisagreement",
     "InputError",
     "Limit",
@@ -63,7 +64,8 @@ __all__ = [
 _PUBLIC = {
     **dict.fromkeys(["EngineDisagreement", "Solution"], "rhasp.solution"),
     **dict.fromkeys(
-        ["InputError", "Limit", "PlanError", "RhaspError", "SearchLimit"], "rhasp.errors"
+        ["ClusterLost", "InputError", "Limit", "PlanError", "RhaspError", "SearchLimit"],
+        "rhasp.errors",
     ),
     **dict.fromkeys(["Move", "Puzzle"], "rhasp.model"),
     **{name: "rhasp.api" for name in __all__ if name.islower() and not name.startswith("_")},

@@ -59,7 +59,7 @@ from rhasp.deck import DeckTally, run_deck
 from rhasp.engines import ENGINES, AspOptions
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
 from rhasp.enumeration import Tally as EnumerationTally
-from rhasp.errors import InputError, RhaspError, SearchLimit
+from rhasp.errors import ClusterLost, InputError, RhaspError, SearchLimit
 from rhasp.formats import Entry, read_path, read_text
 from rhasp.generation import (
     BOARDS_PER_PUZZLE,
@@ -441,12 +441,19 @@ def enumerate_puzzles(
 
 
 def _database_lines(request: EnumerateRequest) -> Iterator[str]:
+    """The lines, a shard's at a time; the Dask cluster lost on the way is a ClusterLost that
+    says how far they got (the caller has the lines yielded, nothing else to keep)."""
     options, jobs = request.options, request.jobs
     numbers = range(enumeration.shard_count(enumeration.prepared(options)))
-    for shard in enumeration.shard_results(
-        options, numbers, request.states, jobs, request.scheduler
-    ):
-        yield from shard.lines
+    done = 0
+    try:
+        for shard in enumeration.shard_results(
+            options, numbers, request.states, jobs, request.scheduler
+        ):
+            yield from shard.lines
+            done += 1
+    except ClusterLost as lost:
+        raise lost.saying(f"the lines of {done:,} of {len(numbers):,} shards yielded") from None
 
 
 def enumerate_database(

@@ -6,8 +6,9 @@ have modules of their own.
 Exit codes: 0 done (solved, or the plan solves the puzzle); 1 no solution (or the plan does not
 solve the puzzle); 2 bad input or usage; 3 the engines disagree (a bug); 4 a search limit
 (--max-states, --max-atoms, --max-horizon, --timeout, or the memory) was reached first;
-130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 141 standard output closed by its reader
-(``| head``: quietly). Errors are one line on standard error.
+5 the Dask cluster (--scheduler) was lost mid-run, what was done kept; 130 interrupted
+(Ctrl-C), 143 terminated (SIGTERM), 141 standard output closed by its reader (``| head``:
+quietly). Errors are one line on standard error.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ from rhasp.api import (
 )
 from rhasp.arguments import LARGEST, MAX_JOBS, checked_clingo_args, whole
 from rhasp.errors import (
+    ClusterLost,
     InputError,
     MissingTool,
     RhaspError,
@@ -107,6 +109,8 @@ from rhasp.pictures.boards import render_board, render_solution
 from rhasp.pictures.charts import draw_cluster, draw_database, draw_profile
 
 EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_LIMIT = 0, 1, 2, 3, 4
+#: The Dask cluster was lost mid-run: none of the above (ClusterLost), what was done is kept.
+EXIT_CLUSTER_LOST = 5
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + the signal, as shells report it
 EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: the reader of standard output went away
 #: When a deck's puzzles end differently, the exit code is the most serious of them.
@@ -323,13 +327,16 @@ def fail(error: RhaspError) -> NoReturn:
 
 def guarded(run: Callable[[], int]) -> None:
     """Run a command body, turning bad input (or a file that cannot be written) into one line
-    and exit code 2, and a search limit (or the memory running out) into one line and exit
-    code 4."""
+    and exit code 2, a search limit (or the memory running out) into one line and exit code
+    4, and the Dask cluster lost into one line (what was kept) and exit code 5."""
     try:
         code = run()
     except SearchLimit as limit:
         report(limit)
         raise typer.Exit(EXIT_LIMIT) from None
+    except ClusterLost as lost:
+        report(lost)
+        raise typer.Exit(EXIT_CLUSTER_LOST) from None
     except MemoryError:
         report(SearchLimit(OUT_OF_MEMORY))
         raise typer.Exit(EXIT_LIMIT) from None

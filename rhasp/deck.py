@@ -31,7 +31,7 @@ from typing import Any
 
 from rhasp.commands import DeckRequest, SolveRequest, solution
 from rhasp.engines import AspOptions
-from rhasp.errors import InputError, Limit, RhaspError, SearchLimit, location
+from rhasp.errors import ClusterLost, InputError, Limit, RhaspError, SearchLimit, location
 from rhasp.files import (
     LONGEST_LINE,
     Damaged,
@@ -343,7 +343,17 @@ class ResultFile:
             ) from None
         except OSError as error:
             raise self._refusal(None, f"{name} cannot be read ({error.strerror})") from None
-        if found is None or found.get("rhasp") != "deck" or found.get("version") != RUN_VERSION:
+        version = None if found is None else found.get("version")
+        if found is not None and found.get("rhasp") == "deck" and version != RUN_VERSION:
+            # Said apart from damage: the file is whole, only of a rhasp that writes others.
+            theirs = f"is of version {version}" if type(version) is int else "names no version"
+            raise self._refusal(
+                None,
+                f"{name} beside it {theirs}, this rhasp reads version {RUN_VERSION} only; "
+                "finish the run with the rhasp that began it, or run without --resume to start "
+                "anew",
+            )
+        if found is None or found.get("rhasp") != "deck":
             raise self._refusal(
                 None,
                 f"{name} beside it does not say which deck and options its records are of "
@@ -811,6 +821,9 @@ def run_deck(
             else:
                 record(result)
             shown.advance(tally)
+    except ClusterLost as lost:  # the one line says what the user has
+        tally.records = sorted(tally_records, key=lambda kept: kept.line)
+        raise lost.saying(_kept(tally, total, out, keep, echo), tally) from None
     finally:
         shown.stop()
         if results:
@@ -825,6 +838,18 @@ def run_deck(
             )
     tally.records = sorted(tally_records, key=lambda kept: kept.line)
     return tally
+
+
+def _kept(tally: DeckTally, total: int, out: Path | None, keep: bool, echo: bool) -> str:
+    """What a deck run stopped by a lost cluster has kept, and how to go on: in words for a
+    command (``--resume``) or for a call (``resume=True``: only :func:`rhasp.deck` keeps)."""
+    done = f"{tally.puzzles:,} of {total:,} puzzles"
+    if out is not None:
+        again = "the same call with resume=True" if keep else "the same command with --resume"
+        return f"{done} kept in {out}; {again} goes on"
+    if keep:
+        return f"{done} done, their records in this error's done.records"
+    return f"the records of {done} written" if echo else f"{done} done"
 
 
 def _begun(

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rhasp import search
-from rhasp.errors import InputError
+from rhasp.errors import ClusterLost, InputError
 from rhasp.formats.line import database_line, database_text
 from rhasp.journal import JournaledOutput
 from rhasp.parallel import Workers, fan_out
@@ -397,23 +397,27 @@ class DatabaseFile:
         self.file.close()
 
 
-def option_flags(options: Mapping[str, Any]) -> str:
+def option_flags(options: Mapping[str, Any]) -> dict[str, str]:
     """The flags of ``rhasp enumerate`` that ask for ``options`` (as a journal holds them,
-    so any values at all: a damaged journal is described, never a traceback)."""
+    so any values at all: a damaged journal is described, never a traceback), by the option
+    each gives, so that a journal's refusal can name those that differ. Starting from goal
+    layouts has no flag (only the Python API can turn it off): it is named in words."""
     defaults = dataclasses.asdict(Options())
 
     def value(name: str) -> str:
         return str(options.get(name, defaults[name]))
 
-    flags = [
-        f"--size {value('size')}",
-        f"--walls {value('min_walls')}..{value('max_walls')}",
-        f"--pieces {value('min_pieces')}..{value('max_pieces')}",
-        f"--exit-row {value('exit_row')}",
-    ]
-    if options.get("from_goals", True) is not True:
-        flags.append("from every layout (the Python API's from_goals=False)")
-    return " ".join(flags)
+    flags = {
+        "size": f"--size {value('size')}",
+        "walls": f"--walls {value('min_walls')}..{value('max_walls')}",
+        "pieces": f"--pieces {value('min_pieces')}..{value('max_pieces')}",
+        "exit_row": f"--exit-row {value('exit_row')}",
+    }
+    every = options.get("from_goals", True) is not True
+    flags["from_goals"] = (
+        "from every layout (the Python API's from_goals=False)" if every else "from goal layouts"
+    )
+    return flags
 
 
 def run_enumeration(
@@ -428,7 +432,8 @@ def run_enumeration(
 ) -> Tally:
     """Enumerate: each shard's lines to ``out`` (or standard output) in shard order as soon as
     it and every shard before it are done. With ``resume``, the shards already in ``out`` are
-    kept and the rest appended."""
+    kept and the rest appended. The Dask cluster lost on the way is a ClusterLost saying how
+    many shards were kept, and where."""
     total = shard_count(prepared(options))
     with contextlib.ExitStack() as started:
         # Workers first: forked after the output was opened, they would hold its lock, and
@@ -467,6 +472,13 @@ def _run(
                 sys.stdout.write(shard.text())
                 sys.stdout.flush()
             shown.advance(tally)
+    except ClusterLost as lost:  # the one line says what the user has
+        done = f"{tally.shards:,} of {total:,} shards"
+        if out:
+            kept = f"{done} kept in {out}; the same command with --resume goes on"
+        else:
+            kept = f"the lines of {done} written; with --out FILE a run can be resumed"
+        raise lost.saying(kept, tally) from None
     finally:
         shown.stop()
         if database:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
@@ -35,6 +35,24 @@ class RhaspError(Exception):
 
 class InputError(RhaspError):
     """A puzzle, deck or plan that cannot be read (exit code 2)."""
+
+
+class ClusterLost(RhaspError):
+    """The Dask cluster a run was spread on was lost before the run ended: the connection to
+    its scheduler (``where``) closed. Its own exit code (5), for it is none of the others: not
+    bad input (the scheduler was reached), not a limit of the search, not an answer. What was
+    done is kept, and the run that met it says so (:meth:`saying`), so that the one line tells
+    the user what they have and how to go on. ``done``: the run's tally by then, for a caller
+    that has nowhere else to find what was done (the records of :func:`rhasp.deck` without
+    ``out`` are in its ``records``)."""
+
+    def __init__(self, what: str, where: str = "", done: Any = None) -> None:
+        super().__init__(what, where)
+        self.done = done
+
+    def saying(self, kept: str, done: Any = None) -> ClusterLost:
+        """This loss, the line saying also what was ``kept``."""
+        return ClusterLost(f"{self.what}; {kept}", self.where, done)
 
 
 class IllegalMove(RhaspError):

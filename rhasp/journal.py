@@ -123,7 +123,8 @@ class JournaledOutput:
 
     The header says what the output is of: the ``command``, its ``options`` and how many
     ``shards`` make the whole; ``describe`` turns a header's options into the flags that make
-    them, for the user. With ``resume``, :attr:`verified` is what the files already held."""
+    them, for the user, a flag (its text) by the option it gives, so that a refusal can name
+    just the ones that differ. With ``resume``, :attr:`verified` is what the files already held."""
 
     def __init__(
         self,
@@ -132,7 +133,7 @@ class JournaledOutput:
         options: Mapping[str, Any],
         shards: int,
         resume: bool,
-        describe: Callable[[Mapping[str, Any]], str],
+        describe: Callable[[Mapping[str, Any]], dict[str, str]],
     ) -> None:
         self.path = destination(path)
         self.journal_path = journal_of(path)
@@ -177,10 +178,8 @@ class JournaledOutput:
                 "can read; remove both files to start anew"
             )
         if found != self.header:
-            raise self._refusal(
-                f"this file was begun with other options ({self.describe(found['options'])}) "
-                "or another version of rhasp; give the same ones to resume"
-            )
+            what, advice = self._difference(found)
+            raise self._refusal(f"{what}; {advice}")
         return self._verify(journal[1:])
 
     def _journal_lines(self) -> list[bytes] | None:
@@ -197,9 +196,10 @@ class JournaledOutput:
         if found is None:
             return f"the journal {name} beside it cannot be read; remove both to start anew"
         if found != self.header:
+            what, _ = self._difference(found)
             return (
-                f"holds a run of rhasp {self.command} with other options "
-                f"({self.describe(found['options'])}); remove it and {name} to start anew"
+                f"holds a run of rhasp {self.command} unlike this one: {what}; remove it and "
+                f"{name} to start anew"
             )
         if listed >= total:
             return (
@@ -209,6 +209,49 @@ class JournaledOutput:
         return (
             f"holds a partial run of rhasp {self.command} ({listed:,} of {total:,} shards in "
             f"{name}): add --resume to finish it, or remove it and {name} to start anew"
+        )
+
+    def _difference(self, found: dict[str, Any]) -> tuple[str, str]:
+        """What sets a journal's header apart from this run's, and what the user can do.
+
+        Why each is named apart: "other options" for a journal that differs only in its
+        format's version or its count of shards (another rhasp, which cuts the work
+        differently) sends the user looking for an option they never changed. The version
+        is looked at first (another version's header may mean other things by the rest),
+        then the command, then the options, whose change (a board's side) may change the
+        shard count too: only with the same options is another count the news."""
+        name, mine = self.journal_path.name, self.header
+        version = found.get("version")
+        if version != mine["version"]:
+            theirs = f"is of version {version}" if type(version) is int else "names no version"
+            return (
+                f"its journal {name} {theirs}, this rhasp reads version {mine['version']} only",
+                "finish the run with the rhasp that began it, or remove both files to start anew",
+            )
+        if found.get("rhasp") != mine["rhasp"]:
+            return (
+                f"its journal {name} is of rhasp {found.get('rhasp')}, not rhasp {self.command}",
+                "remove both files to start anew",
+            )
+        theirs, ours = self.describe(found["options"]), self.describe(mine["options"])
+        differ = [key for key in ours if theirs.get(key) != ours[key]]
+        if differ:
+            was = " and ".join(theirs.get(key, "?") for key in differ)
+            now = " and ".join(ours[key] for key in differ)
+            return (
+                f"it was begun with {was}, where this run has {now}",
+                "give the same options to resume, or remove both files to start anew",
+            )
+        if found["options"] == mine["options"] and found.get("shards") != mine["shards"]:
+            return (
+                f"its journal {name} cuts the run into {_count(found.get('shards'))} shards where "
+                f"this rhasp cuts it into {mine['shards']:,}, so another version of rhasp began it",
+                "finish it with that version, or remove both files to start anew",
+            )
+        return (
+            f"its journal {name} has a header unlike this run's (options "
+            f"{' '.join(theirs.values())})",
+            "remove both files to start anew",
         )
 
     def notes(self) -> list[str]:
@@ -292,6 +335,11 @@ class JournaledOutput:
         finally:
             with naming_the_file(self.journal_path):
                 self.journal.close()
+
+
+def _count(value: Any) -> str:
+    """A count as a header holds it, for the user: any value at all (a damaged header's)."""
+    return f"{value:,}" if type(value) is int else json.dumps(value)
 
 
 def _begins_with(path: Path, text: bytes) -> bool:

@@ -16,10 +16,11 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from rhasp.errors import InputError, install_command
+from rhasp.errors import ClusterLost, InputError, install_command
 
 #: How workers start: forked where the platform can (they inherit the loaded compiled core).
 CONTEXT = multiprocessing.get_context("spawn" if os.name == "nt" else "fork")
@@ -288,36 +289,77 @@ def _on_dask(
     until: float,
 ) -> Iterator[Any]:
     """:func:`fan_out` on a running Dask cluster (``dask scheduler`` and workers): every batch
-    submitted at once, each released once its results are taken."""
+    submitted at once, each released once its results are taken. The scheduler lost on the
+    way (its futures cancelled, its connection closed or timed out) is a :class:`ClusterLost`
+    naming it, not Dask's exception: the caller says what it kept. An exception ``work``
+    raised is raised as it is."""
     client = dask_client(scheduler)  # first: it says so if Dask is missing
     from dask.distributed import as_completed, wait
 
     def left() -> float | None:
         return None if until == math.inf else max(0.0, until - time.time())
 
-    with client:
-        batches = list(iter(functools.partial(_take, iter(items), batch), []))
-        futures = client.map(functools.partial(_each, work), batches, pure=False)
-        del batches
-        if ordered:
-            waiting = collections.deque(futures)
-            del futures
-            while waiting:
-                future = waiting.popleft()
-                try:
-                    wait(future, timeout=left())
-                except TimeoutError:
-                    return
-                yield from future.result()
-        else:
-            finished = as_completed(futures, timeout=left())
-            del futures
-            while True:
-                try:
-                    future = next(finished)
-                except (StopIteration, TimeoutError):  # all done, or past until
-                    return
-                yield from future.result()
+    current = None  # the future whose results are asked for
+    with _dask_quiet(), client:
+        try:
+            batches = list(iter(functools.partial(_take, iter(items), batch), []))
+            futures = client.map(functools.partial(_each, work), batches, pure=False)
+            del batches
+            if ordered:
+                waiting = collections.deque(futures)
+                del futures
+                while waiting:
+                    current = waiting.popleft()
+                    try:
+                        wait(current, timeout=left())
+                    except TimeoutError:
+                        if time.time() >= until:
+                            return
+                        raise
+                    yield from current.result()
+            else:
+                finished = as_completed(futures, timeout=left())
+                del futures
+                while True:
+                    try:
+                        current = next(finished)
+                    except StopIteration:
+                        return
+                    except TimeoutError:
+                        if time.time() >= until:
+                            return  # past until
+                        raise
+                    yield from current.result()
+        except (CancelledError, OSError, TimeoutError) as error:
+            if current is not None and current.status == "error":
+                raise  # the work's own exception, not the cluster's
+            raise ClusterLost(LOST, scheduler) from error
+
+
+#: What :class:`ClusterLost` says, whatever Dask's exception: they all mean that much.
+LOST = "the connection to the Dask scheduler was lost before the run ended"
+
+
+@contextlib.contextmanager
+def _dask_quiet() -> Iterator[None]:
+    """Dask's client logs only what is critical while rhasp runs on it. Why: a scheduler lost
+    makes it log a traceback or two on standard error (its attempts to reconnect, cancelled
+    as the client closes), where rhasp says what happened in one line (:class:`ClusterLost`).
+    Its loggers' levels are as they were afterwards."""
+    import logging
+
+    names = ["distributed"] + [
+        name for name in logging.root.manager.loggerDict if name.startswith("distributed.")
+    ]
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
 
 
 def _each(work: Callable[[Any], Any], batch: list[Any]) -> list[Any]:

@@ -30,6 +30,27 @@ def card_solutions():
 @pytest.fixture
 def dask_cluster():
     """A scheduler and two single-threaded workers on the loopback address, stopped after."""
+    with _dask_processes() as (address, _):
+        yield address
+
+
+@pytest.fixture
+def dask_cluster_to_lose():
+    """As :func:`dask_cluster`, for a test that loses it mid-run: its address, and a function
+    that kills its scheduler (at once, as a machine lost would) and waits for it to be gone."""
+    with _dask_processes() as (address, scheduler):
+
+        def lose() -> None:
+            scheduler.kill()
+            scheduler.wait(timeout=20)
+
+        yield address, lose
+
+
+@contextlib.contextmanager
+def _dask_processes():
+    """A Dask scheduler and two single-threaded workers on the loopback address, stopped
+    after: the address, and the scheduler's process."""
     distributed = pytest.importorskip("distributed")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -59,7 +80,7 @@ def dask_cluster():
     try:
         with distributed.Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=60)
-        yield address
+        yield address, scheduler
     finally:
         for process in (worker, scheduler):
             process.terminate()

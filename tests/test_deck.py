@@ -360,6 +360,20 @@ def test_resume_refuses_records_with_nothing_to_say_what_run_they_are_of(tmp_pat
     assert out.read_bytes() == kept
 
 
+@pytest.mark.parametrize("version", [2, "1"])
+def test_resume_refuses_a_run_file_of_another_version_naming_both(tmp_path, version):
+    # Issue 42 item 8: said as damage, "or from another version of rhasp", versions unnamed.
+    path, out, _ = finished(tmp_path, [FOUR, CARD1])
+    kept = cut_to(out, 1)
+    run = tmp_path / "out.jsonl.run"
+    run.write_text(json.dumps({**json.loads(run.read_text()), "version": version}) + "\n")
+    said = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume"), out)
+    assert "out.jsonl.run" in said and "reads version 1 only" in said
+    assert f"version {version}," in said if type(version) is int else "no version" in said
+    assert "damaged" not in said
+    assert out.read_bytes() == kept
+
+
 @pytest.mark.parametrize(
     ("suffix", "damage"),
     [

@@ -168,3 +168,33 @@ def test_a_full_disk_names_the_results_file(tmp_path, monkeypatch):
     )
     assert result.exit_code == 2
     assert result.stderr.splitlines()[-1] == f"rhasp: {out}: No space left on device"
+
+
+def test_a_lost_dask_scheduler_is_one_line_exit_5_and_resume_finishes(
+    deck, uninterrupted, tmp_path, dask_cluster_to_lose
+):
+    # Issue 42 item 8: the scheduler dying mid-run ended in Dask's FutureCancelledError
+    # traceback and exit code 1 ("no solution"), saying nothing of the records kept.
+    address, lose = dask_cluster_to_lose
+    out = tmp_path / "out.jsonl"
+    process = subprocess.Popen(
+        command(deck, out, "--scheduler", address), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") >= 10:
+            break
+        time.sleep(0.01)
+    lose()
+    _, said = process.communicate(timeout=60)
+    stderr = said.decode()
+    partial = records(out)
+    assert 10 <= len(partial) < LINES, stderr
+    assert process.returncode == 5, stderr
+    assert "Traceback" not in stderr and stderr.count("\n") == 1
+    assert stderr.startswith(f"rhasp: {address}: ")
+    assert f"{len(partial):,} of {len(uninterrupted):,} puzzles kept in {out}" in stderr
+    assert "--resume" in stderr
+    resumed = subprocess.run(command(deck, out, "--resume"), capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    assert records(out) == uninterrupted

@@ -238,7 +238,7 @@ def test_resuming_with_other_options_refuses(tmp_path):
     before = out.read_bytes()
     result = enumerate_cli("--size", "4", "--walls", "1", "--out", str(out), "--resume")
     assert result.exit_code == 2
-    assert "begun with other options" in result.stderr
+    assert "begun with --walls 0..0, where this run has --walls 1..1" in result.stderr
     assert out.read_bytes() == before
 
 
@@ -411,3 +411,84 @@ def test_published_lines_are_their_clusters_hardest_by_the_shared_tie_break(line
         if vehicle.label != "A":
             smaller = puzzle.without({vehicle.label})
             assert rhasp.solve(smaller, engine="bfs").moves < moves
+
+
+def test_a_lost_dask_scheduler_is_one_line_exit_5_and_resume_finishes(
+    tmp_path, dask_cluster_to_lose, five
+):
+    # Issue 42 item 8: the scheduler dying mid-run ended in Dask's FutureCancelledError
+    # traceback and exit code 1 ("no solution"), saying nothing of the shards kept.
+    address, lose = dask_cluster_to_lose
+    out = tmp_path / "db.txt"
+    journal = out.with_name("db.txt.shards")
+    command = [sys.executable, "-m", "rhasp", "enumerate", "--size", "5", "--out", str(out)]
+    process = subprocess.Popen(
+        [*command, "--scheduler", address], stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and process.poll() is None and _shards_in(journal) < 10:
+        time.sleep(0.01)  # until the run has written ten shards
+    lose()
+    _, stderr = process.communicate(timeout=60)
+    kept, total = _shards_in(journal), json.loads(journal.read_text().splitlines()[0])["shards"]
+    assert 10 <= kept < total, stderr
+    assert process.returncode == 5, stderr
+    assert "Traceback" not in stderr and stderr.count("\n") == 1
+    assert stderr.startswith(f"rhasp: {address}: ")
+    assert f"{kept:,} of {total:,} shards kept in {out}" in stderr and "--resume" in stderr
+    resumed = enumerate_cli("--size", "5", "--jobs", "2", "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert f"shards 1–{kept} verified" in resumed.stderr
+    assert out.read_text().splitlines() == five[0]
+
+
+#: ``rhasp enumerate ARGS`` whose preparation (the shard count) waits until SIGTERM comes: it
+#: says so by creating the file named first.
+PAUSED_WHILE_PREPARING = """
+import sys, time
+from pathlib import Path
+from rhasp import enumeration
+from rhasp.cli import main
+
+PREPARING = Path(sys.argv[1])
+
+def paused(lines):
+    PREPARING.touch()
+    for _ in range(1200):  # short sleeps: the signal may come to another thread
+        time.sleep(0.05)
+
+enumeration.shard_count = paused
+sys.argv = ["rhasp", *sys.argv[2:]]
+main()
+"""
+
+
+@pytest.mark.parametrize("resumed", [False, True], ids=["a new run", "--resume"])
+def test_sigterm_before_the_shard_count_is_known_says_nothing_was_written(tmp_path, resumed):
+    # Issue 42 item 8: a run terminated while it still prepared said "0 of 0 shards kept".
+    out = tmp_path / "db.txt"
+    if resumed:
+        assert enumerate_cli("--size", "4", "--out", str(out)).exit_code == 0
+    before = (out.read_bytes(), out.with_name("db.txt.shards").read_bytes()) if resumed else None
+    preparing = tmp_path / "preparing"
+    args = ["enumerate", "--size", "4", "--out", str(out), *(["--resume"] * resumed)]
+    process = subprocess.Popen(
+        [sys.executable, "-c", PAUSED_WHILE_PREPARING, str(preparing), *args],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not preparing.exists():
+        time.sleep(0.01)
+    assert preparing.exists(), "the run never began to prepare"
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 143, stderr
+    said = stderr.splitlines()
+    assert said[-1] == "rhasp: terminated" and len(said) == 2
+    assert said[0].startswith(f"rhasp: {out}: ") and "nothing written" in said[0]
+    assert "0 of 0" not in stderr
+    if resumed:
+        assert (out.read_bytes(), out.with_name("db.txt.shards").read_bytes()) == before
+    else:
+        assert not out.exists()

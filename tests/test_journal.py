@@ -359,6 +359,77 @@ def test_a_journal_header_out_of_bounds_is_refused_in_one_line(tmp_path, whole, 
     assert files_of(out) == before
 
 
+def _with_header(journal: bytes, **changed) -> bytes:
+    """A journal whose header has ``changed`` fields, its entries as they were."""
+    lines = _lines(journal)
+    header = json.loads(lines[0])
+    header.update(changed)
+    return (
+        json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+        + b"\n"
+        + b"".join(lines[1:])
+    )
+
+
+def _shards_of(journal: bytes) -> int:
+    return json.loads(_lines(journal)[0])["shards"]
+
+
+@pytest.mark.parametrize("resumed", [True, False], ids=["--resume", "without --resume"])
+def test_a_journal_of_another_shard_count_says_so_not_other_options(tmp_path, whole, resumed):
+    # Issue 42 item 8: a journal that differs only in its count of shards (another rhasp
+    # cuts the work differently) was refused as "begun with other options", listing them.
+    out = tmp_path / "db.txt"
+    output, journal = _halfway(whole)
+    total = _shards_of(journal)
+    _write(out, output, _with_header(journal, shards=total + 7))
+    before = files_of(out)
+    result = resume(out) if resumed else rhasp("enumerate", *FIVE, "--out", str(out))
+    assert result.exit_code == 2
+    said = result.stderr
+    assert said.count("\n") == 1 and said.startswith(f"rhasp: {out}: ")
+    assert f"into {total + 7:,} shards" in said and f"into {total:,}" in said
+    assert "db.txt.shards" in said and "other options" not in said and "--size" not in said
+    assert files_of(out) == before
+
+
+@pytest.mark.parametrize("version", [1, 3, "2", None])
+def test_a_journal_of_another_version_names_both_versions(tmp_path, whole, version):
+    out = tmp_path / "db.txt"
+    output, journal = _halfway(whole)
+    _write(out, output, _with_header(journal, version=version))
+    before = files_of(out)
+    result = resume(out)
+    assert result.exit_code == 2
+    said = result.stderr
+    assert said.count("\n") == 1 and said.startswith(f"rhasp: {out}: its journal db.txt.shards")
+    if type(version) is int:
+        assert f"version {version}," in said
+    assert "reads version 2 only" in said
+    assert "other options" not in said and "--size" not in said
+    assert files_of(out) == before
+
+
+def test_a_journal_of_other_options_names_those_that_differ_with_both_values(tmp_path, whole):
+    out = tmp_path / "db.txt"
+    _write(out, *_halfway(whole))
+    before = files_of(out)
+    result = rhasp(
+        "enumerate", *FIVE, "--walls", "1", "--pieces", "2..9", "--out", str(out), "--resume"
+    )
+    assert result.exit_code == 2
+    said = result.stderr
+    assert said.count("\n") == 1
+    assert "begun with --walls 0..0 and --pieces 1..25, where this run has" in said
+    assert "this run has --walls 1..1 and --pieces 2..9" in said
+    assert (
+        "--size" not in said
+        and "--exit-row" not in said
+        and "shards" not in said.replace("db.txt.shards", "")
+    )
+    assert files_of(out) == before
+
+
 @pytest.mark.parametrize(
     "entry",
     [b"[" * 100_000, b'{"shard": ' + b"9" * 5001 + b"}", b"\xff\xfe"],
@@ -417,7 +488,7 @@ def test_a_partial_or_finished_run_is_not_overwritten_without_resume(tmp_path, w
     assert files_of(out) == whole
     result = rhasp("enumerate", *FIVE, "--walls", "1", "--out", str(out), "--resume")
     assert result.exit_code == 2
-    assert "--size 5 --walls 0..0 --pieces 1..25 --exit-row 2" in result.stderr
+    assert "begun with --walls 0..0, where this run has --walls 1..1" in result.stderr
     assert "from_goals" not in result.stderr and "min_walls" not in result.stderr
     assert files_of(out) == whole
 

@@ -6,7 +6,13 @@ import time
 
 import pytest
 
+import rhasp
 from rhasp.parallel import AHEAD, IN_FLIGHT, Workers, fan_out
+from rhasp.progress import Silent
+from tests.boards import PUZZLES
+
+#: The original cards as deck lines, for a deck on a cluster.
+DECK = (PUZZLES / "original40.txt").read_text().splitlines()
 
 
 def _busy(number: int) -> tuple[int, int]:
@@ -180,3 +186,56 @@ def test_the_same_results_on_a_dask_cluster(dask_cluster):
 
     assert list(on_dask(ordered=True)) == [-number for number in range(20)]
     assert sorted(on_dask(ordered=False)) == [-number for number in range(19, -1, -1)]
+
+
+def test_an_oserror_of_the_work_on_a_dask_cluster_is_raised_as_it_is(dask_cluster):
+    # The cluster's own faults are ClusterLost (below); a task's exception is not one of them,
+    # even an OSError, as a lost connection's is.
+    for ordered in (True, False):
+        found = fan_out(os.stat, ["/", "/nonexistent"], 2, ordered=ordered, scheduler=dask_cluster)
+        with pytest.raises(FileNotFoundError):
+            list(found)
+
+
+def test_rhasp_enumerate_on_a_scheduler_lost_raises_cluster_lost_naming_it(
+    dask_cluster_to_lose,
+):
+    # Issue 42 item 8: Dask's FutureCancelledError reached the caller.
+    address, lose = dask_cluster_to_lose
+    lines = rhasp.enumerate(5, scheduler=address)
+    assert len([next(lines) for _ in range(10)]) == 10
+    lose()
+    with pytest.raises(rhasp.ClusterLost) as lost:
+        list(lines)
+    assert lost.value.where == address
+    assert str(lost.value).startswith(f"{address}: ") and "\n" not in str(lost.value)
+    assert "shards yielded" in str(lost.value)
+
+
+@pytest.mark.parametrize("kept", [True, False], ids=["out", "no out"])
+def test_rhasp_deck_on_a_scheduler_lost_says_what_it_kept(tmp_path, dask_cluster_to_lose, kept):
+    address, lose = dask_cluster_to_lose
+    deck = tmp_path / "deck.txt"
+    deck.write_text("".join(f"{line}\n" for line in DECK * 10))
+    out = tmp_path / "out.jsonl" if kept else None
+
+    class Losing(Silent):
+        """Loses the cluster once ten records are done."""
+
+        def advance(self, tally):
+            if tally.puzzles == 10:
+                lose()
+
+    with pytest.raises(rhasp.ClusterLost) as lost:
+        rhasp.deck(deck, cluster=True, scheduler=address, out=out, progress=Losing())
+    said, done = str(lost.value), lost.value.done
+    assert said.startswith(f"{address}: ") and "\n" not in said
+    assert 10 <= done.puzzles < 10 * len(DECK)
+    assert f"{done.puzzles:,} of {10 * len(DECK):,} puzzles" in said
+    if kept:
+        assert f"kept in {out}" in said and "resume=True" in said
+        assert len(out.read_text().splitlines()) == done.puzzles
+        resumed = rhasp.deck(deck, cluster=True, jobs=1, out=out, resume=True)
+        assert resumed.puzzles == 10 * len(DECK) and resumed.kept == done.puzzles
+    else:
+        assert len(done.records) == done.puzzles
