@@ -252,8 +252,9 @@ class StateMemo:
     def _board_literals(self, key: int, step: int) -> list[int]:
         """The state atoms, as solver literals, that say "the board ``key`` at ``step``"
         (each exists: a known board is reached by legal moves, so the encoding derives it)."""
-        states, field = self._state_literals[step], self._board.table.field  # type: ignore[union-attr]
-        literals = [states[v][field(key, v)] for v in range(len(states))]
+        states = self._state_literals[step]
+        fields = self._board.table.fields(key)  # type: ignore[union-attr]
+        literals = [by_field[value] for by_field, value in zip(states, fields, strict=True)]
         if not all(literals):
             raise RuntimeError(f"the state memo met a board the encoding cannot derive: {key:x}")
         return literals
@@ -271,13 +272,13 @@ class StateMemo:
         """Rule out the next step's moves that lead to a board seen at this step or earlier,
         or to one farther from the goal (by its bound) than the steps left after it."""
         literals, assignment = self._board_literals(key, step), control.assignment
-        memo, left, bound = self.memo, self._left(step + 1), self._board.bound  # type: ignore[union-attr]
         table = self._board.table  # type: ignore[union-attr]
+        memo, left, bound, moved = self.memo, self._left(step + 1), table.bound, table.moved
         bounding = self._bounding(step + 1)
         for literal, vehicle, value in self._moves[step + 1]:
-            if table.field(key, vehicle) == table.gone:
+            after = moved(key, vehicle, value)
+            if after is None:  # it has left
                 continue
-            after = table.with_field(key, vehicle, value)
             seen = memo.get(after, step + 1) <= step
             if not seen and not (bounding and bound(after) > left):
                 continue

@@ -55,27 +55,41 @@ class BoundTable:
         )
         return cls(tuple(g.shift), g.gone, tuple(targets), needs, most)
 
-    def field(self, key: int, i: int) -> int:
-        """Vehicle ``i``'s field in ``key``: its position, or ``gone``."""
-        return core.field(key, self.shift[i], self.gone)
+    # The memo asks these once a step and once a move it looks ahead at, from Python: each
+    # writes core.field (and core.moved) out in one expression, since calling them cost the
+    # ASP search 4 % (bench/README.md, "The state memo on the core's keys"), as does bound.
+
+    def fields(self, key: int) -> list[int]:
+        """Every vehicle's field in ``key`` (its position, or ``gone``: :func:`core.field`), in
+        vehicle order."""
+        gone = self.gone
+        return [(key >> shift) & gone for shift in self.shift]
 
     def with_field(self, key: int, i: int, value: int) -> int:
-        """``key`` with vehicle ``i``'s field set to ``value``."""
+        """``key`` with vehicle ``i``'s field set to ``value`` (:func:`core.moved` by the
+        difference)."""
         shift = self.shift[i]
-        return core.moved(key, shift, value - core.field(key, shift, self.gone))
+        return key + ((value - ((key >> shift) & self.gone)) << shift)
+
+    def moved(self, key: int, i: int, value: int) -> int | None:
+        """``key`` with vehicle ``i`` moved to ``value``; None if it has left the board."""
+        shift, gone = self.shift[i], self.gone
+        now = (key >> shift) & gone
+        return None if now == gone else key + ((value - now) << shift)
 
     def bound(self, key: int) -> int:
         """:func:`rhasp.search.core.lower_bound` of ``key``, NEVER where it has no plan."""
+        shift, gone = self.shift, self.gone
         total = 0
         across: dict[int, int] = {}
         for t, by_field in zip(self.targets, self.needs, strict=True):
-            here = by_field.get(self.field(key, t))
+            here = by_field.get((key >> shift[t]) & gone)
             if here is None:  # gone
                 continue
             own, others = here
             total += own
             for vehicle, need in others:
-                cost = need[self.field(key, vehicle)]
+                cost = need[(key >> shift[vehicle]) & gone]
                 if cost > across.get(vehicle, 0):
                     across[vehicle] = cost
         return total + sum(across.values())
