@@ -55,9 +55,10 @@ class BoundTable:
         )
         return cls(tuple(g.shift), g.gone, tuple(targets), needs, most)
 
-    # The memo asks these once a step and once a move it looks ahead at, from Python: each
-    # writes core.field (and core.moved) out in one expression, since calling them cost the
-    # ASP search 4 % (bench/README.md, "The state memo on the core's keys"), as does bound.
+    # The memo asks these once a step and once a move it looks ahead at, from Python, on the
+    # ASP search's hot path: each writes core.field (and core.moved) out in one expression
+    # rather than calling them per vehicle (bench/README.md, "Design round 3, second
+    # before/after"), as bound does.
 
     def fields(self, key: int) -> list[int]:
         """Every vehicle's field in ``key`` (its position, or ``gone``: :func:`core.field`), in
