@@ -1,8 +1,11 @@
-"""Time the ASP engine on the original cards, with the state memo and without, side by side.
+"""Time the ASP engine on the original cards (or any deck), with the state memo and without.
 
-    python bench/asp.py [--objective moves|slides|both] [--cards 1-40]
+    python bench/asp.py [--deck FILE] [--objective moves|slides|both] [--cards 1-40]
                         [--memo on|off|both|bound|all] [--runs 1] [--seeds 1,2,3]
                         [--timeout SECONDS] [--clingo-arg=...]
+
+``--deck`` (default: ``puzzles/original40.txt``) takes any deck, e.g. the published database
+lines of ``../shared/decks/large-clusters.txt`` (issue 43); ``--cards`` picks its lines.
 
 Variants: ``memo`` (the default engine: the state memo, with its horizon bound by slides
 only), ``nobound`` and ``bound`` (the memo with the bound off, or on, by either objective:
@@ -61,7 +64,7 @@ def measure(engines, puzzle, objective: str, runs: int) -> tuple[Solution, float
     """The last solution, the median seconds and the median choices over engines x runs."""
     solutions = [engine.solve(puzzle, objective) for engine in engines for _ in range(runs)]
     seconds = statistics.median(solution.seconds for solution in solutions)
-    choices = statistics.median(solution.stats["asp"]["choices"] for solution in solutions)
+    choices = statistics.median(solution.asp.record()["choices"] for solution in solutions)
     return solutions[-1], seconds, round(choices)
 
 
@@ -74,13 +77,13 @@ def seeded(seeds: list[int]) -> list[list[str]]:
 
 def late_share(solution: Solution) -> float:
     """The share of the solve's time spent on the last quarter of its horizons."""
-    seconds = solution.stats["asp"]["horizon_seconds"]
+    seconds = solution.asp.record()["horizon_seconds"]
     late = seconds[len(seconds) - max(1, len(seconds) // 4) :]
     return sum(late) / max(sum(seconds), 1e-9)
 
 
 def cell(solution: Solution, seconds: float, choices: int, variant: str) -> str:
-    asp = solution.stats["asp"]
+    asp = solution.asp.record()
     time = f"{seconds:8.2f}" if not solution.limit else f"{'>' + str(round(seconds)):>8}"
     text = f"{time} {choices:9d}"
     if variant in MEMO_VARIANTS:
@@ -101,14 +104,16 @@ def header(variants: tuple[str, ...]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--objective", choices=("moves", "slides", "both"), default="moves")
-    parser.add_argument("--cards", type=card_range, default=card_range("1-40"))
+    parser.add_argument("--deck", type=Path, default=DECK, help="a deck file, one puzzle a line")
+    parser.add_argument("--cards", type=card_range, default=None, help="its lines (default: all)")
     parser.add_argument("--memo", choices=tuple(VARIANTS), default="both")
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--seeds", type=lambda text: [int(x) for x in text.split(",")], default=[])
     parser.add_argument("--timeout", type=float, default=None)
     parser.add_argument("--clingo-arg", action="append", default=[])
     args = parser.parse_args()
-    deck = read_path(str(DECK))
+    deck = read_path(str(args.deck))
+    numbers = args.cards or list(range(1, len(deck) + 1))
     objectives = ("moves", "slides") if args.objective == "both" else (args.objective,)
     variants = VARIANTS[args.memo]
     engines = {
@@ -131,7 +136,7 @@ def main() -> None:
     oracle = get_engine("bfs")
     rows = []
     print(header(variants), flush=True)
-    for number in args.cards:
+    for number in numbers:
         puzzle = deck[number - 1]
         for objective in objectives:
             expected = oracle.solve(puzzle, objective).length
@@ -140,7 +145,7 @@ def main() -> None:
             agrees = True
             for variant, runners in engines.items():
                 solution, seconds, choices = measure(runners, puzzle, objective, args.runs)
-                asp = solution.stats["asp"]
+                asp = solution.asp.record()
                 row[variant] = {
                     "seconds": round(seconds, 3),
                     "horizon": asp["horizon"],

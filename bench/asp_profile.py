@@ -73,7 +73,7 @@ def main() -> None:
     for card in (int(c) for c in args.cards.split(",")):
         spent.clear()
         solution = get_engine("asp", asp=options).solve(deck[card - 1], args.objective)
-        stats = solution.stats["asp"]
+        stats = solution.asp.record()
         ground, python = spent.get("grounding", 0.0), spent.get("propagator", 0.0)
         clasp = solution.seconds - ground - python
         per_choice = 1e6 * solution.seconds / max(1, stats["choices"])

@@ -78,7 +78,7 @@ puzzle = read_path("puzzles/original/card40.txt")[0]
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 found = AspEngine(budget=Budget(horizon=int(sys.argv[1]))).solve(puzzle, "moves")
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(found.stats["asp"]["atoms"], (after - before) * 1024)
+print(found.asp.record()["atoms"], (after - before) * 1024)
 """
 
 
