@@ -40,8 +40,9 @@ A second rule looks ahead to the horizon h being solved, rather than back at the
   move, or a slide a cell, for each target still on the board; for each vehicle across a
   target's way out, one move, or the fewest cells it must slide to stand off that way. The
   memo looks it up in tables that the core's own functions fill per position
-  (:meth:`_Board.bound`), on keys that the core's geometry lays out, so that the ASP search
-  and A* prune by one definition. No plan finishes in fewer steps than the bound.
+  (:meth:`rhasp.search.BoundTable.bound`), on keys that the core's geometry lays out, so
+  that the ASP search and A* prune by one definition. No plan finishes in fewer steps than
+  the bound.
 * The nogood "not (this board at step t)" is true only for this horizon: at the next one the
   board may be on a plan. It is added *tagged* (clingo drops it when the solve call ends),
   and the board is not recorded (it could be, being reached at step t is a fact about the
@@ -243,7 +244,7 @@ class StateMemo:
         seen = self.memo.get(key)
         if seen is not None and seen < step:
             return self._forbid(control, key, step)
-        if self._bounding(step) and self._board.bound(key) > self._left(step):  # type: ignore[union-attr]
+        if self._bounding(step) and self._board.table.bound(key) > self._left(step):  # type: ignore[union-attr]
             return self._forbid(control, key, step, horizon_only=True)
         if seen is None or step < seen:
             self.memo[key] = step
@@ -266,7 +267,7 @@ class StateMemo:
     def _bounding(self, step: int) -> bool:
         """Whether the bound can prune at ``step``: only where fewer steps are left than the
         largest bound any board has (for most steps of a long plan it cannot)."""
-        return self.bound and self._left(step) < self._board.most  # type: ignore[union-attr]
+        return self.bound and self._left(step) < self._board.table.most  # type: ignore[union-attr]
 
     def _look_ahead(self, control: Any, key: int, step: int) -> bool:
         """Rule out the next step's moves that lead to a board seen at this step or earlier,
@@ -332,14 +333,6 @@ class _Board:
         table = BoundTable.of(_model(atoms, labels), by_cells)
         sorted_positions = tuple(tuple(sorted(p)) for p in positions)
         return cls(labels, sorted_positions, exits, table, by_cells)
-
-    @property
-    def most(self) -> int:
-        return self.table.most
-
-    def bound(self, key: int) -> int:
-        """A lower bound on the steps from the board ``key`` to the goal (module docstring)."""
-        return self.table.bound(key)
 
     def state_symbols(self, step: int) -> Iterator[tuple[int, int, Any]]:
         """Every possible ``at(V,P,step)`` and ``gone(V,step)``: (vehicle, field, symbol)."""
