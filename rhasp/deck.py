@@ -45,7 +45,7 @@ from rhasp.files import (
 from rhasp.formats import DeckLine, stream_deck
 from rhasp.formats import write as write_puzzle
 from rhasp.formats.grid import board_rows
-from rhasp.journal import canonical, journal_of, read_header
+from rhasp.journal import canonical, journal_of, other_version, read_header
 from rhasp.limits import OUT_OF_MEMORY, Budget
 from rhasp.model import Puzzle, plan_slides, replay
 from rhasp.notation import parse_plan
@@ -345,13 +345,10 @@ class ResultFile:
             raise self._refusal(None, f"{name} cannot be read ({error.strerror})") from None
         version = None if found is None else found.get("version")
         if found is not None and found.get("rhasp") == "deck" and version != RUN_VERSION:
-            # Said apart from damage: the file is whole, only of a rhasp that writes others.
-            theirs = f"is of version {version}" if type(version) is int else "names no version"
             raise self._refusal(
                 None,
-                f"{name} beside it {theirs}, this rhasp reads version {RUN_VERSION} only; "
-                "finish the run with the rhasp that began it, or run without --resume to start "
-                "anew",
+                f"{name} beside it {other_version(version, RUN_VERSION)}; finish the run with "
+                "the rhasp that began it, or run without --resume to start anew",
             )
         if found is None or found.get("rhasp") != "deck":
             raise self._refusal(

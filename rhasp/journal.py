@@ -223,9 +223,8 @@ class JournaledOutput:
         name, mine = self.journal_path.name, self.header
         version = found.get("version")
         if version != mine["version"]:
-            theirs = f"is of version {version}" if type(version) is int else "names no version"
             return (
-                f"its journal {name} {theirs}, this rhasp reads version {mine['version']} only",
+                f"its journal {name} {other_version(version, mine['version'])}",
                 "finish the run with the rhasp that began it, or remove both files to start anew",
             )
         if found.get("rhasp") != mine["rhasp"]:
@@ -335,6 +334,14 @@ class JournaledOutput:
         finally:
             with naming_the_file(self.journal_path):
                 self.journal.close()
+
+
+def other_version(found: Any, reads: int) -> str:
+    """``is of version 1, this rhasp reads version 2 only``: what a header of another format's
+    version is (the journal's, a deck's ``FILE.run``), said apart from damage, since the file
+    is whole, only of a rhasp that writes another."""
+    theirs = f"is of version {found}" if type(found) is int else "names no version"
+    return f"{theirs}, this rhasp reads version {reads} only"
 
 
 def _count(value: Any) -> str:
