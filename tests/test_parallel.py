@@ -3,6 +3,7 @@ import operator
 import os
 import signal
 import time
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -105,33 +106,33 @@ def test_past_its_time_it_waits_for_no_worker():
 def test_the_items_are_read_only_as_workers_have_room():
     # A million-line deck is never all queued: when the first results come back, each
     # worker holds a few batches and the one that answered one more.
-    taken = 0
-
-    def endless():
-        nonlocal taken
-        for number in itertools.count():
-            taken += 1
-            yield number if number < 3 else number + 6  # the first batch at once
-
-    results = fan_out(_busy, endless(), 2, ordered=False, batch=3)
+    numbers = Taken(lambda number: number if number < 3 else number + 6)  # the first at once
+    results = fan_out(_busy, iter(numbers), 2, ordered=False, batch=3)
     assert next(results)[0] == 0
-    assert taken <= 2 * (IN_FLIGHT + 1) * 3  # in hand, and the next for each that answered
+    # In hand, and the next for each that answered.
+    assert numbers.taken <= 2 * (IN_FLIGHT + 1) * 3
     results.close()
 
 
 def test_in_order_it_runs_only_so_far_ahead_of_a_slow_item():
     # What waits for the oldest item is kept in memory: it stays bounded.
-    taken = 0
-
-    def counted():
-        nonlocal taken
-        for number in itertools.count():
-            taken += 1
-            yield number
-
-    results = list(fan_out(_first_for_ever, counted(), 2, ordered=True, until=time.time() + 2))
+    numbers = Taken()
+    results = list(fan_out(_first_for_ever, iter(numbers), 2, ordered=True, until=time.time() + 2))
     assert results == []
-    assert 2 * IN_FLIGHT < taken <= AHEAD * 2
+    assert 2 * IN_FLIGHT < numbers.taken <= AHEAD * 2
+
+
+class Taken:
+    """The numbers 0, 1, 2, ... without end (each shown by ``shown``), counting how many the
+    workers' feeder has ``taken``."""
+
+    def __init__(self, shown: Callable[[int], int] = lambda number: number) -> None:
+        self.shown, self.taken = shown, 0
+
+    def __iter__(self) -> Iterator[int]:
+        for number in itertools.count():
+            self.taken += 1
+            yield self.shown(number)
 
 
 def test_workers_serve_one_map_after_another_and_one_ended_early_kills_them():
