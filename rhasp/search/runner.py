@@ -18,7 +18,8 @@ It owns every decision the callers would otherwise repeat:
   (docs/design.md, "No promise waits on a compile").
 - **the switch.** Loading numba and its cached code costs about as much as 100,000 states
   searched uncompiled, so a process asks for the compiled code only once it has searched
-  that much (:data:`SWITCH_STATES`). A small solve never pays for numba.
+  that much (:data:`SWITCH_STATES`), and loads it beside a search only when that search has
+  the seconds a load takes (:data:`LOAD_SECONDS`). A small solve never pays for numba.
 - **the warm-up.** Work known to be large (decks, generation, the enumeration, the server)
   switches at once (:meth:`Runner.warm_up`): cached code is loaded before workers are forked,
   so that they inherit it; code not yet compiled is asked for, and each process switches
@@ -36,6 +37,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import math
 import os
 import threading
 import time
@@ -57,6 +59,10 @@ UNLIMITED = 1 << 62  # an int64 holds it
 SETTLE_SECONDS = 0.5
 #: How many boards' tables stay converted for the compiled core (a deck solves one at a time).
 CONVERTED = 64
+#: The fewest seconds a search must have left for it to start loading the compiled code: a load
+#: beside a running search takes seconds (it shares the GIL with it), so with less the search
+#: would end before the code came, slowed by the load meanwhile, and leave it running after.
+LOAD_SECONDS = 5.0
 
 
 @functools.cache
@@ -227,12 +233,19 @@ class Runner:
         self._loaded.add((function, shape))
 
     def have_ready(
-        self, function: Callable[..., Any], tables: Any, arguments: tuple[Any, ...], flags: dict
+        self,
+        function: Callable[..., Any],
+        tables: Any,
+        arguments: tuple[Any, ...],
+        flags: dict,
+        seconds_left: float = math.inf,
     ) -> bool:
         """Whether ``function``'s compiled code for tables of this shape is loaded here; if
         not, have it come without waiting for it: loaded in a thread of this process when it
-        is cached, else compiled by a background process (:mod:`rhasp.search.prepare`).
-        ``arguments`` make a call that answers at once."""
+        is cached and the search asking has :data:`LOAD_SECONDS` left (a load started for a
+        search that ends first only slows it), else compiled by a background process
+        (:mod:`rhasp.search.prepare`, for the next search or run). ``arguments`` make a call
+        that answers at once."""
         where = (function.__name__, shape(tables))
         if where in self._loaded:
             return True
@@ -243,6 +256,8 @@ class Runner:
             if where in self._loading:
                 return False
             if prepare.ready(*where):
+                if seconds_left < LOAD_SECONDS:
+                    return False
                 loading = threading.Thread(
                     target=self.load, args=(*where, call), name="rhasp-load", daemon=True
                 )
@@ -331,7 +346,8 @@ class Runner:
 
         Compiled when its code is loaded here; else uncompiled, and once this process has
         searched :data:`SWITCH_STATES` uncompiled, the compiled code is asked for (loaded in
-        a thread if cached, else compiled in the background): when it is loaded, the search
+        a thread if cached and the search has :data:`LOAD_SECONDS` left, else compiled in the
+        background): when it is loaded, the search
         stops and starts again compiled, with the seconds left. It never waits on a compile.
         """
         budget = budget or Budget()
@@ -348,10 +364,12 @@ class Runner:
         if compiles:
             tiny = ((start, 1), flags)
 
+            deadline = budget.deadline(began)
+
             def switch(states: int) -> bool:
                 if self.uncompiled_states + states < self.switch_states:
                     return False
-                return self.have_ready(search, tables, *tiny)
+                return self.have_ready(search, tables, *tiny, deadline - time.perf_counter())
 
         arguments = (start, min(budget.states, UNLIMITED))
         result, watch, switched = self._attempt(

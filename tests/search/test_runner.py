@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from rhasp import enumeration
+from rhasp.api import read
 from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
 from rhasp.progress import Silent
-from rhasp.search import core, geometry, shards
+from rhasp.search import core, geometry, runner, shards
 from rhasp.search.runner import RUNNER, UNLIMITED
 
 BOTH_WAYS = pytest.mark.parametrize("jit", ["always", "never"])
@@ -79,6 +80,27 @@ def test_the_warm_up_switches_for_good_unless_told_never(monkeypatch):
         pytest.skip("numba is not installed")
     assert RUNNER.warm_up(shards.enumerate_shard, lines, [0], nothing)
     assert RUNNER.uncompiled_states >= RUNNER.switch_states
+
+
+@pytest.mark.parametrize("load_seconds, loads", [(5.0, False), (0.5, True)])
+def test_a_search_starts_a_load_only_with_the_seconds_for_it(monkeypatch, load_seconds, loads):
+    # Past the switch, cached code is loaded in a thread only when the search has the seconds
+    # a load takes: a load that cannot end first shares the GIL with the search and outlives it.
+    if RUNNER.compiled() is None:
+        pytest.skip("numba is not installed")
+    monkeypatch.setenv("RHASP_JIT", "auto")
+    monkeypatch.setattr(runner, "LOAD_SECONDS", load_seconds)
+    monkeypatch.setattr(runner.prepare, "ready", lambda *_: True)
+    started = []
+    monkeypatch.setattr(runner.Runner, "load", lambda self, *where: started.append(where[:2]))
+    fresh = runner.Runner(switch_states=0)
+    puzzle = read(Path("puzzles/large/left12.txt"))  # millions of states: the 1 s runs out
+    plan = geometry.Geometry.of(puzzle.board)
+    bfs = {"stop_at_goal": True, "with_links": True}
+    with pytest.raises(SearchLimit):
+        fresh.run(plan, core.breadth_first, plan.key(puzzle.start), budget=Budget(seconds=1), **bfs)
+    fresh.settle()
+    assert started == ([("breadth_first", runner.shape(plan.tables))] if loads else [])
 
 
 class Interrupter(Silent):
