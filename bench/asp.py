@@ -1,7 +1,7 @@
 """Time the ASP engine on the original cards (or any deck), with the state memo and without.
 
     python bench/asp.py [--deck FILE] [--objective moves|slides|both] [--cards 1-40]
-                        [--memo on|off|both|bound|all] [--runs 1] [--seeds 1,2,3]
+                        [--memo on|off|both|bound|stride|all] [--runs 1] [--seeds 1,2,3]
                         [--timeout SECONDS] [--clingo-arg=...]
 
 ``--deck`` (default: ``puzzles/original40.txt``) takes any deck, e.g. the published database
@@ -9,12 +9,13 @@ lines of ``../shared/decks/large-clusters.txt`` (issue 43); ``--cards`` picks it
 
 Variants: ``memo`` (the default engine: the state memo, with its horizon bound by slides
 only), ``nobound`` and ``bound`` (the memo with the bound off, or on, by either objective:
-what the bound gains) and ``plain`` (no memo, the encodings alone). For every card and
+what the bound gains), ``climb`` (the memo, every horizon in turn rather than the engine's
+stride: what the stride gains) and ``plain`` (no memo, the encodings alone). For every card and
 objective the variants run back to back, so that a change in the machine's load hits all
-alike. Each row shows the minimal length (the first satisfiable
-horizon) and, per variant, seconds (median of the runs), choices summed over all horizons,
+alike. Each row shows the minimal length and, per variant, seconds (median of the runs),
+choices summed over all horizons solved,
 for the memo the boards it holds and the nogoods it added, and the share of the time spent on
-the last quarter of the horizons ("late"); the last column says whether BFS agrees with every
+the last quarter of the horizon calls ("late"); the last column says whether BFS agrees with every
 variant that finished. Then the small boards (puzzles/examples
 4x4 and 5x5, median of 7 runs each, target under 0.1 s). The last line is a JSON summary.
 Not a test: timings on shared machines are noisy; name the machine. With the memo, clingo
@@ -36,6 +37,7 @@ import statistics
 from pathlib import Path
 
 from rhasp.engines import AspOptions, get_engine
+from rhasp.engines.asp import AspEngine
 from rhasp.formats import read_path
 from rhasp.limits import Budget
 from rhasp.solution import Solution
@@ -45,14 +47,17 @@ DECK = PUZZLES / "original40.txt"
 SMALL = ("4x4", "5x5")
 VARIANTS = {
     "on": ("memo",),
+    "stride": ("memo", "climb"),
     "off": ("plain",),
     "both": ("memo", "plain"),
     "bound": ("bound", "nobound"),
     "all": ("memo", "bound", "nobound", "plain"),
 }
-MEMO_VARIANTS = ("memo", "bound", "nobound")
+MEMO_VARIANTS = ("memo", "bound", "nobound", "climb")
 #: The memo's horizon bound per variant (None: the engine's default, by slides only).
-BOUND = {"memo": None, "bound": True, "nobound": False, "plain": None}
+BOUND = {"memo": None, "bound": True, "nobound": False, "plain": None, "climb": None}
+#: How far the horizon goes up after one without a plan, per variant (default: the engine's).
+STRIDE = {"climb": 1}
 
 
 def card_range(text: str) -> list[int]:
@@ -76,8 +81,8 @@ def seeded(seeds: list[int]) -> list[list[str]]:
 
 
 def late_share(solution: Solution) -> float:
-    """The share of the solve's time spent on the last quarter of its horizons."""
-    seconds = solution.asp.record()["horizon_seconds"]
+    """The share of the solve's time spent on the last quarter of its horizon calls."""
+    seconds = [call["seconds"] for call in solution.asp.record()["horizons"]]
     late = seconds[len(seconds) - max(1, len(seconds) // 4) :]
     return sum(late) / max(sum(seconds), 1e-9)
 
@@ -128,6 +133,7 @@ def main() -> None:
                     budget=Budget(seconds=args.timeout),
                 ),
                 memo_bound=BOUND[variant],
+                stride=STRIDE.get(variant, AspEngine.stride),
             )
             for options in seeded(args.seeds)
         ]
@@ -153,7 +159,7 @@ def main() -> None:
                     "conflicts": asp["conflicts"],
                     "memo": asp["memo"],
                     "limit": solution.limit,
-                    "horizon_seconds": asp["horizon_seconds"],
+                    "horizons": asp["horizons"],
                 }
                 agrees = agrees and (solution.limit is not None or solution.length == expected)
                 line += " " + cell(solution, seconds, choices, variant)

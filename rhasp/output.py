@@ -262,7 +262,7 @@ def details(solution: Solution, verbose: bool) -> list[str]:
             f"; horizon {asp.horizon}, {counted(asp.choices, 'choice')}, "
             f"{counted(asp.conflicts, 'conflict')}" + memo_text(asp.memo)
         )
-    if solution.engine not in solution.proofs and not solution.has_plan:
+    if solution.engine not in solution.proofs and not solution.has_plan and not solution.limit:
         engine += f"; the {solution.engine} search was not started"
     lines.append(engine)
     searches = searches_line(solution)

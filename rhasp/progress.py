@@ -5,8 +5,9 @@ A search (BFS, A*, an ASP horizon), a deck and an enumeration all report through
 What reports what:
 
 - a running search calls :meth:`Progress.searching` every quarter of a second or so (the
-  search runner for the core's searches, the ASP engine between solver slices), then
-  :meth:`Progress.stop` when it ends, however it ends;
+  search runner for the core's searches, the ASP engine between solver slices), the ASP
+  engine :meth:`Progress.proved` as each horizon ends, then :meth:`Progress.stop` when it
+  ends, however it ends;
 - a run of many jobs (a deck, an enumeration) calls :meth:`Progress.note` for what it found
   before starting, :meth:`Progress.start` once, :meth:`Progress.advance` after every job with
   its running tally, then :meth:`Progress.stop`.
@@ -29,6 +30,10 @@ class Progress(Protocol):
         """A search has found ``states`` states (for ASP: boards in its memo) and reached
         ``depth``, in the unit ``measure`` names (``depth``, A*'s ``f``, an ASP ``horizon``)."""
 
+    def proved(self, horizon: int, plan: int | None) -> None:
+        """An ASP horizon's solve ended: a plan of ``plan`` steps (``horizon`` or fewer), or
+        None: no plan of ``horizon`` steps or fewer, proven."""
+
     def note(self, text: str) -> None:
         """A line about what an earlier run left (what ``--resume`` verified)."""
 
@@ -47,6 +52,9 @@ class Silent:
     """A :class:`Progress` that shows nothing: the base of displays that show only a part."""
 
     def searching(self, states: int, depth: int, seconds: float, measure: str) -> None:
+        pass
+
+    def proved(self, horizon: int, plan: int | None) -> None:
         pass
 
     def note(self, text: str) -> None:

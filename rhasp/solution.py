@@ -43,8 +43,9 @@ class AspFigures:
     """What clingo did for an ASP solve, summed over its horizons: the last horizon, the
     solver's choices, conflicts and restarts, the ground program's atoms after the last
     horizon, the encoding and clingo's options, the state memo's boards and nogoods (None
-    without the memo), each horizon's seconds (grounding and solving), and the plan's move
-    atoms as clingo prints them."""
+    without the memo), each horizon solved in order with its plan's steps (None: none of that
+    many steps or fewer) and seconds (grounding and solving), and the plan's move atoms as
+    clingo prints them."""
 
     horizon: int
     seconds: float
@@ -55,14 +56,17 @@ class AspFigures:
     encoding: str
     clingo_args: tuple[str, ...]
     memo: Mapping[str, int] | None
-    horizon_seconds: tuple[float, ...]
+    horizons: tuple[tuple[int, int | None, float], ...]
     move_atoms: tuple[str, ...] = ()
 
     def record(self) -> dict[str, Any]:
         """The JSON form, as ``rhasp solve --format json`` prints it under ``asp``."""
         record = asdict(self)
         record["clingo_args"] = list(self.clingo_args)
-        record["horizon_seconds"] = list(self.horizon_seconds)
+        record["horizons"] = [
+            {"horizon": horizon, "plan": plan, "seconds": seconds}
+            for horizon, plan, seconds in self.horizons
+        ]
         record["move_atoms"] = list(self.move_atoms)
         return record
 

@@ -122,13 +122,15 @@ def test_a_limit_asp_meets_never_hides_the_optimum_bfs_proved(name, limit):
     assert re.search(rf"moves {moves} · optimal: proven by bfs \(asp stopped\) · ", summary)
     said = rhasp("solve", card, *limit, "--verbose").stdout.splitlines()
     assert re.fullmatch(
-        r"  stopped: asp stopped: .* horizon \d+( \(raise --max-horizon\))?", said[4]
+        r"  stopped: asp stopped: .* horizon \d+(, with .*)?( \(raise --max-horizon\))?", said[4]
     )
     record = json.loads(rhasp("solve", card, *limit, "--format", "json").stdout)
     assert record["plan"] == expected["plan"] and record["proven_by"] == ["bfs"]
     assert record["engine"] == "asp" and " horizon " in record["stopped"]["asp"]
     horizon = record["asp"]["horizon"]
-    assert horizon == 5 if limit[0] == "--max-horizon" else horizon < moves
+    assert horizon == 5 if limit[0] == "--max-horizon" else horizon > 0
+    proven = re.search(r"no plan of (\d+) moves or fewer", record["stopped"]["asp"])
+    assert proven is None or int(proven[1]) < moves  # what the horizons solved proved
 
 
 def test_a_limit_bfs_meets_never_hides_the_optimum_asp_proved():
@@ -303,6 +305,12 @@ def test_unsolvable_puzzle_says_no_solution_with_the_state_count():
     assert explored in result.stdout
     verbose = rhasp("solve", BEYOND_STATIC, "--verbose").stdout
     assert "the asp search was not started" in verbose
+
+
+def test_a_stopped_asp_search_is_not_said_to_be_unstarted():
+    card = str(ORIGINAL / "card26.txt")
+    verbose = rhasp("solve", card, "--timeout", "0.2", "--no-confirm", "--verbose").stdout
+    assert "timed out at horizon" in verbose and "was not started" not in verbose
 
 
 @pytest.mark.parametrize("engine", ["asp", "bfs", "astar"])

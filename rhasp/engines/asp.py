@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,10 @@ from rhasp.shipped import shipped
 from rhasp.solution import AspFigures, EngineDisagreement, Objective, Solution
 
 ENCODING_FILES = {"moves": "moves.lp", "slides": "slides.lp"}
+#: How far the driver raises the horizon after one without a plan: the horizons between are
+#: proven with it (a plan may end early), and the last ones are the costly ones
+#: (bench/README.md, "ASP at scale").
+STRIDE = 4
 
 #: What each of clingo's solver threads maps when it first starts, besides its stack: glibc's
 #: malloc arena for the thread, 64 MiB reserved on 64-bit Linux; later solves of the process
@@ -82,7 +86,9 @@ class HorizonStats:
     atoms: int = 0  # of the whole ground program, after the last horizon
     seconds: float = 0.0
     memo: StateMemo | None = None
-    per_horizon: list[float] = field(default_factory=list)  # seconds: grounding and solving
+    #: Per horizon solved, in order: (horizon, the plan's steps or None, seconds grounding and
+    #: solving).
+    per_horizon: list[tuple[int, int | None, float]] = field(default_factory=list)
 
     def add(self, statistics: Any) -> None:
         solvers = statistics["solving"]["solvers"]
@@ -104,7 +110,7 @@ class HorizonStats:
             encoding=ENCODING_FILES[objective],
             clingo_args=tuple(clingo_args),
             memo=None if self.memo is None else self.memo.figures(),
-            horizon_seconds=tuple(round(seconds, 4) for seconds in self.per_horizon),
+            horizons=tuple((h, plan, round(seconds, 4)) for h, plan, seconds in self.per_horizon),
             move_atoms=tuple(move_atoms),
         )
 
@@ -114,6 +120,7 @@ class AspEngine:
     name = "asp"
     options: AspOptions = field(default_factory=AspOptions)
     memo_bound: bool | None = None  # the memo's horizon bound: None, by slides only (StateMemo)
+    stride: int = STRIDE  # how far the horizon goes up after one without a plan (1: the climb)
     budget: Budget = field(default_factory=Budget)  # its atoms, horizon and seconds
 
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
@@ -131,55 +138,75 @@ class AspEngine:
     def search(
         self, puzzle: Puzzle, objective: Objective
     ) -> tuple[list[clingo.Symbol], HorizonStats, Limit | None]:
-        """The shown atoms of the first satisfiable horizon, the solver's work, and the limit
-        that stopped the search first, if one did."""
+        """The shown atoms of a minimal plan, the solver's work, and the limit that stopped the
+        search first, if one did (then no atoms: a plan found may not be minimal)."""
         began = time.perf_counter()
         memo = StateMemo(bound=self.memo_bound) if self.options.memo else None
         control = self._control(puzzle, objective, self.arguments())
         if memo is not None:
             control.register_propagator(memo)
         stats = HorizonStats(memo=memo)
-        atoms, limit = self._grow_horizon(control, stats, began)
+        atoms, limit = self._grow_horizon(control, stats, began, objective)
         stats.seconds = time.perf_counter() - began
         return atoms, stats, limit
 
     def _grow_horizon(
-        self, control: clingo.Control, stats: HorizonStats, began: float
+        self, control: clingo.Control, stats: HorizonStats, began: float, unit: Objective
     ) -> tuple[list[clingo.Symbol], Limit | None]:
-        """Solve horizons 0, 1, 2, ... until one has a plan (its atoms) or a limit is hit."""
-        atoms: list[clingo.Symbol] = []
-        ground = 0  # atoms in the ground program so far
+        """Solve horizons 0, :attr:`stride`, 2·stride, ... until one has a plan, of L steps;
+        then L-1, and again below each shorter plan, until a horizon has none: the plan is
+        minimal, proven by that horizon (the encodings let a plan end early, so a horizon
+        without a plan has none of that many steps or fewer). Stops at the first limit."""
+        best: list[clingo.Symbol] = []  # the shortest plan found so far (its shown atoms)
+        length = None  # its steps
+        proven = -1  # the largest horizon without a plan: none of that many steps or fewer
+        horizon, grounded, ground = 0, -1, 0  # ground: atoms so far
         max_atoms, max_horizon = self.budget.max_atoms, self.budget.horizon
-        for horizon in range(max_horizon + 1):
-            now = len(control.symbolic_atoms)
-            growth = now - ground if horizon > 1 else 0  # what the last step added
-            ground = now
-            if ground + growth > max_atoms:  # the next horizon would go beyond
-                text = f"ground program limit reached after {ground:,} atoms"
-                return atoms, Limit(f"{text} at horizon {horizon - 1}", "atoms", max_atoms)
+        while True:
             stats.horizon = horizon
             started = time.perf_counter()
-            ground_horizon(control, horizon)
+            while grounded < horizon:  # ground one step at a time, within the atoms allowed
+                now = len(control.symbolic_atoms)
+                growth = now - ground if grounded > 0 else 0  # what the last step added
+                ground = now
+                if now + growth > max_atoms:  # the next step would go beyond
+                    text = f"ground program limit reached after {now:,} atoms at horizon {grounded}"
+                    return [], Limit(_proven(text, proven, length, unit), "atoms", max_atoms)
+                grounded += 1
+                ground_step(control, grounded)
+            ask(control, horizon, grounded)
             short = memory_short(solver_threads(control), horizon)
             if short is not None:
-                return atoms, short
-            satisfiable = self._solve_horizon(control, began, atoms, stats)
-            stats.per_horizon.append(time.perf_counter() - started)
-            if satisfiable is None:
-                return atoms, Limit(f"timed out at horizon {horizon}", "time", self.budget.seconds)
+                return [], replace(short, text=_proven(short.text, proven, length, unit))
+            found = self._solve_horizon(control, began, stats)
+            steps = None if not found else len(found[1])
+            stats.per_horizon.append((horizon, steps, time.perf_counter() - started))
+            if found is None:
+                text = _proven(f"timed out at horizon {horizon}", proven, length, unit)
+                return [], Limit(text, "time", self.budget.seconds)
             stats.add(control.statistics)
-            if satisfiable:
-                return atoms, None
-        return atoms, Limit(f"no plan up to horizon {max_horizon}", "horizon", max_horizon)
+            if self.options.progress is not None:
+                self.options.progress.proved(horizon, steps)
+            if found is False:
+                proven = horizon
+                if length is not None:  # a plan of proven + 1 steps: minimal
+                    stats.horizon = length
+                    return best, None
+                if horizon >= max_horizon:
+                    return [], Limit(f"no plan up to horizon {max_horizon}", "horizon", max_horizon)
+                horizon = min(horizon + self.stride, max_horizon)
+            else:
+                best, length = found[0], steps
+                if length - 1 <= proven:
+                    stats.horizon = length
+                    return best, None
+                horizon = length - 1
 
     def _solve_horizon(
-        self,
-        control: clingo.Control,
-        began: float,
-        atoms: list[clingo.Symbol],
-        stats: HorizonStats,
-    ) -> bool | None:
-        """Whether this horizon has a plan (collecting its atoms); None when time is up.
+        self, control: clingo.Control, began: float, stats: HorizonStats
+    ) -> tuple[list[clingo.Symbol], list[clingo.Symbol]] | bool | None:
+        """This horizon's plan (its shown atoms, and its ``move`` atoms: one a step), False
+        when it has none, None when time is up.
 
         The solve runs in the background while this thread waits in short slices, reporting
         progress between them.
@@ -188,6 +215,8 @@ class AspEngine:
         deadline = self.budget.deadline(began)
         models: list[list[clingo.Symbol]] = []
         on_model = lambda model: models.append(model.symbols(shown=True))  # noqa: E731
+        if stats.memo is not None:
+            stats.memo.horizon = stats.horizon
 
         def tick(now: float) -> None:
             if progress is not None:
@@ -204,8 +233,10 @@ class AspEngine:
                 f"clingo reported {len(models)} models at horizon {stats.horizon}, where rhasp "
                 "reads one: a bug"
             )
-        atoms.extend(models[0] if models else ())
-        return satisfiable
+        if not satisfiable:
+            return False
+        (shown,) = models
+        return shown, [atom for atom in shown if atom.match("move", 3)]
 
     def arguments(self) -> list[str]:
         """clingo's options: the memo's, then the user's, which are checked here too, for an
@@ -271,17 +302,34 @@ def stack_bytes() -> int:
 
 
 def ground_horizon(control: clingo.Control, horizon: int) -> None:
-    """Ground one more horizon and ask for a goal there, as ``#include <incmode>.`` does.
+    """Ground one more horizon and ask for a goal there, as ``#include <incmode>.`` does:
+    the climb of ``encodings/memo.lp``, which runs it inside the clingo executable."""
+    ground_step(control, horizon)
+    ask(control, horizon)
 
-    Shared with ``encodings/memo.lp``, which runs it inside the clingo executable.
-    """
-    t = clingo.Number(horizon)
-    if horizon == 0:
-        control.ground([("base", []), ("check", [t])])
-    else:
-        control.release_external(clingo.Function("query", [clingo.Number(horizon - 1)]))
-        control.ground([("step", [t]), ("check", [t])])
-    control.assign_external(clingo.Function("query", [t]), True)
+
+def ground_step(control: clingo.Control, step: int) -> None:
+    """Ground step ``step`` (``base`` with step 0) and its goal, asked for by ``query(step)``."""
+    t = clingo.Number(step)
+    control.ground([("base" if step == 0 else "step", [] if step == 0 else [t]), ("check", [t])])
+
+
+def ask(control: clingo.Control, horizon: int, grounded: int | None = None) -> None:
+    """Ask for every target gone at step ``horizon``, and at no other of the steps grounded
+    (``grounded``, else ``horizon``): the horizon may go down as well as up."""
+    for step in range(max(horizon, grounded or 0) + 1):
+        control.assign_external(clingo.Function("query", [clingo.Number(step)]), step == horizon)
+
+
+def _proven(text: str, proven: int, length: int | None, unit: Objective) -> str:
+    """A limit's ``text`` with what the horizons solved had proven by then: the most ``unit``
+    of which there is no plan, and a plan found (not yet proven minimal)."""
+    known = []
+    if proven >= 0:
+        known.append(f"no plan of {proven} {unit} or fewer")
+    if length is not None:
+        known.append(f"a plan of {length} found")
+    return f"{text}, with {' and '.join(known)}" if known else text
 
 
 def plan_from_atoms(atoms: Sequence[clingo.Symbol], *, group_slides: bool) -> Plan:

@@ -131,6 +131,9 @@ class StateMemo:
     _watches: dict[int, list[GoEntry]] = field(default_factory=dict)
     _threads: list[_Thread] = field(default_factory=list)
     _steps: int = 0  # steps 0.._steps-1 are known
+    #: The horizon being solved, when the driver solves below the steps grounded (a plan may
+    #: end early); None: the last step grounded.
+    horizon: int | None = None
     _moves: list[list[GoAtom]] = field(default_factory=list)  # per step
     #: Per step and vehicle, the solver literal of its state atom by its field (to phrase
     #: a nogood about a board); 0 where the encoding never derives that atom.
@@ -248,7 +251,7 @@ class StateMemo:
             return self._forbid(control, key, step, horizon_only=True)
         if seen is None or step < seen:
             self.memo[key] = step
-        return step + 1 >= self._steps or self._look_ahead(control, key, step)
+        return step + 1 > self._last() or self._look_ahead(control, key, step)
 
     def _board_literals(self, key: int, step: int) -> list[int]:
         """The state atoms, as solver literals, that say "the board ``key`` at ``step``"
@@ -262,7 +265,11 @@ class StateMemo:
 
     def _left(self, step: int) -> int:
         """Steps left after ``step`` at the horizon being solved (steps 0..horizon are known)."""
-        return self._steps - 1 - step
+        return self._last() - step
+
+    def _last(self) -> int:
+        """The horizon being solved: its last step."""
+        return self._steps - 1 if self.horizon is None else self.horizon
 
     def _bounding(self, step: int) -> bool:
         """Whether the bound can prune at ``step``: only where fewer steps are left than the

@@ -61,6 +61,7 @@ from rhasp.notation import format_move
 from rhasp.output import reading_text, solution_dict
 from rhasp.pictures.boards import board_scene, vehicle_shapes
 from rhasp.pictures.scene import svg
+from rhasp.progress import Progress, Silent
 from rhasp.shipped import shipped
 
 STATIC_FILES = Path(__file__).parent / "static"
@@ -630,27 +631,30 @@ def page_limit(limit: SearchLimit, advice: str = "") -> str:
     return f"{said}; {advice}" if advice else said
 
 
-def proof_events(
-    run: Callable[[Callable[[int, float, int], None] | None], Any], finished: Callable[[], None]
-) -> Iterator[str]:
+def proof_events(run: Callable[[Progress], Any], finished: Callable[[], None]) -> Iterator[str]:
     """Server-sent events of an ASP proof run in a thread of its own: ``horizon`` as each
-    horizon starts, then ``solution`` or ``error``, always one of them: a failure that is
-    not rhasp's own (a bug) ends the stream with an ``error`` too, never with silence after
-    the 200 is sent. ``finished`` is called when it ends."""
+    horizon's solve starts, ``proved`` as it ends (its plan's steps, or null: none of that
+    many or fewer), then ``solution`` or ``error``, always one of them: a failure that is not
+    rhasp's own (a bug) ends the stream with an ``error`` too, never with silence after the
+    200 is sent. ``finished`` is called when it ends."""
     events: queue.Queue[tuple[str, Any]] = queue.Queue()
-    last = -1
 
-    def progress(horizon: int, seconds: float, memo: int) -> None:
-        nonlocal last
-        if horizon != last:
-            last = horizon
-            events.put(
-                ("horizon", {"horizon": horizon, "seconds": round(seconds, 3), "memo": memo})
-            )
+    class Events(Silent):
+        last = -1
+
+        def searching(self, states: int, depth: int, seconds: float, measure: str) -> None:
+            if depth != self.last:
+                self.last = depth
+                step = {"horizon": depth, "seconds": round(seconds, 3), "memo": states}
+                events.put(("horizon", step))
+
+        def proved(self, horizon: int, plan: int | None) -> None:
+            self.last = -1  # the next solve may ask the same horizon's number again: never
+            events.put(("proved", {"horizon": horizon, "plan": plan}))
 
     def work() -> None:
         try:
-            events.put(last_event(lambda: run(progress), PAGE_ADVICE["solve"]))
+            events.put(last_event(lambda: run(Events()), PAGE_ADVICE["solve"]))
         finally:
             finished()
             events.put(("end", None))

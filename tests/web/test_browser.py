@@ -273,9 +273,16 @@ def test_the_asp_proof_streams_and_the_plan_animates_by_moves_and_slides(page: o
     page.click("#solve-button")
     page.wait_for_selector("#proof li.sat")
     horizons = page.locator("#proof li").all_text_contents()
-    assert len(horizons) == fewest.moves + 1  # horizons 0..K: all but the last proven empty
-    assert all("no plan (proven unsatisfiable)" in text for text in horizons[:-1])
-    assert horizons[-1] == f"horizon {fewest.moves}: plan found"
+    n = fewest.moves  # the proof: a plan of n moves, and none of n - 1 or fewer
+    assert horizons[-1] == f"optimal: {n} moves (a plan of {n}, none of {n - 1} or fewer)"
+    assert f"horizon {n - 1}: no plan of {n - 1} moves or fewer (proven unsatisfiable)" in horizons
+    assert any(re.fullmatch(rf"horizon \d+: a plan of {n} moves", text) for text in horizons)
+    for text in horizons[:-1]:  # every horizon solved: a plan no shorter, or none that short
+        h, rest = re.fullmatch(r"horizon (\d+): (.*)", text).groups()
+        if re.fullmatch(rf"no plan of {h} moves?( or fewer)? \(proven unsatisfiable\)", rest):
+            assert int(h) < n
+        else:
+            assert n <= int(re.fullmatch(r"a plan of (\d+) moves?", rest)[1]) <= int(h)
     assert "proven by ASP horizon proof, confirmed by BFS" in page.text_content("#solve-summary")
     atoms = page.text_content("#atoms").split("\n")
     assert len(atoms) == fewest.moves and all(atom.startswith("move(") for atom in atoms)
@@ -315,8 +322,9 @@ def test_a_stopped_asp_proof_keeps_its_horizons_and_offers_the_bfs_answer(
         page.click("#solve-button")
         page.wait_for_selector("#show-bfs-plan", timeout=60_000)
         horizons = page.locator("#proof li").all_text_contents()
-        assert horizons and all("no plan (proven unsatisfiable)" in h for h in horizons[:-1])
-        assert re.fullmatch(r"horizon \d+: stopped \(timed out at horizon \d+\)", horizons[-1])
+        assert horizons and all("(proven unsatisfiable)" in h for h in horizons[:-1])
+        stopped = r"horizon \d+: stopped \(timed out at horizon \d+(, with no plan .*)?\)"
+        assert re.fullmatch(stopped, horizons[-1])
         summary = page.text_content("#solve-summary")
         assert f"BFS has proven the optimum: {expected.slides} slides" in summary
         assert page.locator("#plan li").count() == 0  # nothing shown before the click

@@ -367,10 +367,18 @@ def test_solve_streams_each_horizon_then_the_solution(client):
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/event-stream")
     found = events(response.text)
-    assert [name for name, _ in found] == ["horizon"] * 9 + ["solution"]
-    assert [data["horizon"] for _, data in found[:-1]] == list(range(9))
-    solution = found[-1][1]
-    assert solution["length"] == 8 and set(solution["proven_by"]) == {"asp", "bfs"}
+    *steps, (last, solution) = found
+    assert last == "solution" and solution["length"] == 8  # card 1: 8 moves, by hand
+    assert set(solution["proven_by"]) == {"asp", "bfs"}
+    # Each horizon's start, then its end: a plan (of no more steps than the horizon), or
+    # none of that many or fewer; the proof ends with a plan of 8 and none of 7 or fewer.
+    assert [name for name, _ in steps] == ["horizon", "proved"] * (len(steps) // 2)
+    ends = [data for name, data in steps if name == "proved"]
+    starts = [data["horizon"] for name, data in steps if name == "horizon"]
+    assert starts == [end["horizon"] for end in ends]
+    assert all(end["plan"] is None or end["plan"] <= end["horizon"] for end in ends)
+    assert all(end["horizon"] < 8 if end["plan"] is None else end["plan"] >= 8 for end in ends)
+    assert {"horizon": 7, "plan": None} in ends and any(end["plan"] == 8 for end in ends)
     atoms = solution["asp"]["move_atoms"]
     parsed = [re.fullmatch(r'move\((\d+),"([A-Z])",(-?\d+)\)', atom) for atom in atoms]
     assert len(atoms) == 8 and all(parsed)
@@ -711,7 +719,7 @@ def test_a_second_asp_proof_is_told_busy_while_one_runs(live_server):
             assert bfs.status_code == 200 and bfs.json()["length"] == 8  # BFS is never busy
             rest = "event: horizon\n" + "\n".join(lines)  # to the end: the proof is over
         found = events(rest)
-        assert {name for name, _ in found[:-1]} == {"horizon"}
+        assert {name for name, _ in found[:-1]} <= {"horizon", "proved"}
         name, last = found[-1]
         assert name == "solution" or (name == "error" and last["limit"] is True)
         third = http.post("/api/solve", json={"board": CARD1, "engine": "asp"})

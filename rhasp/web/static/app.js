@@ -440,8 +440,8 @@ async function solve() {
   }
 }
 
-// The ASP horizon proof as server-sent events: each `horizon` event starts a horizon, so the
-// ones before it have been proven to have no plan.
+// The ASP horizon proof as server-sent events: each `horizon` event starts a horizon's solve
+// and its `proved` event ends it, with a plan of so many steps or none of that many or fewer.
 async function streamProof(request, token) {
   const response = await fetch("/api/solve", {
     method: "POST",
@@ -461,6 +461,7 @@ async function streamProof(request, token) {
       buffer = buffer.slice(end + 2);
       if (token !== game.token) continue;
       if (event.name === "horizon") provingHorizon(event.data);
+      else if (event.name === "proved") provedHorizon(event.data, request.objective);
       else if (event.name === "error") throw new Error(event.data.error);
       else if (event.name === "solution") solution = event.data;
     }
@@ -479,16 +480,27 @@ function parseEvent(text) {
 
 function provingHorizon(step) {
   const proof = $("proof");
-  const last = proof.lastElementChild;
-  if (last) {
-    last.className = "unsat";
-    last.textContent = `horizon ${last.dataset.horizon}: no plan (proven unsatisfiable)`;
-  }
   const item = document.createElement("li");
   item.dataset.horizon = step.horizon;
   item.textContent = `horizon ${step.horizon}: proving… (${step.seconds.toFixed(2)} s, ${counted(step.memo, "board")} in the memo)`;
   proof.append(item);
   proof.scrollTop = proof.scrollHeight;
+}
+
+// A horizon's solve ended: the plan it found (plans may end before the horizon, so it may be
+// shorter), or none of that many steps or fewer, which proves every horizon below it too.
+function provedHorizon(done, objective) {
+  const item = $("proof").lastElementChild;
+  if (!item) return;
+  const unit = objective.replace(/s$/, "");
+  if (done.plan === null) {
+    item.className = "unsat";
+    const fewer = done.horizon > 0 ? " or fewer" : "";
+    item.textContent = `horizon ${done.horizon}: no plan of ${counted(done.horizon, unit)}${fewer} (proven unsatisfiable)`;
+  } else {
+    item.className = "plan";
+    item.textContent = `horizon ${done.horizon}: a plan of ${counted(done.plan, unit)}`;
+  }
 }
 
 function showSolution(solution) {
@@ -497,9 +509,18 @@ function showSolution(solution) {
   summary.replaceChildren();
   const stopped = solution.stopped || {};
   const last = $("proof").lastElementChild;
-  if (last && solution.asp) {
-    last.className = stopped.asp ? "stopped" : "sat";
-    last.textContent = `horizon ${solution.asp.horizon}: ` + (stopped.asp ? `stopped (${stopped.asp})` : "plan found");
+  if (last && solution.asp && stopped.asp) {
+    last.className = "stopped";
+    last.textContent = `horizon ${last.dataset.horizon}: stopped (${stopped.asp})`;
+  } else if (last && solution.asp && solution.solved) {
+    // The proof's end: the shortest plan found, and no plan of one step fewer.
+    const unit = solution.objective.replace(/s$/, "");
+    const item = document.createElement("li");
+    item.className = "sat";
+    const length = solution.asp.horizon;
+    item.textContent = `optimal: ${counted(length, unit)}` +
+      (length > 0 ? ` (a plan of ${length}, none of ${length - 1} or fewer)` : "");
+    $("proof").append(item);
   }
   if (!solution.solved) {
     // Static analysis says why, cell by cell, as rhasp solve does.
