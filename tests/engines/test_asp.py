@@ -16,9 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from rhasp.engines import AspOptions, get_engine
-from rhasp.engines.asp import AspEngine, encoding_path, plan_from_atoms
+from rhasp.engines.asp import AspEngine, ask, encoding_path, ground_step, plan_from_atoms
 from rhasp.engines.bfs import BfsEngine
+from rhasp.engines.memo import StateMemo
 from rhasp.formats import read_path, read_text
+from rhasp.formats.facts import write_facts
 from rhasp.formats.grid import board_rows
 from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle, replay
@@ -32,7 +34,8 @@ from tests.volume import examples
 BFS = BfsEngine()
 ASP = AspEngine()  # with the state memo, as rhasp solve runs it
 PLAIN = AspEngine(AspOptions(memo=False))  # exactly the encodings, as the clingo executable does
-ENGINES = {"memo": ASP, "plain": PLAIN}
+CLIMB = AspEngine(stride=1)  # every horizon in turn, as the clingo executable runs them
+ENGINES = {"memo": ASP, "plain": PLAIN, "climb": CLIMB}
 # Cards each variant proves within a few seconds on the development machine (see
 # bench/README.md); the rest run in the benchmark, not in the test suite. The plain encodings
 # (what the clingo executable runs) on the cards each takes in about a second: on longer
@@ -169,11 +172,12 @@ def test_slides_are_grouped_into_moves_only_for_the_slides_objective():
     assert len(plan_from_atoms(atoms, group_slides=False)) == 4
 
 
-@pytest.mark.parametrize("variant", ["memo", "plain"])
+@pytest.mark.parametrize("variant", ["memo", "plain", "climb"])
 @settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzle=puzzles(max_side=6, max_others=3))
 def test_random_boards_asp_agrees_with_bfs(variant, puzzle):
-    """Sizes 4-6, walls, one or two targets, 200 boards with the memo and 200 without."""
+    """Sizes 4-6, walls, one or two targets, 200 boards each: the memo and the stride (what
+    ships), the encodings alone, and the memo climbing every horizon."""
     memo = variant == "memo"
     plan, explored = fewest_moves(puzzle.board, puzzle.start)
     if plan is None:
@@ -187,6 +191,58 @@ def test_random_boards_asp_agrees_with_bfs(variant, puzzle):
         return
     for objective in ("moves", "slides"):
         agree(puzzle, objective, ENGINES[variant])
+
+
+def plan_within(puzzle: Puzzle, objective, horizon: int, encodings: Path, memo: bool) -> bool:
+    """Whether the encodings in ``encodings`` have a plan at ``horizon``, asked directly, with
+    every step up to it and a few beyond grounded (as the driver leaves them when it goes
+    down), and the state memo told the horizon when ``memo``."""
+    control = clingo.Control(["--warn=none", "--heuristic=Domain"])
+    control.load(str(encodings / f"{objective}.lp"))
+    control.add("base", [], write_facts(puzzle))
+    if memo:
+        propagator = StateMemo(horizon=horizon)
+        control.register_propagator(propagator)
+    for step in range(horizon + 3):
+        ground_step(control, step)
+    ask(control, horizon, horizon + 2)
+    return bool(control.solve().satisfiable)
+
+
+def early_end_holds(puzzle: Puzzle, encodings: Path) -> bool:
+    """The early end's key step, against BFS: a horizon has a plan exactly when a plan has
+    that many steps or fewer, just below, at and past the optimum."""
+    for objective in ("moves", "slides"):
+        fewest = BFS.solve(puzzle, objective).length
+        for horizon in {max(0, fewest - 1), fewest, fewest + 1, fewest + 2}:
+            for memo in (False, True):
+                found = plan_within(puzzle, objective, horizon, encodings, memo)
+                if found != (horizon >= fewest):
+                    return False
+    return True
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzle=puzzles(max_side=6, max_others=3))
+def test_a_horizon_has_a_plan_exactly_when_one_has_that_many_steps_or_fewer(puzzle):
+    # What lets one unsatisfiable horizon prove every shorter one (encodings/README.md).
+    if fewest_moves(puzzle.board, puzzle.start)[0] is not None:
+        assert early_end_holds(puzzle, encoding_path("moves").parent)
+
+
+def test_the_early_end_check_catches_plans_that_cannot_end_early(tmp_path):
+    # Broken on purpose: board.lp with a move at every step. A lone car one move from its exit
+    # has no plan of exactly two moves (no vehicle moves twice in a row), and the check says so.
+    shipped = encoding_path("moves").parent
+    for name in ("moves.lp", "slides.lp"):
+        shutil.copy(shipped / name, tmp_path / name)
+    rule = "1 { go(t,V,P) : pos(V,P) } 1 :- open(t-1)."
+    board = (shipped / "board.lp").read_text()
+    assert rule in board
+    (tmp_path / "board.lp").write_text(board.replace(rule, "1 { go(t,V,P) : pos(V,P) } 1."))
+    (lone,) = read_text("......\n......\n...XX.\n......\n......\n......\n", "lone.txt", name="lone")
+    assert early_end_holds(lone, shipped)
+    assert not early_end_holds(lone, tmp_path)
 
 
 def steps(puzzle: Puzzle, objective) -> list[tuple[Move, frozenset]]:
