@@ -253,14 +253,14 @@ class StateMemo:
             self.memo[key] = step
         return step + 1 > self._last() or self._look_ahead(control, key, step)
 
-    def _board_literals(self, key: int, step: int) -> list[int]:
-        """The state atoms, as solver literals, that say "the board ``key`` at ``step``"
-        (each exists: a known board is reached by legal moves, so the encoding derives it)."""
+    def _literals(self, fields: list[int], step: int) -> list[int]:
+        """The state atoms, as solver literals, that say "the board of these ``fields`` at
+        ``step``" (each exists: a known board is reached by legal moves, so the encoding
+        derives it)."""
         states = self._state_literals[step]
-        fields = self._board.table.fields(key)  # type: ignore[union-attr]
         literals = [by_field[value] for by_field, value in zip(states, fields, strict=True)]
         if not all(literals):
-            raise RuntimeError(f"the state memo met a board the encoding cannot derive: {key:x}")
+            raise RuntimeError(f"the state memo met a board the encoding cannot derive: {fields}")
         return literals
 
     def _left(self, step: int) -> int:
@@ -279,20 +279,28 @@ class StateMemo:
     def _look_ahead(self, control: Any, key: int, step: int) -> bool:
         """Rule out the next step's moves that lead to a board seen at this step or earlier,
         or to one farther from the goal (by its bound) than the steps left after it."""
-        literals, assignment = self._board_literals(key, step), control.assignment
+        # On the hot path (once a board the search reaches): each move's board is worked out in
+        # place from the fields read once (core.moved, as BoundTable.moved does), and the
+        # board's literals are looked up only if a move is ruled out.
         table = self._board.table  # type: ignore[union-attr]
-        memo, left, bound, moved = self.memo, self._left(step + 1), table.bound, table.moved
+        fields, shift, gone = table.fields(key), table.shift, table.gone
+        memo, left, bound, assignment = self.memo, self._left(step + 1), table.bound, None
         bounding = self._bounding(step + 1)
+        negated: list[int] | None = None  # "not this board at this step", vehicle by vehicle
         for literal, vehicle, value in self._moves[step + 1]:
-            after = moved(key, vehicle, value)
-            if after is None:  # it has left
+            now = fields[vehicle]
+            if now in (gone, value):  # it has left; or no move at all
                 continue
+            after = key + ((value - now) << shift[vehicle])
             seen = memo.get(after, step + 1) <= step
             if not seen and not (bounding and bound(after) > left):
                 continue
+            assignment = assignment or control.assignment
             if assignment.is_false(literal):
                 continue
-            clause = [-other for i, other in enumerate(literals) if i != vehicle]
+            if negated is None:
+                negated = [-state for state in self._literals(fields, step)]
+            clause = negated[:vehicle] + negated[vehicle + 1 :]
             clause.append(-literal)
             self.nogoods += 1
             if not control.add_clause(clause, tag=not seen):
@@ -303,7 +311,8 @@ class StateMemo:
         """Add the nogood: not the board ``key`` at this step (for this horizon only, when
         the reason is the bound)."""
         self.nogoods += 1
-        clause = [-literal for literal in self._board_literals(key, step)]
+        fields = self._board.table.fields(key)  # type: ignore[union-attr]
+        clause = [-literal for literal in self._literals(fields, step)]
         return bool(control.add_clause(clause, tag=horizon_only))
 
 
