@@ -11,6 +11,9 @@ from rhasp.model import SIDES_ALONG, Piece, Puzzle, TargetSpec, build_puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
+#: 20 published database lines with the largest clusters (35-49 moves, 23,000-42,000 states),
+#: in the shared folder beside the repository (CI's too).
+LARGE_CLUSTERS = ROOT.parent / "shared" / "decks" / "large-clusters.txt"
 ORIGINAL = PUZZLES / "original"
 EXAMPLES = PUZZLES / "examples"
 

@@ -28,7 +28,7 @@ from rhasp.search import fewest_moves
 from rhasp.solution import EngineDisagreement, Solution
 from rhasp.solving import confirmed
 from tests import reference
-from tests.boards import EXAMPLES, ORIGINAL, card, example, puzzles
+from tests.boards import EXAMPLES, LARGE_CLUSTERS, ORIGINAL, card, example, puzzles
 from tests.volume import examples
 
 BFS = BfsEngine()
@@ -58,6 +58,14 @@ def agree(puzzle, objective, engine: AspEngine = ASP) -> Solution:
     assert found.asp.horizon == expected.length
     assert replay(puzzle, found.plan).solved
     return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("line", [1, 2, 3])
+def test_the_large_cluster_decks_first_lines_asp_agrees_with_bfs(line):
+    # Issue 43's deck: clusters of 42,410, 40,259 and 37,894 states, 35-38 moves, each proven
+    # within half a minute since a plan may end early and the driver skips horizons.
+    agree(read_path(str(LARGE_CLUSTERS))[line - 1], "moves")
 
 
 @pytest.mark.parametrize(("variant", "number"), CARDS)
