@@ -9,8 +9,10 @@ from typing import Any
 
 from rich.console import Console
 
+import rhasp
 from rhasp import enumeration, output
 from rhasp.progress import Silent
+from tests.boards import card
 
 
 class Recorder(Silent):
@@ -61,3 +63,46 @@ def test_a_resumed_enumerations_line_counts_this_runs_layouts_only(monkeypatch):
         "1/4 shards · 300 layouts/s · 7 puzzles · 6 s left",
     ]
     assert shown.kept() == "3 of 6 shards"
+
+
+class Horizons(Silent):
+    def __init__(self) -> None:
+        self.started: list[int] = []
+        self.ended: list[tuple[int, int | None]] = []
+
+    def searching(self, states: int, depth: int, seconds: float, measure: str) -> None:
+        if not self.started or self.started[-1] != depth or len(self.ended) == len(self.started):
+            self.started.append(depth)
+
+    def proved(self, horizon: int, plan: int | None) -> None:
+        self.ended.append((horizon, plan))
+
+
+def test_an_asp_proof_reports_each_horizon_and_how_it_ended():
+    # Card 1 takes 8 moves (by hand): each horizon solved ends with a plan of 8 or more
+    # steps, or none of that many or fewer below 8; the last has none of 7 or fewer.
+    shown = Horizons()
+    solution = rhasp.solve(card(1), progress=shown, confirm=False)
+    assert solution.moves == 8 and shown.ended[-1] == (7, None)
+    assert shown.started == [horizon for horizon, _ in shown.ended]
+    for horizon, plan in shown.ended:
+        assert horizon < 8 if plan is None else 8 <= plan <= horizon
+
+
+@dataclass
+class OnlySearching:
+    """A display written before the protocol had ``proved``."""
+
+    seen: list[int]
+
+    def searching(self, states: int, depth: int, seconds: float, measure: str) -> None:
+        self.seen.append(depth)
+
+    def stop(self) -> None:
+        pass
+
+
+def test_a_display_without_proved_still_follows_an_asp_proof():
+    shown = OnlySearching([])
+    assert rhasp.solve(card(1), progress=shown, confirm=False).moves == 8
+    assert shown.seen

@@ -185,8 +185,10 @@ class AspEngine:
                 text = _proven(f"timed out at horizon {horizon}", proven, length, unit)
                 return [], Limit(text, "time", self.budget.seconds)
             stats.add(control.statistics)
-            if self.options.progress is not None:
-                self.options.progress.proved(horizon, steps)
+            # A display written before Progress had proved() shows the horizons as before.
+            proved = getattr(self.options.progress, "proved", None)
+            if proved is not None:
+                proved(horizon, steps)
             if found is False:
                 proven = horizon
                 if length is not None:  # a plan of proven + 1 steps: minimal
