@@ -1,12 +1,15 @@
 """The ASP engine: clingo plans with the encodings in ``encodings/``, one horizon at a time.
 
 This driver does in Python what ``#include <incmode>.`` does for the clingo executable, on the
-same files: ground ``base``; then for t = 0, 1, 2, ... ground ``step(t)`` and ``check(t)``,
-make ``query(t)`` true (releasing ``query(t-1)``) and solve. The first satisfiable horizon is
-the minimal plan length and the unsatisfiable ones before it are the proof. Learned
-constraints carry over from one horizon to the next, as multi-shot solving does. The driver
-reads exactly one model, that horizon's plan: clingo's models are set to 1, and the options
-passed to clingo are those of its search only (:mod:`rhasp.engines.clingo_options`).
+same files, but skips horizons: ground ``base``, then ``step(t)`` and ``check(t)`` as far as
+the horizon asked, make ``query`` true at that horizon only, and solve. The encodings let a
+plan end before the horizon, so a horizon without a plan has none of that many steps or
+fewer: the driver asks 0, :data:`STRIDE`, 2·STRIDE, ... until one has a plan, then one step
+below each plan it finds, until one has none; that plan is minimal, and that horizon is the
+proof (``encodings/README.md``, "One proof for many horizons"). Learned constraints carry
+over from one call to the next, as multi-shot solving does. The driver reads exactly one
+model a call, that horizon's plan: clingo's models are set to 1, and the options passed to
+clingo are those of its search only (:mod:`rhasp.engines.clingo_options`).
 
 By default the state memo (``rhasp/engines/memo.py``) rides along: a propagator that prunes
 boards the search has already reached at an earlier step, with clingo's domain heuristic
