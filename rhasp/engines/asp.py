@@ -78,6 +78,20 @@ def encoding_path(objective: Objective) -> Path:
     return encodings_dir() / ENCODING_FILES[objective]
 
 
+def encoding_text(objective: Objective) -> str:
+    """The encoding's text, its ``#include "board.lp".`` naming rhasp's own file by its full
+    path: clingo looks for an included file in the working directory before the including
+    file's, so a ``board.lp`` where rhasp was started (a student's copy, say) would otherwise
+    be read instead, and rhasp would search another puzzle's rules without a word."""
+    path = encoding_path(objective)
+    text = path.read_text(encoding="utf-8")
+    include = '#include "board.lp".'
+    if text.count(include) != 1:
+        raise RuntimeError(f"{path} does not include board.lp once, as rhasp reads it")
+    board = (path.parent / "board.lp").as_posix().replace("\\", "\\\\").replace('"', '\\"')
+    return text.replace(include, f'#include "{board}".')
+
+
 @dataclass
 class HorizonStats:
     """What the solver did, summed over all horizons."""
@@ -258,7 +272,7 @@ class AspEngine:
         except (RuntimeError, UnicodeError) as error:
             raise InputError(f"clingo refuses the options: {error}", "--clingo-arg") from None
         control.configuration.solve.models = "1"  # one answer, whatever else was set
-        control.load(str(encoding_path(objective)))
+        control.add("base", [], encoding_text(objective))
         control.add("base", [], write_facts(puzzle))
         return control
 

@@ -60,6 +60,16 @@ def agree(puzzle, objective, engine: AspEngine = ASP) -> Solution:
     return found
 
 
+def test_a_board_lp_where_rhasp_runs_is_not_read_instead_of_rhasps(tmp_path, monkeypatch):
+    # clingo looks for an included file in the working directory first: a board.lp of one's
+    # own there (a student's copy) was read instead of rhasp's, and the engine failed with a
+    # traceback, or searched other rules than the puzzle's without a word.
+    (tmp_path / "board.lp").write_text("#program base.\n#program step(t).\n#program check(t).\n")
+    monkeypatch.chdir(tmp_path)
+    for objective in ("moves", "slides"):
+        agree(card(1), objective)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("line", [1, 2, 3])
 def test_the_large_cluster_decks_first_lines_asp_agrees_with_bfs(line):
