@@ -22,7 +22,7 @@ import time
 import clingo
 
 from rhasp.engines import get_engine
-from rhasp.engines.asp import STRIDE, ask, encoding_path, ground_step
+from rhasp.engines.asp import STRIDE, ask, encoding_text, ground_step
 from rhasp.engines.memo import StateMemo
 from rhasp.formats import read_path
 from rhasp.formats.facts import write_facts
@@ -32,7 +32,7 @@ from rhasp.model import Puzzle
 def control(puzzle: Puzzle, shared: dict[int, int]) -> tuple[clingo.Control, StateMemo]:
     made = clingo.Control(["--warn=none", "--heuristic=Domain", "--parallel-mode=1"])
     made.configuration.solve.models = "1"
-    made.load(str(encoding_path("moves")))
+    made.add("base", [], encoding_text("moves"))
     made.add("base", [], write_facts(puzzle))
     memo = StateMemo(memo=shared)
     made.register_propagator(memo)
