@@ -280,8 +280,8 @@ class StateMemo:
         """Rule out the next step's moves that lead to a board seen at this step or earlier,
         or to one farther from the goal (by its bound) than the steps left after it."""
         # On the hot path (once a board the search reaches): each move's board is worked out in
-        # place from the fields read once (core.moved, as BoundTable.moved does), and the
-        # board's literals are looked up only if a move is ruled out.
+        # place from the fields read once (BoundTable.with_field, without reading the field
+        # again per move), and the board's literals are looked up only if a move is ruled out.
         table = self._board.table  # type: ignore[union-attr]
         fields, shift, gone = table.fields(key), table.shift, table.gone
         memo, left, bound, assignment = self.memo, self._left(step + 1), table.bound, None

@@ -72,12 +72,6 @@ class BoundTable:
         shift = self.shift[i]
         return key + ((value - ((key >> shift) & self.gone)) << shift)
 
-    def moved(self, key: int, i: int, value: int) -> int | None:
-        """``key`` with vehicle ``i`` moved to ``value``; None if it has left the board."""
-        shift, gone = self.shift[i], self.gone
-        now = (key >> shift) & gone
-        return None if now == gone else key + ((value - now) << shift)
-
     def bound(self, key: int) -> int:
         """:func:`rhasp.search.core.lower_bound` of ``key``, NEVER where it has no plan."""
         shift, gone = self.shift, self.gone

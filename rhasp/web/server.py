@@ -649,7 +649,7 @@ def proof_events(run: Callable[[Progress], Any], finished: Callable[[], None]) -
                 events.put(("horizon", step))
 
         def proved(self, horizon: int, plan: int | None) -> None:
-            self.last = -1  # the next solve may ask the same horizon's number again: never
+            self.last = -1  # the next solve's first look starts a horizon, whatever its number
             events.put(("proved", {"horizon": horizon, "plan": plan}))
 
     def work() -> None:

@@ -35,6 +35,11 @@ function counted(number, noun) {
   return `${number.toLocaleString("en")} ${noun}${number === 1 ? "" : "s"}`;
 }
 
+// The unit an objective counts in, the noun `counted` takes: "moves" counts a "move".
+function unitOf(objective) {
+  return objective.replace(/s$/, "");
+}
+
 // What proved an answer, as the page names it: an engine, or "static analysis" as it comes.
 function proofName(proof) {
   return ENGINE_NAMES[proof] || proof;
@@ -492,7 +497,7 @@ function provingHorizon(step) {
 function provedHorizon(done, objective) {
   const item = $("proof").lastElementChild;
   if (!item) return;
-  const unit = objective.replace(/s$/, "");
+  const unit = unitOf(objective);
   if (done.plan === null) {
     item.className = "unsat";
     const fewer = done.horizon > 0 ? " or fewer" : "";
@@ -514,7 +519,7 @@ function showSolution(solution) {
     last.textContent = `horizon ${last.dataset.horizon}: stopped (${stopped.asp})`;
   } else if (last && solution.asp && solution.solved) {
     // The proof's end: the shortest plan found, and no plan of one step fewer.
-    const unit = solution.objective.replace(/s$/, "");
+    const unit = unitOf(solution.objective);
     const item = document.createElement("li");
     item.className = "sat";
     const length = solution.asp.horizon;
@@ -545,7 +550,7 @@ function showSolution(solution) {
   // The ASP proof stopped short; the horizons it proved stay listed above. BFS has proven
   // the optimum: one click shows its plan.
   summary.textContent = `The ASP proof stopped: ${stopped.asp}. BFS has proven the optimum: ` +
-    `${counted(solution.length, solution.objective.replace(/s$/, ""))}. `;
+    `${counted(solution.length, unitOf(solution.objective))}. `;
   const token = game.token, played = game.played.length;
   const show = document.createElement("button");
   show.type = "button";
