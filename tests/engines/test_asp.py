@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import os
@@ -196,15 +197,13 @@ def test_slides_are_grouped_into_moves_only_for_the_slides_objective():
 def test_random_boards_asp_agrees_with_bfs(variant, puzzle):
     """Sizes 4-6, walls, one or two targets, 200 boards each: the memo and the stride (what
     ships), the encodings alone, and the memo climbing every horizon."""
-    memo = variant == "memo"
     plan, explored = fewest_moves(puzzle.board, puzzle.start)
     if plan is None:
         # A shortest plan never repeats a state, so none can be longer than the state count:
         # ASP finding nothing up to that horizon agrees that there is no plan at all.
+        bounded = dataclasses.replace(ENGINES[variant], budget=Budget(horizon=explored))
         for objective in ("moves", "slides"):
-            found = AspEngine(AspOptions(memo=memo), budget=Budget(horizon=explored)).solve(
-                puzzle, objective
-            )
+            found = bounded.solve(puzzle, objective)
             assert str(found.limit) == f"no plan up to horizon {explored}"
         return
     for objective in ("moves", "slides"):
