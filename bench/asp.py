@@ -7,10 +7,10 @@
 ``--deck`` (default: ``puzzles/original40.txt``) takes any deck, e.g. the published database
 lines of ``../shared/decks/large-clusters.txt`` (issue 43); ``--cards`` picks its lines.
 
-Variants: ``memo`` (the default engine: the state memo, with its horizon bound by slides
-only), ``nobound`` and ``bound`` (the memo with the bound off, or on, by either objective:
-what the bound gains), ``climb`` (the memo, every horizon in turn rather than the engine's
-stride: what the stride gains) and ``plain`` (no memo, the encodings alone). For every card and
+Variants: ``memo`` (the default engine: the state memo, with its bound on the steps left),
+``nobound`` and ``bound`` (the memo with the bound off, or on: what the bound gains),
+``climb`` (the memo, every horizon in turn rather than the engine's stride: what the stride
+gains) and ``plain`` (no memo, the encodings alone). For every card and
 objective the variants run back to back, so that a change in the machine's load hits all
 alike. Each row shows the minimal length and, per variant, seconds (median of the runs),
 choices summed over all horizons solved,
@@ -54,7 +54,7 @@ VARIANTS = {
     "all": ("memo", "bound", "nobound", "plain"),
 }
 MEMO_VARIANTS = ("memo", "bound", "nobound", "climb")
-#: The memo's horizon bound per variant (None: the engine's default, by slides only).
+#: The memo's bound per variant (None: the engine's default, on).
 BOUND = {"memo": None, "bound": True, "nobound": False, "plain": None, "climb": None}
 #: How far the horizon goes up after one without a plan, per variant (default: the engine's).
 STRIDE = {"climb": 1}

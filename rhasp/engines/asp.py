@@ -136,7 +136,7 @@ class HorizonStats:
 class AspEngine:
     name = "asp"
     options: AspOptions = field(default_factory=AspOptions)
-    memo_bound: bool | None = None  # the memo's horizon bound: None, by slides only (StateMemo)
+    memo_bound: bool | None = None  # the memo's bound on the steps left: None, its default (on)
     stride: int = STRIDE  # how far the horizon goes up after one without a plan (1: the climb)
     budget: Budget = field(default_factory=Budget)  # its atoms, horizon and seconds
 
@@ -158,7 +158,9 @@ class AspEngine:
         """The shown atoms of a minimal plan, the solver's work, and the limit that stopped the
         search first, if one did (then no atoms: a plan found may not be minimal)."""
         began = time.perf_counter()
-        memo = StateMemo(bound=self.memo_bound) if self.options.memo else None
+        memo = None
+        if self.options.memo:
+            memo = StateMemo() if self.memo_bound is None else StateMemo(bound=self.memo_bound)
         control = self._control(puzzle, objective, self.arguments())
         if memo is not None:
             control.register_propagator(memo)

@@ -32,24 +32,25 @@ Why this loses nothing (the soundness argument, also in ``encodings/README.md``)
   than one per vehicle and step. Boards are known only along the decided prefix, which the
   domain heuristic (steps in time order) makes the common case.
 
-A second rule looks ahead to the horizon h being solved, rather than back at the memo:
+A second rule looks ahead to the goal, rather than back at the memo:
 
-    a board at step t whose lower bound on the steps left exceeds h - t is on no plan of h steps.
+    a board at step t whose lower bound on the steps left is b has every target gone at no
+    step before t + b.
 
-* The bound is the search core's (:func:`rhasp.search.core.lower_bound`, argued there): one
-  move, or a slide a cell, for each target still on the board; for each vehicle across a
-  target's way out, one move, or the fewest cells it must slide to stand off that way. The
-  memo looks it up in tables that the core's own functions fill per position
-  (:meth:`rhasp.search.BoundTable.bound`), on keys that the core's geometry lays out, so
-  that the ASP search and A* prune by one definition. No plan finishes in fewer steps than
-  the bound.
-* The nogood "not (this board at step t)" is true only for this horizon: at the next one the
-  board may be on a plan. It is added *tagged* (clingo drops it when the solve call ends),
-  and the board is not recorded (it could be, being reached at step t is a fact about the
-  puzzle, but the search leaves it at once).
-* The look-ahead applies the same test to the boards one step further.
-* It is used by slides only, unless told otherwise: by moves its bound (one move per vehicle
-  in the way) prunes too little to pay for its nogoods (measured in bench/README.md).
+* The bound (:meth:`rhasp.search.BoundTable.bound`, argued there) counts by moves the
+  vehicles that must move at least once (a target, what stands across its way, what stands
+  in the way of every way those have off it, and so on), and by slides the search core's
+  cells (:func:`rhasp.search.core.lower_bound`, A*'s). No plan from the board finishes in
+  fewer steps.
+* The nogood is "not (this board at step t, and every target gone at step t + b - 1)",
+  with the last step grounded in place of t + b - 1 when that lies beyond (gone persists,
+  so gone there means gone by t + b - 1). It states a fact about the puzzle, true at every
+  horizon, so it stays, with what clasp learns from it; at a horizon h <= t + b - 1 the goal
+  makes those ``gone`` atoms true and the nogood cuts the board. The board is not recorded
+  in the memo (the search leaves it at once).
+* The look-ahead applies the same test to the boards one step further, after ruling out
+  the moves the board blocks by its cells (those go atoms are false anyway; looking their
+  boards up would cost more than the test).
 
 The propagator never reads the BFS or anything else outside the ASP search: everything it
 knows comes from the ground program and the solver's assignments.
@@ -123,10 +124,9 @@ class StateMemo:
 
     memo: dict[int, int] = field(default_factory=dict)
     nogoods: int = 0  # added over all horizons and threads
-    #: The second rule: None (the default) uses it by slides only; True or False forces it
-    #: (bench/asp.py measures it both ways). By moves its bound is one move per vehicle in the
-    #: way, too weak to pay for itself: 15 % slower on the 40 cards (bench/README.md).
-    bound: bool | None = None
+    #: The second rule, on by default (bench/asp.py measures it both ways: bench/README.md,
+    #: "ASP at scale").
+    bound: bool = True
     _board: _Board | None = None
     _watches: dict[int, list[GoEntry]] = field(default_factory=dict)
     _threads: list[_Thread] = field(default_factory=list)
@@ -158,8 +158,6 @@ class StateMemo:
         """
         if self._board is None:
             self._board = _Board.read(init.symbolic_atoms)
-            if self.bound is None:
-                self.bound = self._board.by_cells
         while self._add_step(init, self._steps):
             self._steps += 1
         if not self._threads:
@@ -247,8 +245,10 @@ class StateMemo:
         seen = self.memo.get(key)
         if seen is not None and seen < step:
             return self._forbid(control, key, step)
-        if self._bounding(step) and self._board.table.bound(key) > self._left(step):  # type: ignore[union-attr]
-            return self._forbid(control, key, step, horizon_only=True)
+        if self._bounding(step):
+            need = self._board.table.bound(key)  # type: ignore[union-attr]
+            if need > self._left(step):
+                return self._forbid(control, key, step, step + need - 1)
         if seen is None or step < seen:
             self.memo[key] = step
         return step + 1 > self._last() or self._look_ahead(control, key, step)
@@ -286,6 +286,7 @@ class StateMemo:
         fields, shift, gone = table.fields(key), table.shift, table.gone
         memo, left, bound, assignment = self.memo, self._left(step + 1), table.bound, None
         bounding = self._bounding(step + 1)
+        crossed, occupied = table.crossed, None
         negated: list[int] | None = None  # "not this board at this step", vehicle by vehicle
         for literal, vehicle, value in self._moves[step + 1]:
             now = fields[vehicle]
@@ -293,8 +294,16 @@ class StateMemo:
                 continue
             after = key + ((value - now) << shift[vehicle])
             seen = memo.get(after, step + 1) <= step
-            if not seen and not (bounding and bound(after) > left):
-                continue
+            if not seen:
+                if not bounding:
+                    continue
+                if occupied is None:
+                    occupied = table.occupied(fields)
+                if crossed[vehicle][now][value] & occupied:  # the board blocks the move
+                    continue
+                need = bound(after)
+                if need <= left:
+                    continue
             assignment = assignment or control.assignment
             if assignment.is_false(literal):
                 continue
@@ -302,18 +311,38 @@ class StateMemo:
                 negated = [-state for state in self._literals(fields, step)]
             clause = negated[:vehicle] + negated[vehicle + 1 :]
             clause.append(-literal)
+            if not seen:
+                on_board = self._not_gone_by(step + need)
+                if on_board is None:
+                    continue
+                clause.extend(on_board)
             self.nogoods += 1
-            if not control.add_clause(clause, tag=not seen):
+            if not control.add_clause(clause):
                 return False
         return True
 
-    def _forbid(self, control: Any, key: int, step: int, horizon_only: bool = False) -> bool:
-        """Add the nogood: not the board ``key`` at this step (for this horizon only, when
-        the reason is the bound)."""
-        self.nogoods += 1
+    def _forbid(self, control: Any, key: int, step: int, gone_by: int | None = None) -> bool:
+        """Add the nogood: not the board ``key`` at this step; or, when the reason is the
+        bound, not with every target gone at step ``gone_by``."""
         fields = self._board.table.fields(key)  # type: ignore[union-attr]
         clause = [-literal for literal in self._literals(fields, step)]
-        return bool(control.add_clause(clause, tag=horizon_only))
+        if gone_by is not None:
+            on_board = self._not_gone_by(gone_by)
+            if on_board is None:
+                return True
+            clause.extend(on_board)
+        self.nogoods += 1
+        return bool(control.add_clause(clause))
+
+    def _not_gone_by(self, step: int) -> list[int] | None:
+        """The literals "some target is on the board at ``step``", or at the last step grounded
+        if that comes first (gone persists); None if the encoding derives no ``gone`` atom of
+        some target there (every target gone is then impossible, and there is nothing to
+        rule out)."""
+        states = self._state_literals[min(step, self._steps - 1)]
+        table = self._board.table  # type: ignore[union-attr]
+        literals = [states[t][table.gone] for t in table.targets]
+        return None if not all(literals) else [-literal for literal in literals]
 
 
 @dataclass(frozen=True)

@@ -1,18 +1,26 @@
-"""The core's lower bound, looked up rather than worked out: for a search that runs outside
-the core on the core's keys (the ASP engine's state memo, :mod:`rhasp.engines.memo`), which
-asks it of boards one at a time, from Python, where a table look-up per vehicle is cheaper
-than the core's sets of cells.
+"""The lower bound the ASP engine's state memo prunes by, looked up rather than worked out: a
+search that runs outside the core on the core's keys (:mod:`rhasp.engines.memo`) asks it of
+boards one at a time, from Python, where a table look-up per vehicle is cheaper than the
+core's sets of cells.
 
-Per target and each position it can hold, the table keeps what the target needs itself and,
-for every other vehicle, what it needs at each of its positions to stand off the target's
-way out: the values of :func:`rhasp.search.core.own_need` and
-:func:`~rhasp.search.core.blocker_need` there, so that :meth:`BoundTable.bound` is
-:func:`~rhasp.search.core.lower_bound`, with :data:`NEVER` where that has no plan (-1).
+By slides it is the core's own bound, :func:`rhasp.search.core.lower_bound` (A*'s): per target
+and each position it can hold, the table keeps what the target needs itself and, for every
+other vehicle, what it needs at each of its positions to stand off the target's way out (the
+values of :func:`~rhasp.search.core.own_need` and :func:`~rhasp.search.core.blocker_need`
+there), with :data:`NEVER` where that has no plan (-1). :meth:`BoundTable.core_bound` is that
+bound by moves too.
+
+By moves the memo prunes by more: :meth:`BoundTable.must_move` counts every vehicle that
+must move at least once, the vehicles across a target's way and, in turn, the vehicles that
+stand in the way of every way they have to get off it (the argument is there). It is at
+least the core's bound by moves, whose vehicles are its first round, and it halves the
+choices of the ASP search on some cards (bench/README.md, "ASP at scale"). A* keeps the
+core's bound, argued consistent there, which its queue relies on for speed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rhasp.model import Board
 from rhasp.search import core
@@ -30,13 +38,28 @@ Needs = dict[int, tuple[int, tuple[tuple[int, tuple[int, ...]], ...]]]
 @dataclass(frozen=True)
 class BoundTable:
     """A board's keys (the core's: vehicle ``i``'s field at bit ``shift[i]``, ``gone`` for a
-    target that has left) and the core's lower bound on them, by moves or by slides."""
+    target that has left), the lower bound on them, by moves or by slides, and the cells
+    that the memo's look-ahead needs to tell a legal move."""
 
     shift: tuple[int, ...]
     gone: int
     targets: tuple[int, ...]
     needs: tuple[Needs, ...]  # per target: see :data:`Needs`
     most: int  # no bound short of NEVER is larger
+    by_slides: bool
+    stride: int  # vehicle i's cells at field f: cells[i * stride + f] (none when gone)
+    cells: tuple[int, ...]
+    walls: int
+    ways: tuple[tuple[int, ...], ...]  # per target (in ``targets``' order) and field: its way out
+    #: Per vehicle, from its field to another: the cells it crosses or enters (for a target,
+    #: to ``gone``: its way out), which must be free.
+    crossed: tuple[tuple[dict[int, int], ...], ...]
+    #: Worked out once, on the memo's hot path: must_move per board, and per (vehicle,
+    #: field, cells to stand off) what every way off crosses.
+    _must: dict[int, int] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _ways_off: dict[tuple[int, int, int], int] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     @classmethod
     def of(cls, board: Board, by_slides: bool) -> BoundTable:
@@ -53,7 +76,24 @@ class BoundTable:
             )
             for by_field in needs
         )
-        return cls(tuple(g.shift), g.gone, tuple(targets), needs, most)
+        if not by_slides:
+            most = g.count  # must_move counts vehicles
+        cells = tuple(core.cells_at(g.masks, i) for i in range(g.count * g.stride))
+        ways = tuple(tuple(core.way_out(g, t, p) for p in range(g.last[t] + 1)) for t in targets)
+        crossed = tuple(_crossed(g, i, geometry.exits[i]) for i in range(g.count))
+        return cls(
+            tuple(g.shift),
+            g.gone,
+            tuple(targets),
+            needs,
+            most,
+            by_slides,
+            g.stride,
+            cells,
+            g.walls,
+            ways,
+            crossed,
+        )
 
     # The memo asks these once a step and once a move it looks ahead at, from Python, on the
     # ASP search's hot path: each writes core.field (and core.moved) out in one expression
@@ -72,7 +112,25 @@ class BoundTable:
         shift = self.shift[i]
         return key + ((value - ((key >> shift) & self.gone)) << shift)
 
+    def occupied(self, fields: list[int]) -> int:
+        """The cells the board of these ``fields`` covers, its walls included."""
+        cells, stride = self.cells, self.stride
+        occupied = self.walls
+        for i, value in enumerate(fields):
+            occupied |= cells[i * stride + value]
+        return occupied
+
     def bound(self, key: int) -> int:
+        """What the memo prunes by: by slides :meth:`core_bound`, by moves :meth:`must_move`
+        (worked out once a board)."""
+        if self.by_slides:
+            return self.core_bound(key)
+        known = self._must.get(key)
+        if known is None:
+            known = self._must[key] = self.must_move(key)
+        return known
+
+    def core_bound(self, key: int) -> int:
         """:func:`rhasp.search.core.lower_bound` of ``key``, NEVER where it has no plan."""
         shift, gone = self.shift, self.gone
         total = 0
@@ -88,6 +146,96 @@ class BoundTable:
                 if cost > across.get(vehicle, 0):
                     across[vehicle] = cost
         return total + sum(across.values())
+
+    def must_move(self, key: int) -> int:
+        """How many vehicles must move at least once before every target has left, NEVER if
+        the board has no plan: a lower bound on the moves left, since a move moves one vehicle.
+
+        Why each counted vehicle must move (the argument the pruning rests on):
+
+        * A target on the board must move: it has to leave.
+        * A vehicle across a target's way out must, at some time, stand off that way: the
+          target cannot pass it, and vehicles never leave their lines.
+        * A vehicle ``b`` that must at some time stand off a set of cells has a choice of
+          positions off it. To get from where it is to one of them it crosses every cell in
+          between (it slides; however many moves it takes), and each must be free when it
+          enters: a wall there rules that position out, and a vehicle standing there now must
+          have moved by then. So a vehicle standing now on cells that the way to *every*
+          position left to ``b`` crosses must move; if no position is left, no plan is.
+        * Such a vehicle ``c`` must at some time stand off those cells of its own: when ``b``
+          enters the last of them. ``c`` crossing ``b``'s line covers one of its cells; ``c``
+          on ``b``'s line, being unable to pass ``b``, is then beyond it, off all of them.
+          So the last rule applies to ``c`` in turn, and so on.
+
+        Every vehicle is counted once, however many rules name it. The first round (the
+        targets and the vehicles across their ways) is what :meth:`core_bound` counts by
+        moves, so this is never less.
+        """
+        gone, stride, cells = self.gone, self.stride, self.cells
+        fields = self.fields(key)
+        now = [cells[i * stride + value] for i, value in enumerate(fields)]
+        must = 0  # the vehicles that must move, a bit each
+        todo: list[tuple[int, int]] = []  # (vehicle, the cells it must stand off)
+        for t, ways in zip(self.targets, self.ways, strict=True):
+            if fields[t] == gone:
+                continue
+            way = ways[fields[t]]
+            if way & self.walls:
+                return NEVER
+            must |= 1 << t
+            for i, covered in enumerate(now):
+                if covered & way and not must >> i & 1:
+                    must |= 1 << i
+                    todo.append((i, way))
+        while todo:
+            vehicle, avoid = todo.pop()
+            if vehicle in self.targets:  # it must move anyway; leaving clears any cells
+                continue
+            crossed = self._crossed_by_every_way_off(vehicle, fields[vehicle], avoid)
+            if crossed < 0:
+                return NEVER
+            for i, covered in enumerate(now):
+                if covered & crossed and not must >> i & 1:
+                    must |= 1 << i
+                    todo.append((i, covered & crossed))
+        return must.bit_count()
+
+    def _crossed_by_every_way_off(self, vehicle: int, value: int, avoid: int) -> int:
+        """The cells that ``vehicle`` at field ``value`` crosses on its way to every position
+        off ``avoid`` that walls let it reach; -1 if there is none."""
+        asked = (vehicle, value, avoid)
+        known = self._ways_off.get(asked)
+        if known is None:
+            known = -1
+            for there, crossed in self.crossed[vehicle][value].items():
+                standing = self.cells[vehicle * self.stride + there]
+                if there == self.gone or standing & avoid or crossed & self.walls:
+                    continue
+                known = crossed if known < 0 else known & crossed
+            self._ways_off[asked] = known
+        return known
+
+
+def _crossed(g: core.Tables, i: int, leaves: int) -> tuple[dict[int, int], ...]:
+    """Per field of vehicle ``i`` (on the board), the cells it crosses or enters going to each
+    other field: every position between, without its own cells; to ``gone`` (a target at
+    ``leaves``), through its exit."""
+    base = i * g.stride
+    out = []
+    for p in range(g.last[i] + 1):
+        own = core.cells_at(g.masks, base + p)
+        ways: dict[int, int] = {}
+        for q in range(g.last[i] + 1):
+            if q == p:
+                continue
+            cells = 0
+            for r in range(min(p, q), max(p, q) + 1):
+                cells |= core.cells_at(g.masks, base + r)
+            ways[q] = cells & ~own
+        if leaves >= 0:
+            ways[g.gone] = ways.get(leaves, 0) if leaves != p else 0
+        out.append(ways)
+    return tuple(out)
 
 
 def _needs(g: core.Tables, target: int, leaves: int, targets: list[int], by_slides: bool) -> Needs:
