@@ -304,7 +304,8 @@ class StateMemo:
                 need = bound(after)
                 if need <= left:
                     continue
-            assignment = assignment or control.assignment
+            if assignment is None:  # (not `or`: an assignment's truth is its length, a call)
+                assignment = control.assignment
             if assignment.is_false(literal):
                 continue
             if negated is None:
