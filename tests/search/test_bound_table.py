@@ -54,14 +54,15 @@ AA.B..
 ......
 ......
 """
-# The same with a wall above B and D below it: B must go down, and D must move first.
+# The same with a wall above B and D across its way down: B must go down, and D must move
+# first (left or right: nothing stands on both ways, so nothing more must move).
 ONE_WAY = """
 ...#..
 ...B..
 AA.B..
 ......
-...D..
-...D..
+...DD.
+......
 """
 
 
