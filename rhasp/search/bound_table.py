@@ -48,11 +48,10 @@ class BoundTable:
     most: int  # no bound short of NEVER is larger
     by_slides: bool
     stride: int  # vehicle i's cells at field f: cells[i * stride + f] (none when gone)
-    cells: tuple[int, ...]
+    cells: tuple[int, ...]  # the core's masks
     walls: int
-    ways: tuple[tuple[int, ...], ...]  # per target (in ``targets``' order) and field: its way out
     #: Per vehicle, from its field to another: the cells it crosses or enters (for a target,
-    #: to ``gone``: its way out), which must be free.
+    #: to ``gone``: its way out, :func:`core.way_out`), which must be free.
     crossed: tuple[tuple[dict[int, int], ...], ...]
     #: Worked out once, on the memo's hot path: must_move per board, and per (vehicle,
     #: field, cells to stand off) what every way off crosses.
@@ -66,21 +65,20 @@ class BoundTable:
         geometry = Geometry.of(board)
         g, targets = geometry.tables, list(geometry.targets)
         needs = tuple(_needs(g, t, geometry.exits[t], targets, by_slides) for t in targets)
-        most = sum(
-            max(
-                (
-                    _finite(own) + sum(_finite(max(need)) for _, need in others)
-                    for own, others in by_field.values()
-                ),
-                default=0,
+        if by_slides:
+            most = sum(
+                max(
+                    (
+                        _finite(own) + sum(_finite(max(need)) for _, need in others)
+                        for own, others in by_field.values()
+                    ),
+                    default=0,
+                )
+                for by_field in needs
             )
-            for by_field in needs
-        )
-        if not by_slides:
+        else:
             most = g.count  # must_move counts vehicles
-        cells = tuple(core.cells_at(g.masks, i) for i in range(g.count * g.stride))
-        ways = tuple(tuple(core.way_out(g, t, p) for p in range(g.last[t] + 1)) for t in targets)
-        crossed = tuple(_crossed(g, i, geometry.exits[i]) for i in range(g.count))
+        crossed = tuple(_crossed(g, i, geometry.exits[i] >= 0) for i in range(g.count))
         return cls(
             tuple(g.shift),
             g.gone,
@@ -89,9 +87,8 @@ class BoundTable:
             most,
             by_slides,
             g.stride,
-            cells,
+            g.masks,
             g.walls,
-            ways,
             crossed,
         )
 
@@ -113,7 +110,8 @@ class BoundTable:
         return key + ((value - ((key >> shift) & self.gone)) << shift)
 
     def occupied(self, fields: list[int]) -> int:
-        """The cells the board of these ``fields`` covers, its walls included."""
+        """The cells the board of these ``fields`` covers, its walls included
+        (:func:`core.occupancy`, from the fields the memo has read already)."""
         cells, stride = self.cells, self.stride
         occupied = self.walls
         for i, value in enumerate(fields):
@@ -176,10 +174,10 @@ class BoundTable:
         now = [cells[i * stride + value] for i, value in enumerate(fields)]
         must = 0  # the vehicles that must move, a bit each
         todo: list[tuple[int, int]] = []  # (vehicle, the cells it must stand off)
-        for t, ways in zip(self.targets, self.ways, strict=True):
+        for t in self.targets:
             if fields[t] == gone:
                 continue
-            way = ways[fields[t]]
+            way = self.crossed[t][fields[t]][gone]
             if way & self.walls:
                 return NEVER
             must |= 1 << t
@@ -216,10 +214,10 @@ class BoundTable:
         return known
 
 
-def _crossed(g: core.Tables, i: int, leaves: int) -> tuple[dict[int, int], ...]:
+def _crossed(g: core.Tables, i: int, leaves: bool) -> tuple[dict[int, int], ...]:
     """Per field of vehicle ``i`` (on the board), the cells it crosses or enters going to each
-    other field: every position between, without its own cells; to ``gone`` (a target at
-    ``leaves``), through its exit."""
+    other field: every position between, without its own cells; to ``gone`` (when it
+    ``leaves``: a target), its way out."""
     base = i * g.stride
     out = []
     for p in range(g.last[i] + 1):
@@ -232,8 +230,8 @@ def _crossed(g: core.Tables, i: int, leaves: int) -> tuple[dict[int, int], ...]:
             for r in range(min(p, q), max(p, q) + 1):
                 cells |= core.cells_at(g.masks, base + r)
             ways[q] = cells & ~own
-        if leaves >= 0:
-            ways[g.gone] = ways.get(leaves, 0) if leaves != p else 0
+        if leaves:
+            ways[g.gone] = core.way_out(g, i, p)
         out.append(ways)
     return tuple(out)
 
