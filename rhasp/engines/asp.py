@@ -198,7 +198,9 @@ class AspEngine:
             if short is not None:
                 return [], replace(short, text=_proven(short.text, proven, length, unit))
             found = self._solve_horizon(control, began, stats)
-            steps = None if not found else len(found[1])
+            steps = None  # no plan (False), or no answer in time (None)
+            if found is not None and found is not False:  # a plan, of no step at all if empty
+                steps = sum(atom.match("move", 3) for atom in found)
             stats.per_horizon.append((horizon, steps, time.perf_counter() - started))
             if found is None:
                 text = _proven(f"timed out at horizon {horizon}", proven, length, unit)
@@ -217,7 +219,7 @@ class AspEngine:
                     return [], Limit(f"no plan up to horizon {max_horizon}", "horizon", max_horizon)
                 horizon = min(horizon + self.stride, max_horizon)
             else:
-                best, length = found[0], steps
+                best, length = found, steps
                 if length - 1 <= proven:
                     stats.horizon = length
                     return best, None
@@ -225,9 +227,9 @@ class AspEngine:
 
     def _solve_horizon(
         self, control: clingo.Control, began: float, stats: HorizonStats
-    ) -> tuple[list[clingo.Symbol], list[clingo.Symbol]] | bool | None:
-        """This horizon's plan (its shown atoms, and its ``move`` atoms: one a step), False
-        when it has none, None when time is up.
+    ) -> list[clingo.Symbol] | bool | None:
+        """This horizon's plan (its shown atoms: one ``move`` a step), False when it has none,
+        None when time is up.
 
         The solve runs in the background while this thread waits in short slices, reporting
         progress between them.
@@ -257,7 +259,7 @@ class AspEngine:
         if not satisfiable:
             return False
         (shown,) = models
-        return shown, [atom for atom in shown if atom.match("move", 3)]
+        return shown
 
     def arguments(self) -> list[str]:
         """clingo's options: the memo's, then the user's, which are checked here too, for an
