@@ -1,21 +1,21 @@
 """Time the ASP engine on the original cards (or any deck), with the state memo and without.
 
     python bench/asp.py [--deck FILE] [--objective moves|slides|both] [--cards 1-40]
-                        [--memo on|off|both|bound|stride|all] [--runs 1] [--seeds 1,2,3]
+                        [--memo on|off|both|bound|stride|pattern|all] [--runs 1] [--seeds 1,2,3]
                         [--timeout SECONDS] [--clingo-arg=...]
 
 ``--deck`` (default: ``puzzles/original40.txt``) takes any deck, e.g. the published database
 lines of ``../shared/decks/large-clusters.txt`` (issue 43); ``--cards`` picks its lines.
 
 Variants: ``memo`` (the default engine: the state memo, with its bound on the steps left),
-``nobound`` and ``bound`` (the memo with the bound off, or on: what the bound gains),
-``climb`` (the memo, every horizon in turn rather than the engine's stride: what the stride
-gains) and ``plain`` (no memo, the encodings alone). For every card and
-objective the variants run back to back, so that a change in the machine's load hits all
-alike. Each row shows the minimal length and, per variant, seconds (median of the runs),
-choices summed over all horizons solved,
-for the memo the boards it holds and the nogoods it added, and the share of the time spent on
-the last quarter of the horizon calls ("late"); the last column says whether BFS agrees with every
+``nobound`` and ``bound`` (the memo with the bound off, or on: what the bound gains), ``climb``
+(the memo, every horizon in turn rather than the engine's stride: what the stride gains),
+``nopattern`` (the memo without its pattern database: ``--memo pattern`` compares) and ``plain``
+(no memo, the encodings alone). For every card and objective the variants run back to back, so
+that a change in the machine's load hits all alike. Each row shows the minimal length and, per
+variant, seconds (median of the runs), choices summed over all horizons solved, for the memo the
+boards it holds and the nogoods it added, and the share of the time spent on the last quarter of
+the horizon calls ("late"); the last column says whether BFS agrees with every
 variant that finished. Then the small boards (puzzles/examples
 4x4 and 5x5, median of 7 runs each, target under 0.1 s). The last line is a JSON summary.
 Not a test: timings on shared machines are noisy; name the machine. With the memo, clingo
@@ -51,11 +51,14 @@ VARIANTS = {
     "off": ("plain",),
     "both": ("memo", "plain"),
     "bound": ("bound", "nobound"),
+    "pattern": ("memo", "nopattern"),
     "all": ("memo", "bound", "nobound", "plain"),
 }
-MEMO_VARIANTS = ("memo", "bound", "nobound", "climb")
+MEMO_VARIANTS = ("memo", "bound", "nobound", "climb", "nopattern")
 #: The memo's bound per variant (None: the engine's default, on).
 BOUND = {"memo": None, "bound": True, "nobound": False, "plain": None, "climb": None}
+#: The memo's pattern database per variant (None: the engine's default, on).
+PATTERN = {"nopattern": False}
 #: How far the horizon goes up after one without a plan, per variant (default: the engine's).
 STRIDE = {"climb": 1}
 
@@ -132,7 +135,8 @@ def main() -> None:
                     ),
                     budget=Budget(seconds=args.timeout),
                 ),
-                memo_bound=BOUND[variant],
+                memo_bound=BOUND.get(variant),
+                memo_pattern=PATTERN.get(variant),
                 stride=STRIDE.get(variant, AspEngine.stride),
             )
             for options in seeded(args.seeds)

@@ -54,6 +54,9 @@ def main() -> None:
         sys.stderr.write("rhasp: interrupted\n")
         sys.exit(EXIT_INTERRUPTED)
     except (MemoryError, RuntimeError, ImportError) as error:
+        if isinstance(error.__cause__, KeyboardInterrupt):  # Ctrl-C inside a class's making
+            sys.stderr.write("rhasp: interrupted\n")
+            sys.exit(EXIT_INTERRUPTED)
         said = out_of_memory(error)
         if said is None:
             raise

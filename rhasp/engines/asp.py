@@ -137,6 +137,7 @@ class AspEngine:
     name = "asp"
     options: AspOptions = field(default_factory=AspOptions)
     memo_bound: bool | None = None  # the memo's bound on the steps left: None, its default (on)
+    memo_pattern: bool | None = None  # and its pattern database by moves: None, its default (on)
     stride: int = STRIDE  # how far the horizon goes up after one without a plan (1: the climb)
     budget: Budget = field(default_factory=Budget)  # its atoms, horizon and seconds
 
@@ -160,7 +161,8 @@ class AspEngine:
         began = time.perf_counter()
         memo = None
         if self.options.memo:
-            memo = StateMemo() if self.memo_bound is None else StateMemo(bound=self.memo_bound)
+            given = {"bound": self.memo_bound, "pattern": self.memo_pattern}
+            memo = StateMemo(**{name: value for name, value in given.items() if value is not None})
         control = self._control(puzzle, objective, self.arguments())
         if memo is not None:
             control.register_propagator(memo)

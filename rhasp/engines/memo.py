@@ -39,9 +39,11 @@ A second rule looks ahead to the goal, rather than back at the memo:
 
 * The bound (:meth:`rhasp.search.BoundTable.bound`, argued there) counts by moves the
   vehicles that must move at least once (a target, what stands across its way, what stands
-  in the way of every way those have off it, and so on), and by slides the search core's
-  cells (:func:`rhasp.search.core.lower_bound`, A*'s). No plan from the board finishes in
-  fewer steps.
+  in the way of every way those have off it, and so on) or, where that is more, from the
+  first horizon of :attr:`StateMemo.pattern_from` steps, the fewest moves of the puzzle with
+  some vehicles lifted off (:class:`rhasp.search.PatternTable`, argued there); by slides the
+  search core's cells (:func:`rhasp.search.core.lower_bound`, A*'s). No plan from the board
+  finishes in fewer steps.
 * The nogood is "not (this board at step t, and every target gone at step t + b - 1)",
   with the last step grounded in place of t + b - 1 when that lies beyond (gone persists,
   so gone there means gone by t + b - 1). It states a fact about the puzzle, true at every
@@ -52,8 +54,9 @@ A second rule looks ahead to the goal, rather than back at the memo:
   the moves the board blocks by its cells (those go atoms are false anyway; looking their
   boards up would cost more than the test).
 
-The propagator never reads the BFS or anything else outside the ASP search: everything it
-knows comes from the ground program and the solver's assignments.
+Everything the propagator knows comes from the ground program and the solver's assignments:
+its tables, the pattern's among them, are worked out from the facts (the pattern is a search
+of a smaller puzzle, never of this one), and it never reads rhasp's BFS of the puzzle.
 
 It runs inside rhasp's driver (``rhasp/engines/asp.py``) and, unchanged, inside the clingo
 executable through ``encodings/memo.lp``; so it uses only the parts of clingo's Python API
@@ -63,13 +66,16 @@ that clingo 5.4 already had.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from clingo import Function, Number
 
 from rhasp.model import Board, Vehicle
-from rhasp.search import BoundTable
+from rhasp.search import BoundTable, PatternTable
+
+#: The first horizon at which the memo chooses its pattern database (by moves).
+PATTERN_FROM = 12
 
 #: go(T,V,P): (step, vehicle index, its field after it: position P - 1, or gone)
 GoEntry = tuple[int, int, int]
@@ -139,6 +145,12 @@ class StateMemo:
     #: a nogood about a board); 0 where the encoding never derives that atom.
     _state_literals: list[list[list[int]]] = field(default_factory=list)
     _forced: list[GoEntry] = field(default_factory=list)  # go atoms of new steps true at once
+    #: By moves, the pattern database too (bench/asp.py measures it both ways), chosen at the
+    #: first horizon of ``pattern_from`` steps or more.
+    pattern: bool = True
+    pattern_from: int = PATTERN_FROM
+    _start: int = 0  # the board at step 0
+    _patterned: bool = False  # the pattern database has been chosen (or found to be none)
 
     def figures(self) -> dict[str, int]:
         """For the solution's record: boards in the memo, nogoods added."""
@@ -161,10 +173,12 @@ class StateMemo:
         while self._add_step(init, self._steps):
             self._steps += 1
         if not self._threads:
-            start = self._start_key(init)
+            start = self._start = self._start_key(init)
             self.memo.setdefault(start, 0)
             table = self._board.table
             self._threads = [_Thread(start, table) for _ in range(init.number_of_threads)]
+        if self.bound and self.pattern and self._pattern_due():
+            self._add_pattern()
         if len(self._threads) != init.number_of_threads:
             raise RuntimeError("the state memo needs the same number of threads every solve")
         for thread in self._threads:
@@ -173,6 +187,26 @@ class StateMemo:
             for entry in self._forced:
                 thread.assign(entry)
         self._forced.clear()
+
+    def _pattern_due(self) -> bool:
+        """Whether to choose the pattern database now: by moves, once, at the first horizon
+        of :attr:`pattern_from` steps or more (the horizons before it are cheap, and most
+        of the cards end there; choosing takes up to a second)."""
+        board = self._board
+        assert board is not None
+        return not (self._patterned or board.by_cells) and self._last() >= self.pattern_from
+
+    def _add_pattern(self) -> None:
+        """Bound also by the fewest moves of the puzzle with some of its vehicles only
+        (:class:`rhasp.search.PatternTable`, argued there), chosen from the start."""
+        self._patterned = True
+        board = self._board
+        assert board is not None
+        gone = board.table.gone
+        start = tuple(None if f == gone else f for f in board.table.fields(self._start))
+        pattern = PatternTable.of(board.model, start)
+        if pattern is not None:
+            self._board = replace(board, table=board.table.with_pattern(pattern))
 
     def _start_key(self, init: Any) -> int:
         """The board at step 0, from its state atoms (facts: true before any search)."""
@@ -356,6 +390,7 @@ class _Board:
     positions: tuple[tuple[int, ...], ...]  # per vehicle, the positions on its line (1-based)
     exits: frozenset[tuple[int, int]]  # (vehicle, position): a target there has left
     table: BoundTable  # the keys' fields and the bound
+    model: Board  # the puzzle's board, its vehicles in ``labels``' order
     by_cells: bool = False  # a step slides one cell (slides.lp), else it moves any distance
 
     @classmethod
@@ -376,9 +411,10 @@ class _Board:
             abs(a.symbol.arguments[1].number - a.symbol.arguments[2].number) == 1
             for a in atoms.by_signature("reach", 3)
         )
-        table = BoundTable.of(_model(atoms, labels), by_cells)
+        model = _model(atoms, labels)
+        table = BoundTable.of(model, by_cells)
         sorted_positions = tuple(tuple(sorted(p)) for p in positions)
-        return cls(labels, sorted_positions, exits, table, by_cells)
+        return cls(labels, sorted_positions, exits, table, model, by_cells)
 
     def state_symbols(self, step: int) -> Iterator[tuple[int, int, Any]]:
         """Every possible ``at(V,P,step)`` and ``gone(V,step)``: (vehicle, field, symbol)."""

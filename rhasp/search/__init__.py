@@ -37,6 +37,7 @@ from rhasp.search import clusters, core, shards
 from rhasp.search.bound_table import BoundTable
 from rhasp.search.geometry import WORD_BITS, Geometry
 from rhasp.search.graph import ClusterGraph, all_moves_graph, explore_cluster
+from rhasp.search.pattern import PatternTable
 from rhasp.search.runner import RUNNER, UNLIMITED, run
 from rhasp.search.shards import (
     EMPTY_CELL,
@@ -72,6 +73,7 @@ __all__ = [
     "BoundTable",
     "ClusterGraph",
     "Lines",
+    "PatternTable",
     "ShardLimits",
     "all_moves_graph",
     "best_first",

@@ -20,11 +20,12 @@ core's bound, argued consistent there, which its queue relies on for speed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rhasp.model import Board
 from rhasp.search import core
 from rhasp.search.geometry import Geometry
+from rhasp.search.pattern import PatternTable
 
 #: A bound past any horizon: a board from which no plan is left (a wall on a target's way
 #: out, or a vehicle across it that no position takes off it).
@@ -53,6 +54,8 @@ class BoundTable:
     #: Per vehicle, from its field to another: the cells it crosses or enters (for a target,
     #: to ``gone``: its way out, :func:`core.way_out`), which must be free.
     crossed: tuple[tuple[dict[int, int], ...], ...]
+    #: By moves, the fewest moves of the puzzle with some vehicles only (None: no pattern).
+    pattern: PatternTable | None = None
     #: Worked out once, on the memo's hot path: must_move per board, and per (vehicle,
     #: field, cells to stand off) what every way off crosses.
     _must: dict[int, int] = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -92,6 +95,13 @@ class BoundTable:
             crossed,
         )
 
+    def with_pattern(self, pattern: PatternTable) -> BoundTable:
+        """This table, by moves, bounding also by ``pattern``'s fewest moves (the larger of
+        the two; both are lower bounds, so their maximum is one)."""
+        if self.by_slides:
+            raise ValueError("a pattern's moves bound the moves left, not the slides")
+        return replace(self, pattern=pattern, most=max(self.most, pattern.most))
+
     # The memo asks these once a step and once a move it looks ahead at, from Python, on the
     # ASP search's hot path: each writes core.field (and core.moved) out in one expression
     # rather than calling them per vehicle (bench/README.md, "Design round 3, second
@@ -119,13 +129,18 @@ class BoundTable:
         return occupied
 
     def bound(self, key: int) -> int:
-        """What the memo prunes by: by slides :meth:`core_bound`, by moves :meth:`must_move`
-        (worked out once a board)."""
+        """What the memo prunes by: by slides :meth:`core_bound`; by moves :meth:`must_move`,
+        or the pattern's fewest moves (:meth:`with_pattern`) where that is more, NEVER where
+        the pattern has no plan (worked out once a board)."""
         if self.by_slides:
             return self.core_bound(key)
         known = self._must.get(key)
         if known is None:
-            known = self._must[key] = self.must_move(key)
+            known = self.must_move(key)
+            if self.pattern is not None and known < NEVER:
+                fewest = self.pattern.bound(key)
+                known = NEVER if fewest < 0 else max(known, fewest)
+            self._must[key] = known
         return known
 
     def core_bound(self, key: int) -> int:

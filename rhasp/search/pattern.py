@@ -1,0 +1,184 @@
+"""A pattern database: the fewest moves of the puzzle played with some of its vehicles only.
+
+Take the puzzle, keep its target and some other vehicles, and lift the rest off the board:
+that smaller puzzle (the *pattern*) has few enough boards to be solved whole, from every
+board of its cluster, before the ASP search starts. Its fewest moves are a lower bound on
+the real puzzle's, board by board (the argument the ASP engine's pruning rests on):
+
+* Any plan of the real puzzle, with the moves of the vehicles lifted off dropped, is a plan
+  of the pattern. Each move kept is still legal: the cells it crosses were free of every
+  vehicle, so they are free of the fewer vehicles left; walls stay. The target still reaches
+  its exit edge, since its own moves are all kept.
+* Dropping moves never adds one, so the pattern's plan has at most as many moves as the real
+  one, and the pattern's fewest moves from the board's projection is at most the real
+  puzzle's from the board. A projection with no plan of its own means no real plan either.
+* Every board the ASP search meets is reached from the start by legal moves, so its
+  projection is reached from the start's projection by the same moves, dropped where they
+  move a vehicle lifted off: it lies in the pattern's cluster, explored from there.
+
+Which vehicles to keep is chosen from the pattern alone, never from the real cluster: one
+vehicle at a time, the one whose keeping makes the start's projection farthest from the goal
+(then the farthest on average over the pattern's cluster), while the pattern's cluster stays
+within :data:`MAX_BOARDS` and at least one vehicle stays off (with every vehicle, the table
+would be the real puzzle's distances: a breadth-first search, not a bound). The table is the
+core's cluster search (:func:`rhasp.search.explore_cluster`) on the pattern's board.
+
+By moves only, and for one target (the cluster's distances are defined for one); the memo
+prunes by the larger of this and :meth:`BoundTable.must_move
+<rhasp.search.BoundTable.must_move>`. The idea is Culberson and Schaeffer's (1998), for the
+fifteen puzzle.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from rhasp.errors import SearchLimit
+from rhasp.limits import Budget
+from rhasp.model import Board, State
+from rhasp.search import clusters
+from rhasp.search.geometry import Geometry
+from rhasp.search.graph import ClusterGraph, explore_cluster
+from rhasp.search.runner import RUNNER, UNLIMITED
+
+#: The most boards a pattern's cluster may have: the table is built before the search starts,
+#: in the time of a breadth-first search of that many boards (bench/README.md, "Pattern
+#: databases"), and held as a dictionary.
+MAX_BOARDS = 10_000
+#: How many patterns each round of the choice keeps.
+BEAM = 3
+#: How long the choice may take, in seconds, besides loading the compiled core: then it keeps
+#: the best pattern found so far.
+SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class PatternTable:
+    """The pattern's fewest moves, looked up by the real puzzle's keys: ``moves[key & mask]``
+    (the fields of the vehicles kept, as the real key holds them)."""
+
+    keep: tuple[int, ...]  # the vehicles kept, by their index on the real board
+    mask: int  # the kept vehicles' fields in a real key
+    moves: dict[int, int]  # the kept fields of a real key -> the pattern's fewest moves (-1: none)
+    gone: int  # a target's field once it has left (a real key's)
+    target_shift: int  # where the target's field starts in a real key
+
+    @classmethod
+    def of(
+        cls,
+        board: Board,
+        start: State,
+        max_boards: int | None = None,
+        seconds: float | None = None,
+    ) -> PatternTable | None:
+        """The pattern chosen for ``board`` from its ``start`` (a placement), or None when
+        there is none to choose: more than one target, or no pattern of at least one other
+        vehicle within ``max_boards``.
+
+        The choice is a beam search over the vehicles kept: from the target alone, each
+        round adds one vehicle to each of the :data:`BEAM` best patterns so far and keeps the
+        best of those, best meaning the start farthest from the goal, then the fewer boards
+        (room for more vehicles). A single best pattern a round (greedy) stalls where no one
+        vehicle moves the start farther but two would; the beam gets past most such places
+        (bench/README.md, "Pattern databases"). After ``seconds`` (:data:`SECONDS`) it stops
+        with the best so far: a weaker bound on a slow machine or where the core is not
+        compiled yet, never another answer.
+        """
+        if len(board.targets) != 1 or None in start:
+            return None
+        max_boards = MAX_BOARDS if max_boards is None else max_boards
+        _compiled(board, start)
+        deadline = time.perf_counter() + (SECONDS if seconds is None else seconds)
+        target = board.index(board.targets[0])
+        others = len(board.vehicles) - 1
+        beam: list[tuple[int, ...]] = [(target,)]
+        seen: set[tuple[int, ...]] = set()
+        best = None
+        while beam and time.perf_counter() < deadline:
+            round_ = []
+            for keep in beam:
+                for vehicle in range(len(board.vehicles)):
+                    if time.perf_counter() >= deadline:
+                        break
+                    pattern = tuple(sorted({*keep, vehicle}))
+                    if len(pattern) == len(keep) or len(pattern) > others or pattern in seen:
+                        continue
+                    seen.add(pattern)
+                    found = _explore(board, start, pattern, max_boards)
+                    if found is not None:
+                        round_.append((_score(found), pattern, found))
+            round_.sort(key=lambda tried: (tried[0], tried[1]), reverse=True)
+            del round_[BEAM:]
+            beam = [pattern for _, pattern, _ in round_]
+            if round_ and (best is None or round_[0][0] > best[0]):
+                best = round_[0]
+        if best is None:
+            return None
+        _, keep, graph = best
+        return cls._table(board, keep, graph)
+
+    @classmethod
+    def kept(cls, board: Board, start: State, keep: tuple[int, ...]) -> PatternTable | None:
+        """The table of the pattern that keeps the vehicles ``keep`` (the target among them),
+        None if its cluster has more than :data:`MAX_BOARDS` boards."""
+        found = _explore(board, start, tuple(sorted(keep)), MAX_BOARDS)
+        return None if found is None else cls._table(board, tuple(sorted(keep)), found)
+
+    @classmethod
+    def _table(cls, board: Board, keep: tuple[int, ...], graph: ClusterGraph) -> PatternTable:
+        target = board.index(board.targets[0])
+        real = Geometry.of(board).tables
+        shift, gone = real.shift, real.gone
+        moves = {}
+        for i in range(graph.states):
+            positions = graph.state(i)
+            key = sum(p << shift[v] for v, p in zip(keep, positions, strict=True))
+            moves[key] = graph.distance[i]
+        mask = sum(gone << shift[v] for v in keep)
+        return cls(keep, mask, moves, gone, shift[target])
+
+    @property
+    def most(self) -> int:
+        """The largest bound the table gives."""
+        return max(self.moves.values(), default=0)
+
+    def bound(self, key: int) -> int:
+        """The pattern's fewest moves from the real board ``key``: 0 once the target has left,
+        -1 when the pattern has no plan (then neither has the board)."""
+        if (key >> self.target_shift) & self.gone == self.gone:
+            return 0
+        return self.moves.get(key & self.mask, 0)
+
+
+def _compiled(board: Board, start: State) -> None:
+    """Have the core's cluster search come compiled: the choice explores a few hundred small
+    clusters, several times faster compiled. Loaded now if cached (a few tenths of a
+    second), else compiled in the background while the choice runs uncompiled."""
+    geometry = Geometry.of(board, targets_leave=False)
+    RUNNER.warm_up(clusters.cluster, geometry.tables, geometry.key(start), UNLIMITED)
+
+
+def _explore(
+    board: Board, start: State, keep: tuple[int, ...], max_boards: int
+) -> ClusterGraph | None:
+    """The pattern's cluster from the start's projection, None beyond ``max_boards``."""
+    labels = {board.vehicles[i].label for i in keep}
+    pattern = Board(
+        board.width,
+        board.height,
+        tuple(board.vehicles[i] for i in keep),
+        board.walls,
+        tuple(exit for exit in board.exits if exit[0] in labels),
+    )
+    try:
+        return explore_cluster(pattern, tuple(start[i] for i in keep), Budget(states=max_boards))
+    except SearchLimit:
+        return None
+
+
+def _score(graph: ClusterGraph) -> tuple[int, int]:
+    """How far the pattern puts the start from the goal (a pattern without a plan from the
+    start settles the puzzle: no plan), then the fewer boards."""
+    start = graph.distance[0]
+    return (1 << 20 if start < 0 else start), -graph.states

@@ -1,0 +1,125 @@
+"""The pattern database: the fewest moves with some vehicles lifted off, a lower bound on the
+real puzzle's, by hand on small boards, never above the true moves left on every state of
+random boards (and caught when built wrong on purpose), and chosen within its limits."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from rhasp.search import BoundTable, PatternTable, explore_cluster
+from rhasp.search.geometry import Geometry
+from tests.boards import card, grid, puzzles
+from tests.search.test_bound_table import EITHER_WAY, ONE_WAY, distances_to_goal
+from tests.volume import examples
+
+# A (row 3) leaves right. B stands across its way and can only go down (a wall above), where
+# C stands, which can go left or right; D stands in row 6, off everything.
+THREE_DEEP = """
+...#..
+...B..
+AA.B..
+..CC..
+......
+.DD...
+"""
+
+
+def test_the_choice_keeps_what_the_way_out_needs_by_hand():
+    # EITHER_WAY: A, B, C; at most two kept. With A and B, B goes down and A out: 2 moves (the
+    # optimum, B's way down is free). With A and C, A's way is clear: 1. The choice takes B.
+    puzzle = grid(EITHER_WAY)
+    table = PatternTable.of(puzzle.board, puzzle.start)
+    board = puzzle.board
+    assert table.keep == (board.index("A"), board.index("B"))
+    assert table.bound(Geometry.of(board).key(board.settle(puzzle.start))) == 2
+
+
+def test_a_pattern_counts_what_blocks_the_blockers_by_hand():
+    # THREE_DEEP with D lifted off: C out of B's way, B down, A out: 3, the optimum. With C
+    # lifted off too, B goes down at once: 2.
+    puzzle = grid(THREE_DEEP)
+    board = puzzle.board
+    key = Geometry.of(board).key(board.settle(puzzle.start))
+    a, b, c = (board.index(label) for label in "ABC")
+    assert PatternTable.kept(board, puzzle.start, (a, b, c)).bound(key) == 3
+    assert PatternTable.kept(board, puzzle.start, (a, b)).bound(key) == 2
+    assert PatternTable.kept(board, puzzle.start, (a,)).bound(key) == 1
+
+
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_side=6, max_others=5, max_targets=1))
+def test_the_pattern_never_exceeds_the_moves_left(puzzle):
+    """What makes the memo's pruning by the pattern sound: from every state, reachable from
+    the start, that can still reach the goal, the pattern's moves (and the table's bound with
+    it) are at most the true fewest moves, by the readable model's own search; from one that
+    cannot, a pattern may say so (-1)."""
+    board = puzzle.board
+    table = PatternTable.of(board, puzzle.start, max_boards=200)  # small: a real subset
+    if table is None:
+        return
+    assert len(table.keep) < len(board.vehicles)
+    geometry = Geometry.of(board)
+    bounds = BoundTable.of(board, by_slides=False).with_pattern(table)
+    for state, left in distances_to_goal(puzzle, "moves").items():
+        key = geometry.key(state)
+        assert table.bound(key) <= left, (state, left)
+        assert bounds.bound(key) <= left, (state, left)
+
+
+def test_the_distance_check_catches_a_pattern_built_wrong_on_purpose():
+    # Lifted vehicles left standing as walls, instead of lifted off: a pattern that is no
+    # relaxation. ONE_WAY keeping A and B: B cannot go down with D frozen across its way, so
+    # the pattern says "no plan" where there is one of 3 moves.
+    puzzle = grid(ONE_WAY)
+    board = puzzle.board
+    a, b = board.index("A"), board.index("B")
+    frozen = {
+        cell for i, p in enumerate(puzzle.start) if i not in (a, b) for cell in board.cells_at(i, p)
+    }
+    walled = replace(board, walls=board.walls | frozen)
+    broken = PatternTable.kept(walled, puzzle.start, (a, b))
+    too_high = [
+        state
+        for state, left in distances_to_goal(puzzle, "moves").items()
+        if not 0 <= broken.bound(Geometry.of(board).key(state)) <= left
+    ]
+    assert board.settle(puzzle.start) in too_high
+    right = PatternTable.kept(board, puzzle.start, (a, b))
+    assert right.bound(Geometry.of(board).key(board.settle(puzzle.start))) == 2
+
+
+def test_the_choice_stays_within_its_limits():
+    # Card 26: twelve vehicles, 5,028 boards in its cluster. With room for 2,000 boards the
+    # pattern has at most that many, never every vehicle, and the start's bound is at most
+    # its 28 moves; a table with a pattern is never weaker than without.
+    puzzle = card(26)
+    board = puzzle.board
+    table = PatternTable.of(board, puzzle.start, max_boards=2_000)
+    assert len(table.moves) <= 2_000 and len(table.keep) < len(board.vehicles)
+    key = Geometry.of(board).key(board.settle(puzzle.start))
+    plain = BoundTable.of(board, by_slides=False)
+    assert plain.bound(key) <= plain.with_pattern(table).bound(key) <= 28
+    assert explore_cluster(board, puzzle.start).distance[0] == 28
+    assert PatternTable.of(board, puzzle.start, seconds=0) is None  # no time: no pattern
+
+
+def test_no_pattern_for_two_targets_nor_by_slides():
+    puzzle = grid(
+        """
+        ......
+        ..B...
+        AAB...
+        ......
+        CC....
+        ......
+        """,
+    )
+    assert PatternTable.of(puzzle.board, puzzle.start) is not None
+    two = replace(puzzle.board, exits=(*puzzle.board.exits, ("C", "right")))
+    assert PatternTable.of(two, puzzle.start) is None
+    table = PatternTable.of(puzzle.board, puzzle.start)
+    with pytest.raises(ValueError, match="slides"):
+        BoundTable.of(puzzle.board, by_slides=True).with_pattern(table)
