@@ -16,11 +16,11 @@ the real puzzle's, board by board (the argument the ASP engine's pruning rests o
   projection is reached from the start's projection by the same moves, dropped where they
   move a vehicle lifted off: it lies in the pattern's cluster, explored from there.
 
-Which vehicles to keep is chosen from the pattern alone, never from the real cluster: one
-vehicle at a time, the one whose keeping makes the start's projection farthest from the goal
-(then the farthest on average over the pattern's cluster), while the pattern's cluster stays
-within :data:`MAX_BOARDS` and at least one vehicle stays off (with every vehicle, the table
-would be the real puzzle's distances: a breadth-first search, not a bound). The table is the
+Which vehicles to keep is chosen from patterns alone, never from the real cluster: one
+vehicle at a time, keeping those that make the start's projection farthest from the goal
+(:meth:`PatternTable.of`), while the pattern's cluster stays within :data:`MAX_BOARDS` and at
+least one vehicle stays off (with every vehicle, the table would be the real puzzle's
+distances: a breadth-first search, not a bound). The table is the
 core's cluster search (:func:`rhasp.search.explore_cluster`) on the pattern's board.
 
 By moves only, and for one target (the cluster's distances are defined for one); the memo
@@ -81,14 +81,15 @@ class PatternTable:
         best of those, best meaning the start farthest from the goal, then the fewer boards
         (room for more vehicles). A single best pattern a round (greedy) stalls where no one
         vehicle moves the start farther but two would; the beam gets past most such places
-        (bench/README.md, "Pattern databases"). After ``seconds`` (:data:`SECONDS`) it stops
-        with the best so far: a weaker bound on a slow machine or where the core is not
-        compiled yet, never another answer.
+        (bench/README.md, "Pattern databases"). Where the core is not compiled (yet), the
+        choice is greedy: the beam would not get far within the time. After ``seconds``
+        (:data:`SECONDS`) it stops with the best so far: a weaker bound on a slow machine or
+        where the core is not compiled yet, never another answer.
         """
         if len(board.targets) != 1 or None in start:
             return None
         max_boards = MAX_BOARDS if max_boards is None else max_boards
-        _compiled(board, start)
+        width = BEAM if _compiled(board, start) else 1
         deadline = time.perf_counter() + (SECONDS if seconds is None else seconds)
         target = board.index(board.targets[0])
         others = len(board.vehicles) - 1
@@ -109,7 +110,7 @@ class PatternTable:
                     if found is not None:
                         round_.append((_score(found), pattern, found))
             round_.sort(key=lambda tried: (tried[0], tried[1]), reverse=True)
-            del round_[BEAM:]
+            del round_[width:]
             beam = [pattern for _, pattern, _ in round_]
             if round_ and (best is None or round_[0][0] > best[0]):
                 best = round_[0]
@@ -151,12 +152,13 @@ class PatternTable:
         return self.moves.get(key & self.mask, 0)
 
 
-def _compiled(board: Board, start: State) -> None:
-    """Have the core's cluster search come compiled: the choice explores a few hundred small
-    clusters, several times faster compiled. Loaded now if cached (a few tenths of a
-    second), else compiled in the background while the choice runs uncompiled."""
+def _compiled(board: Board, start: State) -> bool:
+    """Have the core's cluster search come compiled, and say whether it has: the choice
+    explores a few hundred small clusters, several times faster compiled. Loaded now if
+    cached (a few tenths of a second), else compiled in the background while the choice runs
+    uncompiled."""
     geometry = Geometry.of(board, targets_leave=False)
-    RUNNER.warm_up(clusters.cluster, geometry.tables, geometry.key(start), UNLIMITED)
+    return RUNNER.warm_up(clusters.cluster, geometry.tables, geometry.key(start), UNLIMITED)
 
 
 def _explore(
