@@ -242,6 +242,7 @@ class AspEngine:
         on_model = lambda model: models.append(model.symbols(shown=True))  # noqa: E731
         if stats.memo is not None:
             stats.memo.horizon = stats.horizon
+            stats.memo.deadline = deadline
 
         def tick(now: float) -> None:
             if progress is not None:

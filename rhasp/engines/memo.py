@@ -65,6 +65,8 @@ that clingo 5.4 already had.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -76,6 +78,9 @@ from rhasp.search import BoundTable, PatternTable
 
 #: The first horizon at which the memo chooses its pattern database (by moves).
 PATTERN_FROM = 12
+#: The least time left to the deadline for the choice to start: it first loads the compiled
+#: core, a few tenths of a second.
+PATTERN_SECONDS_LEAST = 1.0
 
 #: go(T,V,P): (step, vehicle index, its field after it: position P - 1, or gone)
 GoEntry = tuple[int, int, int]
@@ -149,6 +154,9 @@ class StateMemo:
     #: first horizon of ``pattern_from`` steps or more.
     pattern: bool = True
     pattern_from: int = PATTERN_FROM
+    #: When the solve must end (``time.perf_counter()``; the driver sets it): the pattern's
+    #: choice takes at most the time left, and none when too little is.
+    deadline: float = math.inf
     _start: int = 0  # the board at step 0
     _patterned: bool = False  # the pattern database has been chosen (or found to be none)
 
@@ -202,9 +210,12 @@ class StateMemo:
         self._patterned = True
         board = self._board
         assert board is not None
+        left = self.deadline - time.perf_counter()
+        if left < PATTERN_SECONDS_LEAST:
+            return
         gone = board.table.gone
         start = tuple(None if f == gone else f for f in board.table.fields(self._start))
-        pattern = PatternTable.of(board.model, start)
+        pattern = PatternTable.of(board.model, start, seconds=left / 2)
         if pattern is not None:
             self._board = replace(board, table=board.table.with_pattern(pattern))
 

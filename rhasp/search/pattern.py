@@ -31,6 +31,7 @@ fifteen puzzle.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -82,15 +83,16 @@ class PatternTable:
         (room for more vehicles). A single best pattern a round (greedy) stalls where no one
         vehicle moves the start farther but two would; the beam gets past most such places
         (bench/README.md, "Pattern databases"). Where the core is not compiled (yet), the
-        choice is greedy: the beam would not get far within the time. After ``seconds``
-        (:data:`SECONDS`) it stops with the best so far: a weaker bound on a slow machine or
-        where the core is not compiled yet, never another answer.
+        choice is greedy: the beam would not get far within the time. After :data:`SECONDS`
+        (or ``seconds``, if fewer: what a search's deadline leaves) it stops with the best so
+        far: a weaker bound on a slow machine or where the core is not compiled yet, never
+        another answer.
         """
         if len(board.targets) != 1 or None in start:
             return None
         max_boards = MAX_BOARDS if max_boards is None else max_boards
         width = BEAM if _compiled(board, start) else 1
-        deadline = time.perf_counter() + (SECONDS if seconds is None else seconds)
+        deadline = time.perf_counter() + min(SECONDS, math.inf if seconds is None else seconds)
         target = board.index(board.targets[0])
         others = len(board.vehicles) - 1
         beam: list[tuple[int, ...]] = [(target,)]
