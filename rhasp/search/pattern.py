@@ -44,8 +44,8 @@ from rhasp.search.graph import ClusterGraph, explore_cluster
 from rhasp.search.runner import RUNNER, UNLIMITED
 
 #: The most boards a pattern's cluster may have: the table is built before the search starts,
-#: in the time of a breadth-first search of that many boards (bench/README.md, "Pattern
-#: databases"), and held as a dictionary.
+#: in the time of a breadth-first search of that many boards (bench/README.md, "Later still: a
+#: pattern database"), and held as a dictionary.
 MAX_BOARDS = 10_000
 #: How many patterns each round of the choice keeps.
 BEAM = 3
@@ -78,15 +78,15 @@ class PatternTable:
         vehicle within ``max_boards``.
 
         The choice is a beam search over the vehicles kept: from the target alone, each
-        round adds one vehicle to each of the :data:`BEAM` best patterns so far and keeps the
-        best of those, best meaning the start farthest from the goal, then the fewer boards
-        (room for more vehicles). A single best pattern a round (greedy) stalls where no one
-        vehicle moves the start farther but two would; the beam gets past most such places
-        (bench/README.md, "Pattern databases"). Where the core is not compiled (yet), the
-        choice is greedy: the beam would not get far within the time. After :data:`SECONDS`
-        (or ``seconds``, if fewer: what a search's deadline leaves) it stops with the best so
-        far: a weaker bound on a slow machine or where the core is not compiled yet, never
-        another answer.
+        round adds one vehicle to each of the :data:`BEAM` best patterns so far and keeps
+        the best of those, best meaning the start farthest from the goal, then the fewer
+        boards (room for more vehicles). A single best pattern a round (greedy) stalls where
+        no one vehicle moves the start farther but two would; the beam gets past most such
+        places (bench/README.md, "Later still: a pattern database"). Where the core is not
+        compiled (yet), the choice is greedy: the beam would not get far within the time.
+        After :data:`SECONDS` (or ``seconds``, if fewer: what a search's deadline leaves) it
+        stops with the best so far: a weaker bound on a slow machine or where the core is
+        not compiled yet, never another answer.
         """
         if len(board.targets) != 1 or None in start:
             return None
@@ -149,7 +149,7 @@ class PatternTable:
     def bound(self, key: int) -> int:
         """The pattern's fewest moves from the real board ``key``: 0 once the target has left,
         -1 when the pattern has no plan (then neither has the board)."""
-        if (key >> self.target_shift) & self.gone == self.gone:
+        if ((key >> self.target_shift) & self.gone) == self.gone:
             return 0
         return self.moves.get(key & self.mask, 0)
 
