@@ -185,7 +185,7 @@ class StateMemo:
             self.memo.setdefault(start, 0)
             table = self._board.table
             self._threads = [_Thread(start, table) for _ in range(init.number_of_threads)]
-        if self.bound and self.pattern and self._pattern_due():
+        if self._pattern_due():
             self._add_pattern()
         if len(self._threads) != init.number_of_threads:
             raise RuntimeError("the state memo needs the same number of threads every solve")
@@ -197,12 +197,14 @@ class StateMemo:
         self._forced.clear()
 
     def _pattern_due(self) -> bool:
-        """Whether to choose the pattern database now: by moves, once, at the first horizon
-        of :attr:`pattern_from` steps or more (the horizons before it are cheap, and most
-        of the cards end there; choosing takes up to a second)."""
+        """Whether to choose the pattern database now: with the bound and the pattern on, by
+        moves, once, at the first horizon of :attr:`pattern_from` steps or more (the horizons
+        before it are cheap, and most of the cards end there; choosing takes up to a
+        second)."""
         board = self._board
         assert board is not None
-        return not (self._patterned or board.by_cells) and self._last() >= self.pattern_from
+        wanted = self.bound and self.pattern and not board.by_cells
+        return wanted and not self._patterned and self._last() >= self.pattern_from
 
     def _add_pattern(self) -> None:
         """Bound also by the fewest moves of the puzzle with some of its vehicles only

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
-from rhasp.model import Board, State
+from rhasp.model import Board, Puzzle, State
 from rhasp.search import clusters
 from rhasp.search.geometry import Geometry
 from rhasp.search.graph import ClusterGraph, explore_cluster
@@ -94,18 +94,18 @@ class PatternTable:
         width = BEAM if _compiled(board, start) else 1
         deadline = time.perf_counter() + min(SECONDS, math.inf if seconds is None else seconds)
         target = board.index(board.targets[0])
-        others = len(board.vehicles) - 1
+        count = len(board.vehicles)
         beam: list[tuple[int, ...]] = [(target,)]
         seen: set[tuple[int, ...]] = set()
         best = None
-        while beam and time.perf_counter() < deadline:
+        while beam and len(beam[0]) < count - 1 and time.perf_counter() < deadline:
             round_ = []
             for keep in beam:
-                for vehicle in range(len(board.vehicles)):
+                for vehicle in range(count):
                     if time.perf_counter() >= deadline:
                         break
-                    pattern = tuple(sorted({*keep, vehicle}))
-                    if len(pattern) == len(keep) or len(pattern) > others or pattern in seen:
+                    pattern = tuple(sorted((*keep, vehicle)))
+                    if vehicle in keep or pattern in seen:
                         continue
                     seen.add(pattern)
                     found = _explore(board, start, pattern, max_boards)
@@ -167,16 +167,10 @@ def _explore(
     board: Board, start: State, keep: tuple[int, ...], max_boards: int
 ) -> ClusterGraph | None:
     """The pattern's cluster from the start's projection, None beyond ``max_boards``."""
-    labels = {board.vehicles[i].label for i in keep}
-    pattern = Board(
-        board.width,
-        board.height,
-        tuple(board.vehicles[i] for i in keep),
-        board.walls,
-        tuple(exit for exit in board.exits if exit[0] in labels),
-    )
+    lifted = {v.label for i, v in enumerate(board.vehicles) if i not in keep}
+    pattern = Puzzle(board, start).without(lifted)
     try:
-        return explore_cluster(pattern, tuple(start[i] for i in keep), Budget(states=max_boards))
+        return explore_cluster(pattern.board, pattern.placement, Budget(states=max_boards))
     except SearchLimit:
         return None
 
