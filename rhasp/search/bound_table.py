@@ -56,9 +56,9 @@ class BoundTable:
     crossed: tuple[tuple[dict[int, int], ...], ...]
     #: By moves, the fewest moves of the puzzle with some vehicles only (None: no pattern).
     pattern: PatternTable | None = None
-    #: Worked out once, on the memo's hot path: must_move per board, and per (vehicle,
+    #: Worked out once, on the memo's hot path: the bound by moves per board, and per (vehicle,
     #: field, cells to stand off) what every way off crosses.
-    _must: dict[int, int] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _by_moves: dict[int, int] = field(default_factory=dict, init=False, compare=False, repr=False)
     _ways_off: dict[tuple[int, int, int], int] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
@@ -134,13 +134,13 @@ class BoundTable:
         the pattern has no plan (worked out once a board)."""
         if self.by_slides:
             return self.core_bound(key)
-        known = self._must.get(key)
+        known = self._by_moves.get(key)
         if known is None:
             known = self.must_move(key)
             if self.pattern is not None and known < NEVER:
                 fewest = self.pattern.bound(key)
                 known = NEVER if fewest < 0 else max(known, fewest)
-            self._must[key] = known
+            self._by_moves[key] = known
         return known
 
     def core_bound(self, key: int) -> int:

@@ -125,8 +125,9 @@ class PatternTable:
     def kept(cls, board: Board, start: State, keep: tuple[int, ...]) -> PatternTable | None:
         """The table of the pattern that keeps the vehicles ``keep`` (the target among them),
         None if its cluster has more than :data:`MAX_BOARDS` boards."""
-        found = _explore(board, start, tuple(sorted(keep)), MAX_BOARDS)
-        return None if found is None else cls._table(board, tuple(sorted(keep)), found)
+        keep = tuple(sorted(keep))
+        found = _explore(board, start, keep, MAX_BOARDS)
+        return None if found is None else cls._table(board, keep, found)
 
     @classmethod
     def _table(cls, board: Board, keep: tuple[int, ...], graph: ClusterGraph) -> PatternTable:
