@@ -437,6 +437,10 @@ BAD_INPUTS = {
         "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR.\n8 AA..X 9 9\n",
         ":2:11: not a deck line",
     ),
+    "openrow.txt": (  # card 1 framed, row 5's closing bar missing beside the exit '>'
+        "+------+\n|AA...O|\n|P..Q.O|\n|PXXQ.O>\n|P..Q..|\n|B...CC\n|B.RRR.|\n+------+\n",
+        ":6:8: row 5 is not closed by '|'",
+    ),
 }
 
 

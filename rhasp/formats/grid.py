@@ -12,6 +12,11 @@ default right and bottom), and around the cells a board may have
   ``_`` and ``|``; an exit marked in the frame is the target's exit;
 - row and column numbers outside the frame, or, without a frame, a line of column numbers
   above the rows (then every row starts with its number).
+
+Where the drawing could be another board, it is refused naming the row (1-based): numbers
+that do not count the rows 1, 2, 3 … (or 0, 1, 2 …) from the top, or the columns from the
+left, are not row and column numbers; and a row left open in a frame that marks an exit
+elsewhere is a missing ``|``, not a second exit.
 """
 
 from __future__ import annotations
@@ -37,27 +42,33 @@ __all__ = ["DATABASE_EMPTY", "DATABASE_WALL", "Locator", "puzzle_from_rows"]
 _BORDER = re.compile(r"[\s+\-=_v^|0-9]*[+\-=_][\s+\-=_v^|0-9]*")
 _NUMBERS = re.compile(r"\s*\d+(?:\s+\d+)*\s*")
 #: A row: its number, ``|`` (or the exit mark ``<``) before the cells, the cells, and ``|``
-#: or an exit mark after them (in a frame whose other rows are closed, a row left open is
-#: the exit, as the Prolog article draws it), each but the cells optional.
+#: or an exit mark after them (in a frame whose other rows are closed and that marks no
+#: exit, a row left open is the exit, as the Prolog article draws it), each but the cells
+#: optional; and the row's number again after it.
 _ROW = re.compile(
     r"(?P<number>\s*\d+\s+(?=\S)|\s*\d+(?=[|<]))?\s*(?P<left>[|<])?"
-    r"(?P<inner>.*?)(?:(?P<right>\||>|->|=>|→)(?:\s*\d+)?)?\s*"
+    r"(?P<inner>.*?)(?:(?P<right>\||>|->|=>|→)(?P<after>\s*\d+)?)?\s*"
 )
+_EXIT_RIGHT = (">", "->", "=>", "→")
+#: How to write a board whose digits, read as row or column numbers, do not count.
+_DIGITS_AS_CELLS = "; if the digits are cells, draw the board in a frame ('|' at each end of a row)"
 
 
-def _is_header(text: str, rows: int) -> bool:
-    """A line of column numbers: 1, 2, 3, ... (or from 0), as many as fit a board."""
+def _header(text: str, rows: int) -> int | None:
+    """How many columns a line of column numbers counts (1, 2, 3, ... or from 0, three at
+    least, above or below two rows at least); None for any other line."""
     if not _NUMBERS.fullmatch(text) or rows < 2:
-        return False
+        return None
     numbers = (
         [int(word) for word in text.split()]
         if " " in text.strip()
         else [int(char) for char in text.strip()]
     )
-    return len(numbers) >= 3 and numbers in (
+    counted = len(numbers) >= 3 and numbers in (
         list(range(1, len(numbers) + 1)),
         list(range(len(numbers))),
     )
+    return len(numbers) if counted else None
 
 
 @dataclass(frozen=True)
@@ -113,7 +124,8 @@ def _layout(lines: list[tuple[int, str]], source: str) -> tuple[list[_Row], list
             "every move); give one",
             source,
         )
-    header = next((i for i in (body[0], body[-1]) if _is_header(lines[i][1], len(body))), None)
+    found = [(i, n) for i in (body[0], body[-1]) if (n := _header(lines[i][1], len(body)))]
+    header, counted = found[0] if found else (None, 0)
     if header is not None:
         body.remove(header)
     parts = [(lines[i][0], _ROW.fullmatch(lines[i][1])) for i in body]
@@ -121,6 +133,8 @@ def _layout(lines: list[tuple[int, str]], source: str) -> tuple[list[_Row], list
     closed = any(match["right"] == "|" for _, match in parts if match)
     rows: list[_Row] = []
     marks: list[Mark] = []
+    left_open: list[Mark] = []  # framed rows with no '|' at their end
+    numbers: dict[str, list[tuple[int, int, int]]] = {"before": [], "after": []}
     for r, (number, match) in enumerate(parts):
         if match is None or (framed and not match["left"]):
             raise InputError(
@@ -130,6 +144,10 @@ def _layout(lines: list[tuple[int, str]], source: str) -> tuple[list[_Row], list
             inner, start = lines[body[r]][1], 0  # a digit that is a cell: no numbering here
         else:
             inner, start = match["inner"], match.start("inner")
+            if match["number"]:
+                numbers["before"].append((r, int(match["number"]), number))
+        if match["after"]:
+            numbers["after"].append((r, int(match["after"]), number))
         if header is not None and not match["number"]:
             raise InputError(
                 "a row without its number (the columns are numbered)", location(source, number)
@@ -137,12 +155,22 @@ def _layout(lines: list[tuple[int, str]], source: str) -> tuple[list[_Row], list
         if match["left"] == "<":
             marks.append(Mark("left", r, location(source, number, match.start("left") + 1)))
         right = match["right"]
-        if right in (">", "->", "=>", "→") or (framed and closed and not right):
-            at = match.end("inner") + 1
-            marks.append(Mark("right", r, location(source, number, at)))
+        at = Mark("right", r, location(source, number, match.end("inner") + 1))
+        if right in _EXIT_RIGHT:
+            marks.append(at)
+        elif framed and closed and not right:
+            left_open.append(at)
         rows.append(_row(number, inner, start, source))
+    for numbered in numbers.values():
+        _rows_counted(numbered, source, framed=framed)
     _same_layout(rows, source)
     columns = {column: c for c, column in enumerate(rows[0].columns)}
+    if header is not None and counted != len(rows[0].cells):
+        raise InputError(
+            f"the line of column numbers counts {counted} columns, but the rows have "
+            f"{len(rows[0].cells)} cells{'' if framed else _DIGITS_AS_CELLS}",
+            location(source, lines[header][0]),
+        )
     edges = [(i, "top") for i in borders if i < body[0]][-1:]
     edges += [(i, "bottom") for i in borders if i > body[-1]][:1]
     for i, side in edges:
@@ -150,7 +178,46 @@ def _layout(lines: list[tuple[int, str]], source: str) -> tuple[list[_Row], list
         for at, char in enumerate(raw, 1):
             if char in "v^" and at in columns:
                 marks.append(Mark(side, columns[at], location(source, number, at)))
-    return rows, marks
+    if left_open and marks:
+        raise InputError(
+            f"row {left_open[0].line + 1} is not closed by '|', but the frame marks an exit "
+            f"({_mark_name(marks[0])}): a row left open is an exit only in a frame that marks "
+            "none; close the row with '|', or mark its exit with '>'",
+            left_open[0].where,
+        )
+    return rows, marks + left_open
+
+
+#: Where each exit mark stands in a drawing, as a refusal names it.
+_MARKED = {
+    "right": "'>' after row",
+    "left": "'<' before row",
+    "top": "'^' above column",
+    "bottom": "'v' below column",
+}
+
+
+def _mark_name(mark: Mark) -> str:
+    """An exit mark as a person finds it in the drawing: ``'>' after row 3``."""
+    return f"{_MARKED[mark.side]} {mark.line + 1}"
+
+
+def _rows_counted(numbered: list[tuple[int, int, int]], source: str, *, framed: bool) -> None:
+    """Row numbers (row, its number, its line) count the rows from the top, 1, 2, 3 … (or
+    0, 1, 2 … where the first counts from 0); any other digits are not row numbers, and the
+    board they belong to is not the one read, so it is refused naming the row."""
+    if not numbered:
+        return
+    first_row, first_number, _ = numbered[0]
+    start = 0 if first_number == first_row else 1
+    for r, said, number in numbered:
+        if said != start + r:
+            raise InputError(
+                f"row {r + 1} is numbered {said}, not {start + r}: row numbers count the rows "
+                f"from the top, {start}, {start + 1}, {start + 2} …"
+                f"{'' if framed else _DIGITS_AS_CELLS}",
+                location(source, number),
+            )
 
 
 def _row(number: int, inner: str, start: int, source: str) -> _Row:

@@ -132,3 +132,56 @@ def test_a_vehicle_x_beside_target_a_is_written_with_its_target_line():
     assert read_text(text, "p.txt", name="p") == [puzzle]
     with pytest.raises(InputError, match="one line"):
         write(puzzle, "line")
+
+
+# --- slips in a drawing: refused naming the row, never read as another board (issue 53) ----
+
+#: Card 1 framed as ``rhasp solve --boards`` draws it, its exit '>' after row 3.
+CARD1_FRAMED = ["+------+", "|AA...O|", "|P..Q.O|", "|PXXQ.O>", "|P..Q..|", "|B...CC|"]
+
+
+def refusal(text: str) -> str:
+    with pytest.raises(InputError) as caught:
+        grid(text)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("row3", "bottom", "mark"),
+    [("|PXXQ.O>", "+------+", "'>' after row 3"), ("|PXXQ.O|", "+--v---+", "'v' below column 3")],
+)
+def test_a_row_left_open_beside_a_marked_exit_is_a_missing_bar(row3, bottom, mark):
+    # Row 5 has no closing '|'. Where no exit is marked, a row left open is the exit (the
+    # Prolog article's drawing); here one is, so the open row is a slip, not a second exit
+    # (read so, C along row 5 was a second target, and the puzzle 7 moves instead of 8).
+    lines = [*CARD1_FRAMED[:3], row3, CARD1_FRAMED[4], "|B...CC", "|B.RRR.|", bottom]
+    message = refusal("\n".join(lines))
+    assert message.startswith("test.txt:6:8: row 5 is not closed by '|'")
+    assert mark in message
+    closed = grid("\n".join([*CARD1_FRAMED, "|B.RRR.|", "+------+"]))
+    assert closed == card(1)
+
+
+def test_digits_that_do_not_count_the_rows_are_not_row_numbers():
+    # A 6×6 board by hand: vehicles 1 (column 1, rows 1-3) and 7 (rows 4-6), 2 to 6 down
+    # rows 1-3, X in row 4. Its first line looks like column numbers and its first column
+    # like row numbers, but those run 1, 1, 1, 7, 7, 7: read so, it was a 5×5 board.
+    rows = ["1 2 3 4 5 6"] * 3 + ["7 X X . . .", "7 . . . . .", "7 . . . . ."]
+    assert refusal("\n".join(rows)).startswith("test.txt:3: row 2 is numbered 1, not 2")
+    framed = grid("\n".join(["+-----------+", *(f"|{row}|" for row in rows), "+-----------+"]))
+    assert (framed.board.width, framed.board.height) == (6, 6)
+    assert sorted(v.label for v in framed.board.vehicles) == [*"1234567", "X"]
+    assert framed.board.exits == (("X", "right"),)
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("  +------+\n1 |AA...O|\n3 |P..Q.O|\n  +------+", "test.txt:3: row 2 is numbered 3"),
+        ("+------+\n|AA...O| 1\n|P..Q.O| 1\n+------+", "test.txt:3: row 2 is numbered 1"),
+        ("1 2 3 4 5\n1 AA...O\n2 P..Q.O", "test.txt:1: the line of column numbers counts 5"),
+    ],
+    ids=["row numbers before the frame", "row numbers after it", "column numbers"],
+)
+def test_numbers_that_do_not_count_the_rows_or_columns_are_refused(text, start):
+    assert refusal(text).startswith(start)
