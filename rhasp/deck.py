@@ -18,6 +18,7 @@ import contextlib
 import csv
 import functools
 import hashlib
+import io
 import json
 import os
 import stat
@@ -27,15 +28,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rhasp.commands import DeckRequest, SolveRequest, solution
 from rhasp.engines import AspOptions
 from rhasp.errors import ClusterLost, InputError, Limit, RhaspError, SearchLimit, location
 from rhasp.files import (
-    LONGEST_LINE,
     Damaged,
     bounded_lines,
+    destination,
     json_line,
     lock_for_writing,
     naming_the_file,
@@ -45,7 +46,7 @@ from rhasp.files import (
 from rhasp.formats import DeckLine, stream_deck
 from rhasp.formats import write as write_puzzle
 from rhasp.formats.grid import board_rows
-from rhasp.journal import canonical, journal_of, other_version, read_header
+from rhasp.journal import canonical, header_of, journal_of, other_version, read_header
 from rhasp.limits import OUT_OF_MEMORY, Budget
 from rhasp.model import Puzzle, plan_slides, replay
 from rhasp.notation import parse_plan
@@ -261,16 +262,24 @@ BATCH = 8
 class ResultFile:
     """Records streamed to ``.jsonl`` (one JSON object a line) or ``.csv``, flushed each.
 
-    Appending only, so an interrupted run keeps every record written. A run killed in the
-    middle of a record leaves a torn last line: resuming cuts it off before appending, so the
-    file holds whole records only. The file is locked while a run writes it: a second run on
-    the same file refuses rather than interleave its records.
+    Appending only, so an interrupted run keeps every record written. The file is locked
+    while a run writes it: a second run on the same file refuses rather than interleave its
+    records.
 
-    Beside it, ``FILE.run`` (:func:`rhasp.journal.journal_of`) says what run the records are
-    of: the deck (a checksum of its entries as read) and the options that change what a
-    record says (:func:`run_options`). Opening reads what is there and changes nothing;
-    :meth:`begin` checks it against this run (with ``resume``) and only then cuts or
-    truncates the file, so a refused run leaves the file as it was.
+    Beside it, ``FILE.run`` (:func:`rhasp.journal.journal_of`) vouches for the records: its
+    first line says what run they are of (the deck, a checksum of its entries as read, and the
+    options that change what a record says, :func:`run_options`), and after it a line per
+    record written, its deck line and the digest of its bytes as written, keyed on that first
+    line (:func:`record_digest`). A record is written, then its digest: a run killed between
+    the two leaves a last record that nothing vouches for, a run killed within a record a
+    torn last line. ``--resume`` keeps only the records whose digests hold (:meth:`_trusted`):
+    records at the end of the file that nothing vouches for are cut off and solved again; a
+    record whose digest does not hold, or an unvouched one before vouched ones, was changed by
+    hand or comes from elsewhere, and the run is refused, naming it. So nothing a replay cannot
+    check (a puzzle unsolvable, a length minimal, a cluster's size) is ever taken from a record
+    rhasp did not write. Opening reads what is there and changes nothing; :meth:`begin` checks
+    it against this run (with ``resume``) and only then cuts or truncates the file, so a
+    refused run leaves the file as it was.
     """
 
     def __init__(self, path: Path, resume: bool) -> None:
@@ -281,54 +290,145 @@ class ResultFile:
         self.run_path = journal_of(path, RUN_SUFFIX)
         self.resume = resume
         with naming_the_file(path):
-            self.handle = path.open("a", encoding="utf-8", newline="")  # truncated after the lock
+            self.handle = path.open("ab")  # truncated after the lock
             lock_for_writing(self.handle, path, "deck")
+        #: The digests' key: the first line of ``FILE.run`` as this run writes it.
+        self.key = b""
+        self.run_handle: IO[bytes] | None = None
+        #: Why the records cannot be trusted, said by :meth:`begin` once the run is known.
+        self.distrust: InputError | None = None
+        #: Where the records this run keeps end: the file is cut there.
+        self.end = 0
+        #: The digest of each deck line's record, as ``FILE.run`` holds them.
+        self.digests: dict[int, str] = {}
+        #: Whether the file holds any record (kept or not): then it must be of this run.
+        self.held = False
         try:
             #: What the file holds: each deck line's record, and the file's line it is on.
             self.kept: dict[int, tuple[int, DeckRecord]] = self._kept() if resume else {}
         except BaseException:
             self.handle.close()
             raise
-        self.writer: csv.DictWriter[str] | None = None
 
     def _kept(self) -> dict[int, tuple[int, DeckRecord]]:
-        kept: dict[int, tuple[int, DeckRecord]] = {}
-        for at, record in _read_records(self.path):
-            if record.line in kept:
+        """The records the file holds that ``FILE.run`` vouches for (all of them where it
+        cannot be read: :meth:`begin` refuses them), each by its deck line."""
+        found = list(_read_spans(self.path))
+        self.held = bool(found)
+        seen: dict[int, int] = {}
+        for at, record, _, _ in found:
+            if record.line in seen:
                 raise self._refusal(
                     at,
                     f"a second record of deck line {record.line} (the first: line "
-                    f"{kept[record.line][0]})",
+                    f"{seen[record.line]})",
                 )
+            seen[record.line] = at
+        digests = self._digests()
+        if digests is None:  # no FILE.run to read: refused by the header's check
+            return {record.line: (at, record) for at, record, _, _ in found}
+        return self._trusted(found, digests)
+
+    def _digests(self) -> dict[int, str] | None:
+        """The digest ``FILE.run`` holds for each deck line's record, None where it has no
+        header to key them on; a line that is not an entry is refused, naming it (a torn last
+        line is what a killed run leaves, and vouches for nothing)."""
+        digests: dict[int, str] = {}
+        try:
+            with self.run_path.open("rb") as handle:
+                lines = bounded_lines(handle)
+                _, self.key = next(lines, (0, b""))
+                self.key = self.key.removesuffix(b"\n")
+                if header_of(self.key) is None:
+                    return None
+                for at, raw in lines:
+                    entry = _run_entry(raw)
+                    if entry is None and raw.endswith(b"\n"):
+                        raise InputError(
+                            "not a line rhasp writes there (damaged); run without --resume "
+                            "to solve the deck anew",
+                            location(str(self.run_path), at),
+                        )
+                    if entry is not None and entry[0] in digests:
+                        raise InputError(
+                            f"a second digest of deck line {entry[0]}'s record (damaged); run "
+                            "without --resume to solve the deck anew",
+                            location(str(self.run_path), at),
+                        )
+                    if entry is not None:
+                        digests[entry[0]] = entry[1]
+            self.digests = digests
+        except Damaged as damage:
+            raise InputError(
+                f"not a line rhasp writes there: {damage}",
+                location(str(self.run_path), damage.line),
+            ) from None
+        except OSError:
+            return None  # missing or unreadable: the header's check says which
+        return digests
+
+    def _trusted(
+        self, found: list[tuple[int, DeckRecord, bytes, int]], digests: Mapping[int, str]
+    ) -> dict[int, tuple[int, DeckRecord]]:
+        """The records whose digests hold; those at the file's end that nothing vouches for
+        are left out (solved again), and :attr:`end` is where the rest ends. Any other record
+        whose digest does not hold is :attr:`distrust`."""
+        kept: dict[int, tuple[int, DeckRecord]] = {}
+        unvouched: tuple[int, DeckRecord] | None = None
+        for at, record, raw, end in found:
+            digest = digests.get(record.line)
+            if digest is None:
+                unvouched = unvouched or (at, record)  # a killed run's last, if none follows
+                continue
+            if digest != record_digest(self.key, raw):
+                self.distrust = self._not_written(at, record, "holds another digest of it")
+                return {}
+            if unvouched is not None:
+                self.distrust = self._not_written(*unvouched, "has no digest of it")
+                return {}
             kept[record.line] = (at, record)
+            self.end = end
         return kept
+
+    def _not_written(self, at: int, record: DeckRecord, held: str) -> InputError:
+        return self._refusal(
+            at,
+            f"the record of deck line {record.line} is not as rhasp wrote it "
+            f"({self.run_path.name} {held}: changed since, or from another results file); "
+            "restore it, or run without --resume to solve the deck anew",
+        )
 
     def _refusal(self, at: int | None, what: str) -> InputError:
         return InputError(what, location(str(self.path), at))
 
     def begin(self, header: Mapping[str, Any], problem: InputError | None = None) -> None:
         """Start writing this run, whose ``header`` says what it is of: with ``resume``, after
-        the records kept are found to be of this run (the same deck and options, and no
-        ``problem`` found in checking them against the deck's lines), else refuse
-        (InputError) leaving everything as it was; without, anew."""
-        if self.kept:
+        the records kept are found to be of this run (the same deck and options, their digests
+        holding, and no ``problem`` found in checking them against the deck's lines), else
+        refuse (InputError) leaving everything as it was; without, anew."""
+        if self.held:
             self._check_header(header)
+            if self.distrust is not None:
+                raise self.distrust
             if problem is not None:
                 raise problem
-        with naming_the_file(self.path):
-            if self.kept:
-                self._cut_torn_line()
-            else:
-                self.handle.truncate(0)
-            regular = stat.S_ISREG(os.fstat(self.handle.fileno()).st_mode)
+        if not self.kept:
+            self.key = canonical(header)  # else the key the kept records' digests hold under
+        regular = stat.S_ISREG(os.fstat(self.handle.fileno()).st_mode)
         if regular:  # a device or a pipe (/dev/stdout) is no run to resume
+            destination(self.run_path)  # before the results are cut: a folder there refuses
+        with naming_the_file(self.path):
+            self.handle.truncate(self.end if self.kept else 0)
+            self.handle.seek(0, 2)
+        if regular:
+            kept = sorted(self.kept.values(), key=lambda kept: kept[0])
+            entries = [_run_line(record.line, self.digests[record.line]) for _, record in kept]
             with naming_the_file(self.run_path), written_whole(self.run_path) as temporary:
-                temporary.write_bytes(canonical(header) + b"\n")
-        if self.csv:
-            self.writer = csv.DictWriter(self.handle, FIELDS, extrasaction="ignore")
-            if self.handle.tell() == 0:
-                with naming_the_file(self.path):
-                    self.writer.writeheader()
+                temporary.write_bytes(self.key + b"\n" + b"".join(entries))
+            with naming_the_file(self.run_path):
+                self.run_handle = self.run_path.open("ab")
+        if self.csv and self.handle.tell() == 0:
+            self._write(_csv_text(dict(zip(FIELDS, FIELDS, strict=True))))
 
     def _check_header(self, header: Mapping[str, Any]) -> None:
         """Refuse to add to records of another run: another deck, other options."""
@@ -375,33 +475,69 @@ class ResultFile:
                 "without --resume to start anew",
             )
 
-    def _cut_torn_line(self) -> None:
-        """Drop a last line without its newline: what a run killed mid-write leaves."""
-        size = self.path.stat().st_size
-        with self.path.open("rb") as handle:
-            handle.seek(max(0, size - LONGEST_LINE - 1))
-            tail = handle.read()
-        if tail and not tail.endswith(b"\n"):
-            self.handle.truncate(size - len(tail) + tail.rfind(b"\n") + 1)
-        self.handle.seek(0, 2)
-
     def write(self, record: DeckRecord) -> None:
+        """Append a record, then the digest that vouches for it."""
+        row = record.record()
+        text = _csv_text(row) if self.csv else json.dumps(row, ensure_ascii=False) + "\n"
+        raw = self._write(text)
+        if self.run_handle is not None:
+            with naming_the_file(self.run_path):
+                self.run_handle.write(_run_line(record.line, record_digest(self.key, raw)))
+                self.run_handle.flush()
+
+    def _write(self, text: str) -> bytes:
+        raw = text.encode("utf-8", "surrogateescape")
         with naming_the_file(self.path):
-            if self.writer:
-                self.writer.writerow(record.record())
-            else:
-                self.handle.write(json.dumps(record.record(), ensure_ascii=False) + "\n")
+            self.handle.write(raw)
             self.handle.flush()
+        return raw
 
     def close(self) -> None:
         # Closing writes what is still buffered: on a full disk it fails too, and its error,
         # which replaces a write's, must name the file as well.
-        with naming_the_file(self.path):
-            self.handle.close()
+        try:
+            with naming_the_file(self.path):
+                self.handle.close()
+        finally:
+            if self.run_handle is not None:
+                with naming_the_file(self.run_path):
+                    self.run_handle.close()
+
+
+def record_digest(key: bytes, raw: bytes) -> str:
+    """The digest that vouches for a record's bytes ``raw`` as written by the run whose
+    ``FILE.run`` begins with ``key``: a record copied from another run's file, or from
+    another deck's, does not hold under this one's."""
+    return hashlib.sha256(len(key).to_bytes(8, "big") + key + raw).hexdigest()[:32]
+
+
+def _run_line(line: int, digest: str) -> bytes:
+    return canonical({"line": line, "sha256": digest}) + b"\n"
+
+
+def _run_entry(raw: bytes) -> tuple[int, str] | None:
+    """A ``FILE.run`` entry, its deck line and digest, or None where ``raw`` is not one."""
+    try:
+        entry = json_line(raw) if raw.endswith(b"\n") else None
+    except ValueError:
+        return None
+    if not isinstance(entry, dict) or entry.keys() != {"line", "sha256"}:
+        return None
+    line, digest = entry["line"], entry["sha256"]
+    if type(line) is not int or line < 1 or not isinstance(digest, str):
+        return None
+    return line, digest
+
+
+def _csv_text(row: Mapping[str, Any]) -> str:
+    """A record's CSV row, as the results file holds it."""
+    text = io.StringIO()
+    csv.DictWriter(text, FIELDS, extrasaction="ignore").writerow(row)
+    return text.getvalue()
 
 
 RUN_SUFFIX = ".run"
-RUN_VERSION = 1
+RUN_VERSION = 2  # version 1 held no digests: its records are refused, not trusted
 MISSING = object()  # an option a header does not hold
 
 
@@ -563,21 +699,29 @@ def read_results(path: Path) -> Iterable[dict[str, Any]]:
 
 
 def _read_records(path: Path) -> Iterator[tuple[int, DeckRecord]]:
-    """Each whole record of a results file and the file's line it ends on, read within
-    bounds (:func:`rhasp.files.bounded_lines`, :func:`rhasp.files.json_line`); a torn last
-    line is left out; damage is InputError naming the file and line."""
+    """Each whole record of a results file and the file's line it ends on."""
+    return ((at, record) for at, record, _, _ in _read_spans(path))
+
+
+def _read_spans(path: Path) -> Iterator[tuple[int, DeckRecord, bytes, int]]:
+    """Each whole record of a results file, the file's line it ends on, its bytes and where
+    they end, read within bounds (:func:`rhasp.files.bounded_lines`,
+    :func:`rhasp.files.json_line`); a torn last line is left out; damage is InputError naming
+    the file and line."""
     try:
         with path.open("rb") as handle:
             lines = ((at, raw) for at, raw in bounded_lines(handle) if raw.endswith(b"\n"))
             if path.suffix.lower() == ".csv":
                 yield from _csv_records(lines)
                 return
+            end = 0
             for at, raw in lines:
+                end += len(raw)
                 try:
                     record = _read_record(json_line(raw), from_csv=False)
                 except ValueError as error:
                     raise Damaged(str(error), at) from None
-                yield at, record
+                yield at, record, raw, end
     except Damaged as damage:
         where = location(str(path), damage.line)
         raise InputError(f"not a whole deck record: {damage}", where) from None
@@ -585,16 +729,21 @@ def _read_records(path: Path) -> Iterator[tuple[int, DeckRecord]]:
         raise InputError(f"cannot be read ({error.strerror})", str(path)) from None
 
 
-def _csv_records(lines: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, DeckRecord]]:
+def _csv_records(
+    lines: Iterable[tuple[int, bytes]],
+) -> Iterator[tuple[int, DeckRecord, bytes, int]]:
     """The records of a CSV results file's lines: a header row of :data:`FIELDS`, then a row
-    a record (a quoted field may span lines: a record is named by the line it ends on)."""
-    at = 0
+    a record (a quoted field may span lines: a record is named by the line it ends on, and
+    its bytes are those of its lines)."""
+    at, end, raw = 0, 0, bytearray()
 
     def texts() -> Iterator[str]:
-        nonlocal at
-        for at, raw in lines:
+        nonlocal at, end
+        for at, line in lines:
+            end += len(line)
+            raw.extend(line)
             try:
-                yield raw.decode("utf-8")
+                yield line.decode("utf-8")
             except UnicodeDecodeError:
                 raise Damaged("not UTF-8 text", at) from None
 
@@ -603,13 +752,16 @@ def _csv_records(lines: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, Deck
         header = next(rows, None)
         if header is not None and header != list(FIELDS):
             raise Damaged("the first row is not the header row of deck records", at)
+        raw.clear()
         for row in rows:
             if len(row) != len(FIELDS):
                 raise Damaged(f"a row of {len(row)} fields, not {len(FIELDS)}", at)
             try:
-                yield at, _read_record(dict(zip(FIELDS, row, strict=True)), from_csv=True)
+                record = _read_record(dict(zip(FIELDS, row, strict=True)), from_csv=True)
             except ValueError as error:
                 raise Damaged(str(error), at) from None
+            yield at, record, bytes(raw), end
+            raw.clear()
     except csv.Error as error:  # a field over the csv module's limit, a stray quote
         raise Damaged(f"not CSV ({error})", at) from None
 
@@ -647,6 +799,8 @@ def _read_record(raw: Any, from_csv: bool) -> DeckRecord:
     for name in ("puzzle", "board", "seconds"):
         if values[name] is None:
             raise ValueError(f"no value for {name!r}")
+    if from_csv and values["plan"] is None and values["length"] is not None:
+        values["plan"] = ""  # CSV writes a plan of no move, a puzzle solved as it stands, as ""
     found = [values.get(name) is None for name in ("length", "moves", "slides", "plan")]
     if any(found) and not all(found):
         raise ValueError("length, moves, slides and plan are all given or none (unsolvable)")

@@ -78,7 +78,7 @@ def read_header(journal: Path) -> dict[str, Any] | None:
     OSError (FileNotFoundError: no journal) as opening it raises. Reads one line, within
     bounds, whatever the file holds."""
     with journal.open("rb") as handle:
-        return _header(handle.readline(LONGEST_LINE + 1))
+        return header_of(handle.readline(LONGEST_LINE + 1))
 
 
 @dataclass
@@ -169,7 +169,7 @@ class JournaledOutput:
                     "resume or verify; run without --resume to make it anew"
                 )
             return Verified()  # someone else's file: overwritten, as --out says
-        found = _header(journal[0])
+        found = header_of(journal[0])
         if not resume:
             raise self._refusal(self._holds(found, len(journal) - 1))
         if found is None:
@@ -380,7 +380,8 @@ def _object(raw: bytes) -> dict[str, Any] | None:
     return found if isinstance(found, dict) else None
 
 
-def _header(raw: bytes) -> dict[str, Any] | None:
+def header_of(raw: bytes) -> dict[str, Any] | None:
+    """The header a journal's first line ``raw`` holds, None where it holds none."""
     header = _object(raw)
     if header is None or not isinstance(header.get("options"), dict):
         return None

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import importlib
+import io
 import json
 import os
 
@@ -10,7 +12,7 @@ import pytest
 
 from rhasp import api
 from rhasp.cli import app
-from rhasp.deck import read_results
+from rhasp.deck import FIELDS, read_results, record_digest
 from rhasp.errors import InputError
 from rhasp.formats import read_text
 from rhasp.static import blocked_exit
@@ -71,8 +73,7 @@ def test_an_interrupted_run_resumes_to_the_same_result(tmp_path):
 def test_csv_output_resumes_too(tmp_path):
     out = tmp_path / "results.csv"
     deck(str(DECK), "--out", str(out), "--jobs", "1")
-    rows = out.read_text().splitlines()
-    out.write_text("\n".join(rows[:6]) + "\n")  # header and five records
+    cut_to(out, 5, header=1)
     result = deck(str(DECK), "--out", str(out), "--resume", "--jobs", "1")
     assert result.exit_code == 0
     assert lengths(out) == dict(enumerate(CARD_MOVES, 1))
@@ -360,15 +361,17 @@ def test_resume_refuses_records_with_nothing_to_say_what_run_they_are_of(tmp_pat
     assert out.read_bytes() == kept
 
 
-@pytest.mark.parametrize("version", [2, "1"])
+@pytest.mark.parametrize("version", [1, "2"])
 def test_resume_refuses_a_run_file_of_another_version_naming_both(tmp_path, version):
     # Issue 42 item 8: said as damage, "or from another version of rhasp", versions unnamed.
+    # Version 1 held no digests of the records (issue 53).
     path, out, _ = finished(tmp_path, [FOUR, CARD1])
     kept = cut_to(out, 1)
     run = tmp_path / "out.jsonl.run"
-    run.write_text(json.dumps({**json.loads(run.read_text()), "version": version}) + "\n")
+    header, *entries = run.read_text().splitlines(keepends=True)
+    run.write_text(json.dumps({**json.loads(header), "version": version}) + "\n" + "".join(entries))
     said = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume"), out)
-    assert "out.jsonl.run" in said and "reads version 1 only" in said
+    assert "out.jsonl.run" in said and "reads version 2 only" in said
     assert f"version {version}," in said if type(version) is int else "no version" in said
     assert "damaged" not in said
     assert out.read_bytes() == kept
@@ -466,6 +469,198 @@ def edited(record: dict, **changes) -> dict:
     return {name: value for name, value in (record | changes).items() if value is not ...}
 
 
+def rows(out) -> list[dict]:
+    """The records of a results file as rows of fields (CSV's as text, as in the file)."""
+    if out.suffix == ".csv":
+        return list(csv.DictReader(io.StringIO(out.read_bytes().decode(), newline="")))
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def rewritten(out, records: list[dict]) -> bytes:
+    """``out`` holding ``records`` in its own format, written as rhasp writes it (an unedited
+    record's bytes are the same again), and its bytes."""
+    if out.suffix == ".csv":
+        text = io.StringIO(newline="")
+        writer = csv.DictWriter(text, list(rows(out)[0]) if rows(out) else FIELDS)
+        writer.writeheader()
+        writer.writerows({k: "" if v is None else v for k, v in r.items()} for r in records)
+        out.write_bytes(text.getvalue().encode())
+    else:
+        out.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return out.read_bytes()
+
+
+def forged(out) -> None:
+    """``out.run``'s digests made again for what ``out`` holds now, as one who edits a record
+    on purpose and knows how rhasp vouches for it would: then only the checks of a record
+    against its deck line are left to catch it."""
+    run = out.with_name(out.name + ".run")
+    key = run.read_bytes().split(b"\n", 1)[0]
+    raw = out.read_bytes().splitlines(keepends=True)
+    first = 1 if out.suffix == ".csv" else 0
+    entries = [
+        json.dumps({"line": int(row["line"]), "sha256": record_digest(key, line)})
+        for row, line in zip(rows(out), raw[first:], strict=True)
+    ]
+    run.write_bytes(key + b"\n" + "".join(entry + "\n" for entry in entries).encode())
+
+
+# Issue 53: what --resume keeps, it can prove rhasp wrote: FILE.run holds a digest of each
+# record's bytes as written, keyed on the run's header. Card 1 takes 8 moves (its card), the
+# 4x4 example 3 (counted by hand); a plan two moves longer is legal (Q up and down again).
+def unsolvable(records: list[dict]) -> list[dict]:
+    return [records[0], edited(records[1], length=None, moves=None, slides=None, plan=None)]
+
+
+def longer(records: list[dict]) -> list[dict]:
+    card = records[1]
+    plan = f"QU1 QD1 {card['plan']}"
+    moves, slides = int(card["moves"]) + 2, int(card["slides"]) + 2
+    return [records[0], edited(card, plan=plan, length=moves, moves=moves, slides=slides)]
+
+
+def other_cluster(records: list[dict]) -> list[dict]:
+    return [records[0], edited(records[1], cluster=int(records[1]["cluster"]) + 1), records[2]]
+
+
+def swapped(records: list[dict]) -> list[dict]:
+    # The two records of the 4x4 example, each given the other's deck line and name.
+    first, third = records[0], records[2]
+    return [
+        edited(third, line=first["line"], puzzle=first["puzzle"]),
+        records[1],
+        edited(first, line=third["line"], puzzle=third["puzzle"]),
+    ]
+
+
+def slower(records: list[dict]) -> list[dict]:
+    return [records[0], edited(records[1], seconds=99.5), records[2]]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+@pytest.mark.parametrize(
+    ("tamper", "at"),
+    [(unsolvable, 2), (longer, 2), (other_cluster, 2), (swapped, 1), (slower, 2)],
+    ids=["unsolvable", "a longer legal plan", "another cluster", "swapped", "seconds"],
+)
+def test_resume_refuses_a_record_rhasp_did_not_write(tmp_path, suffix, tamper, at):
+    path, out, first = finished(tmp_path, [FOUR, CARD1, FOUR], "--cluster", suffix=suffix)
+    assert first.exit_code == 0, first.stderr
+    records = tamper(rows(out))
+    kept = rewritten(out, records)
+    header = 1 if suffix == ".csv" else 0
+    said = refused(
+        deck(str(path), "--cluster", "--jobs", "1", "--out", str(out), "--resume"),
+        out,
+        line=header + at,
+    )
+    assert f"deck line {records[at - 1]['line']}" in said and ".run" in said
+    assert out.read_bytes() == kept
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_resume_refuses_a_record_copied_from_another_decks_results(tmp_path, suffix):
+    # The other deck's line 2 is card 1 too, its record a true one, its digest copied along.
+    path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR], suffix=suffix)
+    other = tmp_path / "other"
+    other.mkdir()
+    _, theirs, _ = finished(other, [FOUR, CARD1, FOUR, CARD1], suffix=suffix)
+    header = 1 if suffix == ".csv" else 0
+    ours, copied = out.read_bytes().splitlines(True), theirs.read_bytes().splitlines(True)
+    out.write_bytes(b"".join([*ours[: header + 1], copied[header + 1], *ours[header + 2 :]]))
+    run, their_run = (p.with_name(p.name + ".run") for p in (out, theirs))
+    entries, their_entries = (
+        run.read_bytes().splitlines(True),
+        their_run.read_bytes().splitlines(True),
+    )
+    run.write_bytes(b"".join([entries[0], entries[1], their_entries[2], entries[3]]))
+    kept = out.read_bytes()
+    said = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume"), out, header + 2)
+    assert "deck line 2" in said
+    assert out.read_bytes() == kept
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_a_deleted_record_is_solved_again(tmp_path, suffix):
+    path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR], suffix=suffix)
+    whole = [edited(record, seconds=...) for record in rows(out)]
+    header = 1 if suffix == ".csv" else 0
+    lines = out.read_bytes().splitlines(keepends=True)
+    out.write_bytes(b"".join(lines[: header + 1] + lines[header + 2 :]))
+    resumed = deck(str(path), "--jobs", "1", "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert summary_row(resumed.stderr, "kept from --out") == "2"
+    again = sorted(
+        (edited(record, seconds=...) for record in rows(out)), key=lambda r: int(r["line"])
+    )
+    assert again == whole
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
+def test_records_no_digest_vouches_for_at_the_end_are_solved_again(tmp_path, suffix):
+    # What a run killed between a record and its digest leaves; and a record added by hand at
+    # the end, which is not taken on trust either.
+    path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR], suffix=suffix)
+    records = rows(out)
+    run = out.with_name(out.name + ".run")
+    run.write_bytes(b"".join(run.read_bytes().splitlines(True)[:2]))  # line 1's digest only
+    rewritten(out, [records[0], edited(records[1], length=3, moves=3), records[2]])
+    resumed = deck(str(path), "--jobs", "1", "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert summary_row(resumed.stderr, "kept from --out") == "1"
+    assert lengths(out) == {1: 3, 2: 8, 3: 3}
+    again = deck(str(path), "--jobs", "1", "--out", str(out), "--resume")  # all vouched for now
+    assert summary_row(again.stderr, "kept from --out") == "3", again.stderr
+
+
+def test_a_record_no_digest_vouches_for_before_others_is_refused(tmp_path):
+    # Line 2's digest taken out of FILE.run: its record is not rhasp's, though line 3's is.
+    path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR])
+    run = out.with_name(out.name + ".run")
+    lines = run.read_bytes().splitlines(keepends=True)
+    run.write_bytes(b"".join([*lines[:2], *lines[3:]]))
+    kept = out.read_bytes()
+    said = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume"), out, line=2)
+    assert "deck line 2" in said and "no digest" in said
+    assert out.read_bytes() == kept
+
+
+@pytest.mark.parametrize("damage", [b"{not json}\n", b'{"line": 2, "sha256": 5}\n'])
+def test_a_damaged_run_file_is_refused_naming_its_line(tmp_path, damage):
+    path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR])
+    run = out.with_name(out.name + ".run")
+    lines = run.read_bytes().splitlines(keepends=True)
+    run.write_bytes(b"".join([*lines[:2], damage, *lines[3:]]))
+    kept = out.read_bytes()
+    result = deck(str(path), "--jobs", "1", "--out", str(out), "--resume")
+    assert result.exit_code == 2 and result.stderr.startswith(f"rhasp: {run}:3: "), result.stderr
+    assert out.read_bytes() == kept
+
+
+def test_a_run_file_that_is_a_folder_leaves_the_results_as_they_were(tmp_path):
+    # It emptied the results file before refusing.
+    path, out, _ = finished(tmp_path, [FOUR, CARD1])
+    kept = out.read_bytes()
+    run = out.with_name(out.name + ".run")
+    run.unlink()
+    run.mkdir()
+    refused(deck(str(path), "--jobs", "1", "--out", str(out)), run)
+    assert out.read_bytes() == kept
+
+
+def test_a_csv_record_of_a_puzzle_solved_as_it_stands_is_kept(tmp_path):
+    # The target already at its exit: no move, an empty plan, which CSV writes as "".
+    solved = "....XX" + "." * 30
+    path, out, first = finished(tmp_path, [solved, CARD1], suffix=".csv")
+    assert first.exit_code == 0, first.stderr
+    assert [record["plan"] for record in read_results(out)] == ["", rows(out)[1]["plan"]]
+    cut_to(out, 1, header=1)
+    resumed = deck(str(path), "--jobs", "1", "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert summary_row(resumed.stderr, "kept from --out") == "1"
+    assert lengths(out) == {1: 0, 2: 8}
+
+
 @pytest.mark.parametrize(
     ("edit", "said"),
     [
@@ -484,13 +679,15 @@ def edited(record: dict, **changes) -> dict:
     ],
 )
 def test_a_kept_record_is_checked_as_a_record_of_its_line(tmp_path, edit, said):
-    # Item 14: a stub {"line": 2} was taken as done (line 2 never got a result), and a length
-    # edited from 8 to 3 was kept.
+    # Item 14 of issue 39: a stub {"line": 2} was taken as done (line 2 never got a result),
+    # and a length edited from 8 to 3 was kept. With its digest forged, a record is still
+    # checked against what its line's puzzle and the plan replayed on it say.
     path, out, first = finished(tmp_path, [FOUR, CARD1, FOUR])
     assert first.exit_code == 0, first.stderr
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert records[1]["line"] == 2 and records[1]["length"] == 8
     out.write_text("".join(json.dumps(record) + "\n" for record in [records[0], edit(records[1])]))
+    forged(out)
     kept = out.read_bytes()
     result = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume"), out, line=2)
     assert said in result
@@ -499,10 +696,11 @@ def test_a_kept_record_is_checked_as_a_record_of_its_line(tmp_path, edit, said):
 
 def test_a_kept_csv_record_is_checked_too(tmp_path):
     path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR], suffix=".csv")
-    header, first, second = out.read_text().splitlines()[:3]
-    assert second.startswith(f"2,deck-2,{CARD1},8,8,")  # length and moves
-    edited_row = second.replace(f"{CARD1},8,8,", f"{CARD1},3,8,", 1)
-    out.write_text(f"{header}\n{first}\n{edited_row}\n")
+    header, first, second = out.read_bytes().splitlines(keepends=True)[:3]
+    assert second.startswith(f"2,deck-2,{CARD1},8,8,".encode())  # length and moves
+    edited_row = second.replace(f"{CARD1},8,8,".encode(), f"{CARD1},3,8,".encode(), 1)
+    out.write_bytes(header + first + edited_row)
+    forged(out)
     said = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume"), out, line=3)
     assert "deck line 2" in said and "length 3" in said
 
@@ -513,6 +711,7 @@ def test_a_kept_mismatch_must_be_what_the_line_says(tmp_path):
     record = json.loads(out.read_text().splitlines()[0])
     assert record["mismatch"] == "length"
     out.write_text(json.dumps(edited(record, mismatch=...)) + "\n")
+    forged(out)
     said = refused(
         deck(str(path), "--verify", "--jobs", "1", "--out", str(out), "--resume"), out, 1
     )
@@ -525,10 +724,12 @@ def test_many_kept_records_are_checked_on_the_workers_to_the_same_refusal(tmp_pa
     records = [json.loads(line) for line in out.read_text().splitlines()]
     records[3]["length"] = 3  # card 1 takes 8
     out.write_text("".join(json.dumps(record) + "\n" for record in records[:-1] + records[3:]))
+    forged(out)
     said = refused(deck(str(path), "--jobs", "2", "--out", str(out), "--resume"), out, line=4)
     assert "deck line 4" in said and "length 3" in said
     records[3]["length"] = 8
     out.write_text("".join(json.dumps(record) + "\n" for record in records[:3]))
+    forged(out)
     resumed = deck(str(path), "--jobs", "2", "--out", str(out), "--resume")
     assert resumed.exit_code == 0, resumed.stderr
     assert lengths(out) == {1: 3, 2: 8, 3: 3, 4: 8}

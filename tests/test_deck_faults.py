@@ -99,9 +99,9 @@ def test_resuming_cuts_a_torn_last_line(tmp_path, suffix):
     out = tmp_path / f"out{suffix}"
     first = [sys.executable, "-m", "rhasp", "deck", str(small), "--out", str(out), "--jobs", "1"]
     assert subprocess.run(first, capture_output=True).returncode == 0
-    whole = out.read_text().splitlines(keepends=True)
+    whole = out.read_bytes().splitlines(keepends=True)
     kept = 1 + 2 if suffix == ".csv" else 2  # the header, then two records
-    out.write_text("".join(whole[:kept]) + whole[kept][:17])  # a record cut short
+    out.write_bytes(b"".join(whole[:kept]) + whole[kept][:17])  # a record cut short
     resumed = subprocess.run([*first, "--resume"], capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
     lines = out.read_text().splitlines()
@@ -109,9 +109,9 @@ def test_resuming_cuts_a_torn_last_line(tmp_path, suffix):
     if suffix == ".jsonl":
         assert sorted(json.loads(line)["line"] for line in lines) == [1, 2, 3, 4, 5]
     else:
-        assert lines[0] == whole[0].rstrip("\n") and sorted(line[0] for line in lines[1:]) == list(
-            "12345"
-        )
+        assert lines[0] == whole[0].decode().rstrip("\r\n") and sorted(
+            line[0] for line in lines[1:]
+        ) == list("12345")
 
 
 @pytest.mark.parametrize(
