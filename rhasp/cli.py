@@ -79,8 +79,17 @@ from rhasp.errors import (
     about,
     install_command,
 )
-from rhasp.files import destination, naming_the_file, written_whole
-from rhasp.formats import FORMATS, SUFFIX, Entry, decode, read_bounded, read_path, write
+from rhasp.files import destination, files_named, naming_the_file, written_whole
+from rhasp.formats import (
+    FORMATS,
+    SUFFIX,
+    Entry,
+    decode,
+    read_bounded,
+    read_path,
+    read_path_located,
+    write,
+)
 from rhasp.formats.facts import write_facts
 from rhasp.journal import journal_of
 from rhasp.model import Move, Puzzle
@@ -630,29 +639,46 @@ def convert(
 ) -> int:
     """Convert a puzzle or deck between grid, line (deck), JSON and car-list formats."""
 
-    entries = read_entries(puzzle, target)
-    written: list[tuple[Puzzle, str]] = []
+    located = located_entries(puzzle, target)
+    written: list[tuple[Puzzle, str, str]] = []  # each puzzle, its text, where it was read
     code = EXIT_OK
-    for entry in entries:
+    for source, entry in located:
         try:
             if isinstance(entry, InputError):
                 raise entry
-            written.append((entry, write(entry, to.value)))
+            written.append((entry, write(entry, to.value), source))
         except InputError as error:
             report(error)
             code = EXIT_BAD_INPUT
     if not written:
         return code  # nothing to write: each puzzle's error is reported
-    if len(entries) == 1 or to is FormatChoice.line:
-        emit("".join(text for _, text in written), dest)
+    if len(located) == 1 or to is FormatChoice.line:
+        emit("".join(text for _, text, _ in written), dest)
         return code
     if dest is None:
         raise InputError(f"several puzzles in {to.value} format need -o DIRECTORY", puzzle)
+    names = in_name_order([entry.name for entry, _, _ in written])
+    sources = [source for _, _, source in written]
+    inputs = [] if puzzle == "-" else [puzzle]
+    files, problems = files_named(
+        dest, list(zip(names, sources, strict=True)), SUFFIX[to.value], inputs
+    )
+    for problem in problems:
+        report(problem)
+    if problems:
+        return EXIT_BAD_INPUT  # none written: the files would not be the puzzles read
     dest.mkdir(parents=True, exist_ok=True)
-    names = in_name_order([entry.name for entry, _ in written])
-    for name, (_, text) in zip(names, written, strict=True):
-        emit(text, dest / f"{name}{SUFFIX[to.value]}")
+    for file, (_, text, _) in zip(files, written, strict=True):
+        emit(text, file)
     return code
+
+
+def located_entries(path: str, targets: Sequence[str] | None) -> list[tuple[str, Entry]]:
+    """:func:`read_entries`, each entry with where it was read (its file, or its deck file
+    and line), for messages that name it."""
+    if path == "-" or _exists(path):
+        return read_path_located(path, targets=tuple(targets or ()))
+    return [("the board given", read_one(path, targets))]
 
 
 TRAILING_NUMBER = re.compile(r"\d+$")

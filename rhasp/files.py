@@ -1,6 +1,7 @@
 """Output files: written in one piece (never half a file, nor an old one half overwritten),
 their folder checked before the work rather than after, locked while one run writes them,
-never one of the run's inputs, and read back within bounds when a run resumes them.
+never one of the run's inputs, named after a puzzle only as a file in their folder (never a
+path, never two puzzles to one file), and read back within bounds when a run resumes them.
 
 A file is known by what it is (its device and inode), not by the name it was given: a
 symbolic or hard link to a file is that file, for the lock, for the refusal to write over an
@@ -11,7 +12,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Iterable, Iterator
+import unicodedata
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
@@ -184,3 +186,102 @@ def json_line(raw: bytes) -> Any:
         raise ValueError("not a line of JSON") from None
     except ValueError:  # an integer of thousands of digits
         raise ValueError("a number too long to read") from None
+
+
+#: What a file name holds on no common file system: the path separators of POSIX and
+#: Windows, and the characters Windows forbids in names.
+NOT_IN_FILE_NAMES = frozenset('/\\:*?"<>|')
+#: Names Windows keeps for its devices, whatever follows them after a dot (``NUL.txt``).
+DEVICE_NAMES = frozenset(
+    ["CON", "PRN", "AUX", "NUL", *(f"{port}{n}" for port in ("COM", "LPT") for n in range(1, 10))]
+)
+#: The longest file name, in bytes, that common file systems hold.
+LONGEST_FILE_NAME = 255
+
+
+def unusable_file_name(name: str, suffix: str) -> str | None:
+    """Why ``name`` + ``suffix`` cannot be the name of one file in a folder on every common
+    file system (POSIX, macOS, Windows), or None if it can. A puzzle's name is written as a
+    file name as it is, or not at all: never as a path (``../x``, ``/tmp/x``), never changed
+    to another name without a word."""
+    if not name:
+        return "is empty"
+    unusable = next((c for c in name if c in NOT_IN_FILE_NAMES or not c.isprintable()), None)
+    if unusable is not None:
+        return f"holds {unusable!r}, which a file name cannot hold on every system (it is no path)"
+    if name in (".", ".."):
+        return "names a folder, not a file"
+    if name.startswith("."):
+        return "starts with '.' (a hidden file, which reading the folder back skips)"
+    if name.split(".")[0].rstrip(" ").upper() in DEVICE_NAMES:
+        return "is the name of a device on Windows"
+    if len((name + suffix).encode("utf-8", "surrogateescape")) > LONGEST_FILE_NAME:
+        return f"is longer than the {LONGEST_FILE_NAME} bytes a file name holds"
+    return None
+
+
+def files_named(
+    folder: Path, named: Sequence[tuple[str, str]], suffix: str, inputs: Iterable[str] = ()
+) -> tuple[list[Path], list[InputError]]:
+    """The file in ``folder`` for each ``(name, source)``, ``name`` + ``suffix``, and what
+    forbids writing them, found before any is written: one InputError for each name that is
+    not a file name (:func:`unusable_file_name`; where: its source), for each that would
+    share a file with an earlier one (where: the file, naming both sources), names that
+    differ only in case or Unicode form included, since macOS and Windows keep one file for
+    both; and for each that would be written over one of the files ``inputs`` reads (a
+    file, or a directory's files). Writing none when any is refused loses nothing: no
+    puzzle is written over another, nor outside ``folder``."""
+    paths: list[Path] = []
+    problems: list[InputError] = []
+    first: dict[str, tuple[str, str]] = {}  # the file, as the system may compare names
+    read = {_identity(file): file for file in _input_files(inputs)}
+    read.pop(None, None)
+    for name, source in named:
+        path = folder / f"{name}{suffix}"
+        paths.append(path)
+        unusable = unusable_file_name(name, suffix)
+        if unusable is not None:
+            problems.append(InputError(f"the puzzle's name {name!r} {unusable}; rename it", source))
+            continue
+        key = unicodedata.normalize("NFC", path.name).casefold()
+        if key in first:
+            other, other_source = first[key]
+            both = (
+                f"{other_source} and {source}, both named {name!r}, would be written to this file"
+                if other == name
+                else f"{other_source} (named {other!r}) and {source} (named {name!r}) would be "
+                "written to this file, one where names that differ in case are one (macOS, "
+                "Windows)"
+            )
+            problems.append(InputError(f"{both}; rename one", str(folder / f"{other}{suffix}")))
+            continue
+        first[key] = (name, source)
+        overwritten = read.get(_identity(path))
+        if overwritten is not None:
+            problems.append(
+                InputError(
+                    f"is the input {overwritten}: writing {source} here would overwrite it; "
+                    "choose another folder",
+                    str(path),
+                )
+            )
+    return paths, problems
+
+
+def _input_files(inputs: Iterable[str]) -> Iterator[Path]:
+    """The files ``inputs`` names: each, and a directory's files."""
+    for source in inputs:
+        where = Path(source)
+        yield where
+        if _is_dir(where):
+            yield from where.iterdir()
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """What a file is (its device and inode), as :func:`same_file` compares files; None for
+    a name that leads nowhere."""
+    try:
+        found = path.stat()
+    except (OSError, ValueError):
+        return None
+    return found.st_dev, found.st_ino

@@ -9,6 +9,7 @@ import pty
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -873,6 +874,46 @@ def test_convert_writes_one_puzzle_to_a_file(tmp_path):
     result = rhasp("convert", str(ORIGINAL / "card01.txt"), "--to", "json", "-o", str(out))
     assert result.exit_code == 0 and result.stdout == ""
     assert read_text(out.read_text(), str(out), name="card01") == [card(1)]
+
+
+def convert_json_named(folder: Path, names: dict[str, str]) -> None:
+    """JSON puzzles in ``folder``, each file named by its key, its puzzle by its value: a 4×4
+    board with X alone in row 2."""
+    folder.mkdir()
+    for file, name in names.items():
+        document = {
+            "name": name,
+            "size": {"width": 4, "height": 4},
+            "vehicles": [{"label": "X", "row": 1, "col": 0, "length": 2, "orientation": "h"}],
+            "targets": [{"label": "X"}],
+        }
+        (folder / file).write_text(json.dumps(document))
+
+
+def test_convert_to_a_folder_refuses_puzzles_that_would_share_a_file(tmp_path):
+    source, out = tmp_path / "in", tmp_path / "out"
+    convert_json_named(source, {"a.json": "same", "b.json": "same"})
+    (source / "same.txt").write_text("....\nXX..\n....\n....\n")
+    result = rhasp("convert", str(source), "--to", "grid", "-o", str(out))
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"rhasp: {out / 'same.txt'}: {source / 'a.json'} and ")
+    assert f"{source / 'b.json'}, both named 'same'" in lines[0]
+    assert f"{source / 'same.txt'}, both named 'same'" in lines[1]
+    assert not out.exists()  # checked before any is written
+
+
+@pytest.mark.parametrize("name", ["../escaped", "/escaped"])
+def test_convert_to_a_folder_never_writes_outside_it(tmp_path, name):
+    source, out = tmp_path / "in", tmp_path / "out"
+    name = str(tmp_path / "escaped") if name == "/escaped" else name
+    convert_json_named(source, {"a.json": "fine", "b.json": name})
+    result = rhasp("convert", str(source), "--to", "grid", "-o", str(out))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"rhasp: {source / 'b.json'}: the puzzle's name {name!r}")
+    assert result.stderr.count("\n") == 1
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["in"]
 
 
 def test_several_puzzles_in_a_one_puzzle_format_need_a_directory():

@@ -1,4 +1,5 @@
-"""Output files are written in one piece: a failed or interrupted run never leaves half a file."""
+"""Output files are written in one piece: a failed or interrupted run never leaves half a file;
+and a puzzle's name becomes a file in its folder, or is refused, never a path elsewhere."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rhasp.cli import app
-from rhasp.files import written_whole
+from rhasp.files import files_named, unusable_file_name, written_whole
 from rhasp.formats import read_path
 from tests.boards import ORIGINAL
 from tests.command import runner
@@ -118,3 +119,54 @@ def test_a_read_only_folder_is_named_by_the_file_asked_for_not_the_temporary(tmp
     with pytest.raises(OSError) as caught, written_whole(dest) as temporary:
         read_only(temporary)
     assert caught.value.filename == str(dest)
+
+
+# --- a puzzle's name as a file name in a folder (issue 53) -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("../escaped", "holds '/'"),
+        ("/tmp/escaped", "holds '/'"),
+        ("a\\b", "holds '\\\\'"),
+        ("ten:30", "holds ':'"),
+        ("", "is empty"),
+        ("..", "names a folder"),
+        (".hidden", "starts with '.'"),
+        ("con", "device"),
+        ("NUL.x", "device"),
+        ("x" * 252, "longer than the 255 bytes"),
+    ],
+)
+def test_a_name_that_is_not_one_file_name_everywhere_is_refused(name, why):
+    assert why in (unusable_file_name(name, ".txt") or "")
+
+
+@pytest.mark.parametrize("name", ["card01", "deck-07", "my puzzle", "x" * 251, "con-1", "é"])
+def test_a_plain_name_is_a_file_name(name):
+    assert unusable_file_name(name, ".txt") is None
+
+
+def test_names_that_would_share_a_file_or_leave_the_folder_are_refused_naming_both(tmp_path):
+    named = [("same", "a.json"), ("../up", "b.json"), ("Same", "c.json"), ("same", "d.txt:3")]
+    files, problems = files_named(tmp_path / "out", named, ".txt")
+    assert files[0] == tmp_path / "out" / "same.txt"
+    said = [str(problem) for problem in problems]
+    assert said[0].startswith("b.json: the puzzle's name '../up' holds '/'")
+    out = tmp_path / "out" / "same.txt"
+    assert said[1].startswith(f"{out}: a.json (named 'same') and c.json (named 'Same')")
+    assert said[2].startswith(f"{out}: a.json and d.txt:3, both named 'same'")
+    assert len(said) == 3
+
+
+def test_a_name_that_would_write_over_an_input_is_refused(tmp_path):
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "card01.txt").write_text("; card 1, hand-counted: 8 moves\n")
+    files, problems = files_named(source, [("card01", "in/x.json")], ".txt", [str(source)])
+    assert [str(problem) for problem in problems] == [
+        f"{files[0]}: is the input {source / 'card01.txt'}: writing in/x.json here would "
+        "overwrite it; choose another folder"
+    ]
+    assert files_named(source, [("card02", "in/x.json")], ".txt", [str(source)])[1] == []

@@ -244,20 +244,37 @@ def read_path_numbered(path: str, *, targets: Sequence[str] = ()) -> list[tuple[
     """Like :func:`read_path`, each entry with its number: the line of a deck file, or the
     entry's place (1, 2, ...) in a directory. Resumed deck runs use it to know what is done.
     """
+    if path != "-" and Path(path).is_dir():
+        return list(enumerate((entry for _, entry in read_path_located(path, targets=targets)), 1))
+    return _read_file(path, targets)[1]
+
+
+def read_path_located(path: str, *, targets: Sequence[str] = ()) -> list[tuple[str, Entry]]:
+    """Like :func:`read_path`, each entry with where it was read, as messages name it: its
+    file (``in/card01.json``), or its deck file and line (``deck.txt:3``)."""
+    if path == "-" or not Path(path).is_dir():
+        source, numbered = _read_file(path, targets)
+        if len(numbered) == 1:
+            return [(source, numbered[0][1])]
+        return [(location(source, number), entry) for number, entry in numbered]
+    located: list[tuple[str, Entry]] = []
+    for file in sorted(
+        p for p in Path(path).iterdir() if p.is_file() and not p.name.startswith(".")
+    ):
+        try:
+            located += read_path_located(str(file), targets=targets)
+        except InputError as error:
+            located.append((printable(str(file)), error))
+    return located
+
+
+def _read_file(path: str, targets: Sequence[str]) -> tuple[str, list[tuple[int, Entry]]]:
+    """The numbered entries of a file or of standard input (``-``), and its name as messages
+    give it; a file that cannot be read raises InputError."""
     if path == "-":
         text = decode(read_bounded(sys.stdin.buffer, "<stdin>"), "<stdin>")
-        return read_text_numbered(text, "<stdin>", name="stdin", targets=targets)
+        return "<stdin>", read_text_numbered(text, "<stdin>", name="stdin", targets=targets)
     where = Path(path)
-    if where.is_dir():
-        entries: list[Entry] = []
-        for file in sorted(
-            p for p in where.iterdir() if p.is_file() and not p.name.startswith(".")
-        ):
-            try:
-                entries += read_path(str(file), targets=targets)
-            except InputError as error:
-                entries.append(error)
-        return list(enumerate(entries, 1))
     source = printable(path)
     try:
         with where.open("rb") as handle:
@@ -269,7 +286,8 @@ def read_path_numbered(path: str, *, targets: Sequence[str] = ()) -> list[tuple[
     except ValueError:  # a NUL byte, or a character the file system cannot encode
         raise InputError("cannot read: not a valid file name", source) from None
     text = decode(data, source)
-    return read_text_numbered(text, source, name=printable(where.stem), targets=targets)
+    name = printable(where.stem)
+    return source, read_text_numbered(text, source, name=name, targets=targets)
 
 
 def printable(name: str) -> str:

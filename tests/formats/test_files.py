@@ -4,7 +4,7 @@ deck streamed line by line giving what reading it whole gives (issue 13)."""
 from __future__ import annotations
 
 from rhasp.errors import InputError
-from rhasp.formats import DeckLine, read_path, read_path_numbered, stream_deck
+from rhasp.formats import DeckLine, read_path, read_path_located, read_path_numbered, stream_deck
 from tests.boards import card
 
 CARD1 = "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR."
@@ -104,3 +104,18 @@ def test_a_deck_of_one_line_boards_may_be_longer_than_the_bound_its_lines_may_no
         )
     else:
         raise AssertionError("no error")
+
+
+def test_each_entry_of_a_directory_is_located_by_its_file_or_its_deck_line(tmp_path):
+    (tmp_path / "deck.txt").write_text(f"{CARD1}\n\n{CARD1}\n")
+    (tmp_path / "one.txt").write_text(CARD1 + "\n")
+    (tmp_path / "bad.txt").write_text("")
+    located = read_path_located(str(tmp_path))
+    assert [source for source, _ in located] == [
+        f"{tmp_path}/bad.txt",
+        f"{tmp_path}/deck.txt:1",
+        f"{tmp_path}/deck.txt:3",
+        f"{tmp_path}/one.txt",
+    ]
+    assert str(located[0][1]) == f"{tmp_path}/bad.txt: empty: no puzzle found"
+    assert [entry for _, entry in located[1:]] == [card(1)] * 3 == read_path(str(tmp_path))[1:]
