@@ -21,6 +21,8 @@ with two cores or more, two solver threads sharing one memo. ``memo=False`` runs
 from __future__ import annotations
 
 import os
+import sys
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -57,6 +59,26 @@ SOLVE_MARGIN = 16 << 20
 #: The most solver threads a solve of this process has started: their arenas and stacks
 #: stay reserved, and the next solve's threads reuse them.
 _threads_started = 0
+
+
+#: The messages clingo has given this process so far: each is printed once (:func:`say_once`).
+_said: set[str] = set()
+_said_lock = threading.Lock()
+
+
+def say_once(code: clingo.MessageCode, message: str) -> None:
+    """clingo's logger: ``message`` on standard error, ``clingo:`` before it, the first time
+    this process is given it, never again. clingo says what it makes of an option each time
+    a Control takes its options and again when a solve starts (``Oversubscription: #Threads=4
+    exceeds logical CPUs=2.`` twice a puzzle; ``Heuristic 'Unit' implies lookahead.``), and
+    a file of many puzzles makes a Control each: the same line would fill the screen. The
+    encodings' own warnings are off (``--warn=none``); what is left is about the options."""
+    text = message.rstrip()
+    with _said_lock:
+        if text in _said:
+            return
+        _said.add(text)
+    print(f"clingo: {text}", file=sys.stderr, flush=True)
 
 
 def memo_options(clingo_args: Sequence[str]) -> list[str]:
@@ -275,7 +297,7 @@ class AspEngine:
         self, puzzle: Puzzle, objective: Objective, arguments: Sequence[str]
     ) -> clingo.Control:
         try:
-            control = clingo.Control(["--warn=none", *arguments])
+            control = clingo.Control(["--warn=none", *arguments], logger=say_once)
         except (RuntimeError, UnicodeError) as error:
             raise InputError(f"clingo refuses the options: {error}", "--clingo-arg") from None
         control.configuration.solve.models = "1"  # one answer, whatever else was set

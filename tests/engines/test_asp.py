@@ -162,6 +162,25 @@ def test_clingo_options_pass_through_and_bad_ones_are_named():
         get_engine("asp", asp=AspOptions(clingo_args=("--no-such-option",))).solve(card(1), "moves")
 
 
+def test_each_of_clingos_warnings_is_printed_once_a_run(capfd, monkeypatch):
+    # Issue 53: more threads than cores and a heuristic that implies lookahead each made clingo
+    # warn once a Control took the options and again at the first solve: on every puzzle of
+    # a file, two or four lines each.
+    import rhasp.engines.asp as asp
+
+    threads = (os.cpu_count() or 1) + 1
+    if threads > 64:  # clingo's most threads: no oversubscription to ask for
+        pytest.skip("more than 63 cores")
+    monkeypatch.setattr(asp, "_said", set(), raising=False)  # a run that has said nothing yet
+    given = (f"--parallel-mode={threads}", "--heuristic=Unit")
+    for number in (1, 2, 3):
+        assert AspEngine(AspOptions(clingo_args=given)).solve(card(number), "moves").length
+    lines = capfd.readouterr().err.splitlines()
+    assert len(lines) == len(set(lines)), lines
+    assert sum("Oversubscription" in line for line in lines) == 1, lines
+    assert sum("implies lookahead" in line for line in lines) == 1, lines
+
+
 @pytest.mark.parametrize("given", [("--models=0",), ("-n", "2"), ("--enum-mode=brave",)])
 def test_the_driver_checks_clingos_options_itself(given):
     """An engine made without a request (rhasp.commands) refuses them too (issue 39)."""
