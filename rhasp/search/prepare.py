@@ -26,11 +26,20 @@ the code here, and this module compiles it in a process of its own
 
 Whoever needs the code at once (``RHASP_JIT=always``: tests and benchmarks) compiles it in
 its own process, under the same lock, and writes the same marker.
+
+The cache is an optimisation, never a failure (docs/design.md, "The cache never fails a
+run"). A folder that cannot be made or written (a file in its path, read-only, full) leaves
+the searches uncompiled, or compiled in memory where the process compiles anyway; numba's
+files that cannot be read (an index left empty by a crash, code cut short, or another
+function's) are moved out of use into ``damaged/`` (:func:`set_aside`) and compiled again.
+Nothing here raises for the cache: each of these says so once a process, on one line of
+standard error (:func:`tell`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import hashlib
 import importlib.util
@@ -40,6 +49,7 @@ import platform
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -52,6 +62,11 @@ SOURCES = ("core", "clusters", "shards", "geometry", "jit")
 KEPT = 3
 #: How nice the compiling process is to the command that started it.
 NICENESS = 10
+#: What a write refused for want of room or right says (a full disk, a quota, a file size
+#: limit, a read-only folder): the cache cannot take the code, which is none the worse.
+WRITE_REFUSED = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EPERM}
+)
 
 
 def base() -> Path:
@@ -116,28 +131,111 @@ def _prune(kept: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def writable() -> Path:
+    """This version's folder, found writable (a file made and removed in it, as numba makes
+    one before it caches there); an OSError that says why not."""
+    chosen = folder()
+    try:
+        tempfile.TemporaryFile(dir=chosen).close()
+    except OSError as error:  # named by the folder, not by the file it could not make
+        raise OSError(error.errno, error.strerror, str(chosen)) from None
+    return chosen
+
+
 def marker(function: str, shape: str) -> Path:
     return folder() / "ready" / f"{function}.{shape}"
 
 
 def ready(function: str, shape: str) -> bool:
-    """Whether the code of ``function`` for boards of ``shape`` is in the cache."""
-    return marker(function, shape).exists()
+    """Whether the code of ``function`` for boards of ``shape`` is in the cache (False where
+    there is no cache folder)."""
+    try:
+        return marker(function, shape).exists()
+    except OSError as error:
+        tell_unusable(error)
+        return False
 
 
 def mark_ready(function: str, shape: str) -> None:
-    marker(function, shape).touch()
+    """Say that the code is in numba's cache (unsaid where the folder takes no marker: a later
+    run asks for the code again, and the background process finds it cached)."""
+    try:
+        marker(function, shape).touch()
+    except OSError as error:
+        tell_unusable(error)
 
 
 @contextlib.contextmanager
 def compiling() -> Iterator[None]:
-    """Held while code is compiled into the folder, by one process at a time."""
-    with open(folder() / "lock", "a+") as lock:
+    """Held while code is compiled into the folder, by one process at a time; where the
+    folder takes no lock file, the compile goes on without it (nothing can be cached)."""
+    try:
+        lock = open(folder() / "lock", "a+")  # noqa: SIM115 (closed below, held meanwhile)
+    except OSError as error:
+        tell_unusable(error)
+        yield
+        return
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+#: Whether this process has said what is wrong with the cache (once a process: workers forked
+#: afterwards inherit it).
+_told = False
+
+
+def tell(line: str) -> None:
+    """``rhasp: line`` on standard error, unless this process has said one already."""
+    global _told
+    if _told:
+        return
+    _told = True
+    with contextlib.suppress(OSError, ValueError):  # standard error closed: nothing to say
+        sys.stderr.write(f"rhasp: {line}\n")
+        sys.stderr.flush()
+
+
+def tell_unusable(error: OSError) -> None:
+    """Say that the cache cannot be used, and why (``error``: what the folder refused)."""
+    where = error.filename or base()
+    what = error.strerror or str(error)
+    tell(f"{where}: {what}: the compiled code's cache cannot be used; searches go on without it")
+
+
+def set_aside(function: str, why: BaseException) -> bool:
+    """Move numba's files of ``function`` (its index and code for every shape: one index holds
+    them all) and its markers out of use, into the folder's ``damaged/``, replacing what an
+    earlier fault left there, so that the next compile writes them afresh; ``why``: what
+    reading them raised. Said once a process, by whichever process moves them (another that
+    finds them moved says nothing). True if any was moved."""
+    try:
+        version = folder()
+        damaged = version / "damaged"
+        found = sorted(version.glob(f"*/*.{function}-*.nb[ci]"))
+        markers = list((version / "ready").glob(f"{function}.*"))
+        moved = []
+        for path in found:
+            damaged.mkdir(exist_ok=True)
+            with contextlib.suppress(FileNotFoundError):  # another process moved it first
+                path.replace(damaged / path.name)
+                moved.append(path)
+        for path in markers:
+            path.unlink(missing_ok=True)
+    except OSError as error:
+        tell_unusable(error)
+        return False
+    if moved:
+        said = str(why).strip().splitlines()
+        reason = said[0][:120] if said else type(why).__name__
+        tell(
+            f"{moved[0].parent}: the compiled code of {function} could not be loaded "
+            f"({reason}): set aside in {damaged}, to be compiled again"
+        )
+    return bool(moved)
 
 
 def start(function: str, shape: str, call: tuple[Any, ...]) -> bool:
@@ -154,7 +252,8 @@ def start(function: str, shape: str, call: tuple[Any, ...]) -> bool:
         partial.replace(request)  # whole, or not there
         _serve_in_background(folder())
         return True
-    except OSError:
+    except OSError as error:
+        tell_unusable(error)
         return False
 
 

@@ -31,6 +31,9 @@ It owns every decision the callers would otherwise repeat:
 - **the conversions.** The compiled twin takes int64 arrays: the runner converts tables
   (cached, keyed by the tables themselves, so a :class:`~rhasp.search.geometry.Geometry`
   stays plain data) and lists of keys.
+- **the cache's faults.** Compiled code that cannot be had (no cache folder to keep it in,
+  numba's files damaged or another function's) leaves that function's searches uncompiled in
+  this process, and never stops one (:meth:`Runner.load`; :mod:`rhasp.search.prepare`).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -69,16 +73,41 @@ LOAD_SECONDS = 5.0
 def compiled_core() -> ModuleType | None:
     """The compiled core, its code cached in this version's folder
     (:func:`rhasp.search.prepare.folder`), or None where it cannot be loaded (numba broken,
-    or no folder to cache its code in): then every search runs uncompiled."""
+    or no folder to cache its code in: said once, :func:`rhasp.search.prepare.tell`): then
+    every search runs uncompiled. Never cached anywhere else: numba, refused the folder, would
+    fall back to the package's ``__pycache__`` or its own folder, where no key keeps stale
+    code out (:mod:`rhasp.search.prepare`)."""
     try:
         import numba
 
         # Before jit's functions are made: each finds its cache folder then.
-        numba.config.CACHE_DIR = str(prepare.folder())
+        version = prepare.writable()
+        numba.config.CACHE_DIR = str(version)
         from rhasp.search import jit
-    except (ImportError, RuntimeError, OSError):
+    except OSError as error:
+        prepare.tell_unusable(error)
+        return None
+    except (ImportError, RuntimeError):
+        return None
+    if not _cached_in(jit, version):
+        prepare.tell(f"{version}: numba cannot cache there; searches go on without the cache")
         return None
     return jit
+
+
+#: The functions jit compiles, each cached by numba on its own.
+COMPILED = ("breadth_first", "cheapest", "best_first", "cluster", "enumerate_shard")
+
+
+def _cached_in(jit: ModuleType, version: Path) -> bool:
+    """Whether numba caches every compiled function of ``jit`` in the folder ``version``
+    (a function whose cache numba cannot say, in a numba to come, is taken to be there)."""
+    for name in COMPILED:
+        cache = getattr(getattr(jit, name), "_cache", None)
+        path = getattr(cache, "cache_path", None)
+        if path is not None and version not in Path(path).parents:
+            return False
+    return True
 
 
 @functools.cache
@@ -165,6 +194,8 @@ class Runner:
         self.on_compiling: Callable[[], None] | None = None
         self._compiling_told = False
         self._loaded: set[tuple[str, str]] = set()  # (function, shape) loaded here
+        #: (function, shape) whose compiled code cannot be had here: uncompiled in this process
+        self._unusable: set[tuple[str, str]] = set()
         self._requested: set[tuple[str, str]] = set()  # asked of a background process
         self._loading: dict[tuple[str, str], threading.Thread] = {}
         #: Calls that answer at once, by (function, shape), from :meth:`warm_up`: what a
@@ -217,20 +248,82 @@ class Runner:
         answers at once) by making it; numba compiles it first where it is not cached, under
         the cache folder's lock (one process compiles, others wait and load), and marks it
         ready. Run by the background process, by a loading thread, or where
-        ``RHASP_JIT=always`` wants the code at once."""
+        ``RHASP_JIT=always`` wants the code at once.
+
+        The cache never stops it (:mod:`rhasp.search.prepare`). Where numba cannot save the
+        code (a full disk, a read-only folder), it has compiled it all the same: loaded, not
+        marked ready. Where numba's files cannot be loaded, or hold another function's code,
+        they are set aside; a process that compiles (the background process, or
+        ``RHASP_JIT=always``) then compiles the code afresh, and any other asks the
+        background process to, its own searches of that function and shape uncompiled.
+        Code that cannot be had at all leaves them uncompiled in this process. A compile that
+        fails on its own (numba's error, not the cache's) is raised where this process
+        compiles."""
         jit = self.compiled()
-        if jit is None:
+        where = (function, shape)
+        if jit is None or where in self._unusable:
             return
+        cached = prepare.ready(function, shape)
+        compiles = _mode() == "always" or not cached  # else a loading thread: loads only
+        try:
+            self._make(jit, where, call, cached)
+        except MemoryError:
+            raise
+        except Exception as error:
+            if compiles and _compile_error(error):
+                raise
+            if not self._recover(jit, where, call, error, compiles):
+                self._unusable.add(where)
+                return
+        self._loaded.add(where)
+
+    def _make(
+        self, jit: ModuleType, where: tuple[str, str], call: tuple[Any, ...], cached: bool
+    ) -> None:
+        """Make ``call`` compiled, checking that the code is ``call``'s function's; when not
+        ``cached``, under the compile lock, and mark it ready."""
         search, tables, arguments, flags = call
         twin, converted, watch = self._way(search, tables, arguments, jit)
-        if prepare.ready(function, shape):
+        if cached:
             twin(*converted, watch, **flags)
+            _own_code(jit, search)
+            return
+        with prepare.compiling():
+            self._tell_compiling_after(COMPILE_NOTICE_AFTER)
+            twin(*converted, watch, **flags)
+            _own_code(jit, search)
+            prepare.mark_ready(*where)
+
+    def _recover(
+        self,
+        jit: ModuleType,
+        where: tuple[str, str],
+        call: tuple[Any, ...],
+        error: Exception,
+        compiles: bool,
+    ) -> bool:
+        """After loading ``where``'s code raised ``error``: whether the code is loaded all the
+        same (see :meth:`load`). A save refused leaves the code in numba's memory; anything
+        else is taken for damaged files, set aside."""
+        if isinstance(error, OSError) and error.errno in prepare.WRITE_REFUSED:
+            prepare.tell_unusable(error)
         else:
-            with prepare.compiling():
-                self._tell_compiling_after(COMPILE_NOTICE_AFTER)
-                twin(*converted, watch, **flags)
-                prepare.mark_ready(function, shape)
-        self._loaded.add((function, shape))
+            prepare.set_aside(where[0], error)
+            if not compiles:
+                with self._guard:
+                    self._requested.discard(where)
+                self._ask(where, call)  # compiled afresh for the next search or run
+        if not compiles:
+            return False
+        try:  # from memory, or compiled afresh: not marked, a later run finds it cached
+            self._make(jit, where, call, cached=True)
+        except MemoryError:
+            raise
+        except Exception as again:
+            if _compile_error(again):
+                raise
+            return False
+        return True
 
     def have_ready(
         self,
@@ -249,7 +342,7 @@ class Runner:
         where = (function.__name__, shape(tables))
         if where in self._loaded:
             return True
-        if _mode() == "never" or not _may_compile():
+        if _mode() == "never" or not _may_compile() or where in self._unusable:
             return False
         call = (function, tables, arguments, flags)
         with self._guard:
@@ -319,9 +412,9 @@ class Runner:
         """The compiled core, if ``function``'s code for these tables is loaded here (or
         ``RHASP_JIT=always`` wants it at once); else None, asking for the code to come when
         the process has switched."""
-        if not _may_compile():
-            return None
         where = (function.__name__, shape(tables))
+        if not _may_compile() or where in self._unusable:
+            return None
         if where not in self._loaded and where in self._warm_calls:
             if _mode() == "always":
                 self.load(*where, self._warm_calls[where])
@@ -351,9 +444,10 @@ class Runner:
         stops and starts again compiled, with the seconds left. It never waits on a compile.
         """
         budget = budget or Budget()
-        compiles = geometry.compiles and _may_compile()
-        reached = _reached(search, flags)
         tables = geometry.tables
+        unusable = (search.__name__, shape(tables)) in self._unusable
+        compiles = geometry.compiles and _may_compile() and not unusable
+        reached = _reached(search, flags)
         if compiles and _mode() == "always" and not self.is_loaded(search, tables):
             self.load(search.__name__, shape(tables), (search, tables, (start, 1), flags))
         if compiles and self.is_loaded(search, tables):
@@ -468,6 +562,32 @@ def _interruptibly(work: Callable[[], Any]) -> None:
         thread.join(PROGRESS_EVERY)
     if failed:
         raise failed[0]
+
+
+class _OtherCode(Exception):
+    """numba's cache gave a function the compiled code of another: a ``.nbc`` file copied or
+    renamed over its own (numba checks an index against its source file, not the code the
+    index points to), which would run the other search under this one's name."""
+
+
+def _own_code(jit: ModuleType, search: Callable[..., Any]) -> None:
+    """Raise :class:`_OtherCode` unless every compiled version of ``search``'s twin in ``jit``
+    is ``search``'s own code (numba's record of what it compiled says which function)."""
+    for compiled in getattr(getattr(jit, search.__name__), "overloads", {}).values():
+        made = getattr(compiled, "fndesc", None)
+        if made is not None and (made.modname, made.qualname) != (
+            search.__module__,
+            search.__qualname__,
+        ):
+            raise _OtherCode(f"{made.modname}.{made.qualname} in place of {search.__name__}")
+
+
+def _compile_error(error: BaseException) -> bool:
+    """Whether ``error`` is numba's own, a compile that fails (an edit numba cannot type, say):
+    not the cache's fault, so not hidden where this process compiles."""
+    from numba.core.errors import NumbaError
+
+    return isinstance(error, NumbaError)
 
 
 def _with_plain_keys(jit: ModuleType, twin: Callable[..., Any], watch: Any) -> Callable[..., Any]:

@@ -194,3 +194,59 @@ def test_many_requests_at_once_start_one_background_process(empty_compile_cache)
     assert len(queued) >= 8  # still waiting: one process compiles them in turn
     assert len(processes_naming(str(empty_compile_cache))) == 1
     assert prepare.serving(next(empty_compile_cache.iterdir()))
+
+
+# --- the cache never fails a command (docs/design.md, "The cache never fails a run") -------
+
+
+def deck_of(tmp_path: Path, number: int, lines: int = 100) -> Path:
+    """A deck of ``lines`` copies of card ``number``'s line: with 100 or more, ``rhasp deck``
+    warms the compiled core before it starts."""
+    line = (PACKAGE.parent / "puzzles" / "original40.txt").read_text().splitlines()[number - 1]
+    deck = tmp_path / f"card{number}x{lines}.txt"
+    deck.write_text(f"{line}\n" * lines)
+    return deck
+
+
+def rhasp_run(*arguments: str) -> subprocess.CompletedProcess:
+    done = subprocess.run(
+        [sys.executable, "-m", "rhasp", *arguments], capture_output=True, text=True, timeout=300
+    )
+    assert "Traceback" not in done.stderr and "Exception" not in done.stderr, done.stderr
+    return done
+
+
+def said_by_rhasp(stderr: str) -> list[str]:
+    """The lines rhasp said on standard error (a deck's summary table aside)."""
+    return [line for line in stderr.splitlines() if line.startswith("rhasp: ")]
+
+
+@pytest.mark.parametrize("command", ["solve", "deck"])
+def test_a_cache_dir_naming_a_file_never_stops_a_command(tmp_path, monkeypatch, command):
+    # Issue 53: exit code 2, "…/ready: Not a directory", for rhasp solve on a 12×12 board past
+    # the switch and at once for any deck of 100 lines or more.
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path / "a-file"))
+    if command == "solve":  # BFS meets the limit before its answer at depth 5, as uncached
+        done = rhasp_run("solve", LEFT12, "--engine", "bfs", "--max-states", "300000")
+        assert done.returncode == 4 and "state limit reached" in done.stdout
+    else:
+        done = rhasp_run("deck", str(deck_of(tmp_path, 1)), "--jobs", "1")
+        assert done.returncode == 0
+        records = [json.loads(line) for line in done.stdout.splitlines()]
+        assert [record["moves"] for record in records] == [8] * 100  # card 1's back
+    said = said_by_rhasp(done.stderr)
+    assert len(said) == 1 and str(tmp_path / "a-file") in said[0], said
+
+
+def test_a_deck_on_a_damaged_cache_answers_and_says_so_once(compiled_cache, tmp_path):
+    # An empty index (a crash after numba's unsynced write): rhasp deck stopped at once with
+    # EOFError's traceback and no record, on every run until the file was deleted.
+    index = next(compiled_cache.glob("*/core.breadth_first-*.nbi"))
+    index.write_bytes(b"")
+    done = rhasp_run("deck", str(deck_of(tmp_path, 1)), "--jobs", "1")
+    assert done.returncode == 0
+    assert [json.loads(line)["moves"] for line in done.stdout.splitlines()] == [8] * 100
+    said = said_by_rhasp(done.stderr)
+    assert len(said) == 1 and "breadth_first" in said[0] and "set aside" in said[0], said
+    assert (compiled_cache / "damaged" / index.name).exists()

@@ -4,20 +4,28 @@ reference, compiled or not, warmed once, bounded, and stopped at once when asked
 from __future__ import annotations
 
 import ast
+import errno
+import json
+import os
+import shutil
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
 
 from rhasp import enumeration
 from rhasp.api import read
+from rhasp.engines import reference
 from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
 from rhasp.progress import Silent
-from rhasp.search import core, geometry, runner, shards
+from rhasp.search import core, geometry, prepare, runner, shards
 from rhasp.search.runner import RUNNER, UNLIMITED
+from tests.boards import CARD_MOVES, card
+from tests.search.conftest import ONE_WORD, numba_files, read_only
 
 BOTH_WAYS = pytest.mark.parametrize("jit", ["always", "never"])
 FOUR = enumeration.Options(size=4, max_walls=1)
@@ -158,3 +166,160 @@ def test_numba_never_swaps_standard_output_from_a_loading_thread():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "[]\n"
+
+
+# --- the cache never fails a run (docs/design.md, "The cache never fails a run") -----------
+
+#: A process that warms the compiled core as a deck of 100 lines does (the four searches, for
+#: boards of one word), then finds the fewest moves of a card: what the warm-up said, the
+#: plan's length and the states it reached, and whether the process has the compiled core at
+#: all. Its background compiles are not started: the test reads the requests in the queue.
+WARMED_SEARCH = """
+import json, sys
+from rhasp.search import prepare
+prepare._serve_in_background = lambda version: None
+from rhasp import search
+from rhasp.search.runner import RUNNER
+from tests.boards import card
+loaded = search.prefer_compiled()
+puzzle = card(int(sys.argv[1]))
+plan, states = search.fewest_moves(puzzle.board, puzzle.start)
+print(json.dumps([loaded, len(plan), states, RUNNER.compiled() is not None]))
+"""
+
+
+def warmed_search(number: int, command: list[str] | None = None) -> tuple[list, list[str]]:
+    """:data:`WARMED_SEARCH` on card ``number`` in a process of its own (numba reads the cache
+    as it starts; this one's compiled core is loaded already): its answer and the lines it
+    wrote on standard error, checked to hold no traceback."""
+    done = subprocess.run(
+        [*(command or []), sys.executable, "-c", WARMED_SEARCH, str(number)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=Path(__file__).resolve().parents[2],
+        env={**os.environ, "RHASP_JIT": "auto"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Exception" not in done.stderr, done.stderr
+    return json.loads(done.stdout), done.stderr.splitlines()
+
+
+def reference_answer(number: int) -> tuple[int, int]:
+    """Card ``number``'s fewest moves, from its back, and the states BFS reaches, from the
+    readable reference search: what the core answers compiled or not."""
+    puzzle = card(number)
+    _, states = reference.fewest_moves(puzzle.board, puzzle.start)
+    return CARD_MOVES[number - 1], states
+
+
+def test_a_cache_folder_that_cannot_be_made_leaves_the_searches_uncompiled(
+    tmp_path, monkeypatch, capfd
+):
+    # RHASP_CACHE_DIR naming a file: a deck's warm-up and a search past the switch asked for
+    # the folder and stopped at "Not a directory" (exit code 2).
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path / "a-file"))
+    monkeypatch.setenv("RHASP_JIT", "auto")
+    monkeypatch.setattr(prepare, "_folder", None)
+    monkeypatch.setattr(prepare, "_told", False)
+    fresh = runner.Runner(switch_states=0)  # asks for the compiled code at its first look
+    puzzle = card(13)
+    plan = geometry.Geometry.of(puzzle.board)
+    bfs = {"stop_at_goal": True, "with_links": True}
+    key = plan.key(puzzle.start)
+    assert not fresh.warm_up(core.breadth_first, plan.tables, key, UNLIMITED, **bfs)
+    budget = Budget(progress=Silent())  # watched, so that it looks for the compiled code
+    goal, states, _ = fresh.run(plan, core.breadth_first, key, budget=budget, **bfs)
+    assert goal >= 0 and states == reference_answer(13)[1]
+    said = capfd.readouterr().err.splitlines()
+    assert len(said) == 1 and str(tmp_path / "a-file") in said[0], said
+    assert "Not a directory" in said[0]
+
+
+@pytest.mark.parametrize("damage", ["empty index", "code cut short", "another function's code"])
+def test_damaged_compiled_code_is_set_aside_and_compiled_again(compiled_cache, damage):
+    # numba writes without fsync (a crash leaves an empty index), a copy may be cut short, a
+    # file may be another function's: each was a traceback (EOFError, UnpicklingError,
+    # "expected 4 arguments") on every run until deleted, or, where the other function took
+    # the same arguments (A*'s best_first for breadth_first), the wrong search, unsaid.
+    files = numba_files(compiled_cache, "breadth_first")  # one index, code for each shape
+    index = next(p for p in files if p.suffix == ".nbi")
+    other = next(p for p in numba_files(compiled_cache, "best_first") if p.suffix == ".nbc")
+    for code in (p for p in files if p.suffix == ".nbc"):  # the index says which is whose
+        if damage == "code cut short":
+            code.write_bytes(code.read_bytes()[:1000])
+        elif damage == "another function's code":
+            shutil.copy(other, code)
+    if damage == "empty index":
+        index.write_bytes(b"")
+    (loaded, moves, states, compiled), said = warmed_search(1)
+    assert (moves, states) == reference_answer(1)  # BFS's own count: not A*'s
+    assert not loaded  # breadth_first's code is not, the others' are
+    assert compiled  # the compiled core is in use: only the damaged code is not
+    assert len(said) == 1 and "breadth_first" in said[0] and "set aside" in said[0], said
+    assert numba_files(compiled_cache, "breadth_first") == []
+    assert sorted(p.name for p in (compiled_cache / "damaged").iterdir()) == [p.name for p in files]
+    assert not (compiled_cache / "ready" / f"breadth_first.{ONE_WORD}").exists()
+    assert (compiled_cache / "queue" / f"breadth_first.{ONE_WORD}").exists()  # asked again
+    assert numba_files(compiled_cache, "best_first")  # the others untouched
+    assert (compiled_cache / "ready" / f"best_first.{ONE_WORD}").exists()
+
+
+def test_a_read_only_cache_is_not_used_and_nothing_is_cached_beside_the_package(
+    compiled_cache,
+):
+    # numba, refused the folder, cached beside the package instead (rhasp/search/__pycache__,
+    # where no key keeps stale code out), compiling in the search's process meanwhile.
+    pycache = Path(runner.__file__).parent / "__pycache__"
+    before = sorted(pycache.glob("*.nb[ci]"))
+    cached = sorted(p for p in compiled_cache.rglob("*"))
+    for path in [compiled_cache, *cached]:
+        path.chmod(path.stat().st_mode & ~0o222)
+    try:
+        (loaded, moves, states, compiled), said = warmed_search(1, read_only([]))
+    finally:
+        for path in [compiled_cache, *cached]:
+            path.chmod(path.stat().st_mode | 0o200)
+    assert (moves, states) == reference_answer(1)
+    assert not loaded and not compiled
+    assert len(said) == 1 and str(compiled_cache) in said[0], said
+    assert "Permission denied" in said[0]
+    assert sorted(pycache.glob("*.nb[ci]")) == before
+    assert sorted(p for p in compiled_cache.rglob("*")) == cached
+
+
+def test_code_a_full_disk_cannot_take_is_used_from_memory(tmp_path, monkeypatch, capfd):
+    # numba keeps the code it compiled before it saves it (numba/core/dispatcher.py: the
+    # overload is added, then saved), so a save refused for want of room leaves the code in
+    # memory: the compiled twin here answers its first call and then fails as numba's save
+    # does; the process that compiles it (RHASP_JIT=always) uses it, marks nothing ready,
+    # and says so once (the OSError went up to the command line: exit code 2).
+    jit = RUNNER.compiled()
+    if jit is None:
+        pytest.skip("numba is not installed")
+    monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("RHASP_JIT", "always")
+    monkeypatch.setattr(prepare, "_folder", None)
+    monkeypatch.setattr(prepare, "_told", False)
+    saves = []
+
+    def compiled_then_not_saved(*arguments, **flags):
+        answer = jit.breadth_first(*arguments, **flags)
+        if not saves:
+            saves.append("refused")
+            raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "code.nbc"))
+        return answer
+
+    full = types.SimpleNamespace(**{**vars(jit), "breadth_first": compiled_then_not_saved})
+    fresh = runner.Runner()
+    monkeypatch.setattr(fresh, "compiled", lambda: full)
+    puzzle = card(13)
+    plan = geometry.Geometry.of(puzzle.board)
+    bfs = {"stop_at_goal": True, "with_links": True}
+    goal, states, _ = fresh.run(plan, core.breadth_first, plan.key(puzzle.start), **bfs)
+    assert goal >= 0 and states == reference_answer(13)[1]
+    assert saves == ["refused"] and fresh.is_loaded(core.breadth_first, plan.tables)
+    assert not prepare.ready("breadth_first", runner.shape(plan.tables))
+    said = capfd.readouterr().err.splitlines()
+    assert len(said) == 1 and "No space left on device" in said[0], said
