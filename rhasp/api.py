@@ -143,6 +143,7 @@ __all__ = [
     "single",
     "solution",
     "solve",
+    "stop_compiling",
     "warm_up",
     "when_compiling",
     "worth_playing_text",
@@ -223,6 +224,14 @@ def when_compiling(tell: Callable[[], None] | None) -> None:
     seconds of CPU in a background process while the search goes on uncompiled, cached after),
     so that a busy machine need not be a silent surprise; None: no one is told."""
     search.when_compiling(tell)
+
+
+def stop_compiling() -> bool:
+    """End the background compile of the search core now, if this process group started it
+    (this process, its workers, or an earlier command of the same job): for a process told to
+    end (SIGTERM), so that a job that was killed leaves nothing running. No search waits on
+    it; a later run asks for the code again. True if one was told to end."""
+    return search.stop_serving()
 
 
 def warm_up(sides: Iterable[int] = ()) -> bool:

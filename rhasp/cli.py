@@ -1265,7 +1265,8 @@ def main() -> None:
     """The ``rhasp`` command. Usage errors (a bad option value, an extra argument) are one line
     naming the command, exit code 2, like every other error; bare ``rhasp`` prints its help.
     Ctrl-C and SIGTERM stop it cleanly (exit codes 130 and 143), and so does standard output
-    closed by its reader (141, nothing on standard error)."""
+    closed by its reader (141, nothing on standard error). SIGTERM also ends the background
+    compile its process group started (docs/design.md, "The cache never fails a run")."""
     signal.signal(signal.SIGTERM, _terminate)
     if err.is_terminal:
         api.when_compiling(lambda: err.print(COMPILING, markup=False))
@@ -1291,6 +1292,7 @@ def run_app() -> int:
     try:
         code = app(prog_name="rhasp", standalone_mode=False)
     except Terminated:
+        api.stop_compiling()  # a killed job leaves nothing running (Ctrl-C lets it finish)
         err.print("rhasp: terminated")
         return EXIT_TERMINATED
     except KeyboardInterrupt:  # typer turns it into exit code 130 itself, mostly

@@ -13,7 +13,8 @@ modules or its tables:
 - the lower bound of A* as a table on the core's keys, for the ASP engine's state memo:
   :class:`BoundTable`;
 - the compiled code: :func:`prefer_compiled` (switch now, for large work),
-  :func:`when_compiling` (who is told when a compile starts), :func:`settle` (before forking).
+  :func:`when_compiling` (who is told when a compile starts), :func:`settle` (before forking),
+  :func:`stop_serving` (the background compile ended, for a command told to end).
 
 Inside, each search builds the board's :class:`~rhasp.search.geometry.Geometry` (its tables
 and the one key codec), runs a function of :mod:`rhasp.search.core` (or of
@@ -38,6 +39,7 @@ from rhasp.search.bound_table import BoundTable
 from rhasp.search.geometry import WORD_BITS, Geometry
 from rhasp.search.graph import ClusterGraph, all_moves_graph, explore_cluster
 from rhasp.search.pattern import PatternTable
+from rhasp.search.prepare import stop_serving
 from rhasp.search.runner import RUNNER, UNLIMITED, run
 from rhasp.search.shards import (
     EMPTY_CELL,
@@ -86,6 +88,7 @@ __all__ = [
     "prepare_shards",
     "settle",
     "solve_and_count",
+    "stop_serving",
     "when_compiling",
 ]
 

@@ -34,6 +34,11 @@ files that cannot be read (an index left empty by a crash, code cut short, or an
 function's) are moved out of use into ``damaged/`` (:func:`set_aside`) and compiled again.
 Nothing here raises for the cache: each of these says so once a process, on one line of
 standard error (:func:`tell`).
+
+SIGTERM (a scheduler's kill, ``timeout``, ``kill``) ends the background process too, where
+it serves requests of the command's own process group (:func:`stop_serving`, called by the
+command line): a job that was killed leaves nothing running. Ctrl-C and a closed terminal
+leave it to finish.
 """
 
 from __future__ import annotations
@@ -47,9 +52,11 @@ import os
 import pickle
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -263,13 +270,41 @@ def _serve_in_background(version: Path) -> None:
     inherited), so that it is held from this moment on, and the next request, a moment
     later, finds it held instead of starting a process of its own. A process that has just
     let go of it looks at the queue again (:func:`_serve`): a request written before that
-    look is served."""
+    look is served.
+
+    The process is started, and named in :data:`SERVER`, by a thread of its own that this
+    one waits for: a signal's handler runs in the main thread only, so a SIGTERM meanwhile
+    stops the command, never the start half-way, and :func:`stop_serving` finds the process
+    named (it waits for the thread)."""
+    failed: list[OSError] = []
+
+    def start_and_name() -> None:
+        try:
+            _start_serving(version)
+        except OSError as error:  # said by the caller
+            failed.append(error)
+
+    starting = threading.Thread(target=start_and_name, name="rhasp-start", daemon=True)
+    _starting[:] = [*(other for other in _starting if other.is_alive()), starting]
+    starting.start()
+    starting.join()
+    if failed:
+        raise failed[0]
+
+
+#: The threads that start a background process (:func:`_serve_in_background`).
+_starting: list[threading.Thread] = []
+
+
+def _start_serving(version: Path) -> None:
+    """Start the background process, if none serves ``version``, and name it in
+    :data:`SERVER` (see :func:`_serve_in_background`)."""
     with open(version / "serving.lock", "a+") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return
-        subprocess.Popen(
+        process = subprocess.Popen(
             [sys.executable, "-m", "rhasp.search.prepare", str(version), str(lock.fileno())],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -278,7 +313,37 @@ def _serve_in_background(version: Path) -> None:
             pass_fds=(lock.fileno(),),
             env={**os.environ, "RHASP_CACHE_DIR": str(version.parent), "RHASP_JIT": "auto"},
         )
+        with contextlib.suppress(OSError):  # unnamed, it outlives a SIGTERM: no worse
+            (version / SERVER).write_text(f"{process.pid} {os.getpgrp()}\n")
     # Closed here, the lock stays with the process's copy of the descriptor.
+
+
+#: The file naming the background process last started for a cache folder and the process
+#: group of the command that started it: ``PID GROUP``.
+SERVER = "serving.pid"
+#: How long a command told to end waits for a background process being started, to end it.
+STARTING_SECONDS = 5.0
+
+
+def stop_serving() -> bool:
+    """End the background process now (SIGTERM), if it serves this version's folder and was
+    started by this process group (this command, its workers, or an earlier command of the
+    same job): what a command told to end does, so that a killed job leaves nothing
+    running. The code it was compiling is not marked ready, and is asked for again by a
+    later run. True if it was told to end."""
+    for starting in list(_starting):  # a start under way names its process first
+        starting.join(STARTING_SECONDS)
+    try:
+        version = folder()
+        pid, group = (int(word) for word in (version / SERVER).read_text().split())
+        if group != os.getpgrp() or not serving(version):
+            return False
+        if os.getpgid(pid) != pid:  # its number taken by another: ours leads a session
+            return False
+        os.kill(pid, signal.SIGTERM)
+    except (OSError, ValueError):  # no folder, no such file or process: nothing to end
+        return False
+    return True
 
 
 def serving(version: Path) -> bool:

@@ -250,3 +250,31 @@ def test_a_deck_on_a_damaged_cache_answers_and_says_so_once(compiled_cache, tmp_
     said = said_by_rhasp(done.stderr)
     assert len(said) == 1 and "breadth_first" in said[0] and "set aside" in said[0], said
     assert (compiled_cache / "damaged" / index.name).exists()
+
+
+@pytest.mark.parametrize(
+    ("stop", "code", "compile_goes_on"),
+    [(signal.SIGTERM, 143, False), (signal.SIGINT, 130, True)],
+    ids=["SIGTERM", "Ctrl-C"],
+)
+def test_sigterm_ends_the_background_compile_and_ctrl_c_leaves_it_to_finish(
+    empty_compile_cache, tmp_path, stop, code, compile_goes_on
+):
+    # A scheduler that kills a job expects nothing of it to run on: the compile the deck
+    # started went on for about 15 s at full CPU. Ctrl-C leaves it to serve the next run.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rhasp", "deck", str(deck_of(tmp_path, 40)), "--jobs", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    ends = time.monotonic() + 60
+    while not processes_naming(str(empty_compile_cache)) and time.monotonic() < ends:
+        time.sleep(0.05)
+    assert processes_naming(str(empty_compile_cache)), "no background compile started"
+    process.send_signal(stop)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == code, stderr
+    assert "Traceback" not in stderr
+    time.sleep(1)  # the background process's own end
+    assert bool(processes_naming(str(empty_compile_cache))) == compile_goes_on
