@@ -938,7 +938,7 @@ def generate(
     Each kept at the hardest state of its cluster, one per cluster, its minimum proven."""
 
     chosen = random.randrange(10**6) if seed is None else seed
-    with option_names("walls"):
+    with option_names("walls", "min_moves"):
         request = GenerateRequest(
             chosen,
             min_moves,

@@ -29,7 +29,7 @@ from typing import Any
 from rhasp import arguments, solving
 from rhasp.engines import ENGINES, AspOptions, Engine
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
-from rhasp.errors import InputError, SearchLimit
+from rhasp.errors import InputError, SearchLimit, counted
 from rhasp.generation import worth_playing
 from rhasp.limits import (
     ANALYSIS_BYTES_PER_STATE,
@@ -246,14 +246,45 @@ class EnumerateRequest(OnWorkers):
 #: The board sides ``rhasp generate`` makes: a 3×3 board holds no puzzle worth the name.
 GENERATE_SIDES = (4, MAX_SIDE)
 
+#: The most moves any puzzle takes on the boards ``rhasp generate`` makes (the target in row
+#: ``(side - 1) // 2``, leaving right; other vehicles 2 or 3 long), by (side, walls), where
+#: it is known; a run asking for more is refused at once instead of searching for its whole
+#: time (docs/commands/generate.md, "The deepest puzzles"). Sources:
+#:
+#: - 4×4, every wall count: every board walked, each cluster whole, by the naive search of
+#:   ``tests/reference.py`` (``python bench/deepest.py``:
+#:   ``bench/results/deepest-4x4-2026-11-28.txt``); without walls, 7 is also the hardest
+#:   line of ``rhasp enumerate --size 4 --exit-row 1``.
+#: - 5×5 without walls: 20, the hardest of the published 5×5 database, which ``rhasp
+#:   enumerate --size 5`` gives too (``tests/test_enumeration.py``).
+#: - 6×6 without walls: 51, the hardest of the complete 6×6 database, ``rhasp enumerate
+#:   --size 6`` (bench/README.md, "The puzzle database": the published hardest puzzle,
+#:   ``GBBoLoGHIoLMGHIAAMCCCKoMooJKDDEEJFFo``).
+#:
+#: Any other side or wall count: nothing is known, nothing is refused.
+_DEEPEST_4X4 = (7, 6, 6, 6, 5, 5, 5, 3, 3, 3, 2, 2, 1, 1, 0)  # by walls, 0 to 14
+DEEPEST_PUZZLE = {(4, walls): most for walls, most in enumerate(_DEEPEST_4X4)} | {
+    (5, 0): 20,
+    (6, 0): 51,
+}
+
+
+def deepest_puzzle(size: int, walls: int) -> int | None:
+    """The most moves any puzzle of a ``size``×``size`` board with ``walls`` walls takes, as
+    ``rhasp generate`` draws its boards; None where that is not known (:data:`DEEPEST_PUZZLE`)."""
+    return DEEPEST_PUZZLE.get((size, walls))
+
 
 @dataclass(frozen=True)
 class GenerateRequest(OnWorkers):
     """New puzzles to make: ``count`` of at least ``min_moves`` moves (by default, as many as
-    make a puzzle worth playing on that size: :func:`rhasp.generation.worth_playing`) on
-    boards of ``size`` (:data:`GENERATE_SIDES`) with ``walls`` walls, from ``seed``; bounded
-    by ``max_boards`` boards and ``seconds`` (by default, per puzzle asked for), no search
-    past ``max_states`` states (by default, the memory shared by the ``jobs`` workers)."""
+    make a puzzle worth playing on that size, :func:`rhasp.generation.worth_playing`, or as
+    many as any puzzle of the board takes, the fewer) on boards of ``size``
+    (:data:`GENERATE_SIDES`) with ``walls`` walls, from ``seed``; bounded by ``max_boards``
+    boards and ``seconds`` (by default, per puzzle asked for), no search past ``max_states``
+    states (by default, the memory shared by the ``jobs`` workers). More moves than any
+    puzzle of the board takes, where that is known (:func:`deepest_puzzle`), is an
+    InputError naming ``min_moves``: no search could end but at its bounds."""
 
     seed: int
     min_moves: int | None = None
@@ -271,10 +302,20 @@ class GenerateRequest(OnWorkers):
         _checked(self, "min_moves", arguments.whole)
         _checked(self, "count", arguments.whole, 1)
         size = _checked(self, "size", arguments.whole, *GENERATE_SIDES)
-        if self.min_moves is None:
-            object.__setattr__(self, "min_moves", worth_playing(size))
         if _checked(self, "walls", arguments.whole) > size * size - 2:
             raise InputError(f"{self.walls} walls leave no room on a {size}×{size} board", "walls")
+        most = deepest_puzzle(size, self.walls)
+        if self.min_moves is None:
+            default = worth_playing(size)
+            object.__setattr__(self, "min_moves", default if most is None else min(default, most))
+        elif most is not None and self.min_moves > most:
+            walls = f"with {counted(self.walls, 'wall')}" if self.walls else "without walls"
+            raise InputError(
+                f"{counted(self.min_moves, 'move')} asked for: no {size}×{size} puzzle {walls} "
+                f"takes more than "
+                f"{counted(most, 'move')} (the hardest there is); ask for {most} or fewer",
+                "min_moves",
+            )
         arguments.flag(self.minimal, "minimal")
         # Boards past 2**63 are no bound at all: generating caps them, as the CLI always let it.
         _checked(self, "max_boards", arguments.whole, 1, None)

@@ -261,6 +261,25 @@ def database(
     return sorted(lines), clusters, solvable
 
 
+def deepest(size: int, exit_row: int, walls: int) -> tuple[int | None, int]:
+    """(the most moves from any state of a solvable cluster, None if none is solvable; the
+    clusters) over every board of ``size`` with exactly ``walls`` walls: every layout, no
+    definition of the database's left out. Small boards only (4×4: seconds to minutes)."""
+    seen: set[str] = set()
+    most, clusters = None, 0
+    for layout in _layouts(size, exit_row, (walls, walls), (1, 99)):
+        if _unlabelled(layout, size) in seen:
+            continue
+        states, _ = cluster(_rows(layout, size))
+        seen.update(_unlabelled(state, size) for state in states)
+        clusters += 1
+        goals = [state for state in states if _at_exit(state, size)]
+        if goals:
+            far = max(_distances(goals, size).values())
+            most = far if most is None else max(most, far)
+    return most, clusters
+
+
 def _layouts(size: int, exit_row: int, walls: tuple[int, int], pieces: tuple[int, int]):
     """Every board with the target on the exit row and any other vehicles (2 or 3 long, either
     way) and walls within the counts, each piece named by its first cell."""

@@ -24,6 +24,7 @@ from rhasp.generation import board_number, random_board
 from rhasp.limits import Budget
 from rhasp.output import GenerateProgress
 from rhasp.search import cluster_size, fewest_moves
+from tests import reference
 from tests.command import rhasp
 from tests.reference import cluster, database_deck, fewest, goal_distance
 
@@ -169,6 +170,56 @@ def test_too_many_walls_is_one_line():
     assert result.stderr.strip() == "rhasp: --walls: 15 walls leave no room on a 4×4 board"
 
 
+# --- a depth no puzzle has is refused at once (issue 53) --------------------------------------
+
+# The most moves a puzzle takes, by (side, walls), from sources outside rhasp's code: the
+# published hardest 6×6 puzzle (51: solved by BFS in tests/test_enumeration.py) and the
+# published 5×5 database's hardest (20); on 4×4 the naive search's walk of every board
+# (bench/results/deepest-4x4-2026-11-28.txt; walls 0 again below).
+KNOWN_DEEPEST = [(6, 0, 51), (5, 0, 20), (4, 0, 7), (4, 3, 6), (4, 10, 2), (4, 14, 0)]
+
+
+@pytest.mark.parametrize(("size", "walls", "most"), KNOWN_DEEPEST)
+def test_more_moves_than_any_puzzle_of_the_board_takes_is_refused(size, walls, most):
+    assert GenerateRequest(1, most, size=size, walls=walls).min_moves == most
+    with pytest.raises(InputError) as refused:
+        GenerateRequest(1, most + 1, size=size, walls=walls)
+    assert refused.value.where == "min_moves"
+    said = refused.value.what
+    assert said.startswith(f"{counted(most + 1, 'move')} asked for: no {size}×{size} puzzle ")
+    assert f"takes more than {counted(most, 'move')}" in said and f"ask for {most} or" in said
+
+
+def test_the_default_depth_is_never_more_than_the_board_allows_and_the_unknown_is_asked():
+    # 4×4 with 10 walls: 2 moves at most (bench/results/deepest-4x4-2026-11-28.txt), fewer
+    # than the 4×4 default of 5; elsewhere the default stands.
+    assert GenerateRequest(1, size=4, walls=10).min_moves == 2
+    assert GenerateRequest(1, size=4).min_moves == generation.worth_playing(4) == 5
+    # Where the deepest is not known, any depth may be asked for.
+    assert GenerateRequest(1, 60, size=6, walls=1).min_moves == 60
+    assert GenerateRequest(1, 60, size=5, walls=2).min_moves == 60
+    assert GenerateRequest(1, 200, size=7).min_moves == 200
+
+
+def test_the_4x4_figure_is_the_naive_search_of_every_board():
+    most, clusters = reference.deepest(4, 1, 0)  # the target on row 1, as generate puts it
+    assert (most, clusters) == (7, 2254)
+    with pytest.raises(InputError):
+        GenerateRequest(1, most + 1, size=4)
+
+
+def test_a_depth_no_puzzle_has_is_one_line_and_exit_2_without_a_search():
+    # Once rhasp.generate(min_moves=60) searched for its whole 600 s. Here a bound of 5 s is
+    # given: a run that searched would end at it (exit code 4), not at once.
+    result = rhasp("generate", "--min-moves", "60", "--seconds", "5")
+    assert result.exit_code == 2, result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("rhasp: --min-moves: 60 moves asked for: no 6×6 puzzle without walls")
+    assert "more than 51 moves" in line
+    with pytest.raises(InputError, match=r"^min_moves: .* more than 51 moves"):
+        generate(min_moves=60, seconds=5)
+
+
 @pytest.mark.parametrize("size", range(3, 13))
 def test_every_board_size_draws_boards(size):
     # 10×10 and up once asked for more vehicles than there are letters (a traceback).
@@ -200,18 +251,19 @@ def test_a_large_board_run_stops_at_its_limits_in_one_line():
 
 
 def test_a_depth_the_boards_never_reach_ends_saying_the_deepest_found(tmp_path):
-    # No 5×5 board needs 60 moves; before issue 30 the message did not say what was found.
+    # No 5×5 board needs more than 20 moves, nor are 20 found in 30 boards (seed 2); before
+    # issue 30 the message did not say what was found.
     # Since the search over boards (issue 33) the deepest is no longer one of the first random
     # boards, so the deck names it in a comment, and the naive search checks it.
     deck_file = tmp_path / "none.txt"
-    args = ("--size", "5", "--seed", "2", "--min-moves", "60", "--max-boards", "30")
+    args = ("--size", "5", "--seed", "2", "--min-moves", "20", "--max-boards", "30")
     result = rhasp("generate", *args, "-o", str(deck_file))
     assert result.exit_code == 4, result.stderr
     (deepest,) = [line for line in deck_file.read_text().splitlines() if "deepest" in line]
     ((moves, rows, cluster_states),) = database_deck(deepest.split(": ", 1)[1])
     assert_proven(moves, rows, cluster_states)
     assert result.stderr.splitlines()[-1] == (
-        f"rhasp: generate: no puzzle of at least 60 moves in 30 boards; the deepest found took "
+        f"rhasp: generate: no puzzle of at least 20 moves in 30 boards; the deepest found took "
         f"{moves} moves; ask for fewer moves, or allow more boards"
     )
 
@@ -222,17 +274,17 @@ def test_the_api_takes_max_boards_and_says_the_deepest_found():
     # states; the search over boards of issue 33 goes past them).
     tried = generation.Tried()
     with pytest.raises(SearchLimit) as stopped:
-        list(generation.distinct_puzzles(1, size=5, min_moves=60, max_boards=4, tried=tried))
+        list(generation.distinct_puzzles(1, size=5, min_moves=20, max_boards=4, tried=tried))
     found = tried.deepest_found
     rows = ["".join(row) for row in found.puzzle.board.grid(found.puzzle.start)]
     assert_proven(found.moves, rows, found.cluster)
     with pytest.raises(SearchLimit) as again:
-        generate(min_moves=60, seed=1, size=5, max_boards=4)
+        generate(min_moves=20, seed=1, size=5, max_boards=4)
     assert (
         str(stopped.value)
         == str(again.value)
         == (
-            f"generate: no puzzle of at least 60 moves in 4 boards; the deepest found took "
+            f"generate: no puzzle of at least 20 moves in 4 boards; the deepest found took "
             f"{found.moves} moves"
         )
     )
@@ -240,10 +292,11 @@ def test_the_api_takes_max_boards_and_says_the_deepest_found():
 
 
 def test_the_api_gives_up_by_default(monkeypatch):
-    # generate(min_moves=60) once drew boards for ever: no 6×6 puzzle needs 60 moves.
+    # generate(min_moves=60) once drew boards for ever; 51, the most a 6×6 puzzle takes, is
+    # still asked for in vain (the database has one such puzzle).
     monkeypatch.setattr(generation, "BOARDS_PER_PUZZLE", 3)
-    with pytest.raises(SearchLimit, match=r"no puzzle of at least 60 moves in 3 boards"):
-        generate(min_moves=60, seed=1)
+    with pytest.raises(SearchLimit, match=r"no puzzle of at least 51 moves in 3 boards"):
+        generate(min_moves=51, seed=1)
 
 
 def test_boards_all_skipped_at_the_state_limit_are_blamed_on_it():
@@ -261,12 +314,12 @@ def test_boards_all_skipped_at_the_state_limit_are_blamed_on_it():
 
 
 def test_a_run_past_its_seconds_says_so_and_what_it_found():
-    result = rhasp("generate", "--seed", "1", "--min-moves", "60", "--seconds", "0.5")
+    result = rhasp("generate", "--seed", "1", "--min-moves", "51", "--seconds", "0.5")
     assert result.exit_code == 4
     # What it found: the deepest board proven, or, on a busy machine, that none was in time.
     found = r"(the deepest found took \d+ moves|the time was up before any board was proven)"
     assert re.search(
-        rf"no puzzle of at least 60 moves in 0\.5 s \([\d,]+ boards?\); {found}; "
+        rf"no puzzle of at least 51 moves in 0\.5 s \([\d,]+ boards?\); {found}; "
         r"ask for fewer moves, or allow more seconds",
         result.stderr,
     ), result.stderr
@@ -375,15 +428,15 @@ def test_sizes_past_4_to_12_are_one_line_and_exit_2(monkeypatch, capsys, size):
 
 @pytest.mark.parametrize(("size", "jobs"), [("6", "2"), ("10", "1"), ("10", "2")])
 def test_a_run_ends_within_a_second_of_its_seconds_saying_the_deepest_found(size, jobs):
-    # Seconds are a promise (issue 40), on workers too. No 6×6 puzzle needs 60 moves (the
-    # database's deepest takes 51), nor is a 10×10 one found that deep in seconds.
-    args = ("--size", size, "--jobs", jobs, "--seed", "1", "--min-moves", "60")
+    # Seconds are a promise (issue 40), on workers too. No 6×6 puzzle needs more than 51 moves
+    # (the database has one), nor is a 10×10 one found that deep in seconds.
+    args = ("--size", size, "--jobs", jobs, "--seed", "1", "--min-moves", "51")
     began = time.monotonic()
     result = rhasp("generate", *args, "--seconds", "3")
     assert time.monotonic() - began < 3 + 1.5
     assert result.exit_code == 4, result.stderr
     assert re.search(
-        r"no puzzle of at least 60 moves in 3 s \([\d,]+ boards?\); (the deepest found took \d+"
+        r"no puzzle of at least 51 moves in 3 s \([\d,]+ boards?\); (the deepest found took \d+"
         r"|the time was up before any board was proven)",  # on a machine slow enough
         result.stderr,
     ), result.stderr
@@ -392,8 +445,8 @@ def test_a_run_ends_within_a_second_of_its_seconds_saying_the_deepest_found(size
 @pytest.mark.parametrize("size", [6, 10])
 def test_the_api_ends_within_a_second_of_its_seconds(size):
     began = time.monotonic()
-    with pytest.raises(SearchLimit, match=r"^generate: no puzzle of at least 60 moves in 3 s"):
-        generate(min_moves=60, seed=1, size=size, seconds=3)
+    with pytest.raises(SearchLimit, match=r"^generate: no puzzle of at least 51 moves in 3 s"):
+        generate(min_moves=51, seed=1, size=size, seconds=3)
     assert time.monotonic() - began < 3 + 1.5
 
 
