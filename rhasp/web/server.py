@@ -10,14 +10,19 @@ it, and answers moves in card notation. Safe by default for a page on one's own 
   more states than the server allows: ...``, no command-line option);
 - at most one ASP proof per core at a time; the next is told ``busy`` (HTTP 429) at once
   rather than queued behind minutes of work;
+- at most one other search per core at a time (:class:`SearchSlots`): the next waits its
+  turn, for the server's seconds at most (then ``busy``), so that the memory searches take
+  together is bounded (``docs/commands/serve.md``, "Memory");
 - bad input is HTTP 400 with the one line the CLI prints, in ``error``.
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import logging
 import os
+import platform
 import queue
 import random
 import socket
@@ -82,17 +87,69 @@ class ServerLimits:
     """What one request may spend: states per search (of a BFS: a search that keeps more per
     state, as analysis does, gets fewer, for the same memory), seconds for all its searches
     (a solve and the BFS that confirms it count them on one clock), and how many ASP proofs
-    may run at once (default: one per core)."""
+    and how many other searches may run at once (default: one per core each)."""
 
     states: int = 2_000_000
     seconds: float = 10.0
     asp_proofs: int = field(default_factory=lambda: os.cpu_count() or 1)
+    searches: int = field(default_factory=lambda: os.cpu_count() or 1)
 
     def budget(self, bytes_each: int = BYTES_PER_STATE) -> Budget:
         """The budget of one search that keeps ``bytes_each`` a state: the memory of
         ``states`` BFS states, and the seconds."""
         states = max(1, self.states * BYTES_PER_STATE // bytes_each)
         return api.search_budget(states, seconds=self.seconds)
+
+
+class SearchSlots:
+    """The searches of a server that run at once, but ASP proofs (slots of their own): every
+    request that may search (solve, hint, check, analyze, generate) takes one of
+    ``limits.searches`` slots for its work, waiting for one to be free for the server's
+    seconds at most; one that gets none by then is told ``busy`` (HTTP 429). Each search
+    keeps at most ``limits.states`` states at :data:`BYTES_PER_STATE` (an analysis as many
+    bytes in fewer states), so the searches together keep at most ``searches`` times that,
+    where a burst of requests would otherwise run as many at once as the thread pool has
+    threads (bench/README.md, "The server's memory"). They wait rather than being refused
+    at once, as ASP proofs are: a search's seconds pass soon, and the cores are shared by
+    all the searches either way."""
+
+    def __init__(self, limits: ServerLimits) -> None:
+        self.limits = limits
+        self._free = threading.BoundedSemaphore(limits.searches)
+
+    def answer(self, work: Callable[[], Any], advice: str = "") -> Any:
+        """:func:`answer` of ``work`` run in a slot, or ``busy`` when none was free in time."""
+        if not self._free.acquire(timeout=self.limits.seconds):
+            taken = f"all {counted(self.limits.searches, 'search slot')} taken"
+            return busy(f"busy: {taken} for {self.limits.seconds:g} s; try again in a moment")
+        try:
+            return answer(work, advice)
+        finally:
+            self._free.release()
+
+
+#: glibc's ``mallopt`` parameter for the size from which a block is mapped on its own.
+M_MMAP_THRESHOLD = -3
+#: glibc's starting value of it, 128 KiB, kept for the server's life (:func:`unmap_large_blocks`).
+MMAP_THRESHOLD = 128 * 1024
+
+
+def unmap_large_blocks() -> bool:
+    """Have the C allocator map each block of :data:`MMAP_THRESHOLD` or more on its own, and
+    give it back to the system when it is freed, for the rest of the process's life. glibc
+    starts so, but raises the threshold whenever such a block is freed, up to 32 MiB: a
+    search's tables (millions of states, grown by doubling) then come from the malloc arenas
+    of the threads that ran it, one per thread, which keep them when freed, and a burst of
+    large searches leaves the server holding what they took at the peak (bench/README.md,
+    "The server's memory"). Setting the threshold stops it moving. True when set: glibc
+    (Linux); elsewhere nothing is done."""
+    if platform.system() != "Linux" or platform.libc_ver()[0] != "glibc":
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
 
 
 class Body(BaseModel):
@@ -237,6 +294,7 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
     (documented at ``/docs``); with a ``database``, picks from it."""
     limits = limits or ServerLimits()
     asp_slots = threading.BoundedSemaphore(limits.asp_proofs)
+    slots = SearchSlots(limits)
     app = FastAPIOffline(  # /docs from the package's own copy of Swagger UI: no internet needed
         title="rhasp",
         version=rhasp.__version__,
@@ -313,7 +371,7 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
         server's seconds: its minimum is proven by BFS over its whole cluster, of which it is
         the hardest state (``proven_by`` ``bfs``, ``cluster`` its states), or by A* from it
         (``astar``, ``cluster`` null) when the cluster is too large."""
-        return answer(lambda: new_puzzle(request, limits))
+        return slots.answer(lambda: new_puzzle(request, limits))
 
     @app.post("/api/solve")
     def solve(request: SolveBody) -> Any:
@@ -322,7 +380,10 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
         ``stream``, server-sent events (ASP)."""
         if request.engine == "asp":
             if not asp_slots.acquire(blocking=False):
-                return busy(limits)
+                return busy(
+                    f"busy: {counted(limits.asp_proofs, 'ASP proof')} running, one per core; "
+                    "try again in a moment, or use the BFS engine"
+                )
             run = lambda progress: solve_position(request, limits, progress)  # noqa: E731
             if request.stream:
                 return StreamingResponse(
@@ -332,7 +393,7 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
                 return answer(lambda: run(None), PAGE_ADVICE["solve"])
             finally:
                 asp_slots.release()
-        return answer(lambda: solve_position(request, limits, None), PAGE_ADVICE["solve"])
+        return slots.answer(lambda: solve_position(request, limits, None), PAGE_ADVICE["solve"])
 
     @app.post("/api/hint")
     async def hint(request: Position) -> Any:
@@ -342,13 +403,13 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
             if quick is not None:
                 return quick
         return await run_in_threadpool(
-            answer, lambda: hint_record(position(request), limits), PAGE_ADVICE["hint"]
+            slots.answer, lambda: hint_record(position(request), limits), PAGE_ADVICE["hint"]
         )
 
     @app.post("/api/check")
     def check(request: CheckBody) -> Any:
         """Does the plan solve the position, and is it minimal in moves and slides (BFS)?"""
-        return answer(
+        return slots.answer(
             lambda: rhasp.check(position(request), request.plan, budget=limits.budget()).record(),
             PAGE_ADVICE["check"],
         )
@@ -359,7 +420,7 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
         cluster too large to analyse whose puzzle static analysis proves unsolvable, that
         verdict (``proven_by``, ``proof``, and where the analysis ``stopped``)."""
         budget = limits.budget(ANALYSIS_BYTES_PER_STATE)
-        return answer(
+        return slots.answer(
             lambda: api.analysis(AnalyzeRequest(position(request), budget)).record(),
             PAGE_ADVICE["analyze"],
         )
@@ -370,7 +431,9 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
 def serve_app(app: FastAPI, listening: socket.socket, announce: Callable[[], None]) -> None:
     """Serve ``app`` on the ``listening`` socket until Ctrl-C or SIGTERM; ``announce()`` once
     the server accepts connections, so that whoever reads the address it prints (a person, a
-    script) can connect at once."""
+    script) can connect at once. Large blocks go back to the system as they are freed
+    (:func:`unmap_large_blocks`)."""
+    unmap_large_blocks()
 
     class Announcing(uvicorn.Server):
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
@@ -456,15 +519,10 @@ def failure(error: str, status: int, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": error} | extra, status_code=status)
 
 
-def busy(limits: ServerLimits) -> JSONResponse:
+def busy(error: str) -> JSONResponse:
+    """HTTP 429 saying ``error``, with ``"busy": true`` and when to try again."""
     return JSONResponse(
-        {
-            "error": f"busy: {counted(limits.asp_proofs, 'ASP proof')} running, one per core; "
-            "try again in a moment, or use the BFS engine",
-            "busy": True,
-        },
-        status_code=429,
-        headers={"Retry-After": "5"},
+        {"error": error, "busy": True}, status_code=429, headers={"Retry-After": "5"}
     )
 
 

@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
 
 from rhasp.cli import app
 from rhasp.errors import install_command
+from rhasp.limits import BYTES_PER_STATE
+from tests.boards import PUZZLES
 from tests.command import runner
+
+LEFT12 = (PUZZLES / "large" / "left12.txt").read_text()  # its searches run to the limits
 
 
 def test_serve_prints_its_address_and_serves_the_page():
@@ -128,3 +139,64 @@ def test_the_address_does_not_wait_for_the_compiled_core(monkeypatch):
     while not order and time.monotonic() < deadline:
         time.sleep(0.01)
     assert order == ["announced"]
+
+
+def resident_bytes(pid: int) -> int:
+    """The process's resident set (``VmRSS``), from /proc."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError(f"no VmRSS for process {pid}")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_the_servers_memory_is_bounded_in_a_burst_and_given_back_after_it():
+    # Issue 53: after bursts of requests on left12 the server kept about 1 GB, 4 GB at the
+    # peak. Eight BFS solves at once, each to the server's 2,000,000 states (HTTP 422): the
+    # peak is at most one search per slot (one per core) at BYTES_PER_STATE a state, and the
+    # memory comes back to within 200 MB of where it stood before.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rhasp", "serve", "--port", "0"], stderr=subprocess.PIPE, text=True
+    )
+    try:
+        port = int(re.search(r":(\d+)/", process.stderr.readline())[1])
+        body = json.dumps({"board": LEFT12, "engine": "bfs"}).encode()
+
+        def solve(_: object = None) -> int:
+            asked = urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/solve",
+                body,
+                {"Content-Type": "application/json"},
+            )
+            try:
+                with urllib.request.urlopen(asked, timeout=120) as answer:
+                    return answer.status
+            except urllib.error.HTTPError as error:
+                return error.code
+
+        assert solve() == 422  # the code for 12×12 boards loaded, as a running server has it
+        idle = resident_bytes(process.pid)
+        peak, done = [idle], threading.Event()
+
+        def watch() -> None:
+            while not done.wait(0.05):
+                peak.append(resident_bytes(process.pid))
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            with ThreadPoolExecutor(8) as pool:
+                answers = list(pool.map(solve, range(8)))
+        finally:
+            done.set()
+            watcher.join()
+        assert set(answers) <= {422, 429}, answers  # the state limit, or busy on a slow machine
+        time.sleep(1)
+        after = resident_bytes(process.pid)
+        slots = os.cpu_count() or 1
+        assert max(peak) - idle <= slots * 2_000_000 * BYTES_PER_STATE, (idle, max(peak))
+        assert after - idle < 200_000_000, (idle, after)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -17,6 +17,7 @@ import time
 import warnings
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -724,6 +725,62 @@ def test_a_second_asp_proof_is_told_busy_while_one_runs(live_server):
         assert name == "solution" or (name == "error" and last["limit"] is True)
         third = http.post("/api/solve", json={"board": CARD1, "engine": "asp"})
         assert third.status_code == 200 and third.json()["length"] == 8
+
+
+def counting_searches(
+    monkeypatch: pytest.MonkeyPatch, go_on: threading.Event, hold: float
+) -> dict[str, int]:
+    """The server's solves replaced by one that waits for ``go_on`` (``hold`` seconds at
+    most), counting how many run at once: ``most`` is the most seen."""
+    seen = {"running": 0, "most": 0}
+    lock = threading.Lock()
+
+    def search(request: object, limits: object, progress: object) -> dict[str, int]:
+        with lock:
+            seen["running"] += 1
+            seen["most"] = max(seen["most"], seen["running"])
+        go_on.wait(timeout=hold)
+        with lock:
+            seen["running"] -= 1
+        return {"length": 0}
+
+    monkeypatch.setattr(web_server, "solve_position", search)
+    return seen
+
+
+def test_a_burst_of_searches_runs_one_per_slot_the_rest_waiting(live_server, monkeypatch):
+    # Issue 53: 30 requests at once ran 30 searches at once (as many as the thread pool has
+    # threads): 4 GB at the peak on left12. Each now waits for one of the server's slots.
+    seen = counting_searches(monkeypatch, threading.Event(), 0.3)
+    base = live_server(ServerLimits(searches=2, seconds=30))
+
+    def ask(_: int) -> httpx.Response:
+        return httpx.post(f"{base}/api/solve", json={"board": CARD1}, timeout=60, trust_env=False)
+
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(ask, range(6)))
+    assert [answer.status_code for answer in answers] == [200] * 6  # all answered, in turn
+    assert seen["most"] == 2
+
+
+def test_a_search_that_finds_no_slot_in_the_servers_seconds_is_told_busy(live_server, monkeypatch):
+    go_on = threading.Event()
+    seen = counting_searches(monkeypatch, go_on, 10)
+    base = live_server(ServerLimits(searches=1, seconds=0.2))
+    with httpx.Client(base_url=base, timeout=60, trust_env=False) as http:
+        with ThreadPoolExecutor(1) as pool:
+            first = pool.submit(http.post, "/api/solve", json={"board": CARD1})
+            deadline = time.monotonic() + 10
+            while not seen["running"]:  # the first search holds the one slot
+                assert time.monotonic() < deadline and not first.done()
+                time.sleep(0.01)
+            second = http.post("/api/solve", json={"board": CARD1})
+            go_on.set()
+            assert first.result().status_code == 200
+        assert second.status_code == 429 and int(second.headers["retry-after"]) > 0
+        assert second.json()["busy"] is True
+        assert second.json()["error"].startswith("busy: all 1 search slot taken for 0.2 s")
+        assert http.post("/api/solve", json={"board": CARD1}).status_code == 200  # given back
 
 
 @pytest.mark.parametrize(
