@@ -27,21 +27,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import shlex
 import statistics
-import subprocess
 import sys
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter
 from pathlib import Path
 
 import httpx
+from serve_load import HOST, Server  # bench/, beside this script
 
 ROOT = Path(__file__).resolve().parent.parent
-HOST = "127.0.0.1"  # the loopback address only
-ADDRESS = re.compile(r"http://127\.0\.0\.1:(\d+)/")
 LEFT12 = (ROOT / "puzzles" / "large" / "left12.txt").read_text()
 CARD1 = (ROOT / "puzzles" / "original" / "card01.txt").read_text()
 
@@ -52,27 +49,6 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024 / 1e6
     raise RuntimeError("no VmRSS")
-
-
-class Server:
-    def __init__(self, command: list[str]) -> None:
-        self.process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-        line = self.process.stderr.readline()
-        found = ADDRESS.search(line)
-        if not found:
-            self.stop()
-            raise SystemExit(f"rhasp serve did not start: {line.strip()!r}")
-        self.log: deque[str] = deque(maxlen=20)
-        threading.Thread(target=self.log.extend, args=(self.process.stderr,), daemon=True).start()
-        self.url = f"http://{HOST}:{found[1]}"
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
 
 
 async def burst(url: str, endpoints: list[str], clients: int, extra: dict) -> Counter:
