@@ -36,7 +36,10 @@ from collections import Counter
 from pathlib import Path
 
 import httpx
-from serve_load import HOST, Server  # bench/, beside this script
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # serve_load, beside this script
+
+from serve_load import HOST, Server
 
 ROOT = Path(__file__).resolve().parent.parent
 LEFT12 = (ROOT / "puzzles" / "large" / "left12.txt").read_text()
