@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from enum import StrEnum
 from pathlib import Path
+from types import FrameType
 from typing import Annotated, Any, NoReturn, TextIO
 
 import typer
@@ -1236,7 +1237,18 @@ class Terminated(BaseException):
     KeyboardInterrupt, which typer turns into exit code 130.)"""
 
 
-def _terminate(signum: int, frame: object) -> None:
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM's handler: raise :class:`Terminated` where the command runs. Where the signal
+    lands in a callback whose exceptions Python ignores (the import system's module locks:
+    "Exception ignored in … cb", and the run went on to the end), it is sent again a moment
+    later instead, to land where it ends the run."""
+    if (
+        frame is not None
+        and frame.f_code.co_name == "cb"
+        and "importlib" in (frame.f_code.co_filename)
+    ):
+        threading.Timer(0.01, os.kill, (os.getpid(), signum)).start()
+        return
     raise Terminated
 
 

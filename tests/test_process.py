@@ -186,3 +186,26 @@ def test_what_the_entry_point_takes_for_the_memory_running_out():
     # Anything else is not the memory: it stays what it is (a bug shows as one).
     assert out_of_memory(RuntimeError("dictionary changed size during iteration")) is None
     assert out_of_memory(ImportError("No module named 'PIL'", name="PIL")) is None
+
+
+def test_a_sigterm_in_a_callback_python_ignores_is_sent_again_where_it_ends_the_run():
+    # Issue 53: SIGTERM landing in the import system's module-lock callback raised there, was
+    # printed as "Exception ignored in ... cb", and the run went on to the end, exit 0.
+    import types
+
+    from rhasp import cli
+
+    code = compile("pass", "<frozen importlib._bootstrap>", "exec").replace(co_name="cb")
+    in_callback = types.SimpleNamespace(f_code=code)
+    again = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: again.append(signum))
+    try:
+        cli._terminate(signal.SIGTERM, in_callback)  # no raise: it would be ignored there
+        deadline = time.monotonic() + 5
+        while not again and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert again == [signal.SIGTERM]
+    with pytest.raises(cli.Terminated):  # anywhere else, it ends the run at once
+        cli._terminate(signal.SIGTERM, sys._getframe())

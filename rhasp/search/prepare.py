@@ -57,6 +57,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -276,6 +277,8 @@ def _serve_in_background(version: Path) -> None:
     one waits for: a signal's handler runs in the main thread only, so a SIGTERM meanwhile
     stops the command, never the start half-way, and :func:`stop_serving` finds the process
     named (it waits for the thread)."""
+    if _stopped:  # told to end: a request left in the queue waits for a later run
+        return
     failed: list[OSError] = []
 
     def start_and_name() -> None:
@@ -294,6 +297,9 @@ def _serve_in_background(version: Path) -> None:
 
 #: The threads that start a background process (:func:`_serve_in_background`).
 _starting: list[threading.Thread] = []
+#: Whether :func:`stop_serving` was called: this process starts no background process again
+#: (a thread of its that asks for code after the command was told to end would start one).
+_stopped = False
 
 
 def _start_serving(version: Path) -> None:
@@ -331,8 +337,16 @@ def stop_serving() -> bool:
     same job): what a command told to end does, so that a killed job leaves nothing
     running. The code it was compiling is not marked ready, and is asked for again by a
     later run. True if it was told to end."""
+    global _stopped
+    _stopped = True
+    deadline = time.monotonic() + STARTING_SECONDS
     for starting in list(_starting):  # a start under way names its process first
-        starting.join(STARTING_SECONDS)
+        while time.monotonic() < deadline:
+            try:
+                starting.join(deadline - time.monotonic())
+                break
+            except RuntimeError:  # the signal came while it was being started: it runs soon
+                time.sleep(0.01)
     try:
         version = folder()
         pid, group = (int(word) for word in (version / SERVER).read_text().split())

@@ -274,7 +274,12 @@ def test_sigterm_ends_the_background_compile_and_ctrl_c_leaves_it_to_finish(
     assert processes_naming(str(empty_compile_cache)), "no background compile started"
     process.send_signal(stop)
     _, stderr = process.communicate(timeout=60)
-    assert process.returncode == code, stderr
-    assert "Traceback" not in stderr
+    # A shell reports 130 for a process that exits 130 and for one that SIGINT ended (-2 here),
+    # which Python does, after "rhasp: interrupted", in about one run of fifteen (a rare
+    # interrupt at exit, not this test's matter, noted on issue 53).
+    assert process.returncode in ((code, -signal.SIGINT) if stop == signal.SIGINT else (code,)), (
+        stderr
+    )
+    assert "Traceback" not in stderr, stderr
     time.sleep(1)  # the background process's own end
     assert bool(processes_naming(str(empty_compile_cache))) == compile_goes_on
