@@ -46,7 +46,14 @@ from rhasp.files import (
 from rhasp.formats import DeckLine, stream_deck
 from rhasp.formats import write as write_puzzle
 from rhasp.formats.grid import board_rows
-from rhasp.journal import canonical, header_of, journal_of, other_version, read_header
+from rhasp.journal import (
+    canonical,
+    header_of,
+    journal_of,
+    line_object,
+    other_version,
+    read_header,
+)
 from rhasp.limits import OUT_OF_MEMORY, Budget
 from rhasp.model import Puzzle, plan_slides, replay
 from rhasp.notation import parse_plan
@@ -517,11 +524,8 @@ def _run_line(line: int, digest: str) -> bytes:
 
 def _run_entry(raw: bytes) -> tuple[int, str] | None:
     """A ``FILE.run`` entry, its deck line and digest, or None where ``raw`` is not one."""
-    try:
-        entry = json_line(raw) if raw.endswith(b"\n") else None
-    except ValueError:
-        return None
-    if not isinstance(entry, dict) or entry.keys() != {"line", "sha256"}:
+    entry = line_object(raw) if raw.endswith(b"\n") else None
+    if entry is None or entry.keys() != {"line", "sha256"}:
         return None
     line, digest = entry["line"], entry["sha256"]
     if type(line) is not int or line < 1 or not isinstance(digest, str):

@@ -368,9 +368,10 @@ def _chained(entry: Mapping[str, int], piece: bytes, previous: int) -> int:
     return zlib.crc32(piece, zlib.crc32(canonical(fields), previous))
 
 
-def _object(raw: bytes) -> dict[str, Any] | None:
-    """The JSON object of a journal's line, None if the line is not one (too long, not UTF-8,
-    not JSON, nested too deeply, a number too long, not an object)."""
+def line_object(raw: bytes) -> dict[str, Any] | None:
+    """The JSON object of a line rhasp wrote (a journal's, a deck's ``FILE.run``), None if
+    the line is not one (too long, not UTF-8, not JSON, nested too deeply, a number too long,
+    not an object)."""
     if len(raw) > LONGEST_LINE:
         return None
     try:
@@ -382,7 +383,7 @@ def _object(raw: bytes) -> dict[str, Any] | None:
 
 def header_of(raw: bytes) -> dict[str, Any] | None:
     """The header a journal's first line ``raw`` holds, None where it holds none."""
-    header = _object(raw)
+    header = line_object(raw)
     if header is None or not isinstance(header.get("options"), dict):
         return None
     return header
@@ -391,7 +392,7 @@ def header_of(raw: bytes) -> dict[str, Any] | None:
 def _entry(raw: bytes, number: int, previous_end: int) -> dict[str, int] | None:
     """Entry ``number`` (from 0), if it reads as one: whole numbers only, the shard it names
     the next one, its end no earlier than the last one's."""
-    entry = _object(raw)
+    entry = line_object(raw)
     if not raw.endswith(b"\n") or entry is None:
         return None
     whole = all(type(value) is int and value >= 0 for value in entry.values())
