@@ -87,7 +87,6 @@ from rhasp.formats import (
     Entry,
     decode,
     read_bounded,
-    read_path,
     read_path_located,
     write,
 )
@@ -407,9 +406,15 @@ def open_output(dest: Path | None, keep_partial: bool = False) -> Iterator[TextI
 
 def read_entries(path: str, targets: Sequence[str] | None) -> list[Entry]:
     """Every puzzle of a file, a directory or stdin; or the one board written inline."""
+    return [entry for _, entry in located_entries(path, targets)]
+
+
+def located_entries(path: str, targets: Sequence[str] | None) -> list[tuple[str, Entry]]:
+    """:func:`read_entries`, each entry with where it was read (its file, or its deck file
+    and line), for messages that name it."""
     if path == "-" or _exists(path):
-        return read_path(path, targets=tuple(targets or ()))
-    return [read_one(path, targets)]
+        return read_path_located(path, targets=tuple(targets or ()))
+    return [("the board given", read_one(path, targets))]
 
 
 def read_one(path: str, targets: Sequence[str] | None) -> Puzzle:
@@ -672,14 +677,6 @@ def convert(
     for file, (_, text, _) in zip(files, written, strict=True):
         emit(text, file)
     return code
-
-
-def located_entries(path: str, targets: Sequence[str] | None) -> list[tuple[str, Entry]]:
-    """:func:`read_entries`, each entry with where it was read (its file, or its deck file
-    and line), for messages that name it."""
-    if path == "-" or _exists(path):
-        return read_path_located(path, targets=tuple(targets or ()))
-    return [("the board given", read_one(path, targets))]
 
 
 TRAILING_NUMBER = re.compile(r"\d+$")
