@@ -323,42 +323,69 @@ def test_no_vehicle_moves_twice_in_a_row_nor_slides_straight_back(number):
     )
 
 
-# --- the encodings as a product of their own: the clingo executable on rhasp facts ---------
+# --- the encodings as a product of their own: every clingo people install, on rhasp facts ---
 
 CLINGO = shutil.which("clingo")
 REPOSITORY = Path(__file__).resolve().parents[2]
+#: The commands the encodings' README gives for each clingo: the executable (Debian's
+#: package gringo), and pip's clingo package (this venv's) through encodings/run.py.
+RUNNERS = {"executable": [CLINGO or "clingo"], "pip": [sys.executable, "encodings/run.py"]}
 needs_clingo = pytest.mark.skipif(
     CLINGO is None and not os.environ.get("CI"),
     reason="the clingo executable is not installed (Debian package gringo); CI installs it",
 )
+every_clingo = pytest.mark.parametrize(
+    "runner", [pytest.param("executable", marks=needs_clingo), "pip"]
+)
 
 
 @functools.cache
-def clingo_run(puzzle_file: Path, encoding: str, *options: str) -> subprocess.CompletedProcess:
-    """The clingo executable run as the READMEs show it, from the checkout's root on
-    ``encodings/ENCODING`` and the facts ``rhasp facts`` writes (read from standard input).
-    Each run is made once a session: card 26 takes seconds."""
-    facts = subprocess.run(
+def facts_of(puzzle_file: Path) -> str:
+    return subprocess.run(
         [sys.executable, "-m", "rhasp", "facts", str(puzzle_file)],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    command = [CLINGO or "clingo", f"encodings/{encoding}", "-", *options]
+
+
+@functools.cache
+def clingo_run(
+    puzzle_file: Path, encoding: str, *options: str, runner: str = "executable"
+) -> subprocess.CompletedProcess:
+    """clingo run as the READMEs show it, from the checkout's root on ``encodings/ENCODING``
+    and the facts ``rhasp facts`` writes (read from standard input): the executable, or pip's
+    clingo through ``encodings/run.py`` (``runner``). Each run is made once a session: card 26
+    takes seconds."""
+    command = [*RUNNERS[runner], f"encodings/{encoding}", "-", *options]
     # memo.lp loads the propagator from the rhasp package: the checkout's root here.
     environment = {**os.environ, "PYTHONPATH": str(REPOSITORY)}
     return subprocess.run(
-        command, input=facts, capture_output=True, text=True, env=environment, cwd=REPOSITORY
+        command,
+        input=facts_of(puzzle_file),
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=REPOSITORY,
     )
 
 
-def standalone(puzzle_file, encoding, *, memo=False):
-    """The atoms the clingo executable answers; with ``memo``, also its memo line."""
+def last_answer(printed: str) -> str:
+    """The line of the last answer clingo printed (under ``Answer: 1``, or ``Answer: 1 (Time:
+    ...)`` from clingo 5.8 on)."""
+    return re.split(r"^Answer: \d+.*\n", printed, flags=re.MULTILINE)[-1].splitlines()[0]
+
+
+def answer_atoms(printed: str) -> list[clingo.Symbol]:
+    return [clingo.parse_term(atom) for atom in last_answer(printed).split()]
+
+
+def standalone(puzzle_file, encoding, *, memo=False, runner="executable"):
+    """The atoms clingo answers; with ``memo``, also its memo line."""
     options = ("encodings/memo.lp", "--heuristic=Domain") if memo else ()
-    run = clingo_run(puzzle_file, encoding.name, *options)
+    run = clingo_run(puzzle_file, encoding.name, *options, runner=runner)
     assert run.returncode in (10, 30), run.stderr  # clingo's exit codes for SATISFIABLE
-    answer = run.stdout.split("Answer: 1\n", 1)[1].splitlines()[0]
-    atoms = [clingo.parse_term(atom) for atom in answer.split()]
+    atoms = answer_atoms(run.stdout)
     if not memo:
         return atoms
     figures = re.search(r"^Memo: (\d+) states, (\d+) nogoods$", run.stdout, re.MULTILINE)
@@ -366,15 +393,48 @@ def standalone(puzzle_file, encoding, *, memo=False):
     return atoms, int(figures[1]), int(figures[2])
 
 
-@needs_clingo
+@every_clingo
 @pytest.mark.parametrize(("number", "objective"), [(1, "moves"), (26, "moves"), (4, "slides")])
-def test_clingo_executable_prints_the_optimal_plan(number, objective):
-    atoms = standalone(ORIGINAL / f"card{number:02d}.txt", encoding_path(objective))
+def test_clingo_prints_the_optimal_plan(runner, number, objective):
+    atoms = standalone(ORIGINAL / f"card{number:02d}.txt", encoding_path(objective), runner=runner)
     plan = plan_from_atoms(atoms, group_slides=objective == "slides")
     puzzle = card(number)
     assert replay(puzzle, plan).solved
     steps = max(atom.arguments[0].number for atom in atoms)
     assert steps == BFS.solve(puzzle, objective).length
+
+
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+def test_python_m_clingo_says_it_runs_no_incremental_mode_and_gives_no_plan(objective):
+    """pip's ``python -m clingo`` grounds base and solves once: the answer is the encodings'
+    error atom naming what to run, never SATISFIABLE with an empty plan."""
+    run = subprocess.run(
+        [sys.executable, "-m", "clingo", f"encodings/{objective}.lp", "-"],
+        input=facts_of(ORIGINAL / "card01.txt"),
+        capture_output=True,
+        text=True,
+        cwd=REPOSITORY,
+    )
+    assert "SATISFIABLE" in run.stdout, run.stderr  # and exit code 0: its main drops clingo's
+    # One atom (its message has spaces, so the answer is parsed whole), and so no move/3.
+    atom = clingo.parse_term(last_answer(run.stdout))
+    assert atom.name == "error"
+    assert "encodings/run.py" in atom.arguments[0].string
+
+
+def test_the_python_loop_of_the_encodings_readme_finds_the_optimum(tmp_path):
+    """The loop encodings/README.md shows for clingo's Python API, run as shown on card 1."""
+    readme = (REPOSITORY / "encodings" / "README.md").read_text()
+    program = re.search(r"```python\n(.*?)```", readme, re.DOTALL)[1]
+    (tmp_path / "encodings").symlink_to(REPOSITORY / "encodings")
+    (tmp_path / "card26.lp").write_text(facts_of(ORIGINAL / "card01.txt"))  # card 1: quicker
+    run = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert run.returncode == 0, run.stderr
+    atoms = [clingo.parse_term(atom) for atom in run.stdout.split()]
+    assert replay(card(1), plan_from_atoms(atoms, group_slides=False)).solved
+    assert len(atoms) == BFS.solve(card(1), "moves").length
 
 
 @needs_clingo
@@ -384,7 +444,7 @@ def test_clingo_executable_handles_walls_and_two_targets():
         assert replay(example(name), plan_from_atoms(atoms, group_slides=False)).solved
 
 
-@needs_clingo
+@every_clingo
 @pytest.mark.parametrize(
     ("puzzle_file", "objective"),
     [
@@ -396,9 +456,9 @@ def test_clingo_executable_handles_walls_and_two_targets():
     ],
     ids=["card1", "card3", "card4-slides", "walls", "two-targets"],
 )
-def test_clingo_executable_runs_the_memo(puzzle_file, objective):
-    """memo.lp: the same propagator inside the clingo executable (clingo 5.4 in CI)."""
-    atoms, states, _ = standalone(puzzle_file, encoding_path(objective), memo=True)
+def test_clingo_runs_the_memo(runner, puzzle_file, objective):
+    """memo.lp: the same propagator inside clingo's own main (clingo 5.4 in CI, and pip's)."""
+    atoms, states, _ = standalone(puzzle_file, encoding_path(objective), memo=True, runner=runner)
     puzzle = read_path(str(puzzle_file))[0]
     plan = plan_from_atoms(atoms, group_slides=objective == "slides")
     assert replay(puzzle, plan).solved
@@ -435,16 +495,19 @@ def test_the_encodings_readme_shows_what_clingo_prints():
     assert printed.count("Solving...\n") == 29
 
 
-@needs_clingo
-def test_imax_bounds_the_horizons_and_ends_an_unsolvable_board():
+@every_clingo
+def test_imax_bounds_the_horizons_and_ends_an_unsolvable_board(runner):
     # Without -c imax an unsolvable board never ends (see encodings/README.md); with it clingo
     # tries horizons 0 to N-1. The 4x4 board takes 3 moves (counted by hand in its file).
-    unsolvable = clingo_run(EXAMPLES / "unsolvable.txt", "moves.lp", "-c", "imax=10")
+    def run(name, imax):
+        return clingo_run(EXAMPLES / name, "moves.lp", "-c", f"imax={imax}", runner=runner)
+
+    unsolvable = run("unsolvable.txt", 10)
     assert unsolvable.returncode == 20  # UNSATISFIABLE
     assert unsolvable.stdout.count("Solving...\n") == 10
     assert "\nUNSATISFIABLE\n" in unsolvable.stdout
-    assert clingo_run(EXAMPLES / "4x4.txt", "moves.lp", "-c", "imax=3").returncode == 20
-    assert clingo_run(EXAMPLES / "4x4.txt", "moves.lp", "-c", "imax=4").returncode in (10, 30)
+    assert run("4x4.txt", 3).returncode == 20
+    assert run("4x4.txt", 4).returncode in (10, 30)
 
 
 # --- hand-made boards: other exits, other sizes, three targets ----------------------------
