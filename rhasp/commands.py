@@ -330,7 +330,7 @@ class DeckRequest(OnWorkers):
     deck line's figures, where to stream the records (``out``, else standard output) and
     whether to resume there. Each puzzle's states and atoms are what the memory holds shared
     by the ``jobs`` workers, unless given. Each puzzle is solved as a :class:`SolveRequest`
-    with ``confirm`` is (False: the engine alone, no BFS confirming ASP or A*)."""
+    with this ``confirm`` (False: the engine alone, no BFS confirming ASP or A*)."""
 
     source: str
     objective: Objective = "moves"

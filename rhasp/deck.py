@@ -133,7 +133,10 @@ class DeckRecord:
         if self.limit is not None:
             return {"line": self.line, "puzzle": self.puzzle, "limit": str(self.limit)}
         seconds = {name: self.engine_seconds.get(engine) for engine, name in ENGINE_SECONDS.items()}
-        found = {name: seconds.get(name, getattr(self, name, None)) for name in RESULT_FIELDS}
+        found = {
+            name: seconds[name] if name in seconds else getattr(self, name)
+            for name in RESULT_FIELDS
+        }
         found["proven_by"] = list(self.proven_by)
         extra = {name: getattr(self, name) for name in OPTIONAL_FIELDS}
         return found | {name: value for name, value in extra.items() if value is not None}
@@ -558,17 +561,16 @@ def _run_entry(raw: bytes) -> tuple[int, str] | None:
 def _csv_text(row: Mapping[str, Any]) -> str:
     """A record's CSV row, as the results file holds it: ``proven_by`` its names apart by
     ``, `` (as ``mismatch``), ``confirm`` ``true`` or ``false`` (as in JSON), no value empty."""
-    cells = {
-        name: ", ".join(value)
-        if isinstance(value, list)
-        else str(value).lower()
-        if isinstance(value, bool)
-        else value
-        for name, value in row.items()
-    }
     text = io.StringIO()
+    cells = {name: _cell(value) for name, value in row.items()}
     csv.DictWriter(text, FIELDS, extrasaction="ignore").writerow(cells)
     return text.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, list):
+        return ", ".join(value)
+    return ("true" if value else "false") if isinstance(value, bool) else value
 
 
 RUN_SUFFIX = ".run"
