@@ -498,6 +498,7 @@ def deck(
     targets: Sequence[str] = (),
     max_states: int | None = None,
     max_atoms: int | None = None,
+    confirm: bool = True,
     progress: Progress | None = None,
     report: Callable[[RhaspError], None] | None = None,
     echo: bool = False,
@@ -509,11 +510,15 @@ def deck(
     (``.jsonl`` or ``.csv``) as each is done; without ``out``, returned in the tally's
     ``records``, in the deck's order, and printed as JSON lines only with ``echo``, as
     ``rhasp deck`` prints them. With ``cluster`` each cluster is counted,
-    with ``verify`` compared with the deck line's figures. A bad line or a limit is recorded,
+    with ``verify`` compared with the deck line's figures; ``confirm=False`` runs the engine
+    alone, no BFS confirming ASP or A* (each record says ``confirm``, and every record has
+    each engine's own seconds). A bad line or a limit is recorded,
     passed to ``report`` and the run goes on; the counts of what was found come back, those
     of the whole deck: with ``resume``, the records kept from ``out`` (``kept`` of them) are
     counted too, once checked to be of this deck and these options (else InputError, with
-    ``out`` left as it was). An ``out`` that is the deck itself is refused (InputError)."""
+    ``out`` left as it was). An ``out`` that is the deck itself is refused (InputError).
+    The tally's ``peak_memory`` is the run's peak memory in bytes, its worker processes'
+    included (:func:`~rhasp.limits.peak_memory`)."""
     request = DeckRequest(
         os.fspath(source) if isinstance(source, os.PathLike) else source,
         objective,  # type: ignore[arg-type]
@@ -527,6 +532,7 @@ def deck(
         targets,  # type: ignore[arg-type]  (checked, made a tuple, by the request)
         max_states,
         max_atoms,
+        confirm,
     )
     progress = arguments.progress(progress)
     return run_deck(request, progress, report, keep=True, echo=arguments.flag(echo, "echo"))

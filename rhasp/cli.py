@@ -314,6 +314,15 @@ MaxAtomsOpt = Annotated[
 ObjectiveOpt = Annotated[
     ObjectiveChoice, typer.Option(help="Minimise moves (any distance) or slides (cells).")
 ]
+ConfirmOpt = Annotated[
+    bool,
+    typer.Option(
+        help="Confirm the answer of asp or astar with BFS (a difference is exit code 3); "
+        f"after astar the BFS gets {CONFIRM_FACTOR}× its states (at least "
+        f"{CONFIRM_FLOOR:,}) and, stopped there, leaves the answer proven by astar. "
+        "--no-confirm: the engine alone (bfs runs alone either way)."
+    ),
+]
 
 
 def report(error: RhaspError) -> None:
@@ -442,15 +451,7 @@ def solve(
             show_default=False,
         ),
     ] = None,
-    confirm: Annotated[
-        bool,
-        typer.Option(
-            help="Confirm the answer of asp or astar with BFS (a difference is exit code 3); "
-            f"after astar the BFS gets {CONFIRM_FACTOR}× its states (at least "
-            f"{CONFIRM_FLOOR:,}) and, stopped there, leaves the answer proven by astar. "
-            "--no-confirm: the engine alone, for every engine."
-        ),
-    ] = True,
+    confirm: ConfirmOpt = True,
     max_horizon: Annotated[
         int | None,
         typer.Option(
@@ -702,6 +703,7 @@ def deck(
             show_default=False,
         ),
     ] = None,
+    confirm: ConfirmOpt = True,
     jobs: JobsOpt = None,
     dest: Annotated[
         Path | None,
@@ -750,6 +752,7 @@ def deck(
             tuple(target or ()),
             max_states,
             max_atoms,
+            confirm,
         )
         tally = api.run_deck(request, progress, report)
     err.print(tally_table(tally, progress.seconds, check_numbers, since_start()))

@@ -329,7 +329,8 @@ class DeckRequest(OnWorkers):
     objective and engine of every puzzle, whether to count each cluster and compare with the
     deck line's figures, where to stream the records (``out``, else standard output) and
     whether to resume there. Each puzzle's states and atoms are what the memory holds shared
-    by the ``jobs`` workers, unless given."""
+    by the ``jobs`` workers, unless given. Each puzzle is solved as a :class:`SolveRequest`
+    with this ``confirm`` (False: the engine alone, no BFS confirming ASP or A*)."""
 
     source: str
     objective: Objective = "moves"
@@ -343,6 +344,7 @@ class DeckRequest(OnWorkers):
     targets: tuple[str, ...] = ()
     max_states: int | None = None
     max_atoms: int | None = None
+    confirm: bool = True
 
     def __post_init__(self) -> None:
         arguments.text(self.source, "source")
@@ -351,6 +353,7 @@ class DeckRequest(OnWorkers):
             arguments.choice(self.engine, ENGINES, "engine")
         arguments.flag(self.cluster, "cluster")
         arguments.flag(self.verify, "verify")
+        arguments.flag(self.confirm, "confirm")
         arguments.optional(arguments.instance, self.out, "out", Path)
         arguments.flag(self.resume, "resume")
         object.__setattr__(self, "targets", arguments.texts(self.targets, "targets"))

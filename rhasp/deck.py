@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rhasp.commands import DeckRequest, SolveRequest, solution
-from rhasp.engines import AspOptions
+from rhasp.engines import ENGINES, AspOptions
 from rhasp.errors import ClusterLost, InputError, Limit, RhaspError, SearchLimit, location
 from rhasp.files import (
     Damaged,
@@ -54,7 +54,7 @@ from rhasp.journal import (
     other_version,
     read_header,
 )
-from rhasp.limits import OUT_OF_MEMORY, Budget
+from rhasp.limits import OUT_OF_MEMORY, Budget, peak_memory
 from rhasp.model import Puzzle, plan_slides, replay
 from rhasp.notation import parse_plan
 from rhasp.parallel import fan_out
@@ -62,6 +62,12 @@ from rhasp.progress import Progress, Silent
 from rhasp.search import cluster_size, prefer_compiled, solve_and_count
 from rhasp.solution import Objective, Solution
 
+#: The record's field of each engine's own seconds: ``asp_seconds``, ``bfs_seconds``,
+#: ``astar_seconds``.
+ENGINE_SECONDS = {engine: f"{engine}_seconds" for engine in ENGINES}
+
+#: A record's fields, in the order of its JSON line and of a CSV file's columns (JSON adds
+#: ``stopped`` after ``confirm``, where it applies).
 FIELDS = (
     "line",
     "puzzle",
@@ -72,6 +78,9 @@ FIELDS = (
     "plan",
     "explored",
     "seconds",
+    *ENGINE_SECONDS.values(),
+    "proven_by",
+    "confirm",
     "cluster",
     "expected_length",
     "expected_cluster",
@@ -96,8 +105,16 @@ class DeckRecord:
     slides: int | None = None  # the plan's slides
     plan: str | None = None  # the plan in card notation, its moves apart by spaces
     explored: int | None = None  # states the search reached
-    seconds: float | None = None  # the searches' time together
+    #: The searches' time together (static analysis's, when it answered before any search).
+    seconds: float | None = None
+    #: Each search's own seconds, by its engine (the confirming BFS's under ``bfs``): the
+    #: record's ``asp_seconds``, ``bfs_seconds`` and ``astar_seconds``, None where that
+    #: engine did not run (:meth:`~rhasp.solution.Solution.search_seconds`).
+    engine_seconds: Mapping[str, float] = field(default_factory=dict)
     proven_by: tuple[str, ...] = ()  # what proves the length (or the puzzle unsolvable)
+    #: Whether the run has a BFS confirm the answer of ASP or A* (``--no-confirm``: False,
+    #: the engine alone; a BFS needs no confirming, and runs alone either way).
+    confirm: bool = True
     stopped: Mapping[str, str] | None = None  # an engine that stopped short, and why
     cluster: int | None = None  # counted with --cluster
     expected_length: int | None = None  # with --verify: the length the deck line gives
@@ -115,7 +132,11 @@ class DeckRecord:
             return {"line": self.line, "error": self.error}
         if self.limit is not None:
             return {"line": self.line, "puzzle": self.puzzle, "limit": str(self.limit)}
-        found = {name: getattr(self, name) for name in RESULT_FIELDS}
+        seconds = {name: self.engine_seconds.get(engine) for engine, name in ENGINE_SECONDS.items()}
+        found = {
+            name: seconds[name] if name in seconds else getattr(self, name)
+            for name in RESULT_FIELDS
+        }
         found["proven_by"] = list(self.proven_by)
         extra = {name: getattr(self, name) for name in OPTIONAL_FIELDS}
         return found | {name: value for name, value in extra.items() if value is not None}
@@ -124,7 +145,7 @@ class DeckRecord:
 #: The fields of every result record, and those it has only when they apply.
 RESULT_FIELDS = (
     *("line", "puzzle", "board", "length", "moves", "slides"),
-    *("plan", "explored", "seconds", "proven_by"),
+    *("plan", "explored", "seconds", *ENGINE_SECONDS.values(), "proven_by", "confirm"),
 )
 OPTIONAL_FIELDS = ("stopped", "cluster", "expected_length", "expected_cluster", "mismatch")
 
@@ -140,6 +161,7 @@ class Settings:
     engine: str | None = None  # None: by the board's size, BFS up to 6×6
     cluster: bool = False  # also count the states reachable from the start
     verify: bool = False  # compare with the figures on the deck line
+    confirm: bool = True  # a BFS confirms the answer of ASP or A*
 
 
 @dataclass(frozen=True)
@@ -194,7 +216,7 @@ def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
         puzzle,
         settings.objective,
         settings.engine,
-        True,
+        settings.confirm,
         budget,
         options,
         max_atoms=settings.max_atoms,
@@ -207,12 +229,15 @@ def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
         return DeckRecord(job.line, puzzle.name, limit=found.limit)
     findings = found.findings()
     plan = findings["plan"]
+    searched = {ENGINE_SECONDS[engine]: spent for engine, spent in found.search_seconds().items()}
     record = _result(
         findings
+        | searched
         | {
             "line": job.line,
             "board": "".join(board_rows(puzzle)),
             "plan": None if plan is None else " ".join(plan),  # a field of text, for CSV too
+            "confirm": settings.confirm,
         }
     )
     if settings.cluster:
@@ -534,15 +559,26 @@ def _run_entry(raw: bytes) -> tuple[int, str] | None:
 
 
 def _csv_text(row: Mapping[str, Any]) -> str:
-    """A record's CSV row, as the results file holds it."""
+    """A record's CSV row, as the results file holds it: ``proven_by`` its names apart by
+    ``, `` (as ``mismatch``), ``confirm`` ``true`` or ``false`` (as in JSON), no value empty."""
     text = io.StringIO()
-    csv.DictWriter(text, FIELDS, extrasaction="ignore").writerow(row)
+    cells = {name: _cell(value) for name, value in row.items()}
+    csv.DictWriter(text, FIELDS, extrasaction="ignore").writerow(cells)
     return text.getvalue()
 
 
+def _cell(value: Any) -> Any:
+    if isinstance(value, list):
+        return ", ".join(value)
+    return ("true" if value else "false") if isinstance(value, bool) else value
+
+
 RUN_SUFFIX = ".run"
-RUN_VERSION = 2  # version 1 held no digests: its records are refused, not trusted
+#: Version 1 held no digests: its records are refused, not trusted; version 2's records had
+#: no engine's own seconds nor ``confirm`` (nor, in CSV, ``proven_by``).
+RUN_VERSION = 3
 MISSING = object()  # an option a header does not hold
+ON_BY_DEFAULT = ("confirm",)  # options given as --no-NAME
 
 
 def run_options(request: DeckRequest) -> dict[str, Any]:
@@ -550,10 +586,13 @@ def run_options(request: DeckRequest) -> dict[str, Any]:
     length counts (``objective``), which engine found it (``engine``: the records differ in
     ``proven_by`` and ``explored``), whether ``cluster`` and ``verify`` add their fields,
     which vehicles are ``targets``, and the limits as given (``None``: from the memory),
-    which decide where a record says ``limit``. ``--jobs`` and ``--scheduler`` change none."""
+    which decide where a record says ``limit``; and ``confirm``, whether a BFS confirms
+    each answer (the records say so, and their seconds and ``proven_by`` differ). ``--jobs`` and
+    ``--scheduler`` change none."""
     return {
         "objective": request.objective,
         "engine": request.engine,
+        "confirm": request.confirm,
         "cluster": request.cluster,
         "verify": request.verify,
         "targets": list(request.targets),
@@ -567,6 +606,8 @@ def option_flag(option: str, value: Any) -> str:
     flag = "--target" if option == "targets" else "--" + option.replace("_", "-")
     if value is MISSING:
         return f"no {flag} recorded"
+    if option in ON_BY_DEFAULT and value is False:
+        return f"--no-{flag.removeprefix('--')}"
     if value in (None, False, []):
         return f"no {flag}"
     if value is True:
@@ -666,6 +707,9 @@ def record_problem(record: DeckRecord, entry: Any, settings: Settings) -> str | 
         wrong = _plan_problem(record, puzzle, settings.objective)
         if wrong:
             return wrong
+    if record.confirm != settings.confirm:
+        made, this = (option_flag("confirm", value) for value in (record.confirm, settings.confirm))
+        return f"its record was made with {made}, this run has {this}"
     if settings.cluster != (record.cluster is not None):
         return f"its record {'lacks' if settings.cluster else 'has'} a cluster (--cluster)"
     expected = (record.expected_length, record.expected_cluster, record.mismatch)
@@ -780,7 +824,7 @@ def _read_record(raw: Any, from_csv: bool) -> DeckRecord:
     is not one: a field no record has, a value of the wrong kind, fields missing."""
     if not isinstance(raw, dict):
         raise ValueError("not a JSON object")
-    unknown = sorted(raw.keys() - {*FIELDS, "proven_by", "stopped"})
+    unknown = sorted(raw.keys() - {*FIELDS, "stopped"})
     if unknown:
         raise ValueError(f"a field no record has ({unknown[0][:40]!r})")
     values = {name: _value(name, value, from_csv) for name, value in raw.items()}
@@ -796,11 +840,10 @@ def _read_record(raw: Any, from_csv: bool) -> DeckRecord:
                 f"holds {', '.join(sorted(allowed))} only"
             )
         return DeckRecord(values["line"], values.get("puzzle"), **{kind: values[kind]})
-    needed = set(RESULT_FIELDS) - {"proven_by"} if from_csv else set(RESULT_FIELDS)
-    absent = sorted(needed - raw.keys())
+    absent = [name for name in RESULT_FIELDS if name not in raw]
     if absent:
         raise ValueError(f"no {absent[0]!r} field")
-    for name in ("puzzle", "board", "seconds"):
+    for name in ("puzzle", "board", "seconds", "confirm"):
         if values[name] is None:
             raise ValueError(f"no value for {name!r}")
     if from_csv and values["plan"] is None and values["length"] is not None:
@@ -811,12 +854,27 @@ def _read_record(raw: Any, from_csv: bool) -> DeckRecord:
     return _result(values)
 
 
+#: The fields a record's JSON line holds as they are, besides its line number.
+_AS_THEY_ARE = (
+    *("puzzle", "board", "length", "moves", "slides", "plan", "explored", "seconds"),
+    *("cluster", "expected_length", "expected_cluster", "mismatch"),
+)
+
+
 def _result(fields: Mapping[str, Any]) -> DeckRecord:
     """The record of a puzzle solved, from its fields as its JSON line has them (a solve's
-    findings, :meth:`~rhasp.solution.Solution.findings`, or a record read back)."""
+    findings, :meth:`~rhasp.solution.Solution.findings`, with the rest of a record's fields,
+    or a record read back)."""
     return DeckRecord(
-        **{name: fields.get(name) for name in FIELDS if name not in ("limit", "error")},
+        fields["line"],
+        **{name: fields.get(name) for name in _AS_THEY_ARE},
+        engine_seconds={
+            engine: fields[name]
+            for engine, name in ENGINE_SECONDS.items()
+            if fields.get(name) is not None
+        },
         proven_by=tuple(fields.get("proven_by") or ()),
+        confirm=fields["confirm"],
         stopped=fields.get("stopped"),
     )
 
@@ -833,16 +891,24 @@ def _value(name: str, value: Any, from_csv: bool) -> Any:
         if type(value) is not int or value < 0:
             raise ValueError(f"{name!r} is not a whole number")
         return value
-    if name == "seconds":
+    if name == "seconds" or name in ENGINE_SECONDS.values():
         if from_csv and isinstance(value, str):
             with contextlib.suppress(ValueError):  # not a number: said below
                 value = float(value) if len(value) <= 40 else value
         if type(value) not in (int, float) or not 0 <= value < float("inf"):
-            raise ValueError("'seconds' is not a number of seconds")
+            raise ValueError(f"{name!r} is not a number of seconds")
         return value
     if name == "proven_by":
+        if from_csv and isinstance(value, str):
+            value = value.split(", ")
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise ValueError("'proven_by' is not a list of engines")
+        return value
+    if name == "confirm":
+        if from_csv and value in ("true", "false"):
+            value = value == "true"
+        if type(value) is not bool:
+            raise ValueError("'confirm' is not true or false")
         return value
     if name == "stopped":
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
@@ -867,6 +933,9 @@ class DeckTally:
     mismatches: list[DeckRecord] = field(default_factory=list)  # with --verify
     verified: int = 0  # records compared with a figure their deck line gives
     kept: int = 0  # records an earlier run wrote, kept by --resume
+    #: The most memory this run took at once, in bytes (:func:`~rhasp.limits.peak_memory`):
+    #: known once it ends, 0 before.
+    peak_memory: int = 0
     #: Every record, in the deck's order, when the run was asked to keep them rather than
     #: write them out (:func:`rhasp.deck` without ``out``); else empty.
     records: list[DeckRecord] = field(default_factory=list)
@@ -919,6 +988,7 @@ def run_deck(
         request.engine,
         request.cluster,
         request.verify,
+        request.confirm,
     )
     report = report or (lambda problem: None)
     if out is not None and path != "-":
@@ -992,6 +1062,7 @@ def run_deck(
                 )
             )
     tally.records = sorted(tally_records, key=lambda kept: kept.line)
+    tally.peak_memory = peak_memory()  # the workers ended, and waited for, above
     return tally
 
 

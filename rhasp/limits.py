@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -89,6 +90,22 @@ def address_space_left() -> int | None:
     if not sizes or not sizes[0].isdigit():
         return None
     return limit - int(sizes[0]) * 1024
+
+
+def peak_memory() -> int:
+    """The most memory, in bytes, that this process or any process it started and waited for
+    (a worker) held at once: the larger of the two peak resident set sizes the kernel keeps
+    (``getrusage``'s ``ru_maxrss`` of the process, and of its children: the largest of them).
+    0 where the platform keeps neither (Windows)."""
+    try:
+        import resource  # POSIX only
+    except ImportError:  # pragma: no cover - Windows
+        return 0
+    largest = max(
+        resource.getrusage(who).ru_maxrss
+        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
+    return largest if sys.platform == "darwin" else largest * 1024  # bytes there, else KiB
 
 
 def default_max_states(processes: int = 1, bytes_each: int = BYTES_PER_STATE) -> int:

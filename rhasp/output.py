@@ -624,9 +624,9 @@ def _bars(counts: Mapping[int, int]) -> str:
 
 
 def tally_table(tally: Any, seconds: float, verify: bool, in_all: float | None = None) -> Table:
-    """The summary of a deck run: counts, rate, lengths, and every mismatch. A resumed run
-    counts the whole deck, the records it kept from ``--out`` too (and says how many), as
-    its exit code does; the rate is of what it did itself."""
+    """The summary of a deck run: counts, rate, peak memory (when known), lengths, and every
+    mismatch. A resumed run counts the whole deck, the records it kept from ``--out`` too (and
+    says how many), as its exit code does; the rate and the memory are of what it did itself."""
     table = Table(title="deck summary", show_header=False)
     rate = (tally.puzzles - tally.kept) / seconds if seconds > 0 else 0.0
     rows = [
@@ -639,6 +639,7 @@ def tally_table(tally: Any, seconds: float, verify: bool, in_all: float | None =
         ("mismatches", _mismatches(tally) if verify else "-"),
         ("puzzles/s", f"{rate:,.1f}"),
         seconds_row(seconds, in_all, "solving"),
+        *([("peak memory", memory_text(tally.peak_memory))] if tally.peak_memory else []),
     ]
     for name, value in rows:
         table.add_row(name, f"{value:,}" if isinstance(value, int) else value)
@@ -654,6 +655,12 @@ def tally_table(tally: Any, seconds: float, verify: bool, in_all: float | None =
             ),
         )
     return table
+
+
+def memory_text(peak: int) -> str:
+    """A run's peak memory (:func:`rhasp.limits.peak_memory`, bytes) as its summary says it:
+    in MiB, and whose it is."""
+    return f"{peak / (1 << 20):,.1f} MiB (the largest process: this one or a worker)"
 
 
 def _mismatches(tally: Any) -> str:

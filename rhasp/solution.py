@@ -116,6 +116,15 @@ class Solution:
         """The plan's length in the unit of the objective."""
         return self.moves if self.objective == "moves" else self.slides
 
+    def search_seconds(self) -> dict[str, float]:
+        """Each search's own seconds, by its engine, to the microsecond: both searches' when
+        one confirmed the other (:attr:`searches`), else the engine's alone; none when static
+        analysis answered before any search. ``seconds`` is their sum (static analysis's
+        own time, when it answered)."""
+        if self.searches:
+            return {name: figures.seconds for name, figures in self.searches.items()}
+        return {} if self.static is not None else {self.engine: round(self.seconds, 6)}
+
     def findings(self) -> dict[str, Any]:
         """What the solution says as a record, in JSON's terms: the fields that the JSON of
         ``rhasp solve`` (:func:`rhasp.output.solution_dict`, which the page answers too) and

@@ -584,6 +584,10 @@ COMMANDS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         {
             "--objective": OBJECTIVE,
             "--engine": ENGINE,
+            # Not --no-confirm: ASP alone would search a mutated board that has no plan to
+            # horizon 500, deck having neither --max-horizon nor --timeout (the API's calls
+            # of deck have confirm=False, with BFS and A*).
+            "--confirm": None,
             "--jobs": JOBS,
             "--out": OUT,
             "--resume": None,
@@ -929,6 +933,7 @@ API: dict[str, dict[str, tuple[Any, ...]]] = {
         "source": ("<file>", "<path>"),
         "objective": ("moves", "slides"),
         "engine": ("bfs", "astar"),
+        "confirm": (True, False),
         "cluster": (False, True),
         "verify": (False, True),
         "jobs": (1,),

@@ -419,7 +419,8 @@ def test_deck_without_out_returns_the_records_in_deck_order_and_prints_nothing(c
 
 
 @pytest.mark.parametrize(
-    ("argument", "value"), [("out", 5), ("out", b"x.jsonl"), ("progress", 5), ("echo", "yes")]
+    ("argument", "value"),
+    [("out", 5), ("out", b"x.jsonl"), ("progress", 5), ("echo", "yes"), ("confirm", "no")],
 )
 def test_a_bad_deck_argument_is_one_input_error_naming_it(argument, value):
     with pytest.raises(rhasp.InputError, match=rf"^{argument}: give "):

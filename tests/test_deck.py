@@ -7,6 +7,8 @@ import importlib
 import io
 import json
 import os
+import re
+from pathlib import Path
 
 import pytest
 
@@ -184,7 +186,8 @@ def test_a_dask_cluster_gives_the_same_records_as_the_local_run(tmp_path, dask_c
 
     def by_line(path):
         return {
-            r["line"]: {k: v for k, v in r.items() if k != "seconds"} for r in read_results(path)
+            r["line"]: {k: v for k, v in r.items() if not k.endswith("seconds")}
+            for r in read_results(path)
         }
 
     assert by_line(remote) == by_line(local)
@@ -261,13 +264,18 @@ def test_deck_lengths_by_either_engine_and_objective_match_the_naive_reference(
     assert all(found[line][objective] == found[line]["length"] for line in found)
 
 
+# An unsolvable board that static analysis does not prove so (checked below), and one it does:
+# a wall at the exit.
+BEYOND, WALLED = "DDDoGGLLxEooAAoEFICCCoFIoHKJBBoHKJoo", "o" * 12 + "AAxooo" + "o" * 18
+
+
 def test_an_asp_deck_proves_unsolvable_by_bfs_and_answers_past_an_asp_limit(tmp_path):
     # Line 1: unsolvable, which static analysis does not prove (checked below) and the walk
     # of the model's moves confirms. Line 2: card 1, whose ASP proof meets a small bound on
     # its ground program; BFS has proven its 8 moves. Line 3: a wall at the exit, proven at
     # once.
     small = tmp_path / "small.txt"
-    beyond, walled = "DDDoGGLLxEooAAoEFICCCoFIoHKJBBoHKJoo", "o" * 12 + "AAxooo" + "o" * 18
+    beyond, walled = BEYOND, WALLED
     (beyond_static,) = read_text(beyond, "line.txt", name="line")
     assert blocked_exit(beyond_static) is None
     assert not any(map(beyond_static.board.is_solved, reachable(beyond_static)))
@@ -282,10 +290,127 @@ def test_an_asp_deck_proves_unsolvable_by_bfs_and_answers_past_an_asp_limit(tmp_
     assert card1["stopped"]["asp"].startswith("ground program limit reached")
 
 
+# Issue 54: records a researcher can use. CARD1's 8 moves are on its card back (CARD_MOVES);
+# the rest is said where the boards are. With --engine asp and --max-atoms 1400: the 4×4
+# example found by ASP and confirmed by BFS; BEYOND proven unsolvable by BFS before ASP
+# starts; card 1's ASP proof stopped at its atoms, BFS proving it; WALLED proven by static
+# analysis, no search run.
+CARD1 = "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR."
+ASP_DECK = [FOUR, BEYOND, CARD1, WALLED]
+ASP_OPTIONS = ("--engine", "asp", "--max-atoms", "1400", "--jobs", "1")
+ENGINE_SECONDS = ("asp_seconds", "bfs_seconds", "astar_seconds")
+
+
+def deck_file(tmp_path, lines: list[str]):
+    path = tmp_path / "deck.txt"
+    path.write_text("".join(line + "\n" for line in lines))
+    return path
+
+
+def printed(result) -> list[dict]:
+    """The records a run printed, each a JSON line."""
+    assert result.exit_code in (0, 1), result.stderr  # solved, or an unsolvable puzzle
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def spent(record: dict) -> dict[str, float]:
+    """The seconds of each engine that ran, by the record's field."""
+    return {name: record[name] for name in ENGINE_SECONDS if record[name] is not None}
+
+
+def test_every_record_has_each_engines_own_seconds_summing_to_its_seconds(tmp_path):
+    records = printed(deck(str(deck_file(tmp_path, ASP_DECK)), *ASP_OPTIONS))
+    assert all(set(ENGINE_SECONDS) <= record.keys() for record in records)
+    assert [sorted(spent(record)) for record in records] == [
+        ["asp_seconds", "bfs_seconds"],
+        ["bfs_seconds"],
+        ["asp_seconds", "bfs_seconds"],
+        [],
+    ]
+    for record in records:
+        assert all(0 <= seconds <= record["seconds"] for seconds in spent(record).values())
+    for record in records[:3]:  # each to the microsecond: their sum, to two
+        assert sum(spent(record).values()) == pytest.approx(record["seconds"], abs=2e-6)
+
+
+@pytest.mark.parametrize("engine", ["asp", "astar"])
+def test_no_confirm_records_the_engine_alone_and_says_so(tmp_path, engine):
+    path = deck_file(tmp_path, [FOUR, CARD1])
+    confirmed = printed(deck(str(path), "--engine", engine, "--jobs", "1"))
+    alone = printed(deck(str(path), "--engine", engine, "--no-confirm", "--jobs", "1"))
+    assert [record["length"] for record in alone] == [3, CARD_MOVES[0]]
+    assert [record["length"] for record in confirmed] == [3, CARD_MOVES[0]]
+    for record in confirmed:
+        assert record["confirm"] is True and record["proven_by"] == [engine, "bfs"]
+        assert sorted(spent(record)) == sorted([f"{engine}_seconds", "bfs_seconds"])
+    for record in alone:
+        assert record["confirm"] is False and record["proven_by"] == [engine]
+        assert spent(record) == {f"{engine}_seconds": record["seconds"]}
+        if engine == "asp":  # ASP counts no states: those were the confirming BFS's
+            assert record["explored"] is None
+
+
+def test_no_confirm_leaves_a_bfs_deck_as_it_was_but_says_so(tmp_path):
+    path = deck_file(tmp_path, [FOUR, CARD1, BEYOND])
+    confirmed = printed(deck(str(path), "--jobs", "1"))
+    alone = printed(deck(str(path), "--no-confirm", "--jobs", "1"))
+    assert [record["confirm"] for record in alone] == [False] * 3
+    assert [untimed(record) | {"confirm": False} for record in confirmed] == list(
+        map(untimed, alone)
+    )
+    assert all(list(spent(record)) == ["bfs_seconds"] for record in alone)
+
+
+def csv_text(value) -> str:
+    """A JSON record's value as a CSV cell holds it."""
+    if isinstance(value, list):
+        return ", ".join(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def test_a_csv_record_says_what_the_json_record_says_proven_by_too(tmp_path):
+    path = deck_file(tmp_path, ASP_DECK)
+    as_json, as_csv = tmp_path / "out.jsonl", tmp_path / "out.csv"
+    for out in (as_json, as_csv):
+        assert deck(str(path), *ASP_OPTIONS, "--out", str(out)).exit_code == 1  # BEYOND
+    records = [json.loads(line) for line in as_json.read_text().splitlines()]
+    with as_csv.open(newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    by_whom = [["asp", "bfs"], ["bfs"], ["bfs"], ["static analysis"]]
+    assert [record["proven_by"] for record in records] == by_whom
+    assert [row["proven_by"] for row in rows] == ["asp, bfs", "bfs", "bfs", "static analysis"]
+    for record, row in zip(records, rows, strict=True):
+        for name, value in record.items():
+            if name.endswith("seconds"):  # a time: another run's
+                assert (row[name] == "") == (value is None), name
+            elif name != "stopped":  # JSON's alone: the text of why a search stopped
+                assert row[name] == csv_text(value), name
+    assert [record["proven_by"] for record in read_results(as_csv)] == by_whom
+
+
+def resident_mib() -> float:
+    """This process's resident memory now, in MiB, as /proc says it."""
+    status = Path("/proc/self/status").read_text()
+    (kib,) = re.findall(r"^VmRSS:\s+(\d+) kB", status, re.M)
+    return int(kib) / 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads Linux's /proc")
+def test_the_summary_says_the_peak_memory_of_the_run(tmp_path):
+    # The command runs in this process: its peak is at least what it holds now, but for the
+    # pages the kernel has not yet added to the peak it keeps (it counts them in batches).
+    before = resident_mib()
+    result = deck(str(deck_file(tmp_path, [FOUR])), "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    mib, unit = summary_row(result.stderr, "peak memory").split()[:2]
+    assert unit == "MiB" and float(mib.replace(",", "")) >= before - 2
+
+
 # Issue 39, items 10-14: a resumed deck is the same run; what it keeps is read within bounds
 # and checked as records; the output is never the deck. The figures: the 4×4 example takes
 # 3 moves (counted by hand, above), card 1 8 moves (its card back, CARD_MOVES).
-CARD1 = "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR."
 
 
 def finished(tmp_path, lines: list[str], *options: str, suffix: str = ".jsonl"):
@@ -339,6 +464,7 @@ def test_resume_refuses_the_records_of_another_deck(tmp_path):
         (("--cluster",), "--cluster"),
         (("--verify",), "--verify"),
         (("--engine", "astar"), "--engine"),
+        (("--no-confirm",), "--no-confirm"),
         (("--max-states", "100000"), "--max-states"),
     ],
 )
@@ -361,17 +487,18 @@ def test_resume_refuses_records_with_nothing_to_say_what_run_they_are_of(tmp_pat
     assert out.read_bytes() == kept
 
 
-@pytest.mark.parametrize("version", [1, "2"])
+@pytest.mark.parametrize("version", [1, 2, "3"])
 def test_resume_refuses_a_run_file_of_another_version_naming_both(tmp_path, version):
     # Issue 42 item 8: said as damage, "or from another version of rhasp", versions unnamed.
-    # Version 1 held no digests of the records (issue 53).
+    # Version 1 held no digests of the records (issue 53); version 2's records had no
+    # engine's own seconds nor confirm (issue 54).
     path, out, _ = finished(tmp_path, [FOUR, CARD1])
     kept = cut_to(out, 1)
     run = tmp_path / "out.jsonl.run"
     header, *entries = run.read_text().splitlines(keepends=True)
     run.write_text(json.dumps({**json.loads(header), "version": version}) + "\n" + "".join(entries))
     said = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume"), out)
-    assert "out.jsonl.run" in said and "reads version 2 only" in said
+    assert "out.jsonl.run" in said and "reads version 3 only" in said
     assert f"version {version}," in said if type(version) is int else "no version" in said
     assert "damaged" not in said
     assert out.read_bytes() == kept
@@ -467,6 +594,11 @@ def test_the_api_counts_the_records_a_resume_kept(tmp_path):
 
 def edited(record: dict, **changes) -> dict:
     return {name: value for name, value in (record | changes).items() if value is not ...}
+
+
+def untimed(record: dict) -> dict:
+    """The record without its times (``seconds``, each engine's), which differ run to run."""
+    return {name: value for name, value in record.items() if not name.endswith("seconds")}
 
 
 def rows(out) -> list[dict]:
@@ -583,16 +715,14 @@ def test_resume_refuses_a_record_copied_from_another_decks_results(tmp_path, suf
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv"])
 def test_a_deleted_record_is_solved_again(tmp_path, suffix):
     path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR], suffix=suffix)
-    whole = [edited(record, seconds=...) for record in rows(out)]
+    whole = [untimed(record) for record in rows(out)]
     header = 1 if suffix == ".csv" else 0
     lines = out.read_bytes().splitlines(keepends=True)
     out.write_bytes(b"".join(lines[: header + 1] + lines[header + 2 :]))
     resumed = deck(str(path), "--jobs", "1", "--out", str(out), "--resume")
     assert resumed.exit_code == 0, resumed.stderr
     assert summary_row(resumed.stderr, "kept from --out") == "2"
-    again = sorted(
-        (edited(record, seconds=...) for record in rows(out)), key=lambda r: int(r["line"])
-    )
+    again = sorted(map(untimed, rows(out)), key=lambda r: int(r["line"]))
     assert again == whole
 
 
@@ -672,6 +802,12 @@ def test_a_csv_record_of_a_puzzle_solved_as_it_stands_is_kept(tmp_path):
         (lambda record: edited(record, board=FOUR), "board"),
         (lambda record: edited(record, puzzle="deck-9"), "puzzle"),
         (lambda record: edited(record, seconds=...), "'seconds'"),
+        (lambda record: edited(record, bfs_seconds=...), "'bfs_seconds'"),
+        (lambda record: edited(record, bfs_seconds="fast"), "'bfs_seconds'"),
+        (lambda record: edited(record, confirm=...), "'confirm'"),
+        (lambda record: edited(record, confirm="yes"), "'confirm'"),
+        (lambda record: edited(record, confirm=False), "--no-confirm"),
+        (lambda record: edited(record, proven_by="bfs"), "'proven_by'"),
         (lambda record: edited(record, length="8"), "whole number"),
         (lambda record: edited(record, error="not a board"), "bad line"),
         (lambda record: edited(record, cluster=9), "cluster"),

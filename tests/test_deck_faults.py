@@ -54,12 +54,15 @@ def command(deck: Path, out: Path, *more: str) -> list[str]:
 
 def records(out: Path) -> dict[int, tuple]:
     """Every line of ``out`` as a whole record, keyed by deck line; fails on a torn line or a
-    duplicate. The time a puzzle took is left out: it differs from run to run."""
+    duplicate. The times a puzzle took (``seconds``, each engine's) are left out: they differ
+    from run to run."""
     found: dict[int, tuple] = {}
     for text in out.read_text().splitlines():
         record = json.loads(text)
         assert record["line"] not in found, f"line {record['line']} twice"
-        found[record["line"]] = tuple(sorted((k, v) for k, v in record.items() if k != "seconds"))
+        found[record["line"]] = tuple(
+            sorted((k, v) for k, v in record.items() if not k.endswith("seconds"))
+        )
     return found
 
 

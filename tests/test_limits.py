@@ -6,7 +6,10 @@ from __future__ import annotations
 import functools
 import json
 import re
+import subprocess
+import sys
 from collections import Counter, deque
+from pathlib import Path
 
 import clingo
 import pytest
@@ -22,7 +25,13 @@ from rhasp.errors import SearchLimit
 from rhasp.formats import read_path
 from rhasp.formats.facts import write_facts
 from rhasp.formats.grid import board_rows
-from rhasp.limits import Budget, default_max_atoms, default_max_states, machine_memory
+from rhasp.limits import (
+    Budget,
+    default_max_atoms,
+    default_max_states,
+    machine_memory,
+    peak_memory,
+)
 from rhasp.progress import Silent
 from tests import reference
 from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card
@@ -112,6 +121,21 @@ def test_the_defaults_follow_the_memory():
     assert default_max_states() * 200 <= memory // 2 + 200
     assert default_max_states(4) < default_max_states(1)
     assert default_max_atoms(2) < default_max_atoms(1)
+
+
+def status_kib(field: str) -> int:
+    """A figure of /proc/self/status, in KiB."""
+    (kib,) = re.findall(rf"^{field}:\s+(\d+) kB", Path("/proc/self/status").read_text(), re.M)
+    return int(kib)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads Linux's /proc")
+def test_the_peak_memory_is_that_of_the_largest_process_a_worker_too():
+    own = status_kib("VmHWM") << 10  # this process's peak so far, as /proc says it
+    assert peak_memory() >= own - (2 << 20)  # less the pages the kernel has yet to count
+    larger = own + (64 << 20)  # bytes a worker writes: more than this process ever held
+    subprocess.run([sys.executable, "-c", f"held = b'x' * {larger}"], check=True)
+    assert peak_memory() >= larger
 
 
 class Recorder(Silent):

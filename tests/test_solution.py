@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from rhasp import api
 from rhasp.errors import Limit
 from rhasp.solution import Solution
 from tests.boards import EXAMPLES, ORIGINAL, card
@@ -64,3 +65,18 @@ def test_the_findings_say_a_limit_and_the_searches_stopped_only_where_they_apply
     proven = Solution(puzzle, "moves", None, "asp", ("bfs",), 9, 0.5, stopped={"asp": asp})
     assert proven.findings()["stopped"] == {"asp": "timed out at horizon 4"}
     assert "limit" not in proven.findings()
+
+
+def test_each_search_has_its_own_seconds_and_together_they_are_the_seconds():
+    puzzle = card(1)
+    both = api.solve(puzzle, engine="asp")
+    assert both.proofs == ("asp", "bfs")
+    assert set(both.search_seconds()) == {"asp", "bfs"}
+    assert sum(both.search_seconds().values()) == pytest.approx(both.seconds, abs=2e-6)
+    for engine in ("asp", "astar", "bfs"):
+        alone = api.solve(puzzle, engine=engine, confirm=False)
+        assert alone.proofs == (engine,)
+        assert alone.search_seconds() == {engine: pytest.approx(alone.seconds, abs=1e-6)}
+    walled = api.read("o" * 12 + "AAxooo" + "o" * 18)  # a wall at the exit
+    static = api.solve(walled, engine="bfs")
+    assert static.proofs == ("static analysis",) and static.search_seconds() == {}
