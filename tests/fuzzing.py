@@ -60,6 +60,7 @@ from rhasp.formats import (
     write,
 )
 from rhasp.formats.carlist import read_carlist
+from rhasp.formats.course_csv import read_course_csv
 from rhasp.formats.grid import read_grid
 from rhasp.formats.json_format import read_json
 from rhasp.formats.line import read_line
@@ -91,6 +92,7 @@ READERS = (
     "deck",
     "stream",
     "carlist",
+    "course-csv",
     "json",
     "file",
     "plan",
@@ -526,6 +528,8 @@ def make_case(rng: random.Random, reader: str) -> Case:
         seed = random_text(rng, "carlist") if rng.random() < 0.3 else None
         seed = seed or write(rng.choice(chosen.puzzles[:40]), "carlist")
         return Case(reader, mutate(rng, seed))
+    if reader == "course-csv":
+        return Case(reader, mutate(rng, random_text(rng, "course-csv")))
     if reader == "json":
         seed = random_text(rng, "json")
         if rng.random() < 0.7:
@@ -1424,6 +1428,7 @@ READ: dict[str, Callable[[Any], Outcome]] = {
     ),
     "stream": _stream,
     "carlist": lambda text: _one(read_carlist(text, "fuzz.pl", name="fuzz")),
+    "course-csv": lambda text: _one(read_course_csv(text, "fuzz.csv", name="fuzz")),
     "json": lambda text: _one(read_json(text, "fuzz.json", name="fuzz")),
     "file": _file,
     "plan": _plan,

@@ -376,7 +376,7 @@ def test_solve_a_deck_goes_on_after_a_bad_line(tmp_path):
     assert "deck-1 · moves 8" in result.stdout and "deck-3 · moves 8" in result.stdout
 
 
-@pytest.mark.parametrize("fmt", ["grid", "line", "json", "carlist"])
+@pytest.mark.parametrize("fmt", ["grid", "line", "json", "carlist", "course-csv"])
 def test_convert_to_each_format_reads_back(fmt):
     result = rhasp("convert", str(ORIGINAL / "card26.txt"), "--to", fmt)
     assert result.exit_code == 0
