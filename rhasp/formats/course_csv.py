@@ -77,7 +77,8 @@ def looks_like_course_csv(line: str) -> bool:
 
 @dataclass(frozen=True)
 class _Car:
-    name: str
+    name: str  # in capitals
+    written: str  # as the file writes it
     label: str
     orientation: Orientation
     first: int  # the number under the col column
@@ -150,7 +151,7 @@ def read_course_csv(
 
 def _fields(line: str, where: str) -> list[str]:
     try:
-        (fields,) = csv.reader([line])
+        (fields,) = csv.reader([line], skipinitialspace=True)
     except csv.Error as error:  # a field past the csv module's limit, a NUL
         raise InputError(f"not a line of comma-separated fields ({error})", where) from None
     return [field.strip() for field in fields]
@@ -169,10 +170,11 @@ def _columns(fields: list[str], where: str) -> dict[str, int]:
     for index, (field, key) in enumerate(zip(fields, keys, strict=True)):
         if key not in (*REQUIRED, SIZE):
             raise InputError(
-                f"unknown column {field!r} in the header (the course's: {_COLUMNS_SAID})", where
+                f"unknown column {_shown(field)} in the header (the course's: {_COLUMNS_SAID})",
+                where,
             )
         if key in columns:
-            raise InputError(f"the header names the column {field} twice", where)
+            raise InputError(f"the header names the column {_shown(field)} twice", where)
         columns[key] = index
     missing = [key for key in REQUIRED if key not in columns]
     if missing:
@@ -201,7 +203,7 @@ def _car(
     raw = field("car")
     name = raw.upper()
     if not (1 <= len(name) <= 2 and name.isascii() and name.isalpha()):
-        raise InputError(f"car name {raw!r}: a name is one or two letters", where)
+        raise InputError(f"car name {_shown(raw)}: a name is one or two letters", where)
     if name not in LABEL_OF:
         raise InputError(
             f"car name {name}: rhasp's labels are one character, and only A to Z, AA to AZ "
@@ -211,7 +213,7 @@ def _car(
     orientation = _ORIENTATION.get(field("orientation").lower())
     if orientation is None:
         raise InputError(
-            f"orientation {field('orientation')!r}: H (horizontal) or V (vertical)", where
+            f"orientation {_shown(field('orientation'))}: H (horizontal) or V (vertical)", where
         )
     col, row, length = (_whole(field(key), key, where) for key in ("col", "row", "length"))
     for key, value in (("col", col), ("row", row)):
@@ -221,13 +223,19 @@ def _car(
         raise InputError(f"length {length}: a car has 2 or more cells", where)
     size = field(SIZE) if SIZE in columns else ""
     side = _whole(size, "N", where) if size else None
-    return _Car(name, LABEL_OF[name], orientation, col, row, length, number), side
+    return _Car(name, raw, LABEL_OF[name], orientation, col, row, length, number), side
 
 
 def _whole(text: str, key: str, where: str) -> int:
     if not _NUMBER.fullmatch(text):
-        raise InputError(f"{key} {text!r}: not a whole number", where)
+        raise InputError(f"{key} {_shown(text)}: not a whole number", where)
     return int(text)
+
+
+def _shown(text: str, most: int = 20) -> str:
+    """A field as a message quotes it: at most ``most`` characters of it (a line of a
+    megabyte must not come back whole in one)."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + "…"
 
 
 def _check_names(cars: Sequence[_Car], source: str) -> None:
@@ -311,7 +319,7 @@ def _order(name: str) -> tuple[int, str]:
 def _names_read(cars: Sequence[_Car]) -> list[str]:
     """What the answer says of the names: read in capitals, two letters as one label."""
     notes = []
-    if any(not car.name.isupper() for car in cars):
+    if any(car.written != car.name for car in cars):
         notes.append("car names read in capitals")
     pairs = sorted((car.name, car.label) for car in cars if len(car.name) == 2)
     if pairs:
