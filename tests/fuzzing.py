@@ -1,9 +1,9 @@
 """Fuzzing the readers (issue 13): real inputs, mutated, for every reader rhasp has.
 
 A case is an input for one reader: a grid file, a one-line board, a deck (read whole, or
-streamed from a file as ``rhasp deck`` reads it), a car list, JSON, a file of any format as
-bytes, a plan for ``check``, a command line, or an HTTP request to a route of ``rhasp
-serve``'s app (issue 30), which must be answered with a 2xx or a JSON one-line ``error``,
+streamed from a file as ``rhasp deck`` reads it), a car list, a course CSV, JSON, a file of
+any format as bytes, a plan for ``check``, a command line, or an HTTP request to a route of
+``rhasp serve``'s app (issue 30), which must be answered with a 2xx or a JSON one-line ``error``,
 never a 500. Every case must end either in puzzles that are
 valid all the way (each written in every format that can hold it reads back the same, and a
 BFS plan of a small one replays in the model) or in an InputError whose message is one line

@@ -94,7 +94,7 @@ def read_course_csv(
     ``targets`` named by the user replace the course's X leaving right."""
     lines = [
         (number, line)
-        for number, line in enumerate(text.splitlines(), 1)
+        for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1)
         if line.strip() and not line.strip().startswith(";")
     ]
     if not lines:
