@@ -46,9 +46,9 @@ from rhasp.model import (
     cell_name,
 )
 
-TARGET = "X"
+_TARGET = "X"
 REQUIRED = ("car", "orientation", "col", "row", "length")
-SIZE = "n"  # the board's side
+_SIZE_COLUMN = "n"  # the board's side
 SYNONYMS = {"vehicle": "car"}
 HEADER = "car,orientation,col,row,length"
 _COLUMNS_SAID = "car, orientation, col, row, length, and N (the board's side) if wanted"
@@ -71,7 +71,7 @@ def looks_like_course_csv(line: str) -> bool:
     fields = [field.strip().strip('"').strip().lower() for field in line.split(",")]
     if len(fields) < 2:
         return False
-    named = set(REQUIRED) | {SIZE} | set(SYNONYMS)
+    named = set(REQUIRED) | {_SIZE_COLUMN} | set(SYNONYMS)
     return any(field in named for field in fields) or (len(fields) >= 4 and fields[1] in ("h", "v"))
 
 
@@ -127,7 +127,7 @@ def read_course_csv(
     if swapped.fault is None and any(car.first != car.second for car in cars):
         notes.append("col and row as the header says (read the other way round, the cars fit too)")
     if side is None:
-        given = "its N column is blank" if SIZE in columns else "no N column gives its side"
+        given = "its N column is blank" if _SIZE_COLUMN in columns else "no N column gives its side"
         notes.append(
             f"the board {written.side}×{written.side}, the smallest square that holds the cars "
             f"({given})"
@@ -139,12 +139,12 @@ def read_course_csv(
     ]
     specs = list(targets)
     if not specs:
-        target = next((car for car in cars if car.label == TARGET), None)
+        target = next((car for car in cars if car.label == _TARGET), None)
         if target is None:
             raise InputError(
-                f"no car {TARGET}: the course's target is X, leaving right along its row", source
+                f"no car {_TARGET}: the course's target is X, leaving right along its row", source
             )
-        specs = [TargetSpec(TARGET, "right", where=location(source, target.line))]
+        specs = [TargetSpec(_TARGET, "right", where=location(source, target.line))]
     puzzle = build_puzzle(written.side, written.side, pieces, [], specs, where=source, name=name)
     return Puzzle(puzzle.board, puzzle.placement, puzzle.name, puzzle.meta, tuple(notes))
 
@@ -160,7 +160,7 @@ def _fields(line: str, where: str) -> list[str]:
 def _columns(fields: list[str], where: str) -> dict[str, int]:
     """Where each column is, by its name in the header."""
     keys = [SYNONYMS.get(field.lower(), field.lower()) for field in fields]
-    if not set(keys) & {*REQUIRED, SIZE}:
+    if not set(keys) & {*REQUIRED, _SIZE_COLUMN}:
         raise InputError(
             f"the first line is not a header: a course CSV begins with one ({HEADER}), "
             "which says which number is the column and which the row",
@@ -168,7 +168,7 @@ def _columns(fields: list[str], where: str) -> dict[str, int]:
         )
     columns: dict[str, int] = {}
     for index, (field, key) in enumerate(zip(fields, keys, strict=True)):
-        if key not in (*REQUIRED, SIZE):
+        if key not in (*REQUIRED, _SIZE_COLUMN):
             raise InputError(
                 f"unknown column {_shown(field)} in the header (the course's: {_COLUMNS_SAID})",
                 where,
@@ -192,7 +192,7 @@ def _car(
     """A car of a line under the header, and the board's side if the line gives it."""
     where = location(source, number)
     width = len(columns)
-    size_last = columns.get(SIZE) == width - 1
+    size_last = columns.get(_SIZE_COLUMN) == width - 1
     if not (len(fields) == width or (size_last and len(fields) == width - 1)):
         raise InputError(f"{len(fields)} fields, and the header names {width} columns", where)
 
@@ -221,7 +221,7 @@ def _car(
             raise InputError(f"{key} {value}: the course counts columns and rows from 1", where)
     if length < 2:
         raise InputError(f"length {length}: a car has 2 or more cells", where)
-    size = field(SIZE) if SIZE in columns else ""
+    size = field(_SIZE_COLUMN) if _SIZE_COLUMN in columns else ""
     side = _whole(size, "N", where) if size else None
     return _Car(name, raw, LABEL_OF[name], orientation, col, row, length, number), side
 
@@ -344,7 +344,7 @@ def write_course_csv(puzzle: Puzzle) -> str:
         problems.append("it has walls")
     if len(board.exits) > 1:
         problems.append(f"it has {len(board.exits)} targets, and the course's boards have one")
-    elif board.exits != ((TARGET, "right"),):
+    elif board.exits != ((_TARGET, "right"),):
         problems.append("its target is not X leaving right")
     if problems:
         raise InputError(f"cannot be written as a course CSV: {'; '.join(problems)}", puzzle.name)
