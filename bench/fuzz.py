@@ -3,11 +3,11 @@
     python bench/fuzz.py [--cases 100000] [--seed 13] [--readers grid,line,...]
 
 Runs the generators of ``tests/fuzzing.py`` (those ``tests/test_fuzz.py`` drives with
-hypothesis for 2,800 cases) with seeded random sources instead: the readers in turn (grid,
-one-line board, deck read whole, deck streamed from a file, car list, JSON, a file of any
-format as bytes, a plan for ``check``, a command line, an HTTP request to ``rhasp serve``'s
-app), case number ``i`` drawn from ``random.Random(f"{seed}:{i}")``, so that any case can be
-made again alone (``--only I``).
+hypothesis for 3,050 cases) with seeded random sources instead: the readers in turn (grid,
+one-line board, deck read whole, deck streamed from a file, car list, course CSV, JSON, a
+file of any format as bytes, a plan for ``check``, a command line, an HTTP request to
+``rhasp serve``'s app), case number ``i`` drawn from ``random.Random(f"{seed}:{i}")``, so
+that any case can be made again alone (``--only I``).
 
 Each case ends as a valid puzzle (written in every format that holds it and read back the
 same; a small one solved by BFS and its plan replayed; for HTTP, a 2xx answer), a one-line

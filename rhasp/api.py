@@ -60,7 +60,7 @@ from rhasp.engines import ENGINES, AspOptions
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
 from rhasp.enumeration import Tally as EnumerationTally
 from rhasp.errors import ClusterLost, InputError, RhaspError, SearchLimit
-from rhasp.formats import Entry, read_path, read_text
+from rhasp.formats import SUFFIX, Entry, read_path, read_text
 from rhasp.generation import (
     BOARDS_PER_PUZZLE,
     SECONDS_PER_PUZZLE,
@@ -149,17 +149,19 @@ __all__ = [
     "worth_playing_text",
 ]
 
-#: Suffixes that make a string that is not an existing file read as a file name, not text.
-FILE_SUFFIXES = (".txt", ".json", ".pl", ".lp")
+#: Suffixes that make a string that is not an existing file read as a file name, not text:
+#: those of the formats rhasp writes, and ASP facts'.
+FILE_SUFFIXES = (*dict.fromkeys(SUFFIX.values()), ".lp")
 
 
 def read(
     source: str | os.PathLike[str], *, targets: Sequence[str] = (), name: str | None = None
 ) -> Puzzle:
     """One puzzle from a file, from ``-`` (standard input), or from text, in any format rhasp
-    reads (grid, one-line board, car list, JSON). A string is a file name when such a file
-    exists, else a card of the original deck when it names one (``card26``, ``card26.txt``,
-    ``26``), else it is read as the puzzle itself; a path object is always a file."""
+    reads (grid, one-line board, car list, JSON, course CSV). A string is a file name when
+    such a file exists, else a card of the original deck when it names one (``card26``,
+    ``card26.txt``, ``26``), else it is read as the puzzle itself; a path object is always a
+    file."""
     if not isinstance(source, (str, os.PathLike)):
         raise InputError(
             f"give a file name, a path or the board's text, not {arguments.shown(source)}", "source"

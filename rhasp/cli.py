@@ -644,7 +644,7 @@ def convert(
     ] = None,
     target: TargetOpt = None,
 ) -> int:
-    """Convert a puzzle or deck between grid, line (deck), JSON and car-list formats."""
+    """Convert a puzzle or deck between grid, line (deck), JSON, car-list and course CSV."""
 
     located = located_entries(puzzle, target)
     written: list[tuple[Puzzle, str, str]] = []  # each puzzle, its text, where it was read

@@ -1,9 +1,9 @@
 """Fuzzing the readers (issue 13): real inputs, mutated, for every reader rhasp has.
 
 A case is an input for one reader: a grid file, a one-line board, a deck (read whole, or
-streamed from a file as ``rhasp deck`` reads it), a car list, JSON, a file of any format as
-bytes, a plan for ``check``, a command line, or an HTTP request to a route of ``rhasp
-serve``'s app (issue 30), which must be answered with a 2xx or a JSON one-line ``error``,
+streamed from a file as ``rhasp deck`` reads it), a car list, a course CSV, JSON, a file of
+any format as bytes, a plan for ``check``, a command line, or an HTTP request to a route of
+``rhasp serve``'s app (issue 30), which must be answered with a 2xx or a JSON one-line ``error``,
 never a 500. Every case must end either in puzzles that are
 valid all the way (each written in every format that can hold it reads back the same, and a
 BFS plan of a small one replays in the model) or in an InputError whose message is one line
@@ -60,6 +60,7 @@ from rhasp.formats import (
     write,
 )
 from rhasp.formats.carlist import read_carlist
+from rhasp.formats.course_csv import read_course_csv
 from rhasp.formats.grid import read_grid
 from rhasp.formats.json_format import read_json
 from rhasp.formats.line import read_line
@@ -91,6 +92,7 @@ READERS = (
     "deck",
     "stream",
     "carlist",
+    "course-csv",
     "json",
     "file",
     "plan",
@@ -526,6 +528,8 @@ def make_case(rng: random.Random, reader: str) -> Case:
         seed = random_text(rng, "carlist") if rng.random() < 0.3 else None
         seed = seed or write(rng.choice(chosen.puzzles[:40]), "carlist")
         return Case(reader, mutate(rng, seed))
+    if reader == "course-csv":
+        return Case(reader, mutate(rng, random_text(rng, "course-csv")))
     if reader == "json":
         seed = random_text(rng, "json")
         if rng.random() < 0.7:
@@ -1429,6 +1433,7 @@ READ: dict[str, Callable[[Any], Outcome]] = {
     ),
     "stream": _stream,
     "carlist": lambda text: _one(read_carlist(text, "fuzz.pl", name="fuzz")),
+    "course-csv": lambda text: _one(read_course_csv(text, "fuzz.csv", name="fuzz")),
     "json": lambda text: _one(read_json(text, "fuzz.json", name="fuzz")),
     "file": _file,
     "plan": _plan,

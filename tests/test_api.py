@@ -68,6 +68,8 @@ def test_read_takes_a_file_a_path_or_the_text_itself():
 def test_read_says_what_is_wrong_in_one_line():
     with pytest.raises(rhasp.InputError, match=r"^missing\.txt: no such file or directory$"):
         rhasp.read("missing.txt")
+    with pytest.raises(rhasp.InputError, match=r"^game1\.csv: no such file or directory$"):
+        rhasp.read("game1.csv")  # a course CSV's name, not a board
     with pytest.raises(rhasp.InputError, match="holds 40 puzzles"):
         rhasp.read(ROOT / "puzzles" / "original40.txt")
     with pytest.raises(rhasp.InputError, match=r"^board:1:1: a one-line board"):

@@ -376,7 +376,7 @@ def test_solve_a_deck_goes_on_after_a_bad_line(tmp_path):
     assert "deck-1 · moves 8" in result.stdout and "deck-3 · moves 8" in result.stdout
 
 
-@pytest.mark.parametrize("fmt", ["grid", "line", "json", "carlist"])
+@pytest.mark.parametrize("fmt", ["grid", "line", "json", "carlist", "course-csv"])
 def test_convert_to_each_format_reads_back(fmt):
     result = rhasp("convert", str(ORIGINAL / "card26.txt"), "--to", fmt)
     assert result.exit_code == 0
@@ -392,6 +392,30 @@ def test_convert_a_deck_to_grid_files_and_back(tmp_path):
     back = rhasp("convert", str(out), "--to", "line")
     assert back.exit_code == 0
     assert back.stdout == (PUZZLES / "original40.txt").read_text()  # in the deck's order
+
+
+def test_solve_a_course_csv_gives_the_optimum_of_its_board_drawn_by_hand(tmp_path):
+    # Issue 54: the course's game 1 as it publishes it; the rows drawn by hand from its
+    # numbers (A,H,2,1,2: AA in row 1 from column 2), solved by the naive reference solver.
+    rows = [".AABBB", ".CCEDD", "XXGE.I", "FFGHHI", "K.L.JJ", "K.L..."]
+    result = rhasp("solve", str(PUZZLES / "course" / "Rushhour6x6_1.csv"), "--engine", "bfs")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"Rushhour6x6_1 · moves {fewest(rows, {'X': 'right'}, 'moves')} · ")
+    assert lines[1] == (
+        "  read: the board 6×6, the smallest square that holds the cars (no N column gives its "
+        "side)"
+    )
+    swapped = tmp_path / "swapped.csv"
+    text = (PUZZLES / "course" / "Rushhour6x6_1.csv").read_text()
+    swapped.write_text(text.replace("col,row", "row,col"))
+    refused = rhasp("solve", str(swapped))
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr.count("\n") == 1
+    assert refused.stderr.startswith(f"rhasp: {swapped}:4: read as the header says")
+    assert "read the other way round (col the row, row the column), every car fits" in (
+        refused.stderr
+    )
 
 
 def test_convert_refuses_a_format_that_cannot_hold_the_board():

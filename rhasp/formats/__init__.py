@@ -1,4 +1,5 @@
-"""Reading and writing puzzles: grid text, one-line boards and decks, car lists, JSON.
+"""Reading and writing puzzles: grid text, one-line boards and decks, car lists, JSON, and
+the course CSV.
 
 The format of a file is recognised from its content. A *deck* is a file of one-line boards,
 one a line, or a directory of board files; reading one yields a puzzle or an error for each
@@ -18,13 +19,14 @@ from typing import IO, Literal
 from rhasp.errors import InputError, location
 from rhasp.files import LARGEST_INPUT, LONGEST_LINE, Damaged, bounded_lines
 from rhasp.formats.carlist import read_carlist, write_carlist
+from rhasp.formats.course_csv import looks_like_course_csv, read_course_csv, write_course_csv
 from rhasp.formats.grid import read_grid, write_grid
 from rhasp.formats.json_format import read_json, write_json
 from rhasp.formats.line import looks_like_line, read_line, write_line
 from rhasp.model import Puzzle, TargetSpec
 
-Format = Literal["grid", "line", "json", "carlist"]
-FORMATS: tuple[Format, ...] = ("grid", "line", "json", "carlist")
+Format = Literal["grid", "line", "json", "carlist", "course-csv"]
+FORMATS: tuple[Format, ...] = ("grid", "line", "json", "carlist", "course-csv")
 Entry = Puzzle | InputError
 
 WRITERS: dict[Format, Callable[[Puzzle], str]] = {
@@ -32,8 +34,15 @@ WRITERS: dict[Format, Callable[[Puzzle], str]] = {
     "line": write_line,
     "json": write_json,
     "carlist": write_carlist,
+    "course-csv": write_course_csv,
 }
-SUFFIX: dict[Format, str] = {"grid": ".txt", "line": ".txt", "json": ".json", "carlist": ".pl"}
+SUFFIX: dict[Format, str] = {
+    "grid": ".txt",
+    "line": ".txt",
+    "json": ".json",
+    "carlist": ".pl",
+    "course-csv": ".csv",
+}
 
 
 def write(puzzle: Puzzle, fmt: Format) -> str:
@@ -49,6 +58,8 @@ def detect(text: str) -> Format:
         return "carlist"
     if lines and lines[0].startswith(("{", "[")):
         return "json"
+    if lines and looks_like_course_csv(lines[0]):
+        return "course-csv"
     boards = [line for line in lines if not line.startswith("@")]
     if len(boards) == 1 or (boards and looks_like_line(boards[0])):
         return "line"
@@ -88,6 +99,8 @@ def read_text_numbered(
         return [(1, read_carlist(text, source, name=name, targets=specs))]
     if fmt == "json":
         return [(1, read_json(text, source, name=name, targets=specs))]
+    if fmt == "course-csv":
+        return [(1, read_course_csv(text, source, name=name, targets=specs))]
     if fmt == "grid":
         return [(1, read_grid(text, source, name=name, targets=specs))]
     lines = (line.rstrip("\r") for line in text.split("\n"))  # as deck files are streamed

@@ -23,6 +23,8 @@ def can_hold(fmt: str, puzzle) -> bool:
             and board.vehicles[board.index("X")].line == 2
             and all((v.length == 3) == (v.label in "OPQR") for v in board.vehicles)
         )
+    if fmt == "course-csv":  # square, no walls, one target X leaving right
+        return board.width == board.height and not board.walls and board.exits == (("X", "right"),)
     return True
 
 

@@ -230,6 +230,15 @@ def test_board_says_what_its_reader_inferred(client):
     assert view["read"].startswith("target X, leaving right of row 3; lowercase labels read")
 
 
+def test_a_pasted_course_csv_is_read(client):
+    # Issue 54: the course's game 1 pasted as it publishes it, and its rows drawn by hand.
+    pasted = (PUZZLES / "course" / "Rushhour6x6_1.csv").read_text()
+    view = post(client, "board", board=pasted).json()
+    drawn = rhasp.parse(".AABBB\n.CCEDD\nXXGE.I\nFFGHHI\nK.L.JJ\nK.L...\n")
+    assert view["link"] == write(drawn, "line").strip()
+    assert view["read"].startswith("the board 6×6, the smallest square that holds the cars")
+
+
 def test_a_bad_move_is_400_naming_its_number(client):
     assert one_line_error(post(client, "board", board=CARD1, moves="CL3 OD9"), 400).startswith(
         "move 2: "
