@@ -395,24 +395,24 @@ def test_convert_a_deck_to_grid_files_and_back(tmp_path):
 
 
 def test_solve_a_course_csv_gives_the_optimum_of_its_board_drawn_by_hand(tmp_path):
-    # Issue 54: the course's game 1 as it publishes it; the rows drawn by hand from its
-    # numbers (A,H,2,1,2: AA in row 1 from column 2), solved by the naive reference solver.
-    rows = [".AABBB", ".CCEDD", "XXGE.I", "FFGHHI", "K.L.JJ", "K.L..."]
-    result = rhasp("solve", str(PUZZLES / "course" / "Rushhour6x6_1.csv"), "--engine", "bfs")
+    # Issue 54: a board of ours in the course's notation; the rows drawn by hand from its
+    # numbers (A,H,1,1,2: AA in row 1 from column 1), solved by the naive reference solver.
+    rows = ["AA.O.C", "B..O.C", "BXXOP.", ".DD.P.", "EQQQPF", "E.GG.F"]
+    result = rhasp("solve", str(PUZZLES / "course" / "example.csv"), "--engine", "bfs")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].startswith(f"Rushhour6x6_1 · moves {fewest(rows, {'X': 'right'}, 'moves')} · ")
+    assert lines[0].startswith(f"example · moves {fewest(rows, {'X': 'right'}, 'moves')} · ")
     assert lines[1] == (
         "  read: the board 6×6, the smallest square that holds the cars (no N column gives its "
         "side)"
     )
     swapped = tmp_path / "swapped.csv"
-    text = (PUZZLES / "course" / "Rushhour6x6_1.csv").read_text()
+    text = (PUZZLES / "course" / "example.csv").read_text()
     swapped.write_text(text.replace("col,row", "row,col"))
     refused = rhasp("solve", str(swapped))
     assert refused.exit_code == 2 and refused.stdout == ""
     assert refused.stderr.count("\n") == 1
-    assert refused.stderr.startswith(f"rhasp: {swapped}:4: read as the header says")
+    assert refused.stderr.startswith(f"rhasp: {swapped}:3: read as the header says")
     assert "read the other way round (col the row, row the column), every car fits" in (
         refused.stderr
     )

@@ -3,8 +3,8 @@
 A university course publishes its boards (6×6, 9×9, 12×12) so::
 
     car,orientation,col,row,length
-    A,H,2,1,2
-    X,H,1,3,2
+    A,H,1,1,2
+    X,H,2,3,2
 
 ``col`` and ``row`` are the 1-based column and row of the car's top-left cell, ``H``/``V`` its
 orientation, ``length`` its cells; ``X`` is the target, leaving right along its row. Columns

@@ -12,15 +12,15 @@ from rhasp.errors import InputError
 from rhasp.formats import _starts_a_line_deck, detect, read_text, write
 from tests.boards import PUZZLES, card, example, grid
 
-COURSE = PUZZLES / "course" / "Rushhour6x6_1.csv"  # the course's 6×6 game 1, as it publishes it
-# Game 1 drawn by hand from its lines: A,H,2,1,2 is AA in row 1 from column 2, and so on.
+COURSE = PUZZLES / "course" / "example.csv"  # a 6×6 board of ours in the course's notation
+# Drawn by hand from its lines: A,H,1,1,2 is AA in row 1 from column 1, and so on.
 COURSE_GRID = """
-    .AABBB
-    .CCEDD
-    XXGE.I
-    FFGHHI
-    K.L.JJ
-    K.L...
+    AA.O.C
+    B..O.C
+    BXXOP.
+    .DD.P.
+    EQQQPF
+    E.GG.F
     """
 # A small board of ours: X in row 2 from column 1, A down column 3 from row 1, the truck B
 # in row 4 from column 2. The cars reach column 4 and row 4: the smallest square is 4×4.
@@ -47,7 +47,7 @@ def refusal(text: str) -> str:
 
 
 def test_the_course_board_reads_as_drawn_by_hand():
-    (puzzle,) = read_text(COURSE.read_text(), str(COURSE), name="game1")
+    (puzzle,) = read_text(COURSE.read_text(), str(COURSE), name="example")
     assert puzzle == grid(COURSE_GRID)
     assert puzzle.reading == (
         "the board 6×6, the smallest square that holds the cars (no N column gives its side)",
@@ -130,12 +130,12 @@ def test_two_letter_names_map_to_one_character_labels_as_the_rule_says():
 
 
 def test_the_swapped_header_is_refused_naming_both_readings():
-    # The course's game 1 under a header saying row,col: A,H,2,1,2 is then A in row 2 from
-    # column 1, and C,H,2,2,2 (line 4) in row 2 from column 2, on A's second cell.
+    # Our example under a header saying row,col: A,H,1,1,2 is still A in row 1 from column 1,
+    # and B,V,1,2,2 (line 3) is then B down column 2 from row 1, on A's second cell.
     text = COURSE.read_text().replace("col,row", "row,col")
     message = refusal(text)
-    assert message.startswith("c.csv:4: read as the header says (col the column, row the row)")
-    assert "car C overlaps car A at row 2, column 2" in message
+    assert message.startswith("c.csv:3: read as the header says (col the column, row the row)")
+    assert "car B overlaps car A at row 1, column 2" in message
     assert "read the other way round (col the row, row the column), every car fits" in message
 
 

@@ -231,10 +231,10 @@ def test_board_says_what_its_reader_inferred(client):
 
 
 def test_a_pasted_course_csv_is_read(client):
-    # Issue 54: the course's game 1 pasted as it publishes it, and its rows drawn by hand.
-    pasted = (PUZZLES / "course" / "Rushhour6x6_1.csv").read_text()
+    # Issue 54: a board of ours in the course's notation, pasted, and its rows drawn by hand.
+    pasted = (PUZZLES / "course" / "example.csv").read_text()
     view = post(client, "board", board=pasted).json()
-    drawn = rhasp.parse(".AABBB\n.CCEDD\nXXGE.I\nFFGHHI\nK.L.JJ\nK.L...\n")
+    drawn = rhasp.parse("AA.O.C\nB..O.C\nBXXOP.\n.DD.P.\nEQQQPF\nE.GG.F\n")
     assert view["link"] == write(drawn, "line").strip()
     assert view["read"].startswith("the board 6×6, the smallest square that holds the cars")
 
