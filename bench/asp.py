@@ -5,7 +5,7 @@
                         [--timeout SECONDS] [--clingo-arg=...]
 
 ``--deck`` (default: ``puzzles/original40.txt``) takes any deck, e.g. the published database
-lines of ``../shared/decks/large-clusters.txt`` (issue 43); ``--cards`` picks its lines.
+lines of ``puzzles/large-clusters.txt`` (issue 43); ``--cards`` picks its lines.
 
 Variants: ``memo`` (the default engine: the state memo, with its bound on the steps left),
 ``nobound`` and ``bound`` (the memo with the bound off, or on: what the bound gains), ``climb``

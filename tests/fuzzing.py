@@ -81,9 +81,6 @@ from tests.boards import place_if_free
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
-#: The original 40 cards as a deck, in the shared folder beside the repository (CI's too);
-#: the repository's own copy where there is no such folder.
-SHARED_DECK = ROOT.parent / "shared" / "decks" / "original40.txt"
 DATABASE_DECK = ROOT / "bench" / "database10k.txt"
 
 READERS = (
@@ -146,7 +143,7 @@ def seeds() -> Seeds:
     )
     grids = tuple(file.read_text(encoding="utf-8") for file in files)
     puzzles = tuple(read_path(str(file))[0] for file in files)
-    deck = SHARED_DECK if SHARED_DECK.is_file() else PUZZLES / "original40.txt"
+    deck = PUZZLES / "original40.txt"
     database = DATABASE_DECK.read_text(encoding="utf-8").splitlines()[1::10]
     lines = tuple(deck.read_text(encoding="utf-8").splitlines()) + tuple(database)
     plans: list[tuple[int, str]] = []
