@@ -160,6 +160,16 @@ def test_some_cells_spaced_in_one_row_is_named_at_its_column():
     assert message.startswith("t.txt:4:1:") and "but not others" in message
 
 
+def test_a_board_whose_empty_cells_are_spaces_is_one_refusal_as_a_grid():
+    # Issue 55: unblockme's notation, card 1 with spaces for its dots. Its first row
+    # ("AA   O") has fields of two and one characters and no number: a grid row, not a deck
+    # line, so one refusal naming the grid's fault (it used to be six "not a deck line").
+    rows = [row.replace(".", " ") for row in CARD1_ROWS]
+    with pytest.raises(InputError) as caught:
+        read_text("\n".join(rows), "t.txt", name="t")
+    assert str(caught.value).startswith("t.txt:1:1: spaces between some cells")
+
+
 def test_an_exit_marked_after_an_unframed_row_names_the_target():
     # r/dailyprogrammer's notation: R the target, A an ordinary car, '>' at the exit.
     puzzle = read("GAA..Y\nG.V..Y\nRRV..Y>\n..VZZZ\n....B.\nWWW.B.\n")
