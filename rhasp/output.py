@@ -444,8 +444,9 @@ class SearchLine(LiveLine):
 
 class GenerateProgress(LiveLine):
     """The progress of ``rhasp generate``: boards scored, the deepest puzzle proven so far,
-    puzzles kept and the time left; on a terminal a live line, else a plain line every
-    ``every`` seconds, and at the end one with the final figures if they moved since."""
+    puzzles kept and the seconds to its time limit (a bound, not an estimate); on a terminal
+    a live line, else a plain line every ``every`` seconds, and at the end one with the final
+    figures if they moved since."""
 
     def __init__(self, console: Console, every: float = 30.0) -> None:
         super().__init__(console)
@@ -457,7 +458,7 @@ class GenerateProgress(LiveLine):
     def advance(self, tally: Any) -> None:
         self.tally = tally
         now = time.perf_counter()
-        text = f"generating: {self.figures()} · {tally.seconds_left():,.0f} s left"
+        text = f"generating: {self.figures()} · {tally.seconds_left():,.0f} s to its time limit"
         if self.console.is_terminal:
             self.show(text, now - self.began)
         elif now - self.last >= self.every:
@@ -491,6 +492,7 @@ class DeckProgress(Silent):
         self.began = self.last = 0.0
         self.total = self.skipped = 0
         self.latest: Any = None  # the last tally shown
+        self.first: tuple[float, int] | None = None  # when the first result came, and the count
 
     def start(self, total: int, skipped: int, resumed: Any = None) -> None:
         self.total, self.skipped = total, skipped
@@ -513,16 +515,25 @@ class DeckProgress(Silent):
         self.latest = tally
         now = time.perf_counter()
         done = self.count(tally)
-        rate = done / max(now - self.began, 1e-9)
+        if self.first is None:
+            self.first = (now, done)
         if self.bar is not None and self.task is not None:
             self.bar.update(self.task, completed=done, rate=self.detail(tally, now - self.began))
         elif now - self.last >= self.every:
             self.last = now
-            left = (self.total - done) / rate if rate else 0
-            self.console.print(
-                f"{done:,}/{self.total:,} {self.unit} · "
-                f"{self.detail(tally, now - self.began)} · {left:,.0f} s left"
-            )
+            line = f"{done:,}/{self.total:,} {self.unit} · {self.detail(tally, now - self.began)}"
+            left = self.seconds_left(now, done)
+            self.console.print(line if left is None else f"{line} · {left:,.0f} s left")
+
+    def seconds_left(self, now: float, done: int) -> float | None:
+        """The time the rest takes at the pace since the first result, or None before a second
+        one: the wait for the first result (start-up, compiling the search core on a fresh
+        install) says nothing of the pace, and counting it made a first 5×5 enumeration say
+        4,022 s left of a run of 35 s."""
+        began, first = self.first or (now, done)
+        if done <= first:
+            return None
+        return (self.total - done) * (now - began) / (done - first)
 
     def count(self, tally: Any) -> int:
         """How much of the total this run has done: the tally counts the records a resumed

@@ -506,7 +506,8 @@ def test_progress_off_a_terminal_is_a_plain_line_with_boards_deepest_and_time_le
     lines = console.file.getvalue().splitlines()
     assert lines and all(line.startswith("generating: ") for line in lines)
     assert re.fullmatch(
-        r"generating: \d+ boards · deepest \d+ moves? · 1 puzzle kept · 1,[12]\d\d s left",
+        r"generating: \d+ boards · deepest \d+ moves? · 1 puzzle kept · "
+        r"1,[12]\d\d s to its time limit",
         lines[-1],
     ), lines[-1]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from rich.console import Console
@@ -50,19 +51,35 @@ class Figures:
 
 
 def test_a_resumed_enumerations_line_counts_this_runs_layouts_only(monkeypatch):
-    clock = iter([100.0, 102.0])
+    clock = iter([100.0, 102.0, 103.0])
     monkeypatch.setattr(output.time, "perf_counter", lambda: next(clock))
     screen = io.StringIO()
     shown = output.EnumerationProgress(Console(file=screen, force_terminal=False), every=0.0)
     # At 100 s: 2 shards done before (1,000 layouts), 4 to go.
     shown.start(4, 2, Figures(shards=2, layouts=1_000, puzzles=5))
     shown.advance(Figures(shards=3, layouts=1_600, puzzles=7))  # at 102 s
-    # 600 layouts in 2 s; 1 shard in 2 s, so 3 more take 6 s.
+    shown.advance(Figures(shards=4, layouts=1_900, puzzles=8))  # at 103 s
+    # 600 layouts in 2 s, then 900 in 3 s; no pace before the second shard, then 1 shard in
+    # the 1 s since the first, so the 2 left take 2 s.
     assert screen.getvalue().splitlines() == [
         "resuming: 2 shards already done, 4 to go",
-        "1/4 shards · 300 layouts/s · 7 puzzles · 6 s left",
+        "1/4 shards · 300 layouts/s · 7 puzzles",
+        "2/4 shards · 300 layouts/s · 8 puzzles · 2 s left",
     ]
-    assert shown.kept() == "3 of 6 shards"
+    assert shown.kept() == "4 of 6 shards"
+
+
+def test_the_time_left_leaves_out_the_wait_for_the_first_result(monkeypatch):
+    # Issue 55: a fresh install compiles the search core before the first shard (here 60 s),
+    # then shards come every second: 8 left at that pace take 8 s, not 8 x 30.5.
+    clock = iter([0.0, 60.0, 61.0, 62.0])
+    monkeypatch.setattr(output.time, "perf_counter", lambda: next(clock))
+    screen = io.StringIO()
+    shown = output.DeckProgress(Console(file=screen, force_terminal=False), every=0.0)
+    shown.start(10, 0)
+    for done in (1, 2):
+        shown.advance(SimpleNamespace(puzzles=done))
+    assert screen.getvalue().splitlines()[-1].endswith("· 8 s left")
 
 
 class Horizons(Silent):
