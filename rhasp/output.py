@@ -384,7 +384,11 @@ def check_lines(result: PlanCheck, reading: str = "") -> list[str]:
     ]
     if not result.solves:
         after = counted(result.moves or 0, "move")
-        lines += [f"{name} · the plan does not solve the puzzle after {after}", *read]
+        left = " and ".join(result.targets_on_board)
+        still = (
+            f": {left} {'is' if len(result.targets_on_board) == 1 else 'are'} still on the board"
+        )
+        lines += [f"{name} · the plan does not solve the puzzle after {after}{still}", *read]
         if result.unsolvable:
             lines.append(f"no plan can: proven by static analysis: {result.unsolvable}")
         return lines

@@ -55,6 +55,7 @@ class PlanCheck:
     slides_minimal: bool | None = None  # the plan has the fewest slides
     proven_by: tuple[str, ...] = ()  # what proves the minima
     unsolvable: str | None = None  # for a plan that does not solve: static analysis's proof
+    targets_on_board: tuple[str, ...] = ()  # for a plan played whole that does not solve: why not
 
     def record(self) -> dict[str, Any]:
         """The JSON of ``rhasp check --format json``: the fields that apply to this plan."""
@@ -70,6 +71,8 @@ class PlanCheck:
             "slides": self.slides,
             "clipped": [asdict(clip) for clip in self.clipped],
         }
+        if not self.solves:
+            record["targets_on_board"] = list(self.targets_on_board)
         if self.unsolvable is not None:
             record["unsolvable"] = self.unsolvable
         if self.solves:
@@ -102,7 +105,10 @@ def check_plan(puzzle: Puzzle, moves: Sequence[Move], budget: Budget) -> PlanChe
         slides=plan_slides(played.moves),
         clipped=clipped,
     )
-    if not played.solved:  # no plan could: say so when static analysis proves it
+    if not played.solved:  # why not: the targets still on the board; and whether any plan could
+        end = played.states[-1]
+        left = tuple(label for label in board.targets if end[board.index(label)] is not None)
+        found = replace(found, targets_on_board=left)
         blocked = blocked_exit(puzzle)
         return found if blocked is None else replace(found, unsolvable=blocked.proof())
     best = {objective: minimal_length(puzzle, objective, budget) for objective in OBJECTIVES}

@@ -715,7 +715,9 @@ def test_counts_of_one_read_in_the_singular():
     assert "does not solve the puzzle after 1 move" in one.stdout
     assert "after 1 moves" not in one.stdout
     two = rhasp("check", str(EXAMPLES / "4x4.txt"), "BL1 AD2")
-    assert "does not solve the puzzle after 2 moves" in two.stdout
+    assert "does not solve the puzzle after 2 moves: X is still on the board" in two.stdout
+    both = rhasp("check", str(EXAMPLES / "two-targets.txt"), "")
+    assert "after 0 moves: X and Y are still on the board" in both.stdout
 
 
 @pytest.mark.parametrize("command", ["check", "analyze", "hardest", "render", "facts"])

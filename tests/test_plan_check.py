@@ -39,6 +39,18 @@ def test_a_failing_plan_names_its_move():
     assert "X is blocked by A" in result.error
 
 
+def test_a_plan_that_ends_too_soon_names_the_targets_still_on_the_board():
+    # Issue 55: it used to say solves=False and nothing of why. two-targets.txt: the plan of
+    # no move leaves both targets; card 1's first two moves leave X.
+    two = example("two-targets")
+    assert check_plan(two, (), Budget()).targets_on_board == two.board.targets
+    result = check_plan(card(1), (Move("A", 3), Move("P", -1)), Budget())
+    assert (result.solves, result.error, result.targets_on_board) == (False, None, ("X",))
+    assert result.record()["targets_on_board"] == ["X"]
+    solved = check_plan(example("4x4"), (Move("B", -1), Move("A", 2), Move("X", 2)), Budget())
+    assert solved.solves and "targets_on_board" not in solved.record()
+
+
 def test_a_plan_for_a_puzzle_static_analysis_proves_unsolvable_says_so():
     # unsolvable.txt by hand: X may slide right once, and never leaves (truck A on a wall).
     result = check_plan(example("unsolvable"), (Move("X", 1),), Budget())
