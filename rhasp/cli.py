@@ -554,9 +554,9 @@ def check(
     plan: Annotated[
         str,
         typer.Argument(
-            help='The plan, e.g. "AL1 PU1 XR5" (any notation) or the move(T,V,D) atoms clingo '
-            "prints, a file holding it, or -; what rhasp solve prints (text or JSON) reads as "
-            "its plan."
+            help='The plan, e.g. "AL1 PU1 XR5" (any notation), or what clingo prints (its last '
+            "answer's move(T,V,D) atoms), a file holding it, or -; what rhasp solve prints (text "
+            "or JSON) reads as its plan."
         ),
     ],
     output: FormatOpt = OutputChoice.text,

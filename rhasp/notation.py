@@ -14,14 +14,18 @@ D cells, right/down positive as in :class:`~rhasp.model.Move`. Atoms are read in
 and played by their steps, which must be 1..n; each atom is one move (the slides encoding's
 atoms are slides, one move each). A plan is atoms or moves, never both: moves have no step,
 so no order between the two kinds would be more than a guess.
+
+What clingo prints reads as the plan of its last answer (:func:`clingo_plan`): the executable's
+and ``python -m clingo``'s text, with ``--stats``, several answers or ``-V0``, and its JSON
+(``--outf=2``); the answer's other atoms are not the plan's.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 from rhasp.errors import InputError, location
 from rhasp.model import Board, Move, Plan
@@ -176,6 +180,8 @@ def extract_plan(text: str, source: str = "plan") -> str:
     if text.lstrip().startswith("{"):
         return _json_plan(text, source)
     lines = text.splitlines()
+    if any(_is_clingo_line(line) for line in lines):
+        return clingo_plan(lines, source)
     summaries = sum(_SUMMARY in line for line in lines)
     if summaries > 1:
         raise InputError(f"holds the plans of {summaries} puzzles; give the plan of one", source)
@@ -210,6 +216,8 @@ def _json_plan(text: str, source: str) -> str:
     if len(records) != 1:
         raise InputError(f"holds {len(records)} JSON records; give the plan of one", source)
     (record,) = records
+    if isinstance(record, dict) and record.keys() >= _CLINGO_JSON:
+        return _clingo_json_plan(record, source)
     if not isinstance(record, dict) or "plan" not in record:
         raise InputError("a JSON record without a plan field (rhasp solve --format json)", source)
     plan = record["plan"]
@@ -220,3 +228,121 @@ def _json_plan(text: str, source: str) -> str:
     if not isinstance(plan, list) or not all(isinstance(move, str) for move in plan):
         raise InputError("the plan field is not a list of moves", source)
     return " ".join(plan)
+
+
+# --- what clingo prints ---------------------------------------------------------------------
+
+#: The lines by which clingo's text output is known (clingo 5.4 to 5.8, the executable and
+#: ``python -m clingo``): its header, an answer's number, the result.
+_CLINGO_HEADER = re.compile(r"(?:py)?clingo version \S+")
+_CLINGO_ANSWER = re.compile(r"Answer: \d+(?: \(Time: [^)]*\))?")
+_CLINGO_RESULTS = ("SATISFIABLE", "UNSATISFIABLE", "UNKNOWN", "OPTIMUM FOUND")
+#: What else clingo prints between its answers with ``-V0`` left out: reading, solving,
+#: an optimization's costs and its progress.
+_CLINGO_MESSAGES = re.compile(r"Reading from .*|Solving\.\.\.|Optimization\s*:.*|Progression\s*:.*")
+#: The keys of clingo's JSON output (``--outf=2``).
+_CLINGO_JSON = {"Solver", "Call", "Result"}
+
+
+def _is_clingo_line(line: str) -> bool:
+    text = line.strip()
+    return (
+        text in _CLINGO_RESULTS
+        or bool(_CLINGO_HEADER.match(text))
+        or bool(_CLINGO_ANSWER.fullmatch(text))
+    )
+
+
+def clingo_plan(lines: Sequence[str], source: str = "plan") -> str:
+    """The ``move(T,V,D)`` atoms of clingo's last answer, as clingo prints its answers in
+    text: the line under each ``Answer: N`` (with ``-V0``, which prints no such line, each
+    line of atoms before the result is an answer). Everything else clingo prints (header,
+    progress, result, figures, ``--stats``) is skipped.
+
+    Output without an answer (UNSATISFIABLE: clingo found no plan; UNKNOWN: it was stopped)
+    and an answer with atoms but no move atoms (the encodings run without their incremental
+    mode) are InputErrors saying so; an empty answer is the empty plan (a puzzle solved at
+    the start has it)."""
+    stripped = [line.strip() for line in lines]
+    numbered = [n for n, line in enumerate(stripped) if _CLINGO_ANSWER.fullmatch(line)]
+    if numbered:
+        answers = [stripped[n + 1] if n + 1 < len(stripped) else "" for n in numbered]
+    else:  # -V0: the answers alone, one a line, before the result
+        end = next((n for n, line in enumerate(stripped) if line in _CLINGO_RESULTS), None)
+        answers = [
+            line
+            for line in stripped[:end]
+            if line and not _is_clingo_line(line) and not _CLINGO_MESSAGES.fullmatch(line)
+        ]
+    if not answers:
+        result = next((line for line in stripped if line in _CLINGO_RESULTS), "no result")
+        raise InputError(
+            f"clingo's output holds no answer ({result}): clingo found no plan to check", source
+        )
+    return _answer_plan(_clingo_atoms(answers[-1]), f"clingo's answer {len(answers)}", source)
+
+
+def _clingo_json_plan(record: dict[str, Any], source: str) -> str:
+    """The plan of the last witness in clingo's JSON output (``--outf=2``)."""
+    calls = record["Call"] if isinstance(record["Call"], list) else []
+    witnesses = [
+        witness
+        for call in calls
+        if isinstance(call, dict)
+        for witness in call.get("Witnesses", [])
+        if isinstance(witness, dict)
+    ]
+    if not witnesses:
+        raise InputError(
+            f"clingo's output holds no answer ({record['Result']}): clingo found no plan to check",
+            source,
+        )
+    atoms = witnesses[-1].get("Value", [])
+    if not isinstance(atoms, list) or not all(isinstance(atom, str) for atom in atoms):
+        raise InputError("clingo's last witness has no list of atoms (Value)", source)
+    return _answer_plan(atoms, f"clingo's answer {len(witnesses)}", source)
+
+
+def _answer_plan(atoms: Sequence[str], answer: str, source: str) -> str:
+    """The move/3 atoms of an answer, as a plan's text; the answer's other atoms are not
+    the plan's, but an answer of other atoms only holds no plan."""
+    moves = [atom for atom in atoms if _is_move3(atom)]
+    if not moves and atoms:
+        shown = ", ".join(atoms[:3]) + (", ..." if len(atoms) > 3 else "")
+        raise InputError(
+            f"{answer} holds no move(T,V,D) atoms, only {shown}: no plan to check", source
+        )
+    return " ".join(moves)
+
+
+def _clingo_atoms(answer: str) -> list[str]:
+    """The atoms of an answer line, split at the spaces between them (not those inside a
+    string or a term's brackets)."""
+    return [atom for atom in _split_top(answer, str.isspace) if atom]
+
+
+def _is_move3(atom: str) -> bool:
+    """Whether ``atom`` is ``move`` with three arguments (counted at the top level)."""
+    if not (atom.startswith("move(") and atom.endswith(")")):
+        return False
+    return len(_split_top(atom[5:-1], lambda char: char == ",")) == 3
+
+
+def _split_top(text: str, separates: Callable[[str], bool]) -> list[str]:
+    """``text`` split at the characters that ``separates``, outside strings and brackets."""
+    parts, start, depth, quoted, escaped = [], 0, 0, False, False
+    for at, char in enumerate(text):
+        if quoted:
+            quoted = escaped or char != '"'
+            escaped = not escaped and char == "\\"
+        elif char == '"':
+            quoted = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif depth == 0 and separates(char):
+            parts.append(text[start:at])
+            start = at + 1
+    parts.append(text[start:])
+    return parts

@@ -7,6 +7,7 @@ import json
 import os
 import pty
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -256,6 +257,52 @@ def test_check_reads_the_atoms_clingo_prints():
     repeated = rhasp("check", "card01", 'move(1,"A",2) move(1,"P",-1)')
     assert repeated.exit_code == 2 and repeated.stderr.count("\n") == 1
     assert "step 1" in repeated.stderr
+
+
+CLINGO = shutil.which("clingo")
+
+
+@pytest.mark.skipif(
+    CLINGO is None and not os.environ.get("CI"),
+    reason="the clingo executable is not installed (Debian package gringo); CI installs it",
+)
+def test_check_reads_what_the_clingo_executable_prints(tmp_path):
+    """Issue 54: ``clingo encodings/moves.lp card01.lp | rhasp check card01 -`` was "'clingo'
+    beside move(T,V,D) atoms"; the whole output, header, figures and ``--stats`` blocks
+    around the answer, now reads as its plan, of card 1's minimal 8 moves."""
+    facts = tmp_path / "card01.lp"
+    facts.write_text(rhasp("facts", "card01").stdout)
+    encoding = str(PUZZLES.parent / "encodings" / "moves.lp")
+    printed = subprocess.run(
+        [CLINGO or "clingo", encoding, str(facts), "--stats"], capture_output=True, text=True
+    )
+    assert "Answer: 1" in printed.stdout and "Choices" in printed.stdout  # the whole output
+    checked = rhasp("check", "card01", "-", stdin=printed.stdout)
+    assert checked.exit_code == 0, checked.stderr
+    assert f"moves: {CARD_MOVES[0]}, minimal" in checked.stdout
+    unsat = subprocess.run(
+        [CLINGO or "clingo", encoding, str(facts), "-c", "imax=3"], capture_output=True, text=True
+    )
+    refused = rhasp("check", "card01", "-", stdin=unsat.stdout)
+    assert refused.exit_code == 2 and refused.stderr.count("\n") == 1
+    assert "<stdin>" in refused.stderr and "no answer (UNSATISFIABLE)" in refused.stderr
+
+
+def test_check_reads_what_python_m_clingo_prints(tmp_path):
+    """pyclingo's own output (``pyclingo version``, ``Answer: 1 (Time: ...)``) on a program
+    whose answer is card 1's atoms beside another atom, from a file."""
+    program = tmp_path / "plan.lp"
+    atoms = " ".join(f"{atom}." for atom in CARD1_CLINGO_ATOMS.split())
+    program.write_text(f'{atoms} note("not a move").\n')
+    printed = subprocess.run(
+        [sys.executable, "-m", "clingo", str(program)], capture_output=True, text=True
+    )
+    assert "Answer: 1" in printed.stdout
+    output = tmp_path / "out.txt"
+    output.write_text(printed.stdout)
+    checked = rhasp("check", "card01", str(output))
+    assert checked.exit_code == 0, checked.stderr
+    assert f"moves: {CARD_MOVES[0]}, minimal" in checked.stdout
 
 
 def test_check_exit_codes_for_failing_and_unfinished_plans():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rhasp.errors import InputError
@@ -189,3 +191,82 @@ def test_the_lines_under_a_summary_are_not_read_as_moves():
         "x · no solution · proven by static analysis · 0.00 s\n  why: row 3, column 5 ...\n"
     )
     assert extract_plan(unsolvable).strip() == ""
+
+
+# --- what clingo prints (issue 54): texts as clingo 5.4.1 (Debian's executable) and
+# pyclingo 5.8.3 (``python -m clingo``) print them, card 1's atoms in the last answer -------
+
+_HEAD = "clingo version 5.4.1\nReading from encodings/moves.lp ...\n" + "Solving...\n" * 9
+_FIGURES = (
+    "\nModels       : 1+\nCalls        : 9\n"
+    "Time         : 0.034s (Solving: 0.01s 1st Model: 0.00s Unsat: 0.01s)\n"
+    "CPU Time     : 0.033s\n"
+)
+_STATS = (
+    "\nChoices      : 493     \nConflicts    : 317      (Analyzed: 311)\n"
+    "Rules        : 8360     (Original: 8152)\n  Choice     : 8       \nTight        : Yes\n"
+)
+CLINGO_TEXTS = {
+    "executable": f"{_HEAD}Answer: 1\n{CARD1_CLINGO_ATOMS}\nSATISFIABLE\n{_FIGURES}",
+    "stats": f"{_HEAD}Answer: 1\n{CARD1_CLINGO_ATOMS}\nSATISFIABLE\n{_FIGURES}{_STATS}",
+    "pyclingo": (
+        "pyclingo version 5.8.3\nReading from plan.lp\nSolving...\n"
+        f"Answer: 1 (Time: 0.001s)\n{CARD1_CLINGO_ATOMS}\nSATISFIABLE\n{_FIGURES}"
+    ),
+    "last-of-two": (
+        f"{_HEAD}Answer: 1\n{CARD1_BFS_ATOMS.replace('-3', '-2')}\nOptimization: 9\n"
+        f"Answer: 2\n{CARD1_CLINGO_ATOMS}\nOptimization: 8\nOPTIMUM FOUND\n{_FIGURES}"
+    ),
+    "V0": f'move(1,"A",1)\nOptimization: 9\n{CARD1_CLINGO_ATOMS}\nOptimization: 8\nOPTIMUM FOUND\n',
+    "other-atoms": (
+        f'{_HEAD}Answer: 1\nhorizon(8) note("a b) c") {CARD1_CLINGO_ATOMS} move(2,3)\n'
+        f"SATISFIABLE\n{_FIGURES}"
+    ),
+    "json": json.dumps(  # clingo --outf=2: a call per horizon, the last with the witness
+        {
+            "Solver": "clingo version 5.4.1",
+            "Input": ["encodings/moves.lp", "c.lp"],
+            "Call": [{}, {"Witnesses": [{"Value": CARD1_CLINGO_ATOMS.split()}]}],
+            "Result": "SATISFIABLE",
+            "Models": {"Number": 1, "More": "yes"},
+            "Calls": 2,
+        },
+        indent=2,
+    ),
+}
+
+
+@pytest.mark.parametrize("printed", CLINGO_TEXTS.values(), ids=CLINGO_TEXTS.keys())
+def test_the_plan_is_the_move_atoms_of_clingos_last_answer(printed):
+    plan = parse_plan(extract_plan(printed, "out.txt"), BOARD, "out.txt")
+    assert plan == parse_plan(CARD1_CLINGO_ATOMS, BOARD)
+    assert replay(card(1), plan).solved
+
+
+def test_an_empty_answer_is_the_empty_plan():
+    # A puzzle solved at the start: clingo answers with no atoms, and no move is its plan.
+    assert extract_plan(f"{_HEAD}Answer: 1\n\nSATISFIABLE\n{_FIGURES}") == ""
+
+
+@pytest.mark.parametrize(
+    ("printed", "complaint"),
+    [
+        (f"{_HEAD}UNSATISFIABLE\n{_FIGURES}", "no answer (UNSATISFIABLE): clingo found no plan"),
+        (f"{_HEAD}UNKNOWN\n", "no answer (UNKNOWN)"),
+        (
+            f'{_HEAD}Answer: 1\nincmode_not_run("run clingo, not python -m clingo")\n'
+            f"SATISFIABLE\n{_FIGURES}",
+            "clingo's answer 1 holds no move(T,V,D) atoms, only incmode_not_run(",
+        ),
+        (
+            '{"Solver": "clingo version 5.4.1", "Call": [{}], "Result": "UNSATISFIABLE"}',
+            "no answer (UNSATISFIABLE)",
+        ),
+    ],
+    ids=["unsatisfiable", "unknown", "no-move-atoms", "json-unsatisfiable"],
+)
+def test_clingo_output_without_a_plan_says_so(printed, complaint):
+    with pytest.raises(InputError) as caught:
+        extract_plan(printed, "out.txt")
+    assert str(caught.value).startswith("out.txt: ")
+    assert complaint in str(caught.value)
