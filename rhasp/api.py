@@ -256,7 +256,7 @@ def play(puzzle: Puzzle, plan: str | Sequence[Move]) -> Puzzle:
 def moves_of(puzzle: Puzzle, plan: str | Sequence[Move], where: str = "plan") -> Sequence[Move]:
     """``plan`` as moves: text is read in any notation, or as ``rhasp solve`` prints it."""
     if isinstance(plan, str):
-        return parse_plan(extract_plan(plan, where), puzzle.board, where)
+        return parse_plan(extract_plan(plan, where), puzzle.board, where, puzzle.start)
     return plan
 
 

@@ -61,6 +61,7 @@ from rhasp.api import (
     EngineDisagreement,
     EnumerateRequest,
     GenerateRequest,
+    Objective,
     Solution,
     SolveRequest,
     StaticVerdict,
@@ -91,6 +92,7 @@ from rhasp.formats import (
     write,
 )
 from rhasp.formats.facts import write_facts
+from rhasp.formats.pddl import DOMAIN_FILE, write_domain, write_problem
 from rhasp.journal import journal_of
 from rhasp.model import Move, Puzzle
 from rhasp.notation import NOTATIONS, READ
@@ -554,9 +556,9 @@ def check(
     plan: Annotated[
         str,
         typer.Argument(
-            help='The plan, e.g. "AL1 PU1 XR5" (any notation), or what clingo prints (its last '
-            "answer's move(T,V,D) atoms), a file holding it, or -; what rhasp solve prints (text "
-            "or JSON) reads as its plan."
+            help='The plan, e.g. "AL1 PU1 XR5" (any notation), what clingo prints (its last '
+            "answer's move(T,V,D) atoms) or a PDDL plan (convert --to pddl's actions), a file "
+            "holding it, or -; what rhasp solve prints (text or JSON) reads as its plan."
         ),
     ],
     output: FormatOpt = OutputChoice.text,
@@ -633,19 +635,45 @@ def plan_text(plan: str) -> tuple[str, str]:
         return decode(read_bounded(handle, plan), plan), plan
 
 
+ConvertChoice = choices("ConvertChoice", (*FORMATS, "pddl"))
+
+
 @app.command()
 @guarded_command
 def convert(
     puzzle: PuzzleArg,
-    to: Annotated[FormatChoice, typer.Option("--to", help="Format to write.")],
+    to: Annotated[
+        ConvertChoice,
+        typer.Option(
+            "--to", help="Format to write; pddl writes a planner's domain and problems (-o DIR)."
+        ),
+    ],
     dest: Annotated[
         Path | None,
-        typer.Option("-o", "--output", help="File to write (directory for several puzzles)."),
+        typer.Option(
+            "-o", "--output", help="File to write (directory for several puzzles, and for pddl)."
+        ),
+    ] = None,
+    objective: Annotated[
+        ObjectiveChoice | None,
+        typer.Option(
+            help="With --to pddl: an action a move (any distance) or a one-cell slide. "
+            "Default: moves.",
+            show_default=False,
+        ),
     ] = None,
     target: TargetOpt = None,
 ) -> int:
-    """Convert a puzzle or deck between grid, line (deck), JSON, car-list and course CSV."""
+    """Convert a puzzle or deck between grid, line (deck), JSON, car-list and course CSV, or
+    to PDDL for planners."""
 
+    if objective is not None and to.value != "pddl":
+        raise InputError("applies to --to pddl only", "--objective")
+    if to.value == "pddl" and dest is None:
+        raise InputError(
+            "writes two files, the domain and the problem: give -o DIRECTORY", "--to pddl"
+        )
+    counted_by = (objective or ObjectiveChoice.moves).value
     located = located_entries(puzzle, target)
     written: list[tuple[Puzzle, str, str]] = []  # each puzzle, its text, where it was read
     code = EXIT_OK
@@ -653,31 +681,76 @@ def convert(
         try:
             if isinstance(entry, InputError):
                 raise entry
-            written.append((entry, write(entry, to.value), source))
+            text = (
+                write_problem(entry, counted_by) if to.value == "pddl" else write(entry, to.value)
+            )
+            written.append((entry, text, source))
         except InputError as error:
             report(error)
             code = EXIT_BAD_INPUT
     if not written:
         return code  # nothing to write: each puzzle's error is reported
-    if len(located) == 1 or to is FormatChoice.line:
+    if to.value == "pddl":
+        assert dest is not None
+        return write_pddl(written, counted_by, dest, puzzle) or code
+    if len(located) == 1 or to is ConvertChoice.line:
         emit("".join(text for _, text, _ in written), dest)
         return code
     if dest is None:
         raise InputError(f"several puzzles in {to.value} format need -o DIRECTORY", puzzle)
-    names = in_name_order([entry.name for entry, _, _ in written])
-    sources = [source for _, _, source in written]
-    inputs = [] if puzzle == "-" else [puzzle]
-    files, problems = files_named(
-        dest, list(zip(names, sources, strict=True)), SUFFIX[to.value], inputs
-    )
-    for problem in problems:
-        report(problem)
-    if problems:
+    files = checked_files(written, dest, SUFFIX[to.value], puzzle)
+    if files is None:
         return EXIT_BAD_INPUT  # none written: the files would not be the puzzles read
     dest.mkdir(parents=True, exist_ok=True)
     for file, (_, text, _) in zip(files, written, strict=True):
         emit(text, file)
     return code
+
+
+def checked_files(
+    written: Sequence[tuple[Puzzle, str, str]],
+    dest: Path,
+    suffix: str,
+    puzzle: str,
+    more: Sequence[tuple[str, str]] = (),
+) -> list[Path] | None:
+    """The file in ``dest`` of each puzzle written (and of each ``(name, what)`` of ``more``),
+    or None when any is refused, each refusal reported."""
+    names = in_name_order([entry.name for entry, _, _ in written])
+    named = [*zip(names, [source for _, _, source in written], strict=True), *more]
+    inputs = [] if puzzle == "-" else [puzzle]
+    files, problems = files_named(dest, named, suffix, inputs)
+    for problem in problems:
+        report(problem)
+    return None if problems else files
+
+
+def write_pddl(
+    written: Sequence[tuple[Puzzle, str, str]], objective: Objective, dest: Path, puzzle: str
+) -> int:
+    """The problems ``written`` and their one domain, in the directory ``dest``: a nonzero
+    exit code when the puzzles need more than one domain or a file is refused."""
+    sizes = sorted({(entry.board.width, entry.board.height) for entry, _, _ in written})
+    domains = {write_domain(width, height, objective) for width, height in sizes}
+    if len(domains) > 1:
+        shown = " and ".join(f"{width}×{height}" for width, height in sizes)
+        report(
+            InputError(
+                f"boards of {shown} need a domain each: convert each size to a directory "
+                "of its own",
+                puzzle,
+            )
+        )
+        return EXIT_BAD_INPUT
+    domain_file = (DOMAIN_FILE.removesuffix(".pddl"), "the domain")
+    files = checked_files(written, dest, ".pddl", puzzle, [domain_file])
+    if files is None:
+        return EXIT_BAD_INPUT
+    dest.mkdir(parents=True, exist_ok=True)
+    texts = [text for _, text, _ in written] + list(domains)
+    for file, text in zip(files, texts, strict=True):
+        emit(text, file)
+    return EXIT_OK
 
 
 TRAILING_NUMBER = re.compile(r"\d+$")

@@ -15,6 +15,10 @@ and played by their steps, which must be 1..n; each atom is one move (the slides
 atoms are slides, one move each). A plan is atoms or moves, never both: moves have no step,
 so no order between the two kinds would be more than a guess.
 
+A plan may also be a PDDL planner's (Fast Downward's ``sas_plan``): one ``(action arguments)``
+a line, ``;`` comments, the actions of the domain ``rhasp convert --to pddl`` writes
+(:mod:`rhasp.formats.pddl`, whose names both use).
+
 What clingo prints reads as the plan of its last answer (:func:`clingo_plan`): the executable's
 and ``python -m clingo``'s text, with ``--stats``, several answers or ``-V0``, and its JSON
 (``--outf=2``); the answer's other atoms are not the plan's.
@@ -28,7 +32,16 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from rhasp.errors import InputError, location
-from rhasp.model import Board, Move, Plan
+from rhasp.formats.pddl import (
+    DIRECTIONS,
+    TYPE_OF,
+    action_cells,
+    action_move,
+    cell_object,
+    object_cell,
+    vehicle_label,
+)
+from rhasp.model import Board, Move, Plan, State
 
 Notation = Literal["card", "arrow", "signed"]
 NOTATIONS: tuple[Notation, ...] = ("card", "arrow", "signed")
@@ -87,10 +100,14 @@ def parse_move(token: str, board: Board, where: str = "plan") -> Move:
     return Move(label, cells if letter == positive else -cells)
 
 
-def parse_plan(text: str, board: Board, source: str = "plan") -> Plan:
-    """A plan from text: moves separated by spaces, commas or new lines, or ``move(T,V,D)``
-    atoms (:func:`parse_atoms`); the one reader of a plan, for ``rhasp check``, the API and
-    the page."""
+def parse_plan(text: str, board: Board, source: str = "plan", start: State | None = None) -> Plan:
+    """A plan from text: moves separated by spaces, commas or new lines, ``move(T,V,D)``
+    atoms (:func:`parse_atoms`) or a PDDL plan (:func:`parse_pddl_plan`, which checks the
+    cells its actions name against ``start`` when given); the one reader of a plan, for
+    ``rhasp check``, the API and the page."""
+    actions = _pddl_lines(text)
+    if actions and actions[0][1].startswith("("):
+        return parse_pddl_plan(actions, board, source, start)
     tokens = [token for token in _PLAN_TOKEN.findall(text) if not _NUMBERING.fullmatch(token)]
     atoms = [token for token in tokens if _is_atom(token)]
     if atoms:
@@ -346,3 +363,88 @@ def _split_top(text: str, separates: Callable[[str], bool]) -> list[str]:
             start = at + 1
     parts.append(text[start:])
     return parts
+
+
+# --- a PDDL planner's plan ------------------------------------------------------------------
+
+_PDDL_ACTION = re.compile(r"\(\s*(?P<name>[^\s()]+)(?P<arguments>(?:\s+[^\s()]+)*)\s*\)")
+
+
+def _pddl_lines(text: str) -> list[tuple[int, str]]:
+    """The numbered lines of ``text`` that hold more than a ``;`` comment, comments cut."""
+    lines = ((n, line.split(";", 1)[0].strip()) for n, line in enumerate(text.splitlines(), 1))
+    return [(n, line) for n, line in lines if line]
+
+
+def parse_pddl_plan(
+    lines: Sequence[tuple[int, str]], board: Board, source: str, start: State | None = None
+) -> Plan:
+    """The moves of a PDDL plan's numbered lines, one ``(action vehicle cells...)`` a line,
+    in the naming of :mod:`rhasp.formats.pddl`: ``right-3`` moves its vehicle 3 cells right.
+    The cells an action names must be those its move crosses from where the first of them
+    says the vehicle stands, and, given ``start``, where it does stand after the moves
+    before it. Raises InputError naming the line and what is wrong."""
+    positions = (
+        None if start is None else dict(zip((v.label for v in board.vehicles), start, strict=True))
+    )
+    moves = []
+    for number, line in lines:
+        where = location(source, number)
+        move, position = _pddl_move(line, board, where)
+        if positions is not None and positions.get(move.label) not in (None, position):
+            vehicle = board.vehicles[board.index(move.label)]
+            stands, named = (
+                cell_object(vehicle.cells(at)[0]) for at in (positions[move.label], position)
+            )
+            raise InputError(f"{line}: {move.label} stands at {stands} there, not {named}", where)
+        if positions is not None and positions.get(move.label) is not None:
+            positions[move.label] = position + move.delta
+        moves.append(move)
+    return tuple(moves)
+
+
+def _pddl_move(line: str, board: Board, where: str) -> tuple[Move, int]:
+    """One action's move, and the position its cells say the vehicle moves from."""
+    match = _PDDL_ACTION.fullmatch(line)
+    if match is None:
+        raise InputError(f"{line!r} is not an action: write one (action arguments) a line", where)
+    found = action_move(match["name"])
+    if found is None:
+        raise InputError(
+            f"{match['name']!r} is not an action of rhasp's PDDL domain "
+            "(right-D, left-D, down-D or up-D)",
+            where,
+        )
+    direction, distance = found
+    arguments = match["arguments"].split()
+    if len(arguments) != 2 * distance + 3:
+        raise InputError(
+            f"{line}: {match['name']} takes {2 * distance + 3} arguments, not {len(arguments)}",
+            where,
+        )
+    label = vehicle_label(arguments[0])
+    labels = {vehicle.label for vehicle in board.vehicles}
+    if label not in labels:
+        raise InputError(f"{line}: there is no vehicle {arguments[0]} on the board", where)
+    vehicle = board.vehicles[board.index(label)]
+    _, backwards, orientation = DIRECTIONS[direction]
+    if TYPE_OF[vehicle.orientation] != orientation:
+        raise InputError(
+            f"{line}: {label} is {TYPE_OF[vehicle.orientation]} and cannot move {direction}",
+            where,
+        )
+    cells = [object_cell(name) for name in arguments[1:]]
+    for name, cell in zip(arguments[1:], cells, strict=True):
+        if cell is None or not (0 <= cell[0] < board.height and 0 <= cell[1] < board.width):
+            size = f"{board.width}×{board.height}"
+            raise InputError(f"{line}: {name} is not a cell of the {size} board", where)
+    delta = -distance if backwards else distance
+    first = cells[0]
+    position = first[1] if vehicle.horizontal else first[0]
+    if cells != action_cells(vehicle, position, delta):
+        raise InputError(
+            f"{line}: these are not the cells {label} crosses moving {distance} {direction} "
+            f"from {arguments[1]}",
+            where,
+        )
+    return Move(label, delta), position

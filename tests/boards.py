@@ -43,6 +43,19 @@ CARD1_BFS_ATOMS = (
     'move(5,"B",-1) move(6,"R",-2) move(7,"Q",2) move(8,"X",3)'
 )
 
+#: Card 1's plan as Fast Downward 26.6 wrote it (``sas_plan``; A* with LM-cut) on what
+#: ``rhasp convert card01 --to pddl -o DIR`` writes: CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR3.
+CARD1_SAS_PLAN = """(left-3 c r5c5 r5c4 r5c3 r5c2 r5c6 r5c5 r5c4 r5c3)
+(down-3 o r1c6 r2c6 r3c6 r4c6 r3c6 r4c6 r5c6 r6c6)
+(right-1 a r1c1 r1c2 r1c2 r1c3)
+(up-1 p r2c1 r1c1 r4c1 r3c1)
+(up-1 b r5c1 r4c1 r6c1 r5c1)
+(left-2 r r6c3 r6c2 r6c1 r6c5 r6c4 r6c3)
+(down-2 q r2c4 r3c4 r4c4 r4c4 r5c4 r6c4)
+(right-3 x r3c2 r3c3 r3c4 r3c5 r3c3 r3c4 r3c5 r3c6)
+; cost = 8 (unit cost)
+"""
+
 
 def card(number: int) -> Puzzle:
     return read_path(str(ORIGINAL / f"card{number:02d}.txt"))[0]

@@ -24,6 +24,7 @@ from rhasp.output import ProofProgress
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS
 from tests.boards import (
     CARD1_CLINGO_ATOMS,
+    CARD1_SAS_PLAN,
     CARD_MOVES,
     EXAMPLES,
     ORIGINAL,
@@ -470,6 +471,51 @@ def test_convert_refuses_a_format_that_cannot_hold_the_board():
     assert result.exit_code == 2
     assert "cannot be written on one line" in result.stderr
     assert result.stdout == ""
+
+
+def test_convert_to_pddl_writes_the_domain_and_a_problem_a_puzzle(tmp_path):
+    """Issue 54: a directory a planner reads, ``domain.pddl`` beside each puzzle's problem;
+    the deck's 40 problems share the 6×6 domain. (The text itself: tests/formats/test_pddl.py.)"""
+    out = tmp_path / "pddl"
+    one = rhasp("convert", "card01", "--to", "pddl", "-o", str(out), "--objective", "slides")
+    assert one.exit_code == 0, one.stderr
+    assert sorted(path.name for path in out.iterdir()) == ["card01.pddl", "domain.pddl"]
+    assert "(:domain rush-hour-slides)" in (out / "card01.pddl").read_text()
+    assert "right-2" not in (out / "domain.pddl").read_text()  # by slides: one cell an action
+    deck = rhasp("convert", str(PUZZLES / "original40.txt"), "--to", "pddl", "-o", str(out))
+    assert deck.exit_code == 0, deck.stderr
+    assert len(list(out.glob("original40-*.pddl"))) == 40
+    assert "(:action right-4" in (out / "domain.pddl").read_text()  # by moves, the default
+
+
+def test_convert_to_pddl_refuses_what_it_cannot_write_in_one_line(tmp_path):
+    no_folder = rhasp("convert", "card01", "--to", "pddl")
+    assert no_folder.exit_code == 2 and "give -o DIRECTORY" in no_folder.stderr
+    not_pddl = rhasp("convert", "card01", "--to", "grid", "--objective", "moves")
+    assert not_pddl.exit_code == 2 and "--objective: applies to --to pddl only" in not_pddl.stderr
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    (mixed / "a.txt").write_text((ORIGINAL / "card01.txt").read_text())
+    (mixed / "b.txt").write_text((EXAMPLES / "4x4.txt").read_text())
+    sizes = rhasp("convert", str(mixed), "--to", "pddl", "-o", str(tmp_path / "out"))
+    assert sizes.exit_code == 2 and "boards of 4×4 and 6×6 need a domain each" in sizes.stderr
+    assert not (tmp_path / "out").exists()
+    for problem in (sizes, no_folder, not_pddl):
+        assert problem.stderr.count("\n") == 1
+    targets = rhasp("convert", str(EXAMPLES / "two-targets.txt"), "--to", "pddl", "-o", str(mixed))
+    assert targets.exit_code == 2 and "one target; this one has 2" in targets.stderr
+
+
+def test_check_reads_a_pddl_plan_file(tmp_path):
+    """Fast Downward's plan for card 1 (its text: tests/test_notation.py), as a file."""
+    plan = tmp_path / "sas_plan"
+    plan.write_text(CARD1_SAS_PLAN)
+    checked = rhasp("check", "card01", str(plan))
+    assert checked.exit_code == 0, checked.stderr
+    assert f"moves: {CARD_MOVES[0]}, minimal" in checked.stdout
+    plan.write_text(CARD1_SAS_PLAN.replace("(right-1 a r1c1 r1c2", "(right-1 a r1c2 r1c3"))
+    moved = rhasp("check", "card01", str(plan))
+    assert moved.exit_code == 2 and f"{plan}:3: " in moved.stderr
 
 
 BAD_INPUTS = {

@@ -9,7 +9,13 @@ import pytest
 from rhasp.errors import InputError
 from rhasp.model import Move, replay
 from rhasp.notation import extract_plan, format_move, format_plan, parse_move, parse_plan
-from tests.boards import CARD1_BFS_ATOMS, CARD1_BFS_PLAN, CARD1_CLINGO_ATOMS, card
+from tests.boards import (
+    CARD1_BFS_ATOMS,
+    CARD1_BFS_PLAN,
+    CARD1_CLINGO_ATOMS,
+    CARD1_SAS_PLAN,
+    card,
+)
 
 BOARD = card(1).board  # X, A, C horizontal; O, P, Q, B vertical
 
@@ -269,4 +275,35 @@ def test_clingo_output_without_a_plan_says_so(printed, complaint):
     with pytest.raises(InputError) as caught:
         extract_plan(printed, "out.txt")
     assert str(caught.value).startswith("out.txt: ")
+    assert complaint in str(caught.value)
+
+
+# --- a PDDL planner's plan (issue 54): Fast Downward's sas_plan for card 1 ------------------
+
+
+def test_a_pddl_plan_reads_as_the_moves_its_actions_name():
+    expected = parse_plan("CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR3", BOARD)
+    assert parse_plan(extract_plan(CARD1_SAS_PLAN), BOARD, "sas_plan", card(1).start) == expected
+    assert parse_plan(CARD1_SAS_PLAN.upper(), BOARD) == expected  # PDDL has no case
+
+
+@pytest.mark.parametrize(
+    ("line", "complaint"),
+    [
+        ("(jump x)", "'jump' is not an action of rhasp's PDDL domain"),
+        ("(right-1 a r1c1)", "right-1 takes 5 arguments, not 2"),
+        ("(right-1 z r1c1 r1c2 r1c2 r1c3)", "there is no vehicle z on the board"),
+        ("(down-1 a r1c1 r2c1 r1c2 r2c2)", "A is horizontal and cannot move down"),
+        ("(right-1 a r1c1 r1c2 r1c2 r1c9)", "r1c9 is not a cell of the 6×6 board"),
+        ("(right-1 a r1c1 r1c2 r1c3 r1c4)", "not the cells A crosses moving 1 right from r1c1"),
+        ("(right-1 a r1c2 r1c3 r1c3 r1c4)", "A stands at r1c1 there, not r1c2"),
+        ("AR1", "'AR1' is not an action"),
+    ],
+    ids=["name", "arity", "vehicle", "direction", "off-board", "cells", "where", "mixed"],
+)
+def test_a_bad_pddl_action_is_named_with_its_line(line, complaint):
+    text = f"; a comment\n(left-3 c r5c5 r5c4 r5c3 r5c2 r5c6 r5c5 r5c4 r5c3)\n{line}\n"
+    with pytest.raises(InputError) as caught:
+        parse_plan(text, BOARD, "sas_plan", card(1).start)
+    assert str(caught.value).startswith("sas_plan:3: ")
     assert complaint in str(caught.value)
