@@ -42,6 +42,8 @@ NOT_RUN = {
     "dask ": "starts a scheduler or workers: tests/test_deck.py runs a two-worker cluster",
     "rhasp deck database.txt --cluster --scheduler": "needs that cluster (as above)",
     "PYTHONPATH=. clingo": "the memo in the clingo executable: tests/engines/test_asp.py",
+    'python3 "$(python3 -c': "Fast Downward (up-fast-downward): tests/formats/test_pddl.py (slow)",
+    "rhasp check card01 sas_plan": "Fast Downward's plan, above: tests/test_cli.py checks its text",
 }
 EXIT_NOTE = re.compile(r"\s+# exit code (\d+)\b.*$")
 TIME = re.compile(r"\b\d+\.\d+ s\b")
