@@ -302,11 +302,12 @@ def clingo_plan(lines: Sequence[str], source: str = "plan") -> str:
 def _clingo_json_plan(record: dict[str, Any], source: str) -> str:
     """The plan of the last witness in clingo's JSON output (``--outf=2``)."""
     calls = record["Call"] if isinstance(record["Call"], list) else []
+    found = [call.get("Witnesses") for call in calls if isinstance(call, dict)]
     witnesses = [
         witness
-        for call in calls
-        if isinstance(call, dict)
-        for witness in call.get("Witnesses", [])
+        for listed in found
+        if isinstance(listed, list)
+        for witness in listed
         if isinstance(witness, dict)
     ]
     if not witnesses:

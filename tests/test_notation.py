@@ -268,8 +268,12 @@ def test_an_empty_answer_is_the_empty_plan():
             '{"Solver": "clingo version 5.4.1", "Call": [{}], "Result": "UNSATISFIABLE"}',
             "no answer (UNSATISFIABLE)",
         ),
+        (
+            '{"Solver": "clingo", "Call": [{"Witnesses": 7}, 3], "Result": "SATISFIABLE"}',
+            "no answer (SATISFIABLE)",
+        ),
     ],
-    ids=["unsatisfiable", "unknown", "no-move-atoms", "json-unsatisfiable"],
+    ids=["unsatisfiable", "unknown", "no-move-atoms", "json-unsatisfiable", "json-malformed"],
 )
 def test_clingo_output_without_a_plan_says_so(printed, complaint):
     with pytest.raises(InputError) as caught:
