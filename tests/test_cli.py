@@ -306,6 +306,31 @@ def test_check_reads_what_python_m_clingo_prints(tmp_path):
     assert f"moves: {CARD_MOVES[0]}, minimal" in checked.stdout
 
 
+def test_check_reads_pips_clingo_on_the_encodings(tmp_path):
+    """pip's clingo through encodings/run.py (clingo's own main, incremental mode and all)
+    answers card 1's plan, which checks; ``python -m clingo``, which does not run the
+    incremental mode, answers the encodings' error atom and no move, which check names."""
+    facts = tmp_path / "card01.lp"
+    facts.write_text(rhasp("facts", "card01").stdout)
+    encodings = PUZZLES.parent / "encodings"
+    ran = subprocess.run(
+        [sys.executable, str(encodings / "run.py"), str(encodings / "moves.lp"), str(facts)],
+        capture_output=True,
+        text=True,
+    )
+    checked = rhasp("check", "card01", "-", stdin=ran.stdout)
+    assert checked.exit_code == 0, checked.stderr
+    assert f"moves: {CARD_MOVES[0]}, minimal" in checked.stdout
+    once = subprocess.run(
+        [sys.executable, "-m", "clingo", str(encodings / "moves.lp"), str(facts)],
+        capture_output=True,
+        text=True,
+    )
+    refused = rhasp("check", "card01", "-", stdin=once.stdout)
+    assert refused.exit_code == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "holds no move(T,V,D) atoms, only error(" in refused.stderr
+
+
 def test_check_exit_codes_for_failing_and_unfinished_plans():
     blocked = rhasp("check", str(EXAMPLES / "4x4.txt"), "XR1")
     assert blocked.exit_code == 1
