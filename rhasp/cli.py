@@ -664,8 +664,7 @@ def convert(
     ] = None,
     target: TargetOpt = None,
 ) -> int:
-    """Convert a puzzle or deck between grid, line (deck), JSON, car-list and course CSV, or
-    to PDDL for planners."""
+    """Convert a puzzle or deck between grid, line, JSON, car-list and course CSV, or to PDDL."""
 
     if objective is not None and to.value != "pddl":
         raise InputError("applies to --to pddl only", "--objective")
