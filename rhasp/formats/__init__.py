@@ -22,7 +22,7 @@ from rhasp.formats.carlist import read_carlist, write_carlist
 from rhasp.formats.course_csv import looks_like_course_csv, read_course_csv, write_course_csv
 from rhasp.formats.grid import read_grid, write_grid
 from rhasp.formats.json_format import read_json, write_json
-from rhasp.formats.line import looks_like_line, read_line, write_line
+from rhasp.formats.line import fields_apart, looks_like_line, read_line, write_line
 from rhasp.model import Puzzle, TargetSpec
 
 Format = Literal["grid", "line", "json", "carlist", "course-csv"]
@@ -63,6 +63,8 @@ def detect(text: str) -> Format:
     boards = [line for line in lines if not line.startswith("@")]
     if len(boards) == 1 or (boards and looks_like_line(boards[0])):
         return "line"
+    if boards and fields_apart(boards[0]) and any(map(looks_like_line, boards[1:])):
+        return "line"  # a deck whose first line is not a board: an error entry, not the file's
     return "line" if _small_first_board(boards) else "grid"
 
 

@@ -28,18 +28,28 @@ DECK_LINE = re.compile(
 def looks_like_line(text: str) -> bool:
     """Whether a first content line is a one-line board rather than a grid row: fields apart
     with a number first or last (a deck line's ``MOVES BOARD CLUSTER``) or one longer than a
-    board's side (a deck line's board, what else the line holds), but not fields of one
-    character each (a grid's cells between spaces) nor a grid's frame; or more cells in a
-    row than a board's side. So a grid row whose empty cells are spaces (``AA   O``) stays a
-    grid row, refused as such, not a deck line."""
+    board's side (a deck line's board, what else the line holds); or more cells in a row than
+    a board's side. A grid row whose empty cells are spaces (``AA   O``) is none of these."""
     fields = text.split()
     if len(fields) > 1:
-        if re.search(r"[|+<>]", text) or all(len(field) == 1 for field in fields):
+        if not fields_apart(text):
             return False
         numbered = any(re.fullmatch(r"\d+", field) for field in (fields[0], fields[-1]))
         return numbered or any(len(field) > MAX_SIDE for field in fields)
     stripped = text.strip()
     return len(stripped) > MAX_SIDE and isqrt(len(stripped)) ** 2 == len(stripped)
+
+
+def fields_apart(text: str) -> bool:
+    """Whether a line is words apart, some longer than a character, and no grid's frame: a
+    deck line gone wrong (``not a board``) or a grid row whose empty cells are spaces; the
+    lines around it tell which (:func:`rhasp.formats.detect`)."""
+    fields = text.split()
+    return (
+        len(fields) > 1
+        and any(len(field) > 1 for field in fields)
+        and not re.search(r"[|+<>]", text)
+    )
 
 
 def read_line(
