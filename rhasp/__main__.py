@@ -53,7 +53,7 @@ def main() -> None:
     except KeyboardInterrupt:  # the command line catches its own; this is before, or after
         sys.stderr.write("rhasp: interrupted\n")
         sys.exit(EXIT_INTERRUPTED)
-    except (MemoryError, RuntimeError, ImportError) as error:
+    except (MemoryError, RuntimeError, ImportError, SyntaxError) as error:
         if isinstance(error.__cause__, KeyboardInterrupt):  # Ctrl-C inside a class's making
             sys.stderr.write("rhasp: interrupted\n")
             sys.exit(EXIT_INTERRUPTED)
@@ -76,7 +76,29 @@ def out_of_memory(error: BaseException) -> str | None:
     if isinstance(error, ImportError) and UNMAPPED in str(error):
         library = error.name or "a library"
         return f"rhasp: out of memory: cannot load {library} (free memory, or raise ulimit -v)\n"
+    if isinstance(error, SyntaxError) and _own(error.filename) and _address_space_limited():
+        # CPython's parser, short of memory compiling a module that has no bytecode cached
+        # yet (a fresh checkout), reports a SyntaxError ("expected ':'") in a file that
+        # compiles: rhasp's own files do (the tests import every one), so under a limit on
+        # the address space the memory ran out.
+        return RAN_OUT
     return None
+
+
+def _own(filename: str | None) -> bool:
+    """Whether ``filename`` is one of rhasp's own modules."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    return bool(filename) and os.path.abspath(filename).startswith(package + os.sep)
+
+
+def _address_space_limited() -> bool:
+    """Whether ``ulimit -v`` is in force (taken to be so if even asking cannot be loaded)."""
+    try:
+        import resource
+    except ImportError:
+        return True
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return soft != resource.RLIM_INFINITY
 
 
 if __name__ == "__main__":

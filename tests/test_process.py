@@ -4,6 +4,7 @@ a traceback."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import signal
@@ -110,10 +111,12 @@ def test_importing_rhasp_loads_nothing_behind_its_names_until_one_is_used():
 MB = 1_000_000
 
 
-def capped(address_space: int, *args: str, stack: int | None = None) -> tuple[int, str, str]:
+def capped(
+    address_space: int, *args: str, stack: int | None = None, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
     """``rhasp ARGS`` under ``ulimit -v`` (RLIMIT_AS, in bytes) and, when given, a thread
-    stack of ``stack`` bytes (RLIMIT_STACK, which glibc takes for each new thread): its exit
-    code, standard output and standard error."""
+    stack of ``stack`` bytes (RLIMIT_STACK, which glibc takes for each new thread), in the
+    environment ``env`` (default: this one): its exit code, standard output and error."""
 
     def limit() -> None:
         import resource
@@ -129,6 +132,7 @@ def capped(address_space: int, *args: str, stack: int | None = None) -> tuple[in
         text=True,
         preexec_fn=limit,  # the child's own limits, set before it runs Python
         timeout=120,
+        env=env,
     )
     return run.returncode, run.stdout, run.stderr
 
@@ -186,6 +190,23 @@ def test_what_the_entry_point_takes_for_the_memory_running_out():
     # Anything else is not the memory: it stays what it is (a bug shows as one).
     assert out_of_memory(RuntimeError("dictionary changed size during iteration")) is None
     assert out_of_memory(ImportError("No module named 'PIL'", name="PIL")) is None
+    # A SyntaxError is the parser short of memory only in rhasp's own files (which compile),
+    # and only under a limit on the address space (none here).
+    own = SyntaxError("expected ':'", (str(ROOT / "rhasp" / "api.py"), 273, 1, "", 273, 2))
+    assert out_of_memory(own) is None
+
+
+def test_a_syntax_error_in_rhasps_own_file_under_ulimit_is_the_memory(monkeypatch):
+    # CI, a fresh clone, 24 MB: compiling rhasp/api.py (no bytecode cached yet), CPython's
+    # parser said "SyntaxError: expected ':'", a traceback and exit code 1. (An empty cache
+    # made here runs out elsewhere first, so the case is taken by hand.)
+    import rhasp.__main__ as entry
+
+    monkeypatch.setattr(entry, "_address_space_limited", lambda: True)
+    own = SyntaxError("expected ':'", (str(ROOT / "rhasp" / "api.py"), 273, 1, "", 273, 2))
+    assert entry.out_of_memory(own) == entry.RAN_OUT
+    elsewhere = SyntaxError("expected ':'", ("/home/user/plugin.py", 3, 1, "", 3, 2))
+    assert entry.out_of_memory(elsewhere) is None
 
 
 def test_a_sigterm_in_a_callback_python_ignores_is_sent_again_where_it_ends_the_run():
