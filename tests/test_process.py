@@ -4,7 +4,6 @@ a traceback."""
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import signal
@@ -111,12 +110,10 @@ def test_importing_rhasp_loads_nothing_behind_its_names_until_one_is_used():
 MB = 1_000_000
 
 
-def capped(
-    address_space: int, *args: str, stack: int | None = None, env: dict[str, str] | None = None
-) -> tuple[int, str, str]:
+def capped(address_space: int, *args: str, stack: int | None = None) -> tuple[int, str, str]:
     """``rhasp ARGS`` under ``ulimit -v`` (RLIMIT_AS, in bytes) and, when given, a thread
-    stack of ``stack`` bytes (RLIMIT_STACK, which glibc takes for each new thread), in the
-    environment ``env`` (default: this one): its exit code, standard output and error."""
+    stack of ``stack`` bytes (RLIMIT_STACK, which glibc takes for each new thread): its exit
+    code, standard output and standard error."""
 
     def limit() -> None:
         import resource
@@ -132,7 +129,6 @@ def capped(
         text=True,
         preexec_fn=limit,  # the child's own limits, set before it runs Python
         timeout=120,
-        env=env,
     )
     return run.returncode, run.stdout, run.stderr
 
