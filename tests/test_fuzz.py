@@ -155,11 +155,9 @@ def outcome(*argv: str) -> tuple[int, str, str]:
 
 def test_a_missing_option_with_choices_is_one_line():
     code, _, said = outcome("convert", str(EXAMPLES / "4x4.txt"))
-    assert (code, said) == (
-        2,
-        "rhasp convert: Missing option '--to'. Choose from: grid, "
-        "line, json, carlist, course-csv (see rhasp convert --help)\n",
-    )
+    assert code == 2 and said.count("\n") == 1
+    assert said.startswith("rhasp convert: Missing option '--to'. Choose from: grid, line, ")
+    assert said.endswith(", pddl (see rhasp convert --help)\n")
 
 
 def test_generate_with_max_boards_past_sys_maxsize():
