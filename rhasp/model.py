@@ -256,17 +256,18 @@ class Puzzle:
         return Puzzle(smaller, tuple(self.placement[i] for i in keep), self.name)
 
     def __str__(self) -> str:
-        """The board as a grid, as ``rhasp convert --to grid`` writes it: ``print(puzzle)``
-        outside Jupyter shows the board, not a dataclass's fields."""
-        from rhasp.formats.grid import write_grid  # formats build on the model
-
-        return write_grid(self).rstrip("\n")
-
-    def _repr_svg_(self) -> str:
-        """The board, as Jupyter shows a puzzle (drawn as ``rhasp render`` draws it)."""
-        from rhasp.pictures.boards import board_svg  # pictures build on the model
-
-        return board_svg(self)
+        """The board as grid text: ``; name``, an ``@target LABEL SIDE`` line for each target
+        unless the one target is ``X`` leaving by its line's default edge (the card
+        convention), then the rows (``.`` empty, ``#`` wall, else a label). What
+        ``print(puzzle)`` shows; for the card convention's boards the same as
+        ``rhasp convert --to grid`` writes, which alone checks that the text reads back."""
+        board, exits = self.board, self.board.exits
+        card = [label for label, _ in exits] == ["X"] and exits[0][1] == DEFAULT_EXIT[
+            board.vehicles[board.index("X")].orientation
+        ]
+        targets = [] if card else [f"@target {label} {side}" for label, side in exits]
+        rows = ["".join(row) for row in board.grid(self.placement)]
+        return "\n".join([f"; {self.name}", *targets, *rows])
 
 
 @dataclass(frozen=True)

@@ -168,13 +168,6 @@ class Solution:
             f"; fewest {self.objective}, {proof}\n{plan}"
         )
 
-    def _repr_svg_(self) -> str:
-        """The plan as a strip of boards, as Jupyter shows a solution; the board alone when
-        there is no plan."""
-        from rhasp.pictures.boards import solution_svg  # pictures build on the engines' plans
-
-        return solution_svg(self.puzzle, self.plan or ())
-
 
 class EngineDisagreement(RhaspError):
     """Two engines, or an engine and the model, disagree: always a bug (exit code 3)."""
