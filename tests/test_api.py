@@ -525,3 +525,12 @@ def test_a_puzzle_says_what_its_reader_inferred_and_a_solution_carries_it():
     assert named == lower and not any(note.startswith("target") for note in named.reading)
     with pytest.raises(rhasp.InputError, match=r"A .database style. or x"):
         rhasp.parse("AA...O\nP..Q.O\nPxxQ.O\nP..Q..\nB...CC\nB.RRR.")
+
+
+def test_dir_lists_the_api_alone():
+    import rhasp.model  # a module loaded is an attribute of rhasp, but not the API
+
+    names = set(dir(rhasp))
+    assert not names & {"sys", "TYPE_CHECKING", "model", "api", "errors"}
+    assert {"solve", "hint", "check", "analyze", "Puzzle", "Solution", "enumerate"} <= names
+    assert all(getattr(rhasp, name) is not None for name in names)  # each one loads
