@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from rhasp.errors import IllegalMove, InputError, PlanError
 
@@ -32,6 +32,14 @@ EMPTY, WALL = ".", "#"
 def cell_name(cell: Cell) -> str:
     """A cell as people count: 1-based row and column."""
     return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
+class ShownAsText:
+    """An answer that IPython (a notebook, ``ipython``) shows as ``print`` does: its
+    ``__str__``, the text the CLI prints; ``repr`` keeps the fields, for debugging."""
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(str(self))
 
 
 @dataclass(frozen=True)
@@ -213,7 +221,7 @@ def _span(vehicle: Vehicle, low: int, high: int) -> list[Cell]:
 
 
 @dataclass(frozen=True)
-class Puzzle:
+class Puzzle(ShownAsText):
     """A board with the vehicles' starting placement, a name and free metadata.
 
     ``placement`` is kept exactly as read so that formats write back what they read; engines

@@ -371,35 +371,10 @@ def hint_lines(
 
 
 def check_lines(result: PlanCheck, reading: str = "") -> list[str]:
-    """The text report of :func:`rhasp.plan_check.check_plan`; ``reading`` (what the reader
-    inferred, :func:`reading_text`) on a line under its verdict."""
-    name = result.puzzle
-    read = [READ + reading] if reading else []
-    if result.error is not None:
-        return [f"{name} · the plan fails at {result.error}", *read]
-    lines = [
-        f"note: move {clip.move} {clip.as_given} drives the target past its exit; "
-        f"counted up to the edge as {clip.as_played}"
-        for clip in result.clipped
-    ]
-    if not result.solves:
-        after = counted(result.moves or 0, "move")
-        left = " and ".join(result.targets_on_board)
-        still = (
-            f": {left} {'is' if len(result.targets_on_board) == 1 else 'are'} still on the board"
-        )
-        lines += [f"{name} · the plan does not solve the puzzle after {after}{still}", *read]
-        if result.unsolvable:
-            lines.append(f"no plan can: proven by static analysis: {result.unsolvable}")
-        return lines
-    lines += [f"{name} · the plan solves the puzzle", *read]
-    for objective, found, best, minimal in (
-        ("moves", result.moves, result.minimal_moves, result.moves_minimal),
-        ("slides", result.slides, result.minimal_slides, result.slides_minimal),
-    ):
-        verdict = "minimal" if minimal else f"not minimal: the fewest is {best}"
-        lines.append(f"{objective}: {found}, {verdict} (proven by bfs)")
-    return lines
+    """The text report of :func:`rhasp.plan_check.check_plan`
+    (:meth:`~rhasp.plan_check.PlanCheck.lines`); ``reading`` (what the reader inferred,
+    :func:`reading_text`) on a line under its verdict."""
+    return result.lines(reading)
 
 
 class LiveLine(Silent):
