@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,6 @@ from rhasp.notation import (
     STOPPED,
     WHY,
     Notation,
-    format_move,
     format_plan,
 )
 from rhasp.plan_check import PlanCheck
@@ -353,21 +353,9 @@ def memo_text(memo: Mapping[str, int] | None) -> str:
 def hint_lines(
     hint: Hint, puzzle: Puzzle, played: int, notation: Notation, reading: str
 ) -> list[str]:
-    """The text of ``rhasp hint``: one line with the position (after the moves ``played``),
-    the next move and the moves left, or why there is none; what the reader inferred under
-    it."""
-    parts = [puzzle.name]
-    if played:
-        parts.append(f"after {counted(played, 'move')}")
-    if hint.moves_left is None:
-        parts += ["no solution from here", f"proven by {hint.proven_by}"]
-    elif hint.move is None:
-        parts.append("solved")
-    else:
-        move = format_move(hint.move, puzzle.board, notation)
-        parts += [f"next move {move}", f"{counted(hint.moves_left, 'move')} left"]
-        parts.append(f"proven by {hint.proven_by}")
-    return [" · ".join(parts), *([f"  {READ}{reading}"] if reading else [])]
+    """The text of ``rhasp hint`` (:meth:`~rhasp.hints.Hint.lines`) for the position
+    ``puzzle`` reached after the moves ``played``."""
+    return replace(hint, puzzle=puzzle).lines(played, notation, reading)
 
 
 def check_lines(result: PlanCheck, reading: str = "") -> list[str]:
