@@ -27,6 +27,8 @@ SIDES: tuple[Side, ...] = get_args(Side)
 SIDES_ALONG: dict[Orientation, tuple[Side, Side]] = {"h": ("right", "left"), "v": ("bottom", "top")}
 DEFAULT_EXIT: dict[Orientation, Side] = {"h": "right", "v": "bottom"}
 EMPTY, WALL = ".", "#"
+#: How a frame drawn around a board marks each exit (:meth:`Board.framed`).
+EXIT_MARK: dict[Side, str] = {"right": ">", "left": "<", "bottom": "v", "top": "^"}
 
 
 def cell_name(cell: Cell) -> str:
@@ -152,6 +154,24 @@ class Board:
             for row, col in self.cells_at(i, position):
                 rows[row][col] = self.vehicles[i].label
         return rows
+
+    def framed(self, state: State) -> list[str]:
+        """The rows of :meth:`grid` in a frame (``+---+`` above and below, ``|`` at each end
+        of a row), each exit marked in it as ``> < v ^``: how rhasp draws a board as text."""
+        openings = {(side, self.vehicles[self._index[label]].line) for label, side in self.exits}
+
+        def mark(side: Side, line: int, edge: str) -> str:
+            return EXIT_MARK[side] if (side, line) in openings else edge
+
+        top, bottom = (
+            "+" + "".join(mark(side, c, "-") for c in range(self.width)) + "+"
+            for side in ("top", "bottom")
+        )
+        rows = [
+            mark("left", r, "|") + "".join(row) + mark("right", r, "|")
+            for r, row in enumerate(self.grid(state))
+        ]
+        return [top, *rows, bottom]
 
     def successors(self, state: State) -> Iterator[tuple[Move, State]]:
         """Every legal move from ``state`` with the state it leads to, in a fixed order."""

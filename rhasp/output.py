@@ -56,7 +56,6 @@ VEHICLE_COLOURS = (
     "orange4",
     "dark_magenta",
 )
-_EXIT_MARK = {"right": ">", "left": "<", "bottom": "v", "top": "^"}
 
 
 def relative_luminance(colour: str) -> float:
@@ -110,27 +109,20 @@ def touching(board: Board, states: Sequence[State]) -> dict[str, set[str]]:
 
 
 def board_text(board: Board, state: State, styles: Mapping[str, str] | None = None) -> Text:
-    """The board in a frame; the exits show as ``> < v ^`` in the frame. ``styles`` colour the
-    vehicles (:func:`vehicle_styles` of every board shown with this one), by default those of
-    this board alone."""
+    """The board in a frame (:meth:`~rhasp.model.Board.framed`); the exits show as
+    ``> < v ^`` in the frame. ``styles`` colour the vehicles (:func:`vehicle_styles` of every
+    board shown with this one), by default those of this board alone."""
     styles = styles or vehicle_styles(board, [state])
-    grid = board.grid(state)
-    openings = {(side, board.vehicles[board.index(label)].line) for label, side in board.exits}
-    text = Text()
-    text.append(_border(board, "top", openings) + "\n")
-    for r, row in enumerate(grid):
-        text.append(_EXIT_MARK["left"] if ("left", r) in openings else "|")
-        for cell in row:
+    top, *rows, bottom = board.framed(state)
+    text = Text(top + "\n")
+    for row in rows:
+        text.append(row[0])
+        for cell in row[1:-1]:
             style = EMPTY_STYLE if cell == EMPTY else WALL_STYLE if cell == WALL else styles[cell]
             text.append(cell, style)
-        text.append((_EXIT_MARK["right"] if ("right", r) in openings else "|") + "\n")
-    text.append(_border(board, "bottom", openings))
+        text.append(row[-1] + "\n")
+    text.append(bottom)
     return text
-
-
-def _border(board: Board, side: str, openings: set[tuple[str, int]]) -> str:
-    cells = "".join(_EXIT_MARK[side] if (side, c) in openings else "-" for c in range(board.width))
-    return f"+{cells}+"
 
 
 def reading_text(puzzle: Puzzle) -> str:
@@ -650,37 +642,10 @@ def _mismatches(tally: Any) -> str:
 
 
 def analysis_text(analysis: Analysis, board: Board, reading: str = "") -> Text:
-    """The figures of ``rhasp analyze``, a line each (what the reader inferred first, if
-    anything), then the distance profile and the first hardest state drawn as a board."""
-
-    def length(value: int | None) -> str:
-        return "no solution" if value is None else f"{value:,}"
-
-    text = Text()
-    lines = [
-        f"{analysis.name}",
-        *([f"  {READ}{reading}"] if reading else []),
-        f"  cluster: {analysis.cluster_states:,} states, {analysis.cluster_edges:,} edges, "
-        f"{analysis.goal_states:,} goal states",
-        f"  minimal moves: {length(analysis.minimal_moves)} · minimal slides: "
-        f"{length(analysis.minimal_slides)} (proven by bfs)",
-        f"  game graph: {analysis.game_states:,} states, {analysis.game_levels:,} levels, "
-        f"{analysis.winning_edges:,} winning edges",
-        f"  all-moves graph: {analysis.all_moves_states:,} states, "
-        f"{analysis.all_moves_edges:,} edges ({analysis.all_moves_tried:,} placements tried)",
-        "  distance profile (moves to the nearest goal: states):",
-    ]
-    for line in lines:
-        text.append(line + "\n")
-    widest = max(analysis.profile.values(), default=1)
-    for distance, count in sorted(analysis.profile.items()):
-        bar = "#" * max(1, round(40 * count / widest))
-        text.append(f"  {distance:4d} {count:8,} {bar}\n")
+    """The figures of ``rhasp analyze`` (:meth:`~rhasp.analysis.Analysis.lines`), then the
+    first hardest state drawn as a board in colour."""
+    text = Text("".join(line + "\n" for line in analysis.lines(reading)))
     if analysis.hardest:
-        text.append(
-            f"  hardest: {len(analysis.hardest):,} states at {analysis.hardest_distance} moves; "
-            "the first:\n"
-        )
         text.append_text(board_text(board, analysis.hardest[0]))
         text.append("\n")
     return text

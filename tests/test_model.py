@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
 
 import pytest
 
@@ -190,3 +191,17 @@ def test_a_lowercase_puzzle_prints_rather_than_raises():
     pieces = [Piece("x", "h", 0, 0, 2), Piece("b", "v", 1, 1, 2)]
     puzzle = build_puzzle(3, 3, pieces, [], [TargetSpec("x")], where="test", name="small")
     assert str(puzzle).splitlines() == ["; small", "@target x right", "xx.", ".b.", ".b."]
+
+
+def test_a_board_is_framed_with_its_exits_marked():
+    # By hand: X leaves left of row 3; a vertical target T leaves through the top of column 4.
+    left = grid("@target X left\n...\n...\nXX.")
+    assert left.board.framed(left.placement) == ["+---+", "|...|", "|...|", "<XX.|", "+---+"]
+    top = grid("@target T top\n....\n...T\n...T")
+    assert top.board.framed(top.placement) == ["+---^+", "|....|", "|...T|", "|...T|", "+----+"]
+
+
+def test_a_puzzle_shows_in_ipython_as_it_prints():
+    printed: list[str] = []
+    card(1)._repr_pretty_(SimpleNamespace(text=printed.append), cycle=False)
+    assert printed == ["\n".join(["; card01", *card_rows(1)])]
