@@ -84,7 +84,44 @@ def __getattr__(name: str) -> "Any":
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    """The public API alone: not the modules loaded, nor this module's own helpers."""
+    return sorted(__all__)
+
+
+def _puzzle_svg(puzzle: "Any") -> str:
+    """The board, as Jupyter shows a puzzle (drawn as ``rhasp render`` draws it)."""
+    from rhasp.pictures.boards import board_svg
+
+    return board_svg(puzzle)
+
+
+def _solution_svg(solution: "Any") -> str:
+    """The plan as a strip of boards, as Jupyter shows a solution; the board alone when there
+    is no plan."""
+    from rhasp.pictures.boards import solution_svg
+
+    return solution_svg(solution.puzzle, solution.plan or ())
+
+
+def _show_pictures(shell: "Any") -> None:
+    """Have IPython's ``shell`` show a Puzzle and a Solution as pictures (SVG), drawn by
+    :mod:`rhasp.pictures` when one is shown: the model draws nothing itself. Registered by
+    module and class name, so nothing is imported until then."""
+    svg = shell.display_formatter.formatters["image/svg+xml"]
+    svg.for_type_by_name("rhasp.model", "Puzzle", _puzzle_svg)
+    svg.for_type_by_name("rhasp.solution", "Solution", _solution_svg)
+
+
+def _in_ipython() -> None:
+    """Register the pictures with the IPython shell running, if any (Jupyter, ``ipython``);
+    outside IPython, a look-up in ``sys.modules`` and nothing more."""
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)()
+    if shell is not None and hasattr(shell, "display_formatter"):
+        _show_pictures(shell)
+
+
+_in_ipython()
 
 
 class _Package(type(sys)):  # types.ModuleType, without importing types

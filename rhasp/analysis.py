@@ -20,13 +20,14 @@ from typing import Any
 from rhasp.canonical import cluster_graph, vehicles_by_line
 from rhasp.errors import about
 from rhasp.limits import Budget
-from rhasp.model import Puzzle, State
+from rhasp.model import Board, Puzzle, ShownAsText, State
+from rhasp.notation import READ
 from rhasp.search import ClusterGraph, all_moves_graph, fewest_slides
 
 
 @dataclass(frozen=True)
-class Analysis:
-    """The figures of ``rhasp analyze`` for one puzzle's start."""
+class Analysis(ShownAsText):
+    """The figures of ``rhasp analyze`` for one puzzle's start (its ``board``'s)."""
 
     name: str  # the puzzle's name
     cluster_states: int  # the states reachable from the start (its cluster)
@@ -48,6 +49,46 @@ class Analysis:
     hardest_distance: int | None  # the largest distance to a goal in the cluster
     hardest: list[State] = field(repr=False)  # the states at that distance, database order
     graph: ClusterGraph | None = field(default=None, repr=False, compare=False)  # for drawing
+    board: Board = field(kw_only=True, repr=False, compare=False)  # the states' board
+
+    def lines(self, reading: str = "") -> list[str]:
+        """The text of ``rhasp analyze``, a line each: the name (what the reader inferred,
+        ``reading``, under it), the figures, the distance profile (a bar per distance), and
+        the line that introduces the first hardest state; the CLI draws that state after
+        them, as :meth:`__str__` does (:meth:`~rhasp.model.Board.framed`)."""
+
+        def length(value: int | None) -> str:
+            return "no solution" if value is None else f"{value:,}"
+
+        lines = [
+            f"{self.name}",
+            *([f"  {READ}{reading}"] if reading else []),
+            f"  cluster: {self.cluster_states:,} states, {self.cluster_edges:,} edges, "
+            f"{self.goal_states:,} goal states",
+            f"  minimal moves: {length(self.minimal_moves)} · minimal slides: "
+            f"{length(self.minimal_slides)} (proven by bfs)",
+            f"  game graph: {self.game_states:,} states, {self.game_levels:,} levels, "
+            f"{self.winning_edges:,} winning edges",
+            f"  all-moves graph: {self.all_moves_states:,} states, "
+            f"{self.all_moves_edges:,} edges ({self.all_moves_tried:,} placements tried)",
+            "  distance profile (moves to the nearest goal: states):",
+        ]
+        widest = max(self.profile.values(), default=1)
+        for distance, count in sorted(self.profile.items()):
+            bar = "#" * max(1, round(40 * count / widest))
+            lines.append(f"  {distance:4d} {count:8,} {bar}")
+        if self.hardest:
+            lines.append(
+                f"  hardest: {len(self.hardest):,} states at {self.hardest_distance} moves; "
+                "the first:"
+            )
+        return lines
+
+    def __str__(self) -> str:
+        """:meth:`lines`, then the first hardest state in a frame: what ``print(analysis)``
+        shows, ``rhasp analyze``'s text without its colours."""
+        drawn = self.board.framed(self.hardest[0]) if self.hardest else []
+        return "\n".join([*self.lines(), *drawn])
 
     def record(self) -> dict[str, Any]:
         """The JSON form: plain numbers, states as lists of 0-based positions."""
@@ -107,6 +148,7 @@ def analysis_of(puzzle: Puzzle, budget: Budget, graph: ClusterGraph | None = Non
         hardest_distance=farthest,
         hardest=graph.in_database_order(hardest),
         graph=graph,
+        board=puzzle.board,
     )
 
 

@@ -19,10 +19,10 @@ from typing import Any
 
 from rhasp import solving
 from rhasp.canonical import cluster_graph
-from rhasp.errors import SearchLimit, TimeLimit
+from rhasp.errors import SearchLimit, TimeLimit, counted
 from rhasp.limits import Budget
-from rhasp.model import Board, Move, Puzzle
-from rhasp.notation import format_move
+from rhasp.model import Board, Move, Puzzle, ShownAsText
+from rhasp.notation import READ, Notation, format_move
 from rhasp.search import ClusterGraph
 from rhasp.static import STATIC, blocked_exit
 
@@ -37,14 +37,37 @@ LARGE_BOARDS = 1_024
 
 
 @dataclass(frozen=True)
-class Hint:
-    """``move`` starts an optimal plan from the position, which is ``moves_left`` moves from
-    the exit (0 when solved, and then ``move`` is None); ``moves_left`` is None when no plan
-    exists from here."""
+class Hint(ShownAsText):
+    """``move`` starts an optimal plan from the position ``puzzle``, which is ``moves_left``
+    moves from the exit (0 when solved, and then ``move`` is None); ``moves_left`` is None
+    when no plan exists from here."""
 
     move: Move | None  # the next move; None when solved or when no plan exists
     moves_left: int | None  # moves to the exit, this one included; None: no plan from here
     proven_by: str = "bfs"  # "bfs" (a breadth-first search), or "static analysis"
+    #: The position the hint is for: its board says the move in a notation.
+    puzzle: Puzzle = field(kw_only=True, compare=False, repr=False)
+
+    def lines(self, played: int = 0, notation: Notation = "card", reading: str = "") -> list[str]:
+        """The text of ``rhasp hint``: one line with the position (after the moves
+        ``played``, if any), the next move in ``notation`` and the moves left, or why there is
+        none; ``reading`` (what the reader inferred) under it."""
+        parts = [self.puzzle.name]
+        if played:
+            parts.append(f"after {counted(played, 'move')}")
+        if self.moves_left is None:
+            parts += ["no solution from here", f"proven by {self.proven_by}"]
+        elif self.move is None:
+            parts.append("solved")
+        else:
+            move = format_move(self.move, self.puzzle.board, notation)
+            parts += [f"next move {move}", f"{counted(self.moves_left, 'move')} left"]
+            parts.append(f"proven by {self.proven_by}")
+        return [" · ".join(parts), *([f"  {READ}{reading}"] if reading else [])]
+
+    def __str__(self) -> str:
+        """:meth:`lines`, what ``print(hint)`` shows: the move in card notation."""
+        return "\n".join(self.lines())
 
     def record(self, board: Board) -> dict[str, Any]:
         """The hint as JSON (the page's answer, ``rhasp hint --format json``): the move in
@@ -161,7 +184,7 @@ def next_move(puzzle: Puzzle, budget: Budget, book: ClusterBook = BOOK) -> Hint:
     if found is not None:
         return found
     if blocked_exit(puzzle) is not None:
-        return Hint(None, None, STATIC)
+        return Hint(None, None, STATIC, puzzle=puzzle)
     if len(puzzle.board.targets) == 1:
         try:
             graph, key = book.graph(puzzle, budget)
@@ -170,27 +193,27 @@ def next_move(puzzle: Puzzle, budget: Budget, book: ClusterBook = BOOK) -> Hint:
         except SearchLimit:
             pass  # a cluster too large to keep: search from the position alone
         else:
-            return _from_cluster(graph, key)
+            return _from_cluster(puzzle, graph, key)
     found = solving.solve(puzzle, "moves", "bfs", budget)
     if found.limit:
         raise SearchLimit(found.limit, puzzle.name)
     if not found.plan:
-        return Hint(None, None)
-    return Hint(found.plan[0], len(found.plan))
+        return Hint(None, None, puzzle=puzzle)
+    return Hint(found.plan[0], len(found.plan), puzzle=puzzle)
 
 
 def kept_hint(puzzle: Puzzle, book: ClusterBook = BOOK) -> Hint | None:
     """The hint when it takes no search (the position solved, or in a cluster kept), else
     None: a look-up of microseconds, which a server may answer without a thread."""
     if puzzle.board.is_solved(puzzle.start):
-        return Hint(None, 0)
+        return Hint(None, 0, puzzle=puzzle)
     found = book.kept(puzzle) if len(puzzle.board.targets) == 1 else None
-    return None if found is None else _from_cluster(*found)
+    return None if found is None else _from_cluster(puzzle, *found)
 
 
-def _from_cluster(graph: ClusterGraph, index: int) -> Hint:
-    """The first move of the cluster's way down from state ``index``."""
+def _from_cluster(puzzle: Puzzle, graph: ClusterGraph, index: int) -> Hint:
+    """The first move of the cluster's way down from state ``index`` (``puzzle``'s)."""
     way = graph.way_down(index)
     if len(way) < 2:  # no way, or a goal already
-        return Hint(None, len(way) - 1 if way else None)
-    return Hint(graph.move(way[0], way[1]), len(way) - 1)
+        return Hint(None, len(way) - 1 if way else None, puzzle=puzzle)
+    return Hint(graph.move(way[0], way[1]), len(way) - 1, puzzle=puzzle)

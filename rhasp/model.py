@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from rhasp.errors import IllegalMove, InputError, PlanError
 
@@ -27,11 +27,21 @@ SIDES: tuple[Side, ...] = get_args(Side)
 SIDES_ALONG: dict[Orientation, tuple[Side, Side]] = {"h": ("right", "left"), "v": ("bottom", "top")}
 DEFAULT_EXIT: dict[Orientation, Side] = {"h": "right", "v": "bottom"}
 EMPTY, WALL = ".", "#"
+#: How a frame drawn around a board marks each exit (:meth:`Board.framed`).
+EXIT_MARK: dict[Side, str] = {"right": ">", "left": "<", "bottom": "v", "top": "^"}
 
 
 def cell_name(cell: Cell) -> str:
     """A cell as people count: 1-based row and column."""
     return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
+class ShownAsText:
+    """An answer that IPython (a notebook, ``ipython``) shows as ``print`` does: its
+    ``__str__``, the text the CLI prints; ``repr`` keeps the fields, for debugging."""
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        printer.text(str(self))
 
 
 @dataclass(frozen=True)
@@ -145,6 +155,24 @@ class Board:
                 rows[row][col] = self.vehicles[i].label
         return rows
 
+    def framed(self, state: State) -> list[str]:
+        """The rows of :meth:`grid` in a frame (``+---+`` above and below, ``|`` at each end
+        of a row), each exit marked in it as ``> < v ^``: how rhasp draws a board as text."""
+        openings = {(side, self.vehicles[self._index[label]].line) for label, side in self.exits}
+
+        def mark(side: Side, line: int, edge: str) -> str:
+            return EXIT_MARK[side] if (side, line) in openings else edge
+
+        top, bottom = (
+            "+" + "".join(mark(side, c, "-") for c in range(self.width)) + "+"
+            for side in ("top", "bottom")
+        )
+        rows = [
+            mark("left", r, "|") + "".join(row) + mark("right", r, "|")
+            for r, row in enumerate(self.grid(state))
+        ]
+        return [top, *rows, bottom]
+
     def successors(self, state: State) -> Iterator[tuple[Move, State]]:
         """Every legal move from ``state`` with the state it leads to, in a fixed order."""
         rows = self.grid(state)
@@ -213,7 +241,7 @@ def _span(vehicle: Vehicle, low: int, high: int) -> list[Cell]:
 
 
 @dataclass(frozen=True)
-class Puzzle:
+class Puzzle(ShownAsText):
     """A board with the vehicles' starting placement, a name and free metadata.
 
     ``placement`` is kept exactly as read so that formats write back what they read; engines
@@ -256,17 +284,18 @@ class Puzzle:
         return Puzzle(smaller, tuple(self.placement[i] for i in keep), self.name)
 
     def __str__(self) -> str:
-        """The board as a grid, as ``rhasp convert --to grid`` writes it: ``print(puzzle)``
-        outside Jupyter shows the board, not a dataclass's fields."""
-        from rhasp.formats.grid import write_grid  # formats build on the model
-
-        return write_grid(self).rstrip("\n")
-
-    def _repr_svg_(self) -> str:
-        """The board, as Jupyter shows a puzzle (drawn as ``rhasp render`` draws it)."""
-        from rhasp.pictures.boards import board_svg  # pictures build on the model
-
-        return board_svg(self)
+        """The board as grid text: ``; name``, an ``@target LABEL SIDE`` line for each target
+        unless the one target is ``X`` leaving by its line's default edge (the card
+        convention), then the rows (``.`` empty, ``#`` wall, else a label). What
+        ``print(puzzle)`` shows; for the card convention's boards the same as
+        ``rhasp convert --to grid`` writes, which alone checks that the text reads back."""
+        board, exits = self.board, self.board.exits
+        card = [label for label, _ in exits] == ["X"] and exits[0][1] == DEFAULT_EXIT[
+            board.vehicles[board.index("X")].orientation
+        ]
+        targets = [] if card else [f"@target {label} {side}" for label, side in exits]
+        rows = ["".join(row) for row in board.grid(self.placement)]
+        return "\n".join([f"; {self.name}", *targets, *rows])
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,6 @@ from rhasp.notation import (
     STOPPED,
     WHY,
     Notation,
-    format_move,
     format_plan,
 )
 from rhasp.plan_check import PlanCheck
@@ -56,7 +56,6 @@ VEHICLE_COLOURS = (
     "orange4",
     "dark_magenta",
 )
-_EXIT_MARK = {"right": ">", "left": "<", "bottom": "v", "top": "^"}
 
 
 def relative_luminance(colour: str) -> float:
@@ -110,27 +109,20 @@ def touching(board: Board, states: Sequence[State]) -> dict[str, set[str]]:
 
 
 def board_text(board: Board, state: State, styles: Mapping[str, str] | None = None) -> Text:
-    """The board in a frame; the exits show as ``> < v ^`` in the frame. ``styles`` colour the
-    vehicles (:func:`vehicle_styles` of every board shown with this one), by default those of
-    this board alone."""
+    """The board in a frame (:meth:`~rhasp.model.Board.framed`); the exits show as
+    ``> < v ^`` in the frame. ``styles`` colour the vehicles (:func:`vehicle_styles` of every
+    board shown with this one), by default those of this board alone."""
     styles = styles or vehicle_styles(board, [state])
-    grid = board.grid(state)
-    openings = {(side, board.vehicles[board.index(label)].line) for label, side in board.exits}
-    text = Text()
-    text.append(_border(board, "top", openings) + "\n")
-    for r, row in enumerate(grid):
-        text.append(_EXIT_MARK["left"] if ("left", r) in openings else "|")
-        for cell in row:
+    top, *rows, bottom = board.framed(state)
+    text = Text(top + "\n")
+    for row in rows:
+        text.append(row[0])
+        for cell in row[1:-1]:
             style = EMPTY_STYLE if cell == EMPTY else WALL_STYLE if cell == WALL else styles[cell]
             text.append(cell, style)
-        text.append((_EXIT_MARK["right"] if ("right", r) in openings else "|") + "\n")
-    text.append(_border(board, "bottom", openings))
+        text.append(row[-1] + "\n")
+    text.append(bottom)
     return text
-
-
-def _border(board: Board, side: str, openings: set[tuple[str, int]]) -> str:
-    cells = "".join(_EXIT_MARK[side] if (side, c) in openings else "-" for c in range(board.width))
-    return f"+{cells}+"
 
 
 def reading_text(puzzle: Puzzle) -> str:
@@ -353,53 +345,16 @@ def memo_text(memo: Mapping[str, int] | None) -> str:
 def hint_lines(
     hint: Hint, puzzle: Puzzle, played: int, notation: Notation, reading: str
 ) -> list[str]:
-    """The text of ``rhasp hint``: one line with the position (after the moves ``played``),
-    the next move and the moves left, or why there is none; what the reader inferred under
-    it."""
-    parts = [puzzle.name]
-    if played:
-        parts.append(f"after {counted(played, 'move')}")
-    if hint.moves_left is None:
-        parts += ["no solution from here", f"proven by {hint.proven_by}"]
-    elif hint.move is None:
-        parts.append("solved")
-    else:
-        move = format_move(hint.move, puzzle.board, notation)
-        parts += [f"next move {move}", f"{counted(hint.moves_left, 'move')} left"]
-        parts.append(f"proven by {hint.proven_by}")
-    return [" · ".join(parts), *([f"  {READ}{reading}"] if reading else [])]
+    """The text of ``rhasp hint`` (:meth:`~rhasp.hints.Hint.lines`) for the position
+    ``puzzle`` reached after the moves ``played``."""
+    return replace(hint, puzzle=puzzle).lines(played, notation, reading)
 
 
 def check_lines(result: PlanCheck, reading: str = "") -> list[str]:
-    """The text report of :func:`rhasp.plan_check.check_plan`; ``reading`` (what the reader
-    inferred, :func:`reading_text`) on a line under its verdict."""
-    name = result.puzzle
-    read = [READ + reading] if reading else []
-    if result.error is not None:
-        return [f"{name} · the plan fails at {result.error}", *read]
-    lines = [
-        f"note: move {clip.move} {clip.as_given} drives the target past its exit; "
-        f"counted up to the edge as {clip.as_played}"
-        for clip in result.clipped
-    ]
-    if not result.solves:
-        after = counted(result.moves or 0, "move")
-        left = " and ".join(result.targets_on_board)
-        still = (
-            f": {left} {'is' if len(result.targets_on_board) == 1 else 'are'} still on the board"
-        )
-        lines += [f"{name} · the plan does not solve the puzzle after {after}{still}", *read]
-        if result.unsolvable:
-            lines.append(f"no plan can: proven by static analysis: {result.unsolvable}")
-        return lines
-    lines += [f"{name} · the plan solves the puzzle", *read]
-    for objective, found, best, minimal in (
-        ("moves", result.moves, result.minimal_moves, result.moves_minimal),
-        ("slides", result.slides, result.minimal_slides, result.slides_minimal),
-    ):
-        verdict = "minimal" if minimal else f"not minimal: the fewest is {best}"
-        lines.append(f"{objective}: {found}, {verdict} (proven by bfs)")
-    return lines
+    """The text report of :func:`rhasp.plan_check.check_plan`
+    (:meth:`~rhasp.plan_check.PlanCheck.lines`); ``reading`` (what the reader inferred,
+    :func:`reading_text`) on a line under its verdict."""
+    return result.lines(reading)
 
 
 class LiveLine(Silent):
@@ -687,37 +642,10 @@ def _mismatches(tally: Any) -> str:
 
 
 def analysis_text(analysis: Analysis, board: Board, reading: str = "") -> Text:
-    """The figures of ``rhasp analyze``, a line each (what the reader inferred first, if
-    anything), then the distance profile and the first hardest state drawn as a board."""
-
-    def length(value: int | None) -> str:
-        return "no solution" if value is None else f"{value:,}"
-
-    text = Text()
-    lines = [
-        f"{analysis.name}",
-        *([f"  {READ}{reading}"] if reading else []),
-        f"  cluster: {analysis.cluster_states:,} states, {analysis.cluster_edges:,} edges, "
-        f"{analysis.goal_states:,} goal states",
-        f"  minimal moves: {length(analysis.minimal_moves)} · minimal slides: "
-        f"{length(analysis.minimal_slides)} (proven by bfs)",
-        f"  game graph: {analysis.game_states:,} states, {analysis.game_levels:,} levels, "
-        f"{analysis.winning_edges:,} winning edges",
-        f"  all-moves graph: {analysis.all_moves_states:,} states, "
-        f"{analysis.all_moves_edges:,} edges ({analysis.all_moves_tried:,} placements tried)",
-        "  distance profile (moves to the nearest goal: states):",
-    ]
-    for line in lines:
-        text.append(line + "\n")
-    widest = max(analysis.profile.values(), default=1)
-    for distance, count in sorted(analysis.profile.items()):
-        bar = "#" * max(1, round(40 * count / widest))
-        text.append(f"  {distance:4d} {count:8,} {bar}\n")
+    """The figures of ``rhasp analyze`` (:meth:`~rhasp.analysis.Analysis.lines`), then the
+    first hardest state drawn as a board in colour."""
+    text = Text("".join(line + "\n" for line in analysis.lines(reading)))
     if analysis.hardest:
-        text.append(
-            f"  hardest: {len(analysis.hardest):,} states at {analysis.hardest_distance} moves; "
-            "the first:\n"
-        )
         text.append_text(board_text(board, analysis.hardest[0]))
         text.append("\n")
     return text

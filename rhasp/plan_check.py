@@ -8,10 +8,10 @@ from functools import lru_cache
 from typing import Any
 
 from rhasp import solving
-from rhasp.errors import PlanError, SearchLimit
+from rhasp.errors import PlanError, SearchLimit, counted
 from rhasp.limits import Budget
-from rhasp.model import Move, Puzzle, plan_slides, replay
-from rhasp.notation import format_move
+from rhasp.model import Move, Puzzle, ShownAsText, plan_slides, replay
+from rhasp.notation import READ, format_move
 from rhasp.solution import OBJECTIVES, Objective
 from rhasp.static import blocked_exit
 
@@ -36,7 +36,7 @@ class Clipped:
 
 
 @dataclass(frozen=True)
-class PlanCheck:
+class PlanCheck(ShownAsText):
     """What ``rhasp check`` finds of a plan: whether it solves the puzzle; for a plan that
     cannot be played, the move that fails (``failed_move``, 1-based) and why (``error``); for
     one that solves it, the proven minima (by BFS) and whether it reaches them."""
@@ -84,6 +84,42 @@ class PlanCheck:
                 "proven_by": list(self.proven_by),
             }
         return record
+
+    def lines(self, reading: str = "") -> list[str]:
+        """The text report, as ``rhasp check`` prints it: the verdict, then each objective's
+        count against the proven minimum (or why the plan fails, or why no plan can solve);
+        ``reading`` (what the reader inferred) on a line under the verdict."""
+        name = self.puzzle
+        read = [READ + reading] if reading else []
+        if self.error is not None:
+            return [f"{name} · the plan fails at {self.error}", *read]
+        lines = [
+            f"note: move {clip.move} {clip.as_given} drives the target past its exit; "
+            f"counted up to the edge as {clip.as_played}"
+            for clip in self.clipped
+        ]
+        if not self.solves:
+            after = counted(self.moves or 0, "move")
+            left = " and ".join(self.targets_on_board)
+            still = (
+                f": {left} {'is' if len(self.targets_on_board) == 1 else 'are'} still on the board"
+            )
+            lines += [f"{name} · the plan does not solve the puzzle after {after}{still}", *read]
+            if self.unsolvable:
+                lines.append(f"no plan can: proven by static analysis: {self.unsolvable}")
+            return lines
+        lines += [f"{name} · the plan solves the puzzle", *read]
+        for objective, found, best, minimal in (
+            ("moves", self.moves, self.minimal_moves, self.moves_minimal),
+            ("slides", self.slides, self.minimal_slides, self.slides_minimal),
+        ):
+            verdict = "minimal" if minimal else f"not minimal: the fewest is {best}"
+            lines.append(f"{objective}: {found}, {verdict} (proven by bfs)")
+        return lines
+
+    def __str__(self) -> str:
+        """:meth:`lines`, what ``print(check)`` shows."""
+        return "\n".join(self.lines())
 
 
 def check_plan(puzzle: Puzzle, moves: Sequence[Move], budget: Budget) -> PlanCheck:

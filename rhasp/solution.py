@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from rhasp.errors import Limit, RhaspError
-from rhasp.model import Plan, Puzzle, plan_slides, replay
+from rhasp.model import Plan, Puzzle, ShownAsText, plan_slides, replay
 from rhasp.notation import format_plan
 
 Objective = Literal["moves", "slides"]
@@ -72,7 +72,7 @@ class AspFigures:
 
 
 @dataclass(frozen=True)
-class Solution:
+class Solution(ShownAsText):
     """What :func:`rhasp.solve` answers: an optimal plan, or the proof that there is none, or
     the limit that stopped the search; what proves the answer, and the work behind it."""
 
@@ -167,13 +167,6 @@ class Solution:
             f"{name}: {moves} move{'s' * (moves != 1)}, {slides} slide{'s' * (slides != 1)}"
             f"; fewest {self.objective}, {proof}\n{plan}"
         )
-
-    def _repr_svg_(self) -> str:
-        """The plan as a strip of boards, as Jupyter shows a solution; the board alone when
-        there is no plan."""
-        from rhasp.pictures.boards import solution_svg  # pictures build on the engines' plans
-
-        return solution_svg(self.puzzle, self.plan or ())
 
 
 class EngineDisagreement(RhaspError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -31,6 +32,39 @@ def test_the_4x4_board_counted_by_hand():
     assert (found.game_states, found.game_levels, found.winning_edges) == (6, 3, 2)
     assert found.profile == {0: 1, 1: 2, 2: 2, 3: 4}
     assert found.hardest_distance == 3 and len(found.hardest) == 4
+
+
+def test_an_analysis_prints_as_rhasp_analyze_says_it():
+    # The 4×4 figures above, by hand; the profile's bars are 40 '#' for the widest (4 states).
+    found = analysis_of(example("4x4"), Budget())
+    shown = str(found).splitlines()
+    assert shown[:4] == [
+        "4x4",
+        "  cluster: 9 states, 14 edges, 1 goal states",
+        "  minimal moves: 3 · minimal slides: 5 (proven by bfs)",
+        "  game graph: 6 states, 3 levels, 2 winning edges",
+    ]
+    assert shown[5:11] == [
+        "  distance profile (moves to the nearest goal: states):",
+        f"     0        1 {'#' * 10}",
+        f"     1        2 {'#' * 20}",
+        f"     2        2 {'#' * 20}",
+        f"     3        4 {'#' * 40}",
+        "  hardest: 4 states at 3 moves; the first:",
+    ]
+    # The first hardest state in a frame, X's exit (row 2, right) marked '>'.
+    rows = ["".join(row) for row in found.board.grid(found.hardest[0])]
+    assert shown[11:] == [
+        "+----+",
+        f"|{rows[0]}|",
+        f"|{rows[1]}>",
+        f"|{rows[2]}|",
+        f"|{rows[3]}|",
+        "+----+",
+    ]
+    printed: list[str] = []
+    found._repr_pretty_(SimpleNamespace(text=printed.append), cycle=False)  # IPython's way
+    assert printed == [str(found)]
 
 
 @pytest.mark.parametrize("name", ["4x4", "5x5", "walls", "limousine"])

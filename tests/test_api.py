@@ -4,12 +4,15 @@ hand-counted boards, and the README's example run as it is written."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -171,7 +174,8 @@ def test_a_hint_on_a_solved_or_hopeless_position():
     plan = rhasp.solve(card(1), engine="bfs").plan
     solved = rhasp.play(card(1), plan)
     assert solved.solved and solved.board.targets == ()
-    assert rhasp.hint(solved) == rhasp.hint(solved).__class__(None, 0)
+    hint = rhasp.hint(solved)
+    assert (hint.move, hint.moves_left, hint.puzzle) == (None, 0, solved)
     walled = rhasp.parse("....\nXX#.\n....\n....")  # X faces a wall on the exit row
     assert fewest(walled) is None
     assert rhasp.hint(walled).moves_left is None
@@ -268,9 +272,32 @@ def svg_tree(text: str) -> ElementTree.Element:
     return ElementTree.fromstring(text)
 
 
+class FakeFormatter:
+    """IPython's SVG formatter as far as rhasp uses it (IPython is not installed here):
+    ``for_type_by_name`` keeps a function per module and class name."""
+
+    def __init__(self) -> None:
+        self.by_name: dict[tuple[str, str], Any] = {}
+
+    def for_type_by_name(self, module: str, name: str, function: Any) -> None:
+        self.by_name[module, name] = function
+
+    def __call__(self, shown: object) -> str:
+        kind = type(shown)
+        return self.by_name[kind.__module__, kind.__name__](shown)
+
+
+def notebook_svg() -> FakeFormatter:
+    """The SVG formatter of a shell that ``import rhasp`` found running."""
+    svg = FakeFormatter()
+    shell = SimpleNamespace(display_formatter=SimpleNamespace(formatters={"image/svg+xml": svg}))
+    rhasp._show_pictures(shell)
+    return svg
+
+
 def test_a_puzzle_shows_as_its_board_in_a_notebook():
     puzzle = card(1)
-    picture = svg_tree(puzzle._repr_svg_())
+    picture = svg_tree(notebook_svg()(puzzle))
     labels = [node.text for node in picture.iter(f"{SVG}text")]
     assert sorted(labels) == sorted(v.label for v in puzzle.board.vehicles)
     assert any(node.get("fill") == TARGET for node in picture.iter(f"{SVG}rect"))
@@ -278,13 +305,40 @@ def test_a_puzzle_shows_as_its_board_in_a_notebook():
 
 def test_a_solution_shows_as_its_strip_of_boards():
     solution = rhasp.solve(card(1), engine="bfs")
-    picture = svg_tree(solution._repr_svg_())
+    picture = svg_tree(notebook_svg()(solution))
     captions = [
         node.text for node in picture.iter(f"{SVG}text") if "." in node.text or node.text == "start"
     ]
     assert captions[0] == "start"
     assert len(captions) == solution.moves + 1
     assert captions[-1].endswith(" out")  # the last move drives the target out
+
+
+def test_importing_rhasp_in_ipython_registers_the_pictures(tmp_path):
+    """``import rhasp`` in a running IPython registers both pictures; the model, solution and
+    pictures are imported only when one is shown."""
+    (tmp_path / "IPython.py").write_text(
+        "from types import SimpleNamespace\n"
+        "registered = []\n"
+        "class SVG:\n"
+        "    def for_type_by_name(self, module, name, function):\n"
+        "        registered.append((module, name))\n"
+        "shell = SimpleNamespace(display_formatter=SimpleNamespace("
+        "formatters={'image/svg+xml': SVG()}))\n"
+        "def get_ipython():\n"
+        "    return shell\n"
+    )
+    script = (
+        "import sys, IPython, rhasp\n"
+        "print(sorted(IPython.registered))\n"
+        "drawn = ('rhasp.model', 'rhasp.solution', 'rhasp.pictures')\n"
+        "print([m for m in drawn if m in sys.modules])"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    shown = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True
+    ).stdout.splitlines()
+    assert shown == ["[('rhasp.model', 'Puzzle'), ('rhasp.solution', 'Solution')]", "[]"]
 
 
 def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
@@ -472,3 +526,12 @@ def test_a_puzzle_says_what_its_reader_inferred_and_a_solution_carries_it():
     assert named == lower and not any(note.startswith("target") for note in named.reading)
     with pytest.raises(rhasp.InputError, match=r"A .database style. or x"):
         rhasp.parse("AA...O\nP..Q.O\nPxxQ.O\nP..Q..\nB...CC\nB.RRR.")
+
+
+def test_dir_lists_the_api_alone():
+    import rhasp.model  # a module loaded is an attribute of rhasp, but not the API
+
+    names = set(dir(rhasp))
+    assert not names & {"sys", "TYPE_CHECKING", "model", "api", "errors"}
+    assert {"solve", "hint", "check", "analyze", "Puzzle", "Solution", "enumerate"} <= names
+    assert all(getattr(rhasp, name) is not None for name in names)  # each one loads

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import pytest
 
@@ -16,7 +17,7 @@ from rhasp.errors import SearchLimit, TimeLimit
 from rhasp.hints import ClusterBook, Hint, kept_hint, next_move
 from rhasp.limits import Budget, time_limit
 from rhasp.static import STATIC
-from tests.boards import PUZZLES, card
+from tests.boards import EXAMPLES, PUZZLES, card
 
 
 def counted_searches(monkeypatch, pause: float) -> list[str]:
@@ -82,7 +83,7 @@ def test_a_kept_hint_needs_the_cluster_searched_first():
     assert kept_hint(later, book) == next_move(later, Budget(), book)
     assert kept_hint(later, book).moves_left == get_engine("bfs").solve(later, "moves").moves
     solved = play(puzzle, "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5")
-    assert kept_hint(solved, ClusterBook()) == Hint(None, 0)
+    assert kept_hint(solved, ClusterBook()) == Hint(None, 0, puzzle=solved)
     assert kept_hint(card(2), book) is None  # another board
 
 
@@ -134,4 +135,26 @@ def test_a_position_static_analysis_proves_unsolvable_has_no_hint_and_no_search(
     # walled12's target faces a wall: the solve policy says so at once; a hint searched its
     # cluster (millions of states) to the limit, then the position, before this.
     walled12 = read(PUZZLES / "large" / "walled12.txt")
-    assert next_move(walled12, Budget(states=1_000), ClusterBook()) == Hint(None, None, STATIC)
+    assert next_move(walled12, Budget(states=1_000), ClusterBook()) == Hint(
+        None, None, STATIC, puzzle=walled12
+    )
+
+
+def test_a_hint_prints_as_rhasp_hint_says_it_in_card_notation():
+    # 4×4 by hand: only BL1 lets A down (BR1 keeps column 3 shut), then AD2, then XR2.
+    four = read(EXAMPLES / "4x4.txt")
+    shown = [str(next_move(play(four, plan), Budget(), ClusterBook())) for plan in ("", "BL1")]
+    assert shown == [
+        "4x4 · next move BL1 · 3 moves left · proven by bfs",
+        "4x4 · next move AD2 · 2 moves left · proven by bfs",  # A is vertical: down
+    ]
+    solved = next_move(play(four, "BL1 AD2 XR2"), Budget(), ClusterBook())
+    assert str(solved) == "4x4 · solved"
+    assert repr(solved) == "Hint(move=None, moves_left=0, proven_by='bfs')"  # for debugging
+
+
+def test_a_hint_shows_in_ipython_as_it_prints():
+    hint = next_move(read(EXAMPLES / "4x4.txt"), Budget(), ClusterBook())
+    shown: list[str] = []
+    hint._repr_pretty_(SimpleNamespace(text=shown.append), cycle=False)
+    assert shown == ["4x4 · next move BL1 · 3 moves left · proven by bfs"]

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
 
 import pytest
 
 from rhasp.errors import InputError, PlanError
 from rhasp.model import Move, Piece, TargetSpec, build_puzzle, replay
 from rhasp.notation import format_move, parse_plan
-from tests.boards import card, card_backs, example, grid
+from tests.boards import card, card_backs, card_rows, example, grid
 
 FOUR = """
     ..A.
@@ -170,3 +171,37 @@ def test_a_blocked_move_names_the_first_cell_it_would_meet(rows, move, blocker):
     with pytest.raises(PlanError) as caught:
         replay(puzzle, (move,))
     assert blocker in str(caught.value)
+
+
+def test_a_card_prints_as_its_file_shows_it():
+    rows = card_rows(1)  # the file's own rows, read by no rhasp code
+    assert str(card(1)).splitlines() == ["; card01", *rows]
+
+
+def test_a_puzzle_prints_the_target_lines_the_card_convention_would_not_read():
+    # 5x5.txt: "@target A" (right, the default of a horizontal car), as the file says.
+    assert str(example("5x5")).splitlines()[:3] == ["; 5x5", "@target A right", "IHHDD"]
+    # X, but leaving left: the line names the edge.
+    left = grid("@target X left\n......\n......\n.XX...\n......")
+    assert str(left).splitlines()[1] == "@target X left"
+
+
+def test_a_lowercase_puzzle_prints_rather_than_raises():
+    # No grid text reads back as these labels (a grid reads them as capitals): still printed.
+    pieces = [Piece("x", "h", 0, 0, 2), Piece("b", "v", 1, 1, 2)]
+    puzzle = build_puzzle(3, 3, pieces, [], [TargetSpec("x")], where="test", name="small")
+    assert str(puzzle).splitlines() == ["; small", "@target x right", "xx.", ".b.", ".b."]
+
+
+def test_a_board_is_framed_with_its_exits_marked():
+    # By hand: X leaves left of row 3; a vertical target T leaves through the top of column 4.
+    left = grid("@target X left\n...\n...\nXX.")
+    assert left.board.framed(left.placement) == ["+---+", "|...|", "|...|", "<XX.|", "+---+"]
+    top = grid("@target T top\n....\n...T\n...T")
+    assert top.board.framed(top.placement) == ["+---^+", "|....|", "|...T|", "|...T|", "+----+"]
+
+
+def test_a_puzzle_shows_in_ipython_as_it_prints():
+    printed: list[str] = []
+    card(1)._repr_pretty_(SimpleNamespace(text=printed.append), cycle=False)
+    assert printed == ["\n".join(["; card01", *card_rows(1)])]

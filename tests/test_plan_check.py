@@ -59,3 +59,35 @@ def test_a_plan_for_a_puzzle_static_analysis_proves_unsolvable_says_so():
     assert (
         check_plan(example("4x4"), (Move("B", -1),), Budget()).unsolvable is None
     )  # solvable: silent
+
+
+class Printer:
+    """IPython's pretty printer as far as ``_repr_pretty_`` uses it."""
+
+    def __init__(self) -> None:
+        self.shown = ""
+
+    def text(self, text: str) -> None:
+        self.shown += text
+
+
+def test_a_check_prints_as_rhasp_check_says_it_in_card_notation():
+    # 4×4 by hand: B right and back costs two moves and two slides more than BL1 AD2 XR2;
+    # XR4 goes past the exit, two cells away.
+    moves = (Move("B", 1), Move("B", -2), Move("A", 2), Move("X", 4))
+    result = check_plan(example("4x4"), moves, Budget())
+    assert str(result).splitlines() == [
+        "note: move 4 XR4 drives the target past its exit; counted up to the edge as XR2",
+        "4x4 · the plan solves the puzzle",
+        "moves: 4, not minimal: the fewest is 3 (proven by bfs)",
+        "slides: 7, not minimal: the fewest is 5 (proven by bfs)",
+    ]
+    printer = Printer()
+    result._repr_pretty_(printer, cycle=False)  # what IPython and Jupyter show
+    assert printer.shown == str(result)
+    assert repr(result).startswith("PlanCheck(puzzle='4x4', plan_moves=4")  # for debugging
+
+
+def test_a_failing_check_prints_the_move_and_why():
+    result = check_plan(example("4x4"), (Move("B", -1), Move("X", 1)), Budget())
+    assert str(result) == "4x4 · the plan fails at move 2: X is blocked by A at row 2, column 3"
