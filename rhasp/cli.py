@@ -3,12 +3,7 @@ work goes through the API (:mod:`rhasp.api`), never around it (tests/test_layers
 command line and the web page give the same verdict on the same board; pictures and printing
 have modules of their own.
 
-Exit codes: 0 done (solved, or the plan solves the puzzle); 1 no solution (or the plan does not
-solve the puzzle); 2 bad input or usage; 3 the engines disagree (a bug); 4 a search limit
-(--max-states, --max-atoms, --max-horizon, --timeout, or the memory) was reached first;
-5 the Dask cluster (--scheduler) was lost mid-run, what was done kept; 130 interrupted
-(Ctrl-C), 143 terminated (SIGTERM), 141 standard output closed by its reader (``| head``:
-quietly). Errors are one line on standard error.
+Exit codes: :mod:`rhasp.exit_codes`. Errors are one line on standard error.
 """
 
 from __future__ import annotations
@@ -81,6 +76,18 @@ from rhasp.errors import (
     about,
     install_command,
 )
+from rhasp.exit_codes import (
+    EXIT_BAD_INPUT,
+    EXIT_CLOSED_PIPE,
+    EXIT_CLUSTER_LOST,
+    EXIT_DISAGREE,
+    EXIT_INTERRUPTED,
+    EXIT_LIMIT,
+    EXIT_OK,
+    EXIT_TERMINATED,
+    EXIT_UNSOLVED,
+    SEVERITY,
+)
 from rhasp.files import destination, files_named, naming_the_file, written_whole
 from rhasp.formats import (
     FORMATS,
@@ -118,15 +125,6 @@ from rhasp.output import (
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS, picture_format, suffixes
 from rhasp.pictures.boards import render_board, render_solution
 from rhasp.pictures.charts import draw_cluster, draw_database, draw_profile
-
-EXIT_OK, EXIT_UNSOLVED, EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_LIMIT = 0, 1, 2, 3, 4
-#: The Dask cluster was lost mid-run: none of the above (ClusterLost), what was done is kept.
-EXIT_CLUSTER_LOST = 5
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + the signal, as shells report it
-EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: the reader of standard output went away
-#: When a deck's puzzles end differently, the exit code is the most serious of them.
-SEVERITY = (EXIT_OK, EXIT_UNSOLVED, EXIT_LIMIT, EXIT_BAD_INPUT, EXIT_DISAGREE)
-
 
 #: Plain words for the types typer's help would show as Python (``<list[str]>``, ``<str>``).
 PLAIN_TYPES = {

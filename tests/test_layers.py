@@ -19,6 +19,7 @@ LOWER = (
     "rhasp.static",
     "rhasp.engines",
     "rhasp.progress",
+    "rhasp.exit_codes",
 )
 UPPER = ("rhasp.pictures", "rhasp.output", "rhasp.cli", "rhasp.web")
 #: (module, function) pairs whose imports of an upper layer are allowed: Jupyter's pictures.
@@ -64,6 +65,16 @@ def test_lower_layers_never_import_what_draws_or_prints_and_nothing_imports_the_
             if within(imported, ("rhasp.cli",)) and module != "rhasp.__main__":
                 wrong.append(f"{module} imports the CLI ({imported})")
     assert not wrong, wrong
+
+
+def test_the_exit_codes_import_nothing():
+    # rhasp/__main__.py reads them before it has set its signal handlers and before the
+    # command line loads: a module of constants, so that reading them costs nothing.
+    tree = ast.parse((PACKAGE / "exit_codes.py").read_text(encoding="utf-8"))
+    found = [
+        node.lineno for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)
+    ]
+    assert found == [], f"rhasp/exit_codes.py imports at lines {found}"
 
 
 #: What the command line and the web page reach only through the API (rhasp.api and the
