@@ -10,7 +10,7 @@ load on first use.)
 
 The same ``try`` is where the memory running out ends when the command line has not caught
 it: while loading (a MemoryError, or a library that cannot be mapped) or when a thread cannot
-start. A search that runs out is caught nearer (``rhasp.cli.guarded``: "out of memory
+start. A search that runs out is caught nearer (``rhasp.cli.running.guarded``: "out of memory
 before the search ended"); these are the rest, under a tight ``ulimit -v``, as one line and
 exit code 4, a limit, like every other.
 """
