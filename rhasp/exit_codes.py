@@ -18,3 +18,9 @@ EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + the signal, as shells repo
 EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: the reader of standard output went away
 #: When a deck's puzzles end differently, the exit code is the most serious of them.
 SEVERITY = (EXIT_OK, EXIT_UNSOLVED, EXIT_LIMIT, EXIT_BAD_INPUT, EXIT_DISAGREE)
+
+
+def most_serious(codes: list[int]) -> int:
+    """The exit code of a run whose puzzles ended with ``codes``: the most serious of them
+    (:data:`SEVERITY`), 0 when there are none."""
+    return max(codes, key=SEVERITY.index, default=EXIT_OK)

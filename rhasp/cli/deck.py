@@ -26,14 +26,7 @@ from rhasp.cli.options import (
 )
 from rhasp.cli.running import guarded_command, report, saying_what_is_kept, since_start
 from rhasp.errors import InputError
-from rhasp.exit_codes import (
-    EXIT_BAD_INPUT,
-    EXIT_DISAGREE,
-    EXIT_LIMIT,
-    EXIT_OK,
-    EXIT_UNSOLVED,
-    SEVERITY,
-)
+from rhasp.exit_codes import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_LIMIT, EXIT_UNSOLVED, most_serious
 from rhasp.output import DeckProgress, tally_table
 
 
@@ -106,9 +99,8 @@ def deck(
 
 
 def deck_code(tally: DeckTally) -> int:
-    """The exit code of a deck run: its most serious outcome (:data:`SEVERITY`)."""
-    codes = [EXIT_OK]
-    codes += [
+    """The exit code of a deck run: its most serious outcome (:func:`most_serious`)."""
+    codes = [
         code
         for code, count in (
             (EXIT_UNSOLVED, tally.unsolvable),
@@ -118,4 +110,4 @@ def deck_code(tally: DeckTally) -> int:
         )
         if count
     ]
-    return max(codes, key=SEVERITY.index)
+    return most_serious(codes)

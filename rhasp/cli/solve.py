@@ -37,7 +37,7 @@ from rhasp.exit_codes import (
     EXIT_LIMIT,
     EXIT_OK,
     EXIT_UNSOLVED,
-    SEVERITY,
+    most_serious,
 )
 from rhasp.output import ProofProgress, solution_dict, solution_text
 
@@ -127,7 +127,7 @@ def solve(
                 live.stop()
         show_solution(solution, notation.value, output, boards, verbose, len(entries) > 1)
         codes.append(outcome(solution))
-    return max(codes, key=SEVERITY.index)
+    return most_serious(codes)
 
 
 def outcome(solution: Solution) -> int:
