@@ -10,10 +10,10 @@ one ``rhasp serve`` each: the seconds to its address line, then its first ``/api
 (card 1) and ``/api/solve`` (card 26, the page's BFS), each within the server's 10 s.
 
 A stated limit "held" when the run ended within it plus 1 s (start-up apart: the seconds of
-``python -c "import rhasp.cli"``, what a command loads before its clock starts, measured
-here, the median of three). Prints a table (medians) and
-one JSON line with every run. Not a test: timings on shared machines are noisy; name the
-machine, and run it otherwise idle.
+``python -c "import rhasp.cli"``, the command line's package with every command in it, what a
+command loads before its clock starts, measured here, the median of three). Prints a table
+(medians) and one JSON line with every run. Not a test: timings on shared machines are noisy;
+name the machine, and run it otherwise idle.
 """
 
 from __future__ import annotations

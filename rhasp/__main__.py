@@ -10,18 +10,18 @@ load on first use.)
 
 The same ``try`` is where the memory running out ends when the command line has not caught
 it: while loading (a MemoryError, or a library that cannot be mapped) or when a thread cannot
-start. A search that runs out is caught nearer (``rhasp.cli.guarded``: "out of memory before
-the search ended"); these are the rest, under a tight ``ulimit -v``, as one line and exit code
-4, a limit, like every other.
+start. A search that runs out is caught nearer (``rhasp.cli.running.guarded``: "out of memory
+before the search ended"); these are the rest, under a tight ``ulimit -v``, as one line and
+exit code 4, a limit, like every other.
 """
 
 import os  # loaded with Python itself (site imports it): importing it here takes no time
 import sys
 
-#: 128 + SIGINT and 128 + SIGTERM, as shells report them, and the code of a limit reached (the
-#: memory): those of ``rhasp.cli``, not imported from there, since this module must say them
-#: before it loads.
-EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_LIMIT = 130, 143, 4
+# 128 + SIGINT and 128 + SIGTERM, as shells report them, and the code of a limit reached (the
+# memory): the command line's own, from a module of constants that imports nothing, since this
+# module must say them before the command line loads.
+from rhasp.exit_codes import EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_TERMINATED
 
 #: How Linux's loader says a library could not be mapped: under an address-space limit, the
 #: memory ran out (an import of clingo or numpy at ``ulimit -v 50000``).

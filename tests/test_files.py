@@ -52,7 +52,7 @@ def test_a_picture_that_fails_half_drawn_is_not_left_behind(tmp_path, monkeypatc
         path.write_bytes(b"\x89PNG half")
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr("rhasp.cli.render_board", half_drawn)
+    monkeypatch.setattr("rhasp.cli.render.render_board", half_drawn)
     dest = tmp_path / "card.png"
     result = runner.invoke(app, ["render", str(ORIGINAL / "card01.txt"), "-o", str(dest)])
     assert result.exit_code == 2 and "No space left on device" in result.stderr

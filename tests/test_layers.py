@@ -1,7 +1,8 @@
 """The package's layers, checked rather than claimed: the model, formats and engines never
 import what draws or prints (pictures, output, the CLI, the web page), not even inside a
-function, and nothing imports the CLI. Notebooks' pictures are registered from above (the
-API's door, :mod:`rhasp`), so the model draws nothing itself."""
+function, and nothing outside the CLI's package imports it but the command's entry point.
+Notebooks' pictures are registered from above (the API's door, :mod:`rhasp`), so the model
+draws nothing itself."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ LOWER = (
     "rhasp.static",
     "rhasp.engines",
     "rhasp.progress",
+    "rhasp.exit_codes",
 )
 UPPER = ("rhasp.pictures", "rhasp.output", "rhasp.cli", "rhasp.web")
 
@@ -59,7 +61,8 @@ def test_lower_layers_never_import_what_draws_or_prints_and_nothing_imports_the_
         for imported, _ in imports(ast.parse(path.read_text(encoding="utf-8"))):
             if within(module, LOWER) and within(imported, UPPER):
                 wrong.append(f"{module} imports {imported}")
-            if within(imported, ("rhasp.cli",)) and module != "rhasp.__main__":
+            outside = not within(module, ("rhasp.cli", "rhasp.__main__"))
+            if within(imported, ("rhasp.cli",)) and outside:
                 wrong.append(f"{module} imports the CLI ({imported})")
     assert not wrong, wrong
 
@@ -70,6 +73,16 @@ def test_the_model_builds_on_errors_alone():
     source = (PACKAGE / "model.py").read_text(encoding="utf-8")
     found = {name for name, _ in imports(ast.parse(source)) if within(name, ("rhasp",))}
     assert found and all(within(name, ("rhasp.errors",)) for name in found), found
+
+
+def test_the_exit_codes_import_nothing():
+    # rhasp/__main__.py reads them before it has set its signal handlers and before the
+    # command line loads: a module of constants, so that reading them costs nothing.
+    tree = ast.parse((PACKAGE / "exit_codes.py").read_text(encoding="utf-8"))
+    found = [
+        node.lineno for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)
+    ]
+    assert found == [], f"rhasp/exit_codes.py imports at lines {found}"
 
 
 #: What the command line and the web page reach only through the API (rhasp.api and the
@@ -105,7 +118,7 @@ def leaks(module: str, source: str) -> list[str]:
 
 def test_the_cli_and_the_web_page_go_through_the_api():
     doors = [path for path in sorted(PACKAGE.rglob("*.py")) if within(module_name(path), DOORS)]
-    assert len(doors) >= 3  # cli.py, web/__init__.py, web/server.py: the test sees them
+    assert len(doors) >= 3  # cli/*.py, web/__init__.py, web/server.py: the test sees them
     wrong = [
         leak
         for path in doors

@@ -15,16 +15,16 @@ TWINS = PACKAGE / "search" / "jit.py"
 #: an engine's search and the readable reference it is checked against, or the core search
 #: it wraps.
 SAME_THING = {
-    "analyze": {"rhasp/api.py", "rhasp/cli.py"},
-    "check": {"rhasp/api.py", "rhasp/cli.py"},
-    "generate": {"rhasp/api.py", "rhasp/cli.py"},
-    "hardest": {"rhasp/api.py", "rhasp/cli.py"},
-    "solve": {"rhasp/api.py", "rhasp/cli.py", "rhasp/solving.py"},
-    "deck": {"rhasp/api.py", "rhasp/cli.py"},
-    "hint": {"rhasp/api.py", "rhasp/cli.py"},
+    "analyze": {"rhasp/api.py", "rhasp/cli/analyze.py"},
+    "check": {"rhasp/api.py", "rhasp/cli/check.py"},
+    "generate": {"rhasp/api.py", "rhasp/cli/generate.py"},
+    "hardest": {"rhasp/api.py", "rhasp/cli/hardest.py"},
+    "solve": {"rhasp/api.py", "rhasp/cli/solve.py", "rhasp/solving.py"},
+    "deck": {"rhasp/api.py", "rhasp/cli/deck.py"},
+    "hint": {"rhasp/api.py", "rhasp/cli/hint.py"},
     # The command's entry point, which loads the command line inside its try, and the
     # command line's own main.
-    "main": {"rhasp/__main__.py", "rhasp/cli.py"},
+    "main": {"rhasp/__main__.py", "rhasp/cli/running.py"},
     "fewest_moves": {"rhasp/search/__init__.py", "rhasp/engines/reference.py"},
     "fewest_slides": {"rhasp/search/__init__.py", "rhasp/engines/reference.py"},
     "best_first": {"rhasp/search/__init__.py", "rhasp/search/core.py"},

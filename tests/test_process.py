@@ -210,19 +210,19 @@ def test_a_sigterm_in_a_callback_python_ignores_is_sent_again_where_it_ends_the_
     # printed as "Exception ignored in ... cb", and the run went on to the end, exit 0.
     import types
 
-    from rhasp import cli
+    from rhasp.cli import running
 
     code = compile("pass", "<frozen importlib._bootstrap>", "exec").replace(co_name="cb")
     in_callback = types.SimpleNamespace(f_code=code)
     again = []
     previous = signal.signal(signal.SIGTERM, lambda signum, frame: again.append(signum))
     try:
-        cli._terminate(signal.SIGTERM, in_callback)  # no raise: it would be ignored there
+        running._terminate(signal.SIGTERM, in_callback)  # no raise: it would be ignored there
         deadline = time.monotonic() + 5
         while not again and time.monotonic() < deadline:
             time.sleep(0.01)
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert again == [signal.SIGTERM]
-    with pytest.raises(cli.Terminated):  # anywhere else, it ends the run at once
-        cli._terminate(signal.SIGTERM, sys._getframe())
+    with pytest.raises(running.Terminated):  # anywhere else, it ends the run at once
+        running._terminate(signal.SIGTERM, sys._getframe())

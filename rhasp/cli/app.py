@@ -1,0 +1,89 @@
+"""The ``rhasp`` application: the typer app each command module registers its command with,
+its help written in words rather than Python, and the options of ``rhasp`` itself
+(``--version``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperCommand, TyperGroup
+
+from rhasp import __version__
+
+#: Plain words for the types typer's help would show as Python (``<list[str]>``, ``<str>``).
+PLAIN_TYPES = {
+    "<str>": "<text>",
+    "<list[str]>": "<text>",
+    "<int range>": "<integer>",
+    "<float range>": "<number>",
+    "<int>": "<integer>",
+    "<float>": "<number>",
+    "<path>": "<file>",
+}
+
+
+class PlainHelp:
+    """Help in words, not Python: typer's rich help writes ``<bool>`` after every flag
+    (``--boards``, ``--help``), as if it took a value, ``<list[str]>`` for a repeatable
+    option, and ``{puzzle}`` for a required argument. Flags show no type, other options their
+    type in words, arguments their name in capitals."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if getattr(param, "is_bool_flag", False):
+                param.metavar = ""  # shown in place of the type
+            elif param.param_type_name == "argument" and param.metavar is None:
+                param.metavar = param.name.upper()
+                param.display_type_rich = lambda ctx: None  # the name says it
+            elif param.metavar is None and hasattr(param, "display_type"):
+                shown = param.display_type(ctx)
+                param.metavar = PLAIN_TYPES.get(shown, shown)
+        return params
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = super().collect_usage_pieces(ctx)  # type: ignore[misc]
+        return [piece.strip("{}") for piece in pieces]
+
+
+class Command(PlainHelp, TyperCommand):
+    pass
+
+
+class Group(PlainHelp, TyperGroup):
+    pass
+
+
+class Rhasp(typer.Typer):
+    """The typer application whose commands are :class:`Command`."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        return super().command(*args, cls=kwargs.pop("cls", Command), **kwargs)
+
+
+app = Rhasp(
+    cls=Group,
+    help="Optimal Rush Hour plans: fewest moves or fewest slides, proven minimal.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        print(f"rhasp {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def common(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=version_callback, is_eager=True, help="Show the version."
+        ),
+    ] = False,
+) -> None:
+    """rhasp solves Rush Hour puzzles optimally and proves it."""
