@@ -30,8 +30,8 @@ from rhasp.errors import InputError
 from rhasp.model import Move
 from tests.fuzzing import random_puzzle
 
-web_server = pytest.importorskip("rhasp.web.server", reason="the web extra is not installed")
-link_text = web_server.link_text
+views = pytest.importorskip("rhasp.web.views", reason="the web extra is not installed")
+link_text = views.link_text
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD01 = ROOT / "puzzles" / "original" / "card01.txt"

@@ -1,4 +1,4 @@
-"""The web server's JSON API (rhasp/web/server.py) through FastAPI's test client, and one
+"""The web server's JSON API (rhasp/web/) through FastAPI's test client, and one
 live server on the loopback address where a test needs a response read as it streams.
 
 Expected figures come from the boards by hand (the examples' own comments, card 1's grid),
@@ -31,8 +31,11 @@ from rhasp.formats import write
 from rhasp.model import Puzzle, State
 from rhasp.pictures.boards import board_scene
 from rhasp.pictures.scene import svg
-from rhasp.web import server as web_server
-from rhasp.web.server import MAX_BODY, QUICK_TEXT, Database, ServerLimits, create_app
+from rhasp.web import routes
+from rhasp.web.failures import page_limit
+from rhasp.web.middleware import MAX_BODY
+from rhasp.web.routes import QUICK_TEXT
+from rhasp.web.server import Database, ServerLimits, create_app
 from tests.boards import (
     CARD1_CLINGO_ATOMS,
     CARD_MOVES,
@@ -424,7 +427,7 @@ def test_a_stream_that_fails_on_a_bug_ends_with_an_error_event(monkeypatch):
         raise IndexError("tuple index out of range")
 
     one = TestClient(create_app(ServerLimits(asp_proofs=1)))
-    monkeypatch.setattr(web_server, "solve_position", bug)
+    monkeypatch.setattr(routes, "solve_position", bug)
     response = post(one, "solve", board=CARD1, engine="asp", stream=True)
     assert response.status_code == 200  # sent before the proof starts: the error is an event
     assert events(response.text) == [
@@ -753,7 +756,7 @@ def counting_searches(
             seen["running"] -= 1
         return {"length": 0}
 
-    monkeypatch.setattr(web_server, "solve_position", search)
+    monkeypatch.setattr(routes, "solve_position", search)
     return seen
 
 
@@ -961,7 +964,7 @@ def test_an_unforeseen_failure_is_json_too(monkeypatch):
     def broken() -> list:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("rhasp.web.server.card_list", broken)
+    monkeypatch.setattr("rhasp.web.routes.card_list", broken)
     failing = TestClient(create_app(), raise_server_exceptions=False)
     assert "internal error (RuntimeError)" in one_line_error(failing.get("/api/puzzles"), 500)
 
@@ -971,7 +974,7 @@ def test_an_unforeseen_failure_in_a_streamed_proof_is_an_error_event(monkeypatch
     def broken(*_) -> dict:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("rhasp.web.server.solve_position", broken)
+    monkeypatch.setattr("rhasp.web.routes.solve_position", broken)
     streamed = post(TestClient(create_app()), "solve", board=CARD1, engine="asp", stream=True)
     ((name, data),) = events(streamed.text)
     assert name == "error" and "internal error (RuntimeError)" in data["error"]
@@ -992,7 +995,7 @@ def test_the_pages_minimum_moves_field_has_the_servers_limits(client):
     page = client.get("/").text
     field = re.search(r'<input id="min-moves"[^>]*>', page)[0]
     limits = client.get("/openapi.json").json()["components"]["schemas"]["GenerateBody"]
-    bounds = limits["properties"]["min_moves"]
+    (bounds,) = [kind for kind in limits["properties"]["min_moves"]["anyOf"] if "minimum" in kind]
     assert int(re.search(r'min="(\d+)"', field)[1]) == bounds["minimum"]
     assert int(re.search(r'max="(\d+)"', field)[1]) == bounds["maximum"]
 
@@ -1072,4 +1075,4 @@ def test_an_unknown_engine_names_the_three():
     ],
 )
 def test_limits_are_said_in_the_pages_words(limit, shown):
-    assert web_server.page_limit(limit) == shown
+    assert page_limit(limit) == shown
