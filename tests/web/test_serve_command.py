@@ -45,7 +45,7 @@ def test_serve_prints_its_address_and_serves_the_page():
             except OSError:
                 assert time.monotonic() < deadline, "the page never answered"
                 time.sleep(0.2)
-        assert "<title>rhasp" in page and "/assets/app.js" in page
+        assert "<title>rhasp" in page and "/assets/main.js" in page
     finally:
         process.terminate()
         assert process.wait(timeout=10) == 143  # SIGTERM: stopped cleanly

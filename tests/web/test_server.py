@@ -25,9 +25,10 @@ import pytest
 import uvicorn
 
 import rhasp
+from rhasp.api import SolveRequest
 from rhasp.engines import get_engine
 from rhasp.errors import InputError, Limit
-from rhasp.formats import write
+from rhasp.formats import read_path, write
 from rhasp.model import Puzzle, State
 from rhasp.pictures.boards import board_scene
 from rhasp.pictures.scene import svg
@@ -360,6 +361,23 @@ def test_solve_card1_in_8_moves(client, engine):
     assert sum(abs(step["delta"]) for step in record["steps"]) == record["slides"]
     expected = {"asp", "bfs"} if engine == "asp" else {"bfs"}
     assert set(record["proven_by"]) == expected
+
+
+def test_a_solution_comes_with_its_own_words(client):
+    # The page shows them as they are: what print(solution) shows in Python, never a copy of
+    # its wording in JavaScript. BFS: one plan, whichever asks.
+    record = post(client, "solve", board=CARD1, engine="bfs").json()
+    said = str(rhasp.solve(rhasp.parse(CARD1), engine="bfs"))
+    assert record["text"] == said and "8 moves" in said
+
+
+def test_a_bad_objective_or_engine_is_refused_in_the_requests_own_words(client):
+    # The request (rhasp.commands.SolveRequest) owns what they may be; the server says its words.
+    for field, value in (("objective", "move"), ("engine", "dfs")):
+        with pytest.raises(InputError) as refused:
+            SolveRequest(rhasp.parse(CARD1), **{field: value})
+        said = one_line_error(post(client, "solve", board=CARD1, **{field: value}), 400)
+        assert said == str(refused.value) and said.startswith(f"{field}: ")
 
 
 def test_solve_for_slides_matches_the_naive_count(client):
@@ -928,6 +946,20 @@ def test_every_count_listed_can_be_asked_for(tmp_path):
         assert (picked["board"], picked["moves"]) == ("DBBBDooEDAAECCoo", int(moves))
 
 
+def test_a_database_is_read_as_every_deck_is(tmp_path):
+    # Saved with a byte order mark and Windows line ends, as an editor may: read by
+    # rhasp.formats, as rhasp solve reads the file, never by a reader of the server's own.
+    saved = tmp_path / "saved.txt"
+    saved.write_bytes(
+        "\ufeff05 DBBBDooEDAAECCoo 15\r\n; a comment\r\n07 ooBBooCCAAoDoooD 9\r\n".encode()
+    )
+    assert [entry.meta["moves"] for entry in read_path(str(saved))] == [5, 7]
+    picker = TestClient(create_app(database=Database(saved)))
+    assert picker.get("/api/database").json()["counts"] == {"5": 1, "7": 1}
+    picked = post(picker, "database", moves=5).json()
+    assert (picked["board"], picked["cluster"], picked["line"]) == ("DBBBDooEDAAECCoo", 15, 1)
+
+
 def test_a_line_of_more_moves_than_a_pick_may_ask_for_stops_the_start(tmp_path):
     schema = TestClient(create_app()).get("/openapi.json").json()["components"]["schemas"]
     most = int(schema["DatabaseBody"]["properties"]["moves"]["maximum"])
@@ -1076,3 +1108,36 @@ def test_an_unknown_engine_names_the_three():
 )
 def test_limits_are_said_in_the_pages_words(limit, shown):
     assert page_limit(limit) == shown
+
+
+# --- the page's files --------------------------------------------------------------------------
+
+
+def test_every_file_the_page_names_is_served(client):
+    # The page's HTML, and each of its JavaScript modules, name files of their own: each is
+    # served (a missing module stops the page's script; a missing icon is a 404 each visit).
+    page = client.get("/").text
+    icons = re.findall(r'<link rel="icon" href="([^"]+)"', page)
+    assert icons and all(icon.startswith("/assets/") for icon in icons)  # one, and served here
+    named = set(re.findall(r'(?:href|src)="(/assets/[^"]+)"', page))
+    seen: set[str] = set()
+    while named - seen:
+        path = min(named - seen)
+        seen.add(path)
+        response = client.get(path)
+        assert response.status_code == 200, path
+        if path.endswith(".js"):
+            base = path.rsplit("/", 1)[0]
+            named |= {f"{base}/{name}" for name in re.findall(r'from "\./([^"]+)"', response.text)}
+            named |= {
+                f"{base}/{name}" for name in re.findall(r"import\('/assets/([^']+)'", response.text)
+            }
+    assert {"/assets/main.js", "/assets/style.css"} <= seen and len(seen) > 4
+
+
+def test_the_server_declares_no_bound_the_arguments_own():
+    # rhasp.arguments owns what a count may be (LARGEST); the server takes it from there.
+    sources = sorted((Path(rhasp.__file__).parent / "web").glob("*.py"))
+    assert len(sources) > 5
+    written = [path.name for path in sources if re.search(r"2\s*\*\*\s*63", path.read_text())]
+    assert written == []
