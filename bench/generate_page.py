@@ -6,7 +6,7 @@ Each try is the page's own request, ``rhasp.generate(moves, seed, size=..., seco
 max_states=2_000_000)`` (the server's default limits), in this one process, as a server
 runs them. First, per size and seed, a request for more moves than any board there reaches
 (40) says the deepest puzzle its seconds found; the depth four seeds in five reach is the
-size's "typically" (``data-typical`` in ``rhasp/web/static/index.html``). Then the page's
+size's "typically" (``data-typical`` in ``rhasp/web/assets/index.html``). Then the page's
 request for that depth, with each seed again: how many find a puzzle (a run asked for a depth
 stops at the first board that deep, so it finds one where the first pass did). Each try's
 wall seconds are printed, so that a run past its seconds shows too. A table, then one JSON

@@ -16,7 +16,7 @@ by the server's own limits (``--time-limit``, default 10 s) and by the client's 
 
 ``--warm`` measures the idle level after one request of each endpoint, one at a time (the
 compiled code for 12×12 boards loaded); ``--off`` starts the server with its search slots
-or its fixed mmap threshold switched off (``rhasp/web/server.py``), for the figures before.
+or its fixed mmap threshold switched off (``rhasp/web/slots.py``), for the figures before.
 
 Prints per burst the idle, peak and after figures in MB and the answers' status codes; then
 one JSON line. Linux only (``/proc``).
@@ -93,13 +93,13 @@ def sampled(pid: int, work) -> tuple[object, float]:
 #: moving mmap threshold left alone.
 WITHOUT = """
 import dataclasses, sys
-from rhasp.web import server
+from rhasp.web import server, slots
 off = sys.argv[1].split(",")
 if "threshold" in off:
     server.unmap_large_blocks = lambda: False
 if "slots" in off:
-    made = server.SearchSlots.__init__
-    server.SearchSlots.__init__ = lambda self, limits: made(
+    made = slots.SearchSlots.__init__
+    slots.SearchSlots.__init__ = lambda self, limits: made(
         self, dataclasses.replace(limits, searches=1000)
     )
 from rhasp.__main__ import main

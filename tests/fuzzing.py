@@ -1269,7 +1269,16 @@ FIELD_VALUES: dict[str, tuple[Any, ...]] = {
     "size": (6, 8, 10, 5, 11, "7"),
 }
 #: After ``/assets``: files that are there, and names that are not or try to climb out.
-STATIC_NAMES = ("main.js", "icon.svg", "index.html", "style.css", "nope.js", "", "../server.py", "..%2f..")
+STATIC_NAMES = (
+    "main.js",
+    "icon.svg",
+    "index.html",
+    "style.css",
+    "nope.js",
+    "",
+    "../server.py",
+    "..%2f..",
+)
 HTTP_METHODS = ("GET", "POST", "POST", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH")
 
 
