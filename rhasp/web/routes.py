@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import StreamingResponse
 
@@ -32,19 +32,19 @@ from rhasp.web.views import card_list, view
 QUICK_TEXT = 1_000
 
 
-def api_routes(limits: ServerLimits, database: Database | None = None) -> APIRouter:
-    """The endpoints under ``/api``, within ``limits``; with a ``database``, picks from it."""
-    router = APIRouter(prefix="/api")
+def add_api_routes(app: FastAPI, limits: ServerLimits, database: Database | None = None) -> None:
+    """Give ``app`` the endpoints under ``/api``, within ``limits``; with a ``database``,
+    picks from it."""
     asp_slots = threading.BoundedSemaphore(limits.asp_proofs)
     slots = SearchSlots(limits)
 
-    @router.get("/puzzles")
+    @app.get("/api/puzzles")
     def puzzles() -> list[dict[str, Any]]:
         """The 40 cards of the original deck: name, board (one-line form), the level printed
         on the card and the fewest moves (proven by BFS)."""
         return card_list()
 
-    @router.get("/database")
+    @app.get("/api/database")
     def database_counts() -> Any:
         """The puzzle database the server was started with (``--database``): its file name
         and how many puzzles it holds of each number of moves; 404 without one."""
@@ -52,7 +52,7 @@ def api_routes(limits: ServerLimits, database: Database | None = None) -> APIRou
             return no_database()
         return {"name": database.name, "counts": database.counts()}
 
-    @router.post("/database")
+    @app.post("/api/database")
     def database_pick(request: DatabaseBody) -> Any:
         """A puzzle of the database with the number of moves asked for, picked at random (the
         same ``seed``, the same puzzle): its board, moves, cluster and line in the file."""
@@ -60,7 +60,7 @@ def api_routes(limits: ServerLimits, database: Database | None = None) -> APIRou
             return no_database()
         return answer(lambda: database.pick(request.moves, request.seed))
 
-    @router.post("/board")
+    @app.post("/api/board")
     def board(request: Position) -> Any:
         """The position as the page draws it: the board's picture without vehicles (frame,
         walls, exits), each vehicle's line, position and box in the picture's units, the
@@ -68,7 +68,7 @@ def api_routes(limits: ServerLimits, database: Database | None = None) -> APIRou
         checked (``played``: label and cells, + right or down)."""
         return answer(lambda: view(position(request)) | {"played": played(request)})
 
-    @router.post("/generate")
+    @app.post("/api/generate")
     def generated(request: GenerateBody) -> Any:
         """A new ``size``×``size`` puzzle of at least ``min_moves`` moves, made within the
         server's seconds: its minimum is proven by BFS over its whole cluster, of which it is
@@ -76,7 +76,7 @@ def api_routes(limits: ServerLimits, database: Database | None = None) -> APIRou
         (``astar``, ``cluster`` null) when the cluster is too large."""
         return slots.answer(lambda: new_puzzle(request, limits))
 
-    @router.post("/solve")
+    @app.post("/api/solve")
     def solve(request: SolveBody) -> Any:
         """An optimal plan from the position, by BFS, by A* or by the ASP horizon proof (each
         confirmed by BFS); by default BFS up to 6×6 and A* on a larger board. With
@@ -98,7 +98,7 @@ def api_routes(limits: ServerLimits, database: Database | None = None) -> APIRou
         finally:
             asp_slots.release()
 
-    @router.post("/hint")
+    @app.post("/api/hint")
     async def hint(request: Position) -> Any:
         """The next move of an optimal plan from the position, and the moves left."""
         if len(request.board) + len(request.moves) <= QUICK_TEXT:
@@ -108,14 +108,14 @@ def api_routes(limits: ServerLimits, database: Database | None = None) -> APIRou
         work = lambda: hint_record(position(request), limits)  # noqa: E731
         return await run_in_threadpool(slots.answer, work, PAGE_ADVICE["hint"])
 
-    @router.post("/check")
+    @app.post("/api/check")
     def check(request: CheckBody) -> Any:
         """Does the plan solve the position, and is it minimal in moves and slides (BFS)?"""
         budget = limits.budget()
         work = lambda: rhasp.check(position(request), request.plan, budget=budget).record()  # noqa: E731
         return slots.answer(work, PAGE_ADVICE["check"])
 
-    @router.post("/analyze")
+    @app.post("/api/analyze")
     def analyze(request: Position) -> Any:
         """Cluster, minimal moves and slides, distance profile (``rhasp analyze``); for a
         cluster too large to analyse whose puzzle static analysis proves unsolvable, that
@@ -123,5 +123,3 @@ def api_routes(limits: ServerLimits, database: Database | None = None) -> APIRou
         budget = limits.budget(ANALYSIS_BYTES_PER_STATE)
         work = lambda: api.analysis(AnalyzeRequest(position(request), budget)).record()  # noqa: E731
         return slots.answer(work, PAGE_ADVICE["analyze"])
-
-    return router

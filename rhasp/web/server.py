@@ -35,7 +35,7 @@ from rhasp.web.bodies import GENERATE_PAGE_SIDES
 from rhasp.web.database import Database
 from rhasp.web.failures import add_error_handlers
 from rhasp.web.middleware import MAX_BODY, BodyLimit
-from rhasp.web.routes import api_routes
+from rhasp.web.routes import add_api_routes
 from rhasp.web.slots import ServerLimits, unmap_large_blocks
 
 #: What ``rhasp serve`` (:mod:`rhasp.cli.serve`) takes from here.
@@ -61,7 +61,7 @@ def create_app(limits: ServerLimits | None = None, database: Database | None = N
     def page() -> FileResponse:
         return FileResponse(ASSETS / "index.html")
 
-    app.include_router(api_routes(limits or ServerLimits(), database))
+    add_api_routes(app, limits or ServerLimits(), database)
     return app
 
 
