@@ -950,7 +950,7 @@ def test_a_bad_choice_is_one_plain_line():
     [
         ("analyze", "--graph", GRAPH_FORMATS),
         ("analyze", "--profile", CHART_FORMATS),
-        ("render", "--output", BOARD_FORMATS),
+        ("render", "--out", BOARD_FORMATS),
     ],
 )
 def test_picture_options_list_the_suffixes_they_accept(command, option, formats):

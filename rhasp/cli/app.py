@@ -47,8 +47,22 @@ class PlainHelp:
         return [piece.strip("{}") for piece in pieces]
 
 
+#: Other names an option answers to, hidden from the help: ``--output`` is read as ``--out``.
+HIDDEN_ALIASES = {"--out": ("--output",)}
+
+
 class Command(PlainHelp, TyperCommand):
-    pass
+    """A command whose options also answer to their :data:`HIDDEN_ALIASES`."""
+
+    def make_parser(self, ctx: Any) -> Any:
+        parser = super().make_parser(ctx)
+        for param in self.get_params(ctx):
+            for name in getattr(param, "opts", ()):
+                for alias in HIDDEN_ALIASES.get(name, ()):
+                    parser.add_option(
+                        obj=param, opts=[alias], dest=param.name, nargs=param.nargs
+                    )
+        return parser
 
 
 class Group(PlainHelp, TyperGroup):

@@ -38,7 +38,7 @@ def convert(
     dest: Annotated[
         Path | None,
         typer.Option(
-            "-o", "--output", help="File to write (directory for several puzzles, and for pddl)."
+            "-o", "--out", help="File to write (directory for several puzzles, and for pddl)."
         ),
     ] = None,
     objective: Annotated[

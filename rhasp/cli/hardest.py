@@ -24,7 +24,7 @@ def hardest(
     puzzle: OnePuzzleArg,
     to: Annotated[FormatChoice, typer.Option("--to", help="Format to write.")] = FormatChoice.grid,
     dest: Annotated[
-        Path | None, typer.Option("-o", "--output", help="File to write (default: stdout).")
+        Path | None, typer.Option("-o", "--out", help="File to write (default: stdout).")
     ] = None,
     target: TargetOpt = None,
     max_states: MaxStatesOpt = None,

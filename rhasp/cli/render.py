@@ -26,7 +26,7 @@ from rhasp.pictures.boards import render_board, render_solution
 def render(
     puzzle: OnePuzzleArg,
     dest: Annotated[
-        Path, typer.Option("-o", "--output", help=f"The picture: {suffixes(BOARD_FORMATS)}.")
+        Path, typer.Option("-o", "--out", help=f"The picture: {suffixes(BOARD_FORMATS)}.")
     ],
     solution: Annotated[
         bool,
