@@ -1,27 +1,26 @@
 """``python -m rhasp`` and the ``rhasp`` command (``[project.scripts]`` names :func:`main`).
 
 Small on purpose: the command line imports clingo, typer, rich and the rest of rhasp (most of
-a command's start), and Ctrl-C during those imports must end as it does later, one line and
-exit code 130, not a KeyboardInterrupt traceback; SIGTERM likewise, one line and exit code
-143 (not a death by the signal that says nothing). So nothing is imported before :func:`main`
-runs, which sets its SIGTERM handler first, and the import happens inside its ``try``. The
-command line sets its own handler once loaded. (``import rhasp`` itself is cheap: its names
-load on first use.)
+a command's start), and Ctrl-C or SIGTERM during those imports must end as they do later
+(:mod:`rhasp.stopping`): one line and exit code 130 or 143, not a traceback, nor a death by
+the signal that says nothing. So nothing is imported before :func:`main` runs, which sets
+SIGTERM's handler first, and every import happens inside its ``try``. (``import rhasp``
+itself is cheap: its names load on first use.)
 
 The same ``try`` is where the memory running out ends when the command line has not caught
 it: while loading (a MemoryError, or a library that cannot be mapped) or when a thread cannot
-start. A search that runs out is caught nearer (``rhasp.cli.running.guarded``: "out of memory
-before the search ended"); these are the rest, under a tight ``ulimit -v``, as one line and
-exit code 4, a limit, like every other.
+start. In a command's body it is a search limit (``rhasp.cli.running.guarded``: "out of
+memory before the search ended"); these are the rest, under a tight ``ulimit -v``, as one
+line and exit code 4, a limit, like every other.
 """
 
 import os  # loaded with Python itself (site imports it): importing it here takes no time
 import sys
 
-# 128 + SIGINT and 128 + SIGTERM, as shells report them, and the code of a limit reached (the
-# memory): the command line's own, from a module of constants that imports nothing, since this
-# module must say them before the command line loads.
+# Modules that load nothing: this one says their words before the command line loads, and
+# before anything that could fail to.
 from rhasp.exit_codes import EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_TERMINATED
+from rhasp.stopping import INTERRUPTED, TERMINATED, Terminated, stop_on_sigterm
 
 #: How Linux's loader says a library could not be mapped: under an address-space limit, the
 #: memory ran out (an import of clingo or numpy at ``ulimit -v 50000``).
@@ -31,37 +30,30 @@ RAN_OUT = "rhasp: out of memory (free memory, or raise the limit: ulimit -v)\n"
 NO_THREAD = "rhasp: out of memory: a thread could not start (free memory, or raise ulimit -v)\n"
 
 
-def _terminate(signum: int, frame: object) -> None:
-    """SIGTERM before the command line has set its own handler: nothing is computed yet, so
-    say so and end at once. Not by raising: the signal may land in a callback of the import
-    machinery, where an exception is printed as "Exception ignored" and the run goes on."""
-    os.write(2, b"rhasp: terminated\n")
-    os._exit(EXIT_TERMINATED)
-
-
 def main() -> None:
     """Run the command line; Ctrl-C or SIGTERM before it has loaded is one line and exit code
     130 or 143, the memory running out where the command line does not catch it one line and
     exit code 4."""
     try:
-        import signal  # inside the try: it imports enum, long enough for a Ctrl-C to land
-
-        signal.signal(signal.SIGTERM, _terminate)
+        stop_on_sigterm()  # inside the try: it loads signal, and signal enum, time for a Ctrl-C
         from rhasp.cli import main as command_line
 
         command_line()
     except KeyboardInterrupt:  # the command line catches its own; this is before, or after
-        sys.stderr.write("rhasp: interrupted\n")
+        sys.stderr.write(INTERRUPTED + "\n")
         sys.exit(EXIT_INTERRUPTED)
     except (MemoryError, RuntimeError, ImportError, SyntaxError) as error:
         if isinstance(error.__cause__, KeyboardInterrupt):  # Ctrl-C inside a class's making
-            sys.stderr.write("rhasp: interrupted\n")
+            sys.stderr.write(INTERRUPTED + "\n")
             sys.exit(EXIT_INTERRUPTED)
         said = out_of_memory(error)
         if said is None:
             raise
         sys.stderr.write(said)
         sys.exit(EXIT_LIMIT)
+    except Terminated:  # the command line catches its own; this is before, or after
+        sys.stderr.write(TERMINATED + "\n")
+        sys.exit(EXIT_TERMINATED)
 
 
 def out_of_memory(error: BaseException) -> str | None:

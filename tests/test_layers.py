@@ -22,6 +22,7 @@ LOWER = (
     "rhasp.engines",
     "rhasp.progress",
     "rhasp.exit_codes",
+    "rhasp.stopping",
 )
 UPPER = ("rhasp.pictures", "rhasp.output", "rhasp.cli", "rhasp.web")
 

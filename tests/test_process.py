@@ -206,23 +206,46 @@ def test_a_syntax_error_in_rhasps_own_file_under_ulimit_is_the_memory(monkeypatc
 
 
 def test_a_sigterm_in_a_callback_python_ignores_is_sent_again_where_it_ends_the_run():
-    # Issue 53: SIGTERM landing in the import system's module-lock callback raised there, was
-    # printed as "Exception ignored in ... cb", and the run went on to the end, exit 0.
+    # Raised in the import system's module-lock callback, SIGTERM would be printed as
+    # "Exception ignored in ... cb" and the run would go on to its end, exit code 0.
     import types
 
-    from rhasp.cli import running
+    from rhasp import stopping
 
     code = compile("pass", "<frozen importlib._bootstrap>", "exec").replace(co_name="cb")
     in_callback = types.SimpleNamespace(f_code=code)
     again = []
     previous = signal.signal(signal.SIGTERM, lambda signum, frame: again.append(signum))
     try:
-        running._terminate(signal.SIGTERM, in_callback)  # no raise: it would be ignored there
+        stopping.terminate(signal.SIGTERM, in_callback)  # no raise: it would be ignored there
         deadline = time.monotonic() + 5
         while not again and time.monotonic() < deadline:
             time.sleep(0.01)
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert again == [signal.SIGTERM]
-    with pytest.raises(running.Terminated):  # anywhere else, it ends the run at once
-        running._terminate(signal.SIGTERM, sys._getframe())
+    with pytest.raises(stopping.Terminated):  # anywhere else, it ends the run at once
+        stopping.terminate(signal.SIGTERM, sys._getframe())
+
+
+def test_the_entry_point_and_the_command_line_stop_on_one_sigterm_handler():
+    # One handler from the entry point's first line to the end: the one the entry point
+    # sets before the command line loads is still SIGTERM's once it has loaded.
+    code = (
+        "import signal, sys\n"
+        "before = set(sys.modules)\n"
+        "import rhasp.__main__ as entry\n"
+        "print(sorted(set(sys.modules) - before))\n"
+        "import rhasp.cli.running as running\n"
+        "from rhasp.stopping import terminate\n"
+        "running.run_app = lambda: signal.getsignal(signal.SIGTERM) is terminate\n"
+        "try:\n"
+        "    entry.main()\n"
+        "except SystemExit as end:\n"
+        "    print(end.code, signal.getsignal(signal.SIGTERM) is terminate)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    loaded, ended = run.stdout.splitlines()
+    # Reading the entry point loads the exit codes and how a run stops, nothing more.
+    assert loaded == str(["rhasp", "rhasp.__main__", "rhasp.exit_codes", "rhasp.stopping"])
+    assert ended == "True True", run.stderr  # while the command ran, and after

@@ -59,9 +59,7 @@ class Command(PlainHelp, TyperCommand):
         for param in self.get_params(ctx):
             for name in getattr(param, "opts", ()):
                 for alias in HIDDEN_ALIASES.get(name, ()):
-                    parser.add_option(
-                        obj=param, opts=[alias], dest=param.name, nargs=param.nargs
-                    )
+                    parser.add_option(obj=param, opts=[alias], dest=param.name, nargs=param.nargs)
         return parser
 
 

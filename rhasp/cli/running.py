@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import functools
 import os
-import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import FrameType
 from typing import Any, NoReturn
 
 import typer
@@ -40,6 +37,7 @@ from rhasp.exit_codes import (
     EXIT_TERMINATED,
 )
 from rhasp.output import DeckProgress, SearchLine, advised
+from rhasp.stopping import INTERRUPTED, TERMINATED, Terminated, stop_on_sigterm
 
 
 def report(error: RhaspError) -> None:
@@ -104,26 +102,6 @@ def live_budget(
     return api.search_budget(max_states, bytes_each=bytes_each, progress=progress)
 
 
-class Terminated(BaseException):
-    """SIGTERM, handled like Ctrl-C: what is done is flushed, and rhasp exits 143. (Not a
-    KeyboardInterrupt, which typer turns into exit code 130.)"""
-
-
-def _terminate(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM's handler: raise :class:`Terminated` where the command runs. Where the signal
-    lands in a callback whose exceptions Python ignores (the import system's module locks:
-    "Exception ignored in … cb", and the run went on to the end), it is sent again a moment
-    later instead, to land where it ends the run."""
-    if (
-        frame is not None
-        and frame.f_code.co_name == "cb"
-        and "importlib" in (frame.f_code.co_filename)
-    ):
-        threading.Timer(0.01, os.kill, (os.getpid(), signum)).start()
-        return
-    raise Terminated
-
-
 @contextmanager
 def saying_what_is_kept(dest: Path | None, progress: DeckProgress) -> Iterator[None]:
     """On Ctrl-C or SIGTERM, one line before the run stops: what ``dest`` keeps, and that
@@ -167,7 +145,7 @@ def main() -> None:
     Ctrl-C and SIGTERM stop it cleanly (exit codes 130 and 143), and so does standard output
     closed by its reader (141, nothing on standard error). SIGTERM also ends the background
     compile its process group started (docs/design.md, "The cache never fails a run")."""
-    signal.signal(signal.SIGTERM, _terminate)
+    stop_on_sigterm()
     if err.is_terminal:
         api.when_compiling(lambda: err.print(COMPILING, markup=False))
     try:
@@ -193,7 +171,7 @@ def run_app() -> int:
         code = app(prog_name="rhasp", standalone_mode=False)
     except Terminated:
         api.stop_compiling()  # a killed job leaves nothing running (Ctrl-C lets it finish)
-        err.print("rhasp: terminated")
+        err.print(TERMINATED)
         return EXIT_TERMINATED
     except KeyboardInterrupt:  # typer turns it into exit code 130 itself, mostly
         code = EXIT_INTERRUPTED
@@ -208,5 +186,5 @@ def run_app() -> int:
         err.print(f"rhasp: {error.format_message()}", markup=False)
         return error.exit_code
     if code == EXIT_INTERRUPTED:
-        err.print("rhasp: interrupted")
+        err.print(INTERRUPTED)
     return code if isinstance(code, int) else EXIT_OK

@@ -1,0 +1,50 @@
+"""How a run of the ``rhasp`` command is stopped, from the entry point's first line to its
+end: Ctrl-C raises KeyboardInterrupt and SIGTERM :class:`Terminated` where the command runs,
+and either ends the run with what was finished written, one line (:data:`INTERRUPTED`,
+:data:`TERMINATED`) and exit code 130 or 143 (docs/exit-codes.md).
+
+The entry point (``rhasp/__main__.py``) calls :func:`stop_on_sigterm` before the command line
+loads, and the command line's :func:`rhasp.cli.running.main` calls it too, for callers that
+start there: one handler for the whole run. Loading this module loads nothing (``os`` is
+loaded with Python itself), so that the entry point may read it before its ``try``; what the
+handler needs is loaded when it is set.
+"""
+
+import os  # loaded with Python itself: importing it here takes no time
+
+TYPE_CHECKING = False  # typing's own would load typing
+if TYPE_CHECKING:
+    from types import FrameType
+
+#: What a run stopped by Ctrl-C or by SIGTERM says, on standard error, before it ends.
+INTERRUPTED, TERMINATED = "rhasp: interrupted", "rhasp: terminated"
+
+
+class Terminated(BaseException):
+    """SIGTERM, handled like Ctrl-C: what is done is flushed, and rhasp exits 143. (Not a
+    KeyboardInterrupt, which typer turns into exit code 130.)"""
+
+
+def stop_on_sigterm() -> None:
+    """From now on, SIGTERM raises :class:`Terminated` where the command runs."""
+    import signal
+    import threading  # noqa: F401 - loaded here, not in the handler, which may run mid-import
+
+    signal.signal(signal.SIGTERM, terminate)
+
+
+def terminate(signum: int, frame: "FrameType | None") -> None:
+    """SIGTERM's handler: raise :class:`Terminated` where the command runs. Where the signal
+    lands in a callback whose exceptions Python ignores (the import system's module locks,
+    which print "Exception ignored in … cb" and go on), it is sent again a moment later
+    instead, to land where it ends the run."""
+    if (
+        frame is not None
+        and frame.f_code.co_name == "cb"
+        and "importlib" in (frame.f_code.co_filename)
+    ):
+        import threading  # loaded already (stop_on_sigterm)
+
+        threading.Timer(0.01, os.kill, (os.getpid(), signum)).start()
+        return
+    raise Terminated
