@@ -5,13 +5,17 @@ path, never two puzzles to one file), and read back within bounds when a run res
 
 A file is known by what it is (its device and inode), not by the name it was given: a
 symbolic or hard link to a file is that file, for the lock, for the refusal to write over an
-input, and for finding the journal that goes with it (:mod:`rhasp.journal`)."""
+input, and for finding the journal that goes with it (:mod:`rhasp.journal`).
+
+Also the one answer to whether an argument is a file at all, or text (:func:`existing`,
+:func:`names_a_file`)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -112,7 +116,7 @@ def refuse_input_as_output(out: Path, inputs: Iterable[str | Path], what: str = 
                 "overwritten before it is read",
                 str(out),
             )
-        if not _is_dir(where):
+        if not is_dir(where):
             continue
         if same_file(real.parent, where) and not real.name.startswith("."):
             raise InputError(
@@ -129,11 +133,48 @@ def refuse_input_as_output(out: Path, inputs: Iterable[str | Path], what: str = 
             )
 
 
-def _is_dir(path: Path) -> bool:
+def existing(name: str | Path) -> Path | None:
+    """The path ``name`` names when something is there (a file, a directory, a device such
+    as ``/dev/stdin``), else None: the one test of whether an argument is a file rather than
+    text (an inline board, a plan). Text that cannot name a file is None, never an error: a
+    line break, a NUL, a name too long for the file system."""
+    if isinstance(name, str) and "\n" in name:
+        return None
     try:
-        return path.is_dir()
-    except (OSError, ValueError):  # too long for a file name, or a NUL: an inline board
+        path = Path(name)
+        return path if path.exists() else None
+    except (OSError, ValueError):  # too long for a file name, or a NUL
+        return None
+
+
+def is_file(name: str | Path) -> bool:
+    """Whether ``name`` is an existing file (:func:`existing`, and not a directory)."""
+    path = existing(name)
+    return path is not None and path.is_file()
+
+
+def is_dir(name: str | Path) -> bool:
+    """Whether ``name`` is an existing directory (:func:`existing`)."""
+    path = existing(name)
+    return path is not None and path.is_dir()
+
+
+#: A file's extension, as the last thing in a name: a dot, a letter, then letters, digits,
+#: ``_`` or ``-`` (``.txt``, ``.plan``, ``.json``, ``.sas_plan``).
+EXTENSION = re.compile(r"\.[A-Za-z][\w-]{0,15}$")
+
+
+def names_a_file(text: str, suffixes: Sequence[str] | None = None) -> bool:
+    """Whether ``text``, on one line, reads as the name of a file: it holds a path separator
+    (``/``, or the system's) or ends in one of ``suffixes`` (any :data:`EXTENSION` when
+    None). Whether such a file exists is :func:`existing`'s question."""
+    text = text.strip()
+    if "\n" in text:
         return False
+    ends = (
+        EXTENSION.search(text) is not None if suffixes is None else text.endswith(tuple(suffixes))
+    )
+    return ends or "/" in text or os.sep in text
 
 
 #: The longest line read back from a file rhasp wrote (a deck record, a journal entry):
@@ -273,7 +314,7 @@ def _input_files(inputs: Iterable[str]) -> Iterator[Path]:
     for source in inputs:
         where = Path(source)
         yield where
-        if _is_dir(where):
+        if is_dir(where):
             yield from where.iterdir()
 
 

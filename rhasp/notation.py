@@ -118,6 +118,17 @@ def parse_plan(text: str, board: Board, source: str = "plan", start: State | Non
     )
 
 
+def written_as_moves(text: str) -> bool:
+    """Whether every token of ``text`` is written as a move, a ``move(T,V,D)`` atom or a
+    move's numbering, whatever the board (whether each can be played is
+    :func:`parse_plan`'s question): what tells a plan written out from a file's name."""
+    tokens = _PLAN_TOKEN.findall(text)
+    return bool(tokens) and all(
+        _TOKEN.fullmatch(token) or _is_atom(token) or _NUMBERING.fullmatch(token)
+        for token in tokens
+    )
+
+
 def _is_atom(token: str) -> bool:
     return token[:5].lower() == "move("
 

@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 from rhasp.cli import app
-from rhasp.files import files_named, unusable_file_name, written_whole
+from rhasp.files import (
+    existing,
+    files_named,
+    is_dir,
+    is_file,
+    names_a_file,
+    unusable_file_name,
+    written_whole,
+)
 from rhasp.formats import read_path
 from tests.boards import ORIGINAL
 from tests.command import runner
@@ -170,3 +178,32 @@ def test_a_name_that_would_write_over_an_input_is_refused(tmp_path):
         "overwrite it; choose another folder"
     ]
     assert files_named(source, [("card02", "in/x.json")], ".txt", [str(source)])[1] == []
+
+
+def test_an_argument_is_a_file_only_where_something_is_there(tmp_path):
+    plan = tmp_path / "plan.txt"
+    plan.write_text("XR3\n")
+    assert existing(str(plan)) == plan and is_file(str(plan)) and not is_dir(str(plan))
+    assert is_dir(str(tmp_path)) and not is_file(str(tmp_path))
+    # Text that cannot name a file is no file, not an error: a board on two lines, a NUL,
+    # a name longer than the file system's 255 bytes.
+    for text in (f"{plan}\n", "AA..\n..XX", "XR3\0", "x" * 5000, str(tmp_path / "gone.txt")):
+        assert existing(text) is None and not is_file(text) and not is_dir(text), text
+
+
+@pytest.mark.parametrize(
+    ("text", "suffixes", "names"),
+    [
+        ("myplan.txt", None, True),
+        ("plans/card01", None, True),
+        ("out.sas_plan", None, True),
+        ("XR3", None, False),
+        ("XR3 AL1", None, False),
+        ("AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR.", None, False),  # ends in a dot, no letter
+        ("card01.json", (".txt", ".json"), True),
+        ("....AA.pl", (".txt", ".json"), False),  # not one of the suffixes given
+        ("a/b.txt\nXR3", None, False),  # two lines: text, not a name
+    ],
+)
+def test_what_reads_as_a_files_name(text, suffixes, names):
+    assert names_a_file(text, suffixes) is names

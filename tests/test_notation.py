@@ -8,7 +8,14 @@ import pytest
 
 from rhasp.errors import InputError
 from rhasp.model import Move, replay
-from rhasp.notation import extract_plan, format_move, format_plan, parse_move, parse_plan
+from rhasp.notation import (
+    extract_plan,
+    format_move,
+    format_plan,
+    parse_move,
+    parse_plan,
+    written_as_moves,
+)
 from tests.boards import (
     CARD1_BFS_ATOMS,
     CARD1_BFS_PLAN,
@@ -311,3 +318,19 @@ def test_a_bad_pddl_action_is_named_with_its_line(line, complaint):
         parse_plan(text, BOARD, "sas_plan", card(1).start)
     assert str(caught.value).startswith("sas_plan:3: ")
     assert complaint in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "moves"),
+    [
+        ("XR3", True),
+        ("1. AL1 2. X→3, B+2; Q-1", True),
+        ('move(1,"X",3) move(2,x,-1)', True),
+        ("myplan.txt", False),
+        ("plans/card01", False),
+        ("XR3 hello", False),
+        ("", False),
+    ],
+)
+def test_a_plan_is_written_as_moves_whatever_the_board(text, moves):
+    assert written_as_moves(text) is moves

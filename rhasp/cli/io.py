@@ -14,9 +14,11 @@ from typing import TextIO
 from rich.console import Console
 
 import rhasp
-from rhasp.files import naming_the_file, written_whole
-from rhasp.formats import Entry, decode, read_bounded, read_path_located
+from rhasp.errors import InputError
+from rhasp.files import existing, names_a_file, naming_the_file, written_whole
+from rhasp.formats import Entry, decode, printable, read_bounded, read_path_located
 from rhasp.model import Puzzle
+from rhasp.notation import written_as_moves
 
 
 class ClosedPipe(BaseException):
@@ -65,7 +67,7 @@ def read_entries(path: str, targets: Sequence[str] | None) -> list[Entry]:
 def located_entries(path: str, targets: Sequence[str] | None) -> list[tuple[str, Entry]]:
     """:func:`read_entries`, each entry with where it was read (its file, or its deck file
     and line), for messages that name it."""
-    if path == "-" or _exists(path):
+    if path == "-" or existing(path) is not None:
         return read_path_located(path, targets=tuple(targets or ()))
     return [("the board given", read_one(path, targets))]
 
@@ -75,22 +77,19 @@ def read_one(path: str, targets: Sequence[str] | None) -> Puzzle:
     return rhasp.read(path, targets=tuple(targets or ()))
 
 
-def _exists(path: str) -> bool:
-    try:
-        return Path(path).exists()
-    except (OSError, ValueError):  # too long for a file name, or a NUL
-        return False
-
-
 def plan_text(plan: str) -> tuple[str, str]:
-    """The text of the plan and where it comes from: standard input, a file, or the argument."""
+    """The text of the plan and where it comes from: standard input (``-``), a file (a name
+    that exists), or the argument itself. An argument that is not written as moves but reads
+    as a file's name (:func:`~rhasp.files.names_a_file`: a path separator, an extension) is
+    a file not found, an InputError naming it."""
     if plan == "-":
         return decode(read_bounded(sys.stdin.buffer, "<stdin>"), "<stdin>"), "<stdin>"
-    try:
-        is_file = Path(plan).is_file()
-    except OSError:  # a plan too long to be a file name
-        is_file = False
-    if not is_file:
-        return plan, "plan"
-    with Path(plan).open("rb") as handle:
-        return decode(read_bounded(handle, plan), plan), plan
+    path = existing(plan)
+    if path is not None:
+        with path.open("rb") as handle:
+            return decode(read_bounded(handle, plan), plan), plan
+    if names_a_file(plan) and not written_as_moves(plan):
+        raise InputError(
+            "no such file (not written as moves, so read as a file's name)", printable(plan)
+        )
+    return plan, "plan"

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import IO, Literal
 
 from rhasp.errors import InputError, location
-from rhasp.files import LARGEST_INPUT, LONGEST_LINE, Damaged, bounded_lines
+from rhasp.files import LARGEST_INPUT, LONGEST_LINE, Damaged, bounded_lines, is_dir, is_file
 from rhasp.formats.carlist import read_carlist, write_carlist
 from rhasp.formats.course_csv import looks_like_course_csv, read_course_csv, write_course_csv
 from rhasp.formats.grid import read_grid, write_grid
@@ -156,7 +156,7 @@ def stream_deck(
     board file, a directory, standard input) is read whole, as :func:`read_path_numbered`.
     """
     where = Path(path)
-    if path != "-" and where.is_file() and _is_line_deck(where):
+    if path != "-" and is_file(path) and _is_line_deck(where):
         return _count_entries(where), _deck_lines(where, tuple(targets))
     numbered = read_path_numbered(path, targets=targets)
     return len(numbered), numbered
@@ -259,7 +259,7 @@ def read_path_numbered(path: str, *, targets: Sequence[str] = ()) -> list[tuple[
     """Like :func:`read_path`, each entry with its number: the line of a deck file, or the
     entry's place (1, 2, ...) in a directory. Resumed deck runs use it to know what is done.
     """
-    if path != "-" and Path(path).is_dir():
+    if path != "-" and is_dir(path):
         return list(enumerate((entry for _, entry in read_path_located(path, targets=targets)), 1))
     return _read_file(path, targets)[1]
 
@@ -267,7 +267,7 @@ def read_path_numbered(path: str, *, targets: Sequence[str] = ()) -> list[tuple[
 def read_path_located(path: str, *, targets: Sequence[str] = ()) -> list[tuple[str, Entry]]:
     """Like :func:`read_path`, each entry with where it was read, as messages name it: its
     file (``in/card01.json``), or its deck file and line (``deck.txt:3``)."""
-    if path == "-" or not Path(path).is_dir():
+    if path == "-" or not is_dir(path):
         source, numbered = _read_file(path, targets)
         if len(numbered) == 1:
             return [(source, numbered[0][1])]

@@ -119,3 +119,14 @@ def test_each_entry_of_a_directory_is_located_by_its_file_or_its_deck_line(tmp_p
     ]
     assert str(located[0][1]) == f"{tmp_path}/bad.txt: empty: no puzzle found"
     assert [entry for _, entry in located[1:]] == [card(1)] * 3 == read_path(str(tmp_path))[1:]
+
+
+def test_a_name_too_long_for_a_file_is_a_file_that_cannot_be_read():
+    name = "x" * 5000  # past the file system's 255 bytes a name
+    for read in (read_path, read_path_located, read_path_numbered):
+        try:
+            read(name)
+        except InputError as error:
+            assert error.where == name and "cannot read" in error.what
+        else:
+            raise AssertionError(f"{read.__name__} read {name[:10]}...")
