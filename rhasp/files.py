@@ -137,8 +137,9 @@ def existing(name: str | Path) -> Path | None:
     """The path ``name`` names when something is there (a file, a directory, a device such
     as ``/dev/stdin``), else None: the one test of whether an argument is a file rather than
     text (an inline board, a plan). Text that cannot name a file is None, never an error: a
-    line break, a NUL, a name too long for the file system."""
-    if isinstance(name, str) and "\n" in name:
+    line break, a NUL, a name too long for the file system, and nothing at all (``""``, which
+    :class:`~pathlib.Path` would read as the current directory)."""
+    if isinstance(name, str) and ("\n" in name or not name.strip()):
         return None
     try:
         path = Path(name)

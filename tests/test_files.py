@@ -186,8 +186,9 @@ def test_an_argument_is_a_file_only_where_something_is_there(tmp_path):
     assert existing(str(plan)) == plan and is_file(str(plan)) and not is_dir(str(plan))
     assert is_dir(str(tmp_path)) and not is_file(str(tmp_path))
     # Text that cannot name a file is no file, not an error: a board on two lines, a NUL,
-    # a name longer than the file system's 255 bytes.
-    for text in (f"{plan}\n", "AA..\n..XX", "XR3\0", "x" * 5000, str(tmp_path / "gone.txt")):
+    # a name longer than the file system's 255 bytes; nothing at all (no plan, not ".").
+    texts = (f"{plan}\n", "AA..\n..XX", "XR3\0", "x" * 5000, str(tmp_path / "gone.txt"), "", " ")
+    for text in texts:
         assert existing(text) is None and not is_file(text) and not is_dir(text), text
 
 
