@@ -17,7 +17,7 @@ so no order between the two kinds would be more than a guess.
 
 A plan may also be a PDDL planner's (Fast Downward's ``sas_plan``): one ``(action arguments)``
 a line, ``;`` comments, the actions of the domain ``rhasp convert --to pddl`` writes
-(:mod:`rhasp.formats.pddl`, whose names both use).
+(:mod:`rhasp.formats.pddl`; the names both use are :mod:`rhasp.pddl_naming`'s).
 
 What clingo prints reads as the plan of its last answer (:func:`clingo_plan`): the executable's
 and ``python -m clingo``'s text, with ``--stats``, several answers or ``-V0``, and its JSON
@@ -32,7 +32,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from rhasp.errors import InputError, location
-from rhasp.formats.pddl import (
+from rhasp.model import Board, Move, Plan, State
+from rhasp.pddl_naming import (
     DIRECTIONS,
     TYPE_OF,
     action_cells,
@@ -41,7 +42,6 @@ from rhasp.formats.pddl import (
     object_cell,
     vehicle_label,
 )
-from rhasp.model import Board, Move, Plan, State
 
 Notation = Literal["card", "arrow", "signed"]
 NOTATIONS: tuple[Notation, ...] = ("card", "arrow", "signed")

@@ -15,6 +15,7 @@ LOWER = (
     "rhasp.solution",
     "rhasp.errors",
     "rhasp.notation",
+    "rhasp.pddl_naming",
     "rhasp.formats",
     "rhasp.limits",
     "rhasp.search",
@@ -74,6 +75,14 @@ def test_the_model_builds_on_errors_alone():
     source = (PACKAGE / "model.py").read_text(encoding="utf-8")
     found = {name for name, _ in imports(ast.parse(source)) if within(name, ("rhasp",))}
     assert found and all(within(name, ("rhasp.errors",)) for name in found), found
+
+
+def test_reading_a_plan_loads_no_puzzle_format():
+    """The notation reads a PDDL planner's plan by the names the PDDL writer uses, which
+    live apart from the formats (:mod:`rhasp.pddl_naming`)."""
+    source = (PACKAGE / "notation.py").read_text(encoding="utf-8")
+    found = {name for name, _ in imports(ast.parse(source)) if within(name, ("rhasp",))}
+    assert found and not any(within(name, ("rhasp.formats",)) for name in found), found
 
 
 def test_the_exit_codes_import_nothing():
