@@ -185,8 +185,8 @@ LONGEST_LINE = 1 << 20
 #: The most bytes read of a puzzle file, of standard input or of a plan file before what it
 #: holds is known. A board is a few lines (a 13×13 grid is under 200 bytes, its JSON a few
 #: kilobytes) and a plan a few kilobytes: 1 MiB is thousands of times either, read in a
-#: moment, and stops at once what is not a puzzle at all (``/dev/zero`` was read for 2.6 GB
-#: before the memory ran out). Only a deck of one-line boards may be longer, and its lines
+#: moment, and stops at once what is not a puzzle at all (``/dev/zero``, read unbounded,
+#: would fill the memory). Only a deck of one-line boards may be longer, and its lines
 #: are each bounded by :data:`LONGEST_LINE`; ``rhasp deck`` reads a deck file line by line.
 LARGEST_INPUT = 1 << 20
 

@@ -850,7 +850,7 @@ def test_commands_of_many_puzzles_say_so():
         assert "deck file" in text
 
 
-# --- issue 13: rhasp solve | rhasp check, help, and paths no test walked ------------------
+# --- rhasp solve | rhasp check, help, and paths no test walked ------------------------------------
 
 
 def piped(puzzle, solve_options: list[str], command: str = "solve") -> subprocess.CompletedProcess:
@@ -1067,7 +1067,7 @@ def test_several_puzzles_in_a_one_puzzle_format_need_a_directory():
     assert result.stderr == f"rhasp: {deck}: several puzzles in grid format need -o DIRECTORY\n"
 
 
-# --- standard output closed by its reader (issue 30): quietly, exit 0 or 141 ---------------
+# --- standard output closed by its reader: quietly, exit 0 or 141 ---------------------------------
 
 DATABASE10K = PUZZLES.parent / "bench" / "database10k.txt"
 
@@ -1127,7 +1127,7 @@ def test_a_terminal_is_told_once_when_the_core_compiles_and_not_when_it_is_cache
     assert piped.returncode == 0 and COMPILING not in piped.stderr + piped.stdout
 
 
-# --- what was read (issue 39) -----------------------------------------------------------------
+# --- what was read --------------------------------------------------------------------------------
 
 CARD1_LOWER = "aa...o\np..q.o\npxxq.o\np..q..\nb...cc\nb.rrr.\n"
 
@@ -1177,7 +1177,7 @@ def test_solve_reads_its_own_framed_board_back():
     assert " · moves 8 · " in again.stdout
 
 
-# --- issue 40: input read within a bound ----------------------------------------------------
+# --- input read within a bound --------------------------------------------------------------------
 
 
 ENDLESS = (

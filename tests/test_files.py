@@ -130,7 +130,7 @@ def test_a_read_only_folder_is_named_by_the_file_asked_for_not_the_temporary(tmp
     assert caught.value.filename == str(dest)
 
 
-# --- a puzzle's name as a file name in a folder (issue 53) -----------------------------------
+# --- a puzzle's name as a file name in a folder ---------------------------------------------------
 
 
 @pytest.mark.parametrize(

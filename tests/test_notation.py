@@ -75,7 +75,7 @@ def test_a_move_of_thousands_of_digits_is_an_error_not_a_traceback():
     assert "is not a move" in str(caught.value)
 
 
-# --- move(T,V,D) atoms, as the encodings print them ------------------------------------------
+# --- move(T,V,D) atoms, as the encodings print them -----------------------------------------------
 
 
 def test_atoms_in_any_order_read_as_the_plan_they_spell():
@@ -125,7 +125,7 @@ def test_bad_atoms_are_named_in_one_line(text, named):
     assert all(part in said for part in named), said
 
 
-# --- what rhasp solve prints, read back as a plan (written out by hand here) ---------------
+# --- what rhasp solve prints, read back as a plan (written out by hand here) ----------------------
 
 SOLVED_TEXT = """\
 4x4 · moves 3 · optimal: proven by bfs · engine bfs · 9 states explored · 0.00 s
@@ -206,7 +206,7 @@ def test_the_lines_under_a_summary_are_not_read_as_moves():
     assert extract_plan(unsolvable).strip() == ""
 
 
-# --- what clingo prints (issue 54): texts as clingo 5.4.1 (Debian's executable) and
+# --- what clingo prints: texts as clingo 5.4.1 (Debian's executable) and
 # pyclingo 5.8.3 (``python -m clingo``) print them, card 1's atoms in the last answer -------
 
 _HEAD = "clingo version 5.4.1\nReading from encodings/moves.lp ...\n" + "Solving...\n" * 9
@@ -289,7 +289,7 @@ def test_clingo_output_without_a_plan_says_so(printed, complaint):
     assert complaint in str(caught.value)
 
 
-# --- a PDDL planner's plan (issue 54): Fast Downward's sas_plan for card 1 ------------------
+# --- a PDDL planner's plan: Fast Downward's sas_plan for card 1 -----------------------------------
 
 
 def test_a_pddl_plan_reads_as_the_moves_its_actions_name():

@@ -53,8 +53,8 @@ def before_rhasp_ran(stderr: str) -> bool:
 
 
 def test_ctrl_c_while_rhasp_loads_is_one_line_and_exit_code_130():
-    # The command line imports clingo, typer, rich and the rest of rhasp before it runs (0.4
-    # s): Ctrl-C then printed a KeyboardInterrupt traceback, in 6 of 12 tries. An exit by
+    # The command line imports clingo, typer, rich and the rest of rhasp before it runs, time
+    # enough for Ctrl-C to land in an import, where it must not be a traceback. An exit by
     # the signal itself (-2) is what Python does after some interrupted imports; a shell
     # reports it as 130 too.
     rng = random.Random(40)
@@ -139,8 +139,8 @@ def capped(address_space: int, *args: str, stack: int | None = None) -> tuple[in
     [24, 40, 52],  # on the development machine: a MemoryError, numpy's or clingo's library
 )
 def test_the_memory_running_out_while_rhasp_loads_is_one_line_and_exit_code_4(megabytes):
-    # Under `ulimit -v` the imports failed with a MemoryError, or a library that could not be
-    # mapped (ImportError), each a traceback and exit code 1.
+    # Under `ulimit -v` an import meets a MemoryError, or a library that cannot be mapped (an
+    # ImportError): either is the memory, not a traceback.
     code, _, stderr = capped(megabytes * MB, "solve", CARD, "--engine", "bfs")
     assert code == 4, stderr
     assert stderr.startswith("rhasp: out of memory") and stderr.count("\n") == 1, stderr
@@ -148,9 +148,9 @@ def test_the_memory_running_out_while_rhasp_loads_is_one_line_and_exit_code_4(me
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v as Linux counts it")
 def test_a_thread_that_cannot_start_for_want_of_memory_is_one_line_and_exit_code_4():
-    # The search's watcher thread found no room for its stack: "RuntimeError: can't start new
-    # thread", a traceback, exit code 1 (at `ulimit -v 60000`). A 1 GB stack makes it
-    # certain wherever the imports fit in 400 MB.
+    # The search's watcher thread finds no room for its stack ("RuntimeError: can't start new
+    # thread"): the memory, not a traceback. A 1 GB stack makes it certain wherever the
+    # imports fit in 400 MB.
     code, _, stderr = capped(400 * MB, "solve", CARD, "--engine", "bfs", stack=1_000 * MB)
     assert code == 4, stderr
     assert stderr == (
@@ -160,9 +160,9 @@ def test_a_thread_that_cannot_start_for_want_of_memory_is_one_line_and_exit_code
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ulimit -v as Linux counts it")
 def test_clingo_short_of_memory_for_its_threads_is_a_limit_not_an_abort():
-    # clingo's solver threads could not allocate their thread-local data and clingo ended the
-    # process from C++: "cannot allocate memory for thread-local data: ABORT", exit code 127
-    # (card 40 at `ulimit -v 200000`). The ASP engine now stops first, at a limit.
+    # clingo's solver threads, short of memory for their thread-local data, end the process
+    # from C++ ("cannot allocate memory for thread-local data: ABORT"): the ASP engine stops
+    # first, at a limit.
     code, stdout, stderr = capped(150 * MB, "solve", CARD, "--engine", "asp", "--no-confirm")
     assert code == 4 and stderr == "", stderr
     summary = stdout.splitlines()[0]
@@ -193,9 +193,9 @@ def test_what_the_entry_point_takes_for_the_memory_running_out():
 
 
 def test_a_syntax_error_in_rhasps_own_file_under_ulimit_is_the_memory(monkeypatch):
-    # CI, a fresh clone, 24 MB: compiling rhasp/api.py (no bytecode cached yet), CPython's
-    # parser said "SyntaxError: expected ':'", a traceback and exit code 1. (An empty cache
-    # made here runs out elsewhere first, so the case is taken by hand.)
+    # A fresh clone at 24 MB: compiling rhasp/api.py (no bytecode cached yet), CPython's
+    # parser, short of memory, says "SyntaxError: expected ':'". (An empty cache made here
+    # runs out elsewhere first, so the case is taken by hand.)
     import rhasp.__main__ as entry
 
     monkeypatch.setattr(entry, "_address_space_limited", lambda: True)

@@ -76,8 +76,8 @@ def serve(
 
     # A server searches for as long as it runs: the compiled core from its start, for the
     # boards its page generates too, loaded by a thread of its own if cached, else compiled
-    # in the background. The address comes at once: loading a dozen functions took 16 to 30 s
-    # on a busy machine, and requests meanwhile run uncompiled, within their limits.
+    # in the background. The address comes at once, not after the loading (many seconds on a
+    # busy machine): requests meanwhile run uncompiled, within their limits.
     threading.Thread(
         target=warm_up_quietly, args=(GENERATE_PAGE_SIDES,), name="rhasp-warm-up", daemon=True
     ).start()

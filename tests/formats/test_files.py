@@ -1,5 +1,5 @@
 """Reading files and decks (rhasp/formats/__init__.py): names that are not plain text, and a
-deck streamed line by line giving what reading it whole gives (issue 13)."""
+deck streamed line by line giving what reading it whole gives."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def test_a_carriage_return_inside_a_deck_line_splits_no_line_streamed_or_whole(t
     assert [(n, str(e)) for n, e in whole] == [(n, str(e)) for n, e in entries]
 
 
-# --- issue 40: input read within a bound ----------------------------------------------------
+# --- input read within a bound --------------------------------------------------------------------
 
 
 def test_a_puzzle_file_is_read_no_further_than_its_bound(tmp_path):
