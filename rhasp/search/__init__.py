@@ -36,10 +36,10 @@ from rhasp.limits import Budget
 from rhasp.model import Board, Piece, Plan, Puzzle, State, TargetSpec, build_puzzle
 from rhasp.search import clusters, core, shards
 from rhasp.search.bound_table import BoundTable
+from rhasp.search.cache import stop_serving
 from rhasp.search.geometry import WORD_BITS, Geometry
 from rhasp.search.graph import ClusterGraph, all_moves_graph, explore_cluster
 from rhasp.search.pattern import PatternTable
-from rhasp.search.prepare import stop_serving
 from rhasp.search.runner import RUNNER, UNLIMITED, run
 from rhasp.search.shards import (
     EMPTY_CELL,

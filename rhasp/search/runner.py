@@ -13,7 +13,7 @@ It owns every decision the callers would otherwise repeat:
   (tests and benchmarks).
 - **never waiting on a compile.** A search is never held up by numba: the code it lacks is
   loaded by a thread when cached, else compiled by a background process
-  (:mod:`rhasp.search.prepare`), while the search goes on uncompiled; when the code is
+  (:mod:`rhasp.search.cache`), while the search goes on uncompiled; when the code is
   loaded, the watch stops the search and it starts again compiled, with the seconds left
   (docs/design.md, "No promise waits on a compile").
 - **the switch.** Loading numba and its cached code costs about as much as 100,000 states
@@ -33,7 +33,7 @@ It owns every decision the callers would otherwise repeat:
   stays plain data) and lists of keys.
 - **the cache's faults.** Compiled code that cannot be had (no cache folder to keep it in,
   numba's files damaged or another function's) leaves that function's searches uncompiled in
-  this process, and never stops one (:meth:`Runner.load`; :mod:`rhasp.search.prepare`).
+  this process, and never stops one (:meth:`Runner.load`; :mod:`rhasp.search.cache`).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from rhasp.errors import SearchLimit
 from rhasp.limits import PROGRESS_EVERY, Budget, state_limit, time_limit, wait_until_done
-from rhasp.search import core, prepare, uncompiled
+from rhasp.search import cache, core, uncompiled
 from rhasp.search.geometry import cell_words, key_words
 
 if TYPE_CHECKING:
@@ -72,25 +72,25 @@ LOAD_SECONDS = 5.0
 @functools.cache
 def compiled_core() -> ModuleType | None:
     """The compiled core, its code cached in this version's folder
-    (:func:`rhasp.search.prepare.folder`), or None where it cannot be loaded (numba broken,
-    or no folder to cache its code in: said once, :func:`rhasp.search.prepare.tell`): then
+    (:func:`rhasp.search.cache.folder`), or None where it cannot be loaded (numba broken,
+    or no folder to cache its code in: said once, :func:`rhasp.search.cache.tell`): then
     every search runs uncompiled. Never cached anywhere else: numba, refused the folder, would
     fall back to the package's ``__pycache__`` or its own folder, where no key keeps stale
-    code out (:mod:`rhasp.search.prepare`)."""
+    code out (:mod:`rhasp.search.cache`)."""
     try:
         import numba
 
         # Before jit's functions are made: each finds its cache folder then.
-        version = prepare.writable()
+        version = cache.writable()
         numba.config.CACHE_DIR = str(version)
         from rhasp.search import jit
     except OSError as error:
-        prepare.tell_unusable(error)
+        cache.tell_unusable(error)
         return None
     except (ImportError, RuntimeError):
         return None
     if not _cached_in(jit, version):
-        prepare.tell(f"{version}: numba cannot cache there; searches go on without the cache")
+        cache.tell(f"{version}: numba cannot cache there; searches go on without the cache")
         return None
     return jit
 
@@ -237,7 +237,7 @@ class Runner:
         self._warm_calls[where] = call
         if where in self._loaded:
             return self.compiled() is not None
-        if _mode() == "always" or prepare.ready(*where):
+        if _mode() == "always" or cache.ready(*where):
             _interruptibly(lambda: self.load(*where, call))
             return where in self._loaded and self.compiled() is not None
         self._ask(where, call)
@@ -250,7 +250,7 @@ class Runner:
         ready. Run by the background process, by a loading thread, or where
         ``RHASP_JIT=always`` wants the code at once.
 
-        The cache never stops it (:mod:`rhasp.search.prepare`). Where numba cannot save the
+        The cache never stops it (:mod:`rhasp.search.cache`). Where numba cannot save the
         code (a full disk, a read-only folder), it has compiled it all the same: loaded, not
         marked ready. Where numba's files cannot be loaded, or hold another function's code,
         they are set aside; a process that compiles (the background process, or
@@ -263,7 +263,7 @@ class Runner:
         where = (function, shape)
         if jit is None or where in self._unusable:
             return
-        cached = prepare.ready(function, shape)
+        cached = cache.ready(function, shape)
         compiles = _mode() == "always" or not cached  # else a loading thread: loads only
         try:
             self._make(jit, where, call, cached)
@@ -288,11 +288,11 @@ class Runner:
             twin(*converted, watch, **flags)
             _own_code(jit, search)
             return
-        with prepare.compiling():
+        with cache.compiling():
             self._tell_compiling_after(COMPILE_NOTICE_AFTER)
             twin(*converted, watch, **flags)
             _own_code(jit, search)
-            prepare.mark_ready(*where)
+            cache.mark_ready(*where)
 
     def _recover(
         self,
@@ -305,10 +305,10 @@ class Runner:
         """After loading ``where``'s code raised ``error``: whether the code is loaded all the
         same (see :meth:`load`). A save refused leaves the code in numba's memory; anything
         else is taken for damaged files, set aside."""
-        if isinstance(error, OSError) and error.errno in prepare.WRITE_REFUSED:
-            prepare.tell_unusable(error)
+        if isinstance(error, OSError) and error.errno in cache.WRITE_REFUSED:
+            cache.tell_unusable(error)
         else:
-            prepare.set_aside(where[0], error)
+            cache.set_aside(where[0], error)
             if not compiles:
                 with self._guard:
                     self._requested.discard(where)
@@ -337,7 +337,7 @@ class Runner:
         not, have it come without waiting for it: loaded in a thread of this process when it
         is cached and the search asking has :data:`LOAD_SECONDS` left (a load started for a
         search that ends first only slows it), else compiled by a background process
-        (:mod:`rhasp.search.prepare`, for the next search or run). ``arguments`` make a call
+        (:mod:`rhasp.search.cache`, for the next search or run). ``arguments`` make a call
         that answers at once."""
         where = (function.__name__, shape(tables))
         if where in self._loaded:
@@ -348,7 +348,7 @@ class Runner:
         with self._guard:
             if where in self._loading:
                 return False
-            if prepare.ready(*where):
+            if cache.ready(*where):
                 if seconds_left < LOAD_SECONDS:
                     return False
                 loading = threading.Thread(
@@ -378,7 +378,7 @@ class Runner:
             if where in self._requested:
                 return
             self._requested.add(where)
-        if prepare.start(*where, call):
+        if cache.start(*where, call):
             self._tell_compiling()
 
     def call(

@@ -22,7 +22,7 @@ from rhasp.engines import reference
 from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
 from rhasp.progress import Silent
-from rhasp.search import core, geometry, prepare, runner, shards
+from rhasp.search import cache, core, geometry, runner, shards
 from rhasp.search.runner import RUNNER, UNLIMITED
 from tests.boards import CARD_MOVES, card
 from tests.search.conftest import ONE_WORD, numba_files, read_only
@@ -98,7 +98,7 @@ def test_a_search_starts_a_load_only_with_the_seconds_for_it(monkeypatch, load_s
         pytest.skip("numba is not installed")
     monkeypatch.setenv("RHASP_JIT", "auto")
     monkeypatch.setattr(runner, "LOAD_SECONDS", load_seconds)
-    monkeypatch.setattr(runner.prepare, "ready", lambda *_: True)
+    monkeypatch.setattr(runner.cache, "ready", lambda *_: True)
     started = []
     monkeypatch.setattr(runner.Runner, "load", lambda self, *where: started.append(where[:2]))
     fresh = runner.Runner(switch_states=0)
@@ -176,8 +176,8 @@ def test_numba_never_swaps_standard_output_from_a_loading_thread():
 #: all. Its background compiles are not started: the test reads the requests in the queue.
 WARMED_SEARCH = """
 import json, sys
-from rhasp.search import prepare
-prepare._serve_in_background = lambda version: None
+from rhasp.search import cache
+cache._serve_in_background = lambda version: None
 from rhasp import search
 from rhasp.search.runner import RUNNER
 from tests.boards import card
@@ -221,8 +221,8 @@ def test_a_cache_folder_that_cannot_be_made_leaves_the_searches_uncompiled(
     (tmp_path / "a-file").write_text("")
     monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path / "a-file"))
     monkeypatch.setenv("RHASP_JIT", "auto")
-    monkeypatch.setattr(prepare, "_folder", None)
-    monkeypatch.setattr(prepare, "_told", False)
+    monkeypatch.setattr(cache, "_folder", None)
+    monkeypatch.setattr(cache, "_told", False)
     fresh = runner.Runner(switch_states=0)  # asks for the compiled code at its first look
     puzzle = card(13)
     plan = geometry.Geometry.of(puzzle.board)
@@ -300,8 +300,8 @@ def test_code_a_full_disk_cannot_take_is_used_from_memory(tmp_path, monkeypatch,
         pytest.skip("numba is not installed")
     monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("RHASP_JIT", "always")
-    monkeypatch.setattr(prepare, "_folder", None)
-    monkeypatch.setattr(prepare, "_told", False)
+    monkeypatch.setattr(cache, "_folder", None)
+    monkeypatch.setattr(cache, "_told", False)
     saves = []
 
     def compiled_then_not_saved(*arguments, **flags):
@@ -320,6 +320,6 @@ def test_code_a_full_disk_cannot_take_is_used_from_memory(tmp_path, monkeypatch,
     goal, states, _ = fresh.run(plan, core.breadth_first, plan.key(puzzle.start), **bfs)
     assert goal >= 0 and states == reference_answer(13)[1]
     assert saves == ["refused"] and fresh.is_loaded(core.breadth_first, plan.tables)
-    assert not prepare.ready("breadth_first", runner.shape(plan.tables))
+    assert not cache.ready("breadth_first", runner.shape(plan.tables))
     said = capfd.readouterr().err.splitlines()
     assert len(said) == 1 and "No space left on device" in said[0], said

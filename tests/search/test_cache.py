@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import rhasp
-from rhasp.search import prepare
+from rhasp.search import cache
 from tests.conftest import processes_naming
 from tests.volume import examples
 
@@ -32,20 +32,20 @@ def test_an_edit_of_any_file_the_compiled_code_is_built_from_is_a_new_cache(tmp_
     # numba checks a function against its own file only: the key must see every file.
     sources = tmp_path / "search"
     shutil.copytree(PACKAGE / "search", sources, ignore=shutil.ignore_patterns("__pycache__"))
-    before = prepare.key(sources)
-    assert before == prepare.key()  # the same source, the same folder
-    for name in prepare.SOURCES:
+    before = cache.key(sources)
+    assert before == cache.key()  # the same source, the same folder
+    for name in cache.SOURCES:
         source = sources / f"{name}.py"
         text = source.read_text()
         source.write_text(text.replace('"""', '""" ', 1))  # a docstring's space
-        assert prepare.key(sources) != before, name
+        assert cache.key(sources) != before, name
         source.write_text(text)
-    assert prepare.key(sources) == before
+    assert cache.key(sources) == before
 
 
 def test_the_key_covers_every_module_of_rhasp_the_compiled_code_imports():
     # The compiled functions come from these modules, which may import only each other.
-    for name in prepare.SOURCES:
+    for name in cache.SOURCES:
         if name == "geometry":  # jit reads its word sizes only: constants, not code
             continue
         tree = ast.parse((PACKAGE / "search" / f"{name}.py").read_text())
@@ -55,27 +55,27 @@ def test_the_key_covers_every_module_of_rhasp_the_compiled_code_imports():
                 if node.module != "rhasp.search":
                     modules = [node.module]
                 for module in modules:
-                    assert module.rsplit(".", 1)[-1] in prepare.SOURCES, (name, module)
+                    assert module.rsplit(".", 1)[-1] in cache.SOURCES, (name, module)
 
 
 def test_the_cache_folder_moves_with_rhasp_cache_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(prepare, "_folder", None)
-    folder = prepare.folder()
-    assert folder.parent == tmp_path and folder.name == prepare.key()
-    assert not prepare.ready("breadth_first", "1x1")
-    prepare.mark_ready("breadth_first", "1x1")
-    assert prepare.ready("breadth_first", "1x1")
+    monkeypatch.setattr(cache, "_folder", None)
+    folder = cache.folder()
+    assert folder.parent == tmp_path and folder.name == cache.key()
+    assert not cache.ready("breadth_first", "1x1")
+    cache.mark_ready("breadth_first", "1x1")
+    assert cache.ready("breadth_first", "1x1")
 
 
 def test_only_the_newest_folders_are_kept(tmp_path, monkeypatch):
     monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(prepare, "_folder", None)
+    monkeypatch.setattr(cache, "_folder", None)
     for age, name in enumerate(["a", "b", "c", "d"]):
         (tmp_path / name).mkdir()
         os.utime(tmp_path / name, (1000 + age, 1000 + age))
-    prepare.folder()
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["c", "d", prepare.key()])
+    cache.folder()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["c", "d", cache.key()])
 
 
 def _elapsed(command: list[str], **run: object) -> tuple[float, subprocess.CompletedProcess]:
@@ -193,7 +193,7 @@ def test_many_requests_at_once_start_one_background_process(empty_compile_cache)
     queued = list((next(empty_compile_cache.iterdir()) / "queue").iterdir())
     assert len(queued) >= 8  # still waiting: one process compiles them in turn
     assert len(processes_naming(str(empty_compile_cache))) == 1
-    assert prepare.serving(next(empty_compile_cache.iterdir()))
+    assert cache.serving(next(empty_compile_cache.iterdir()))
 
 
 # --- the cache never fails a command (docs/design.md, "The cache never fails a run") -------
