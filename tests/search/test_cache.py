@@ -161,8 +161,8 @@ def _ends_as_stopped(process: subprocess.Popen, out: Path) -> None:
 
 @pytest.mark.slow
 def test_sigterm_at_any_moment_of_a_first_run_ends_it(empty_compile_cache, tmp_path):
-    # Issue 40: a SIGTERM that came while the compiled core was loaded was swallowed in an
-    # LLVM callback, and the run went on to exit 0. Runs on a fresh cache (they ask for the
+    # A SIGTERM while the compiled core loads must not be swallowed in an LLVM callback (the
+    # run would go on to exit 0). Runs on a fresh cache (they ask for the
     # core in the background), then as many on a cache that holds it (they load it as they
     # start: the suite's own cache, where the core is compiled once).
     rng = random.Random(40)
@@ -223,8 +223,8 @@ def said_by_rhasp(stderr: str) -> list[str]:
 
 @pytest.mark.parametrize("command", ["solve", "deck"])
 def test_a_cache_dir_naming_a_file_never_stops_a_command(tmp_path, monkeypatch, command):
-    # Issue 53: exit code 2, "…/ready: Not a directory", for rhasp solve on a 12×12 board past
-    # the switch and at once for any deck of 100 lines or more.
+    # "…/ready: Not a directory" must not stop rhasp solve on a 12×12 board past the switch,
+    # nor a deck of 100 lines or more, which switches at once.
     (tmp_path / "a-file").write_text("")
     monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path / "a-file"))
     if command == "solve":  # BFS meets the limit before its answer at depth 5, as uncached
@@ -240,8 +240,8 @@ def test_a_cache_dir_naming_a_file_never_stops_a_command(tmp_path, monkeypatch, 
 
 
 def test_a_deck_on_a_damaged_cache_answers_and_says_so_once(compiled_cache, tmp_path):
-    # An empty index (a crash after numba's unsynced write): rhasp deck stopped at once with
-    # EOFError's traceback and no record, on every run until the file was deleted.
+    # An empty index (a crash after numba's unsynced write) must not stop the deck with
+    # EOFError's traceback, on this run or the next.
     index = next(compiled_cache.glob("*/core.breadth_first-*.nbi"))
     index.write_bytes(b"")
     done = rhasp_run("deck", str(deck_of(tmp_path, 1)), "--jobs", "1")
@@ -276,7 +276,7 @@ def test_sigterm_ends_the_background_compile_and_ctrl_c_leaves_it_to_finish(
     _, stderr = process.communicate(timeout=60)
     # A shell reports 130 for a process that exits 130 and for one that SIGINT ended (-2 here),
     # which Python does, after "rhasp: interrupted", in about one run of fifteen (a rare
-    # interrupt at exit, not this test's matter, noted on issue 53).
+    # interrupt at exit, not this test's matter).
     assert process.returncode in ((code, -signal.SIGINT) if stop == signal.SIGINT else (code,)), (
         stderr
     )

@@ -49,7 +49,7 @@ def test_a_layouts_function_runs_by_reference_as_it_does_called_by_hand(monkeypa
     for number in range(0, enumeration.shard_count(lines), 5):
         prefix = enumeration.shard_prefix(lines, number)
         by_hand = shards.enumerate_shard(lines, prefix, limits, core.new_buffer(3))
-        ran = RUNNER.call(shards.enumerate_shard, lines, prefix, limits)
+        ran = RUNNER.call(shards.enumerate_shard, lines, prefix, limits, budget=Budget(UNLIMITED))
         assert (ran[0], list(ran[1]), list(ran[2])) == (
             by_hand[0],
             list(by_hand[1]),
@@ -179,11 +179,12 @@ import json, sys
 from rhasp.search import cache
 cache._serve_in_background = lambda version: None
 from rhasp import search
+from rhasp.limits import Budget
 from rhasp.search.runner import RUNNER
 from tests.boards import card
 loaded = search.prefer_compiled()
 puzzle = card(int(sys.argv[1]))
-plan, states = search.fewest_moves(puzzle.board, puzzle.start)
+plan, states = search.fewest_moves(puzzle.board, puzzle.start, Budget())
 print(json.dumps([loaded, len(plan), states, RUNNER.compiled() is not None]))
 """
 
@@ -216,8 +217,8 @@ def reference_answer(number: int) -> tuple[int, int]:
 def test_a_cache_folder_that_cannot_be_made_leaves_the_searches_uncompiled(
     tmp_path, monkeypatch, capfd
 ):
-    # RHASP_CACHE_DIR naming a file: a deck's warm-up and a search past the switch asked for
-    # the folder and stopped at "Not a directory" (exit code 2).
+    # RHASP_CACHE_DIR naming a file: a deck's warm-up and a search past the switch ask for
+    # the folder, and "Not a directory" must be said once, never stop them.
     (tmp_path / "a-file").write_text("")
     monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path / "a-file"))
     monkeypatch.setenv("RHASP_JIT", "auto")
@@ -240,9 +241,9 @@ def test_a_cache_folder_that_cannot_be_made_leaves_the_searches_uncompiled(
 @pytest.mark.parametrize("damage", ["empty index", "code cut short", "another function's code"])
 def test_damaged_compiled_code_is_set_aside_and_compiled_again(compiled_cache, damage):
     # numba writes without fsync (a crash leaves an empty index), a copy may be cut short, a
-    # file may be another function's: each was a traceback (EOFError, UnpicklingError,
-    # "expected 4 arguments") on every run until deleted, or, where the other function took
-    # the same arguments (A*'s best_first for breadth_first), the wrong search, unsaid.
+    # file may be another function's: each would raise on loading (EOFError,
+    # UnpicklingError, "expected 4 arguments") on every run, or, where the other function
+    # takes the same arguments (A*'s best_first for breadth_first), run the wrong search.
     files = numba_files(compiled_cache, "breadth_first")  # one index, code for each shape
     index = next(p for p in files if p.suffix == ".nbi")
     other = next(p for p in numba_files(compiled_cache, "best_first") if p.suffix == ".nbc")
@@ -294,7 +295,7 @@ def test_code_a_full_disk_cannot_take_is_used_from_memory(tmp_path, monkeypatch,
     # overload is added, then saved), so a save refused for want of room leaves the code in
     # memory: the compiled twin here answers its first call and then fails as numba's save
     # does; the process that compiles it (RHASP_JIT=always) uses it, marks nothing ready,
-    # and says so once (the OSError went up to the command line: exit code 2).
+    # and says so once (the OSError must not reach the command line).
     jit = RUNNER.compiled()
     if jit is None:
         pytest.skip("numba is not installed")
@@ -317,7 +318,9 @@ def test_code_a_full_disk_cannot_take_is_used_from_memory(tmp_path, monkeypatch,
     puzzle = card(13)
     plan = geometry.Geometry.of(puzzle.board)
     bfs = {"stop_at_goal": True, "with_links": True}
-    goal, states, _ = fresh.run(plan, core.breadth_first, plan.key(puzzle.start), **bfs)
+    goal, states, _ = fresh.run(
+        plan, core.breadth_first, plan.key(puzzle.start), budget=Budget(), **bfs
+    )
     assert goal >= 0 and states == reference_answer(13)[1]
     assert saves == ["refused"] and fresh.is_loaded(core.breadth_first, plan.tables)
     assert not cache.ready("breadth_first", runner.shape(plan.tables))
