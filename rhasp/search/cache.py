@@ -263,7 +263,7 @@ def _serve_in_background(version: Path) -> None:
     the lock ``serving.lock`` is taken here and handed to the process (its descriptor is
     inherited), so that it is held from this moment on, and the next request, a moment
     later, finds it held instead of starting a process of its own. A process that has just
-    let go of it looks at the queue again (:func:`rhasp.search.compiler.serve`): a request
+    let go of it looks at the queue again (:func:`rhasp.search.compiler.serve_queue`): a request
     written before that look is served.
 
     The process is started, and named in :data:`SERVER`, by a thread of its own that this

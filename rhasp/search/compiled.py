@@ -179,6 +179,91 @@ def compile_error(error: BaseException) -> bool:
     return isinstance(error, NumbaError)
 
 
+def load_code(
+    jit: ModuleType,
+    where: tuple[str, str],
+    call: tuple[Any, ...],
+    ask_again: Callable[[], None],
+    compiling: Callable[[], None] = lambda: None,
+) -> bool:
+    """Load the compiled code of ``call`` (function, tables, arguments, flags: a call that
+    answers at once) for ``where`` (function, shape) by making it: numba compiles it first
+    where it is not cached, under the cache folder's lock (one process compiles, others wait
+    and load; ``compiling`` is called as the lock is taken), and it is marked ready. True if
+    the code is loaded in this process.
+
+    The cache never stops it (:mod:`rhasp.search.cache`). Where numba cannot save the code (a
+    full disk, a read-only folder), it has compiled it all the same: loaded, not marked
+    ready. Where numba's files cannot be loaded, or hold another function's code, they are
+    set aside; a process that compiles (the background process, or ``RHASP_JIT=always``) then
+    compiles the code afresh, and any other calls ``ask_again`` (the background process is
+    asked to) and answers False. A compile that fails on its own (numba's error, not the
+    cache's) is raised where this process compiles."""
+    cached = cache.ready(*where)
+    compiles = mode() == "always" or not cached  # else a loading thread: loads only
+    try:
+        _make(jit, where, call, cached, compiling)
+    except MemoryError:
+        raise
+    except Exception as error:
+        if compiles and compile_error(error):
+            raise
+        return _recover(jit, where, call, error, compiles, ask_again)
+    return True
+
+
+def _make(
+    jit: ModuleType,
+    where: tuple[str, str],
+    call: tuple[Any, ...],
+    cached: bool,
+    compiling: Callable[[], None] = lambda: None,
+) -> None:
+    """Make ``call`` compiled, checking that the code is ``call``'s function's; when not
+    ``cached``, under the compile lock, and mark it ready."""
+    search, tables, arguments, flags = call
+    twin, converted, watch = way(search, tables, arguments, jit)
+    if cached:
+        twin(*converted, watch, **flags)
+        own_code(jit, search)
+        return
+    with cache.compiling():
+        compiling()
+        twin(*converted, watch, **flags)
+        own_code(jit, search)
+        cache.mark_ready(*where)
+
+
+def _recover(
+    jit: ModuleType,
+    where: tuple[str, str],
+    call: tuple[Any, ...],
+    error: Exception,
+    compiles: bool,
+    ask_again: Callable[[], None],
+) -> bool:
+    """After loading ``where``'s code raised ``error``: whether the code is loaded all the
+    same (see :func:`load_code`). A save refused leaves the code in numba's memory; anything
+    else is taken for damaged files, set aside."""
+    if isinstance(error, OSError) and error.errno in cache.WRITE_REFUSED:
+        cache.tell_unusable(error)
+    else:
+        cache.set_aside(where[0], error)
+        if not compiles:
+            ask_again()
+    if not compiles:
+        return False
+    try:  # from memory, or compiled afresh: not marked, a later run finds it cached
+        _make(jit, where, call, cached=True)
+    except MemoryError:
+        raise
+    except Exception as again:
+        if compile_error(again):
+            raise
+        return False
+    return True
+
+
 def _with_plain_keys(jit: ModuleType, twin: Callable[..., Any], watch: Any) -> Callable[..., Any]:
     """``twin``, answering keys as Python integers (on wide boards, the compiled core's keys
     are tuples of words), converted while ``watch`` does not ask it to stop."""

@@ -29,7 +29,8 @@ It owns every decision the callers would otherwise repeat:
   How it runs compiled (numba loaded, tables converted) is :mod:`rhasp.search.compiled`'s.
 - **the cache's faults.** Compiled code that cannot be had (no cache folder to keep it in,
   numba's files damaged or another function's) leaves that function's searches uncompiled in
-  this process, and never stops one (:meth:`Runner.load`; :mod:`rhasp.search.cache`).
+  this process, and never stops one (:meth:`Runner.load`,
+  :func:`rhasp.search.compiled.load_code`; :mod:`rhasp.search.cache`).
 """
 
 from __future__ import annotations
@@ -43,15 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from rhasp.limits import Budget
 from rhasp.search import cache, core
-from rhasp.search.compiled import (
-    compile_error,
-    compiled_core,
-    may_compile,
-    mode,
-    own_code,
-    shape,
-    way,
-)
+from rhasp.search.compiled import compiled_core, load_code, may_compile, mode, shape, way
 from rhasp.search.watched import (
     UNLIMITED,
     Watched,
@@ -143,85 +136,28 @@ class Runner:
 
     def load(self, function: str, shape: str, call: tuple[Any, ...]) -> None:
         """Load the compiled code of ``call`` (function, tables, arguments, flags: a call that
-        answers at once) by making it; numba compiles it first where it is not cached, under
-        the cache folder's lock (one process compiles, others wait and load), and marks it
-        ready. Run by the background process, by a loading thread, or where
-        ``RHASP_JIT=always`` wants the code at once.
-
-        The cache never stops it (:mod:`rhasp.search.cache`). Where numba cannot save the
-        code (a full disk, a read-only folder), it has compiled it all the same: loaded, not
-        marked ready. Where numba's files cannot be loaded, or hold another function's code,
-        they are set aside; a process that compiles (the background process, or
-        ``RHASP_JIT=always``) then compiles the code afresh, and any other asks the
-        background process to, its own searches of that function and shape uncompiled.
-        Code that cannot be had at all leaves them uncompiled in this process. A compile that
-        fails on its own (numba's error, not the cache's) is raised where this process
-        compiles."""
+        answers at once) into this process (:func:`rhasp.search.compiled.load_code`: numba
+        compiles it first where it is not cached), by a loading thread or
+        where ``RHASP_JIT=always`` wants the code at once. Code that cannot be had leaves that
+        function's searches of that shape uncompiled in this process; damaged code set aside
+        by a process that does not compile is asked of the background process again."""
         jit = self.compiled()
         where = (function, shape)
         if jit is None or where in self._unusable:
             return
-        cached = cache.ready(function, shape)
-        compiles = mode() == "always" or not cached  # else a loading thread: loads only
-        try:
-            self._make(jit, where, call, cached)
-        except MemoryError:
-            raise
-        except Exception as error:
-            if compiles and compile_error(error):
-                raise
-            if not self._recover(jit, where, call, error, compiles):
-                self._unusable.add(where)
-                return
-        self._loaded.add(where)
 
-    def _make(
-        self, jit: ModuleType, where: tuple[str, str], call: tuple[Any, ...], cached: bool
-    ) -> None:
-        """Make ``call`` compiled, checking that the code is ``call``'s function's; when not
-        ``cached``, under the compile lock, and mark it ready."""
-        search, tables, arguments, flags = call
-        twin, converted, watch = way(search, tables, arguments, jit)
-        if cached:
-            twin(*converted, watch, **flags)
-            own_code(jit, search)
-            return
-        with cache.compiling():
+        def ask_again() -> None:
+            with self._guard:
+                self._requested.discard(where)
+            self._ask(where, call)  # compiled afresh for the next search or run
+
+        def compiling() -> None:
             self._tell_compiling_after(COMPILE_NOTICE_AFTER)
-            twin(*converted, watch, **flags)
-            own_code(jit, search)
-            cache.mark_ready(*where)
 
-    def _recover(
-        self,
-        jit: ModuleType,
-        where: tuple[str, str],
-        call: tuple[Any, ...],
-        error: Exception,
-        compiles: bool,
-    ) -> bool:
-        """After loading ``where``'s code raised ``error``: whether the code is loaded all the
-        same (see :meth:`load`). A save refused leaves the code in numba's memory; anything
-        else is taken for damaged files, set aside."""
-        if isinstance(error, OSError) and error.errno in cache.WRITE_REFUSED:
-            cache.tell_unusable(error)
+        if load_code(jit, where, call, ask_again, compiling):
+            self._loaded.add(where)
         else:
-            cache.set_aside(where[0], error)
-            if not compiles:
-                with self._guard:
-                    self._requested.discard(where)
-                self._ask(where, call)  # compiled afresh for the next search or run
-        if not compiles:
-            return False
-        try:  # from memory, or compiled afresh: not marked, a later run finds it cached
-            self._make(jit, where, call, cached=True)
-        except MemoryError:
-            raise
-        except Exception as again:
-            if compile_error(again):
-                raise
-            return False
-        return True
+            self._unusable.add(where)
 
     def have_ready(
         self,
