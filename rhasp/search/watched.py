@@ -15,7 +15,7 @@ from rhasp.errors import SearchLimit
 from rhasp.limits import PROGRESS_EVERY, Budget, state_limit, time_limit, wait_until_done
 from rhasp.search import core
 
-#: A bound that is no bound: the states of a search given none (an int64 holds it).
+#: A bound that is no bound, for work bounded otherwise (an int64 holds it).
 UNLIMITED = 1 << 62
 
 
