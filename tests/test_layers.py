@@ -293,7 +293,8 @@ def import_graph() -> dict[str, set[str]]:
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """One circle of imports through each module that lies on one (depth first)."""
+    """The circles of ``graph``'s imports: one for each import that closes a circle in a
+    depth-first walk (none if and only if there is no circle)."""
     found: list[list[str]] = []
     state: dict[str, str] = {}
     path: list[str] = []
@@ -322,5 +323,18 @@ def test_no_module_of_rhasp_imports_itself_through_others():
 
 
 def test_a_circle_of_imports_is_found_even_inside_a_function():
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from . import sibling\n"
+        "if TYPE_CHECKING:\n"
+        "    from rhasp.model import Board\n"
+        "def later():\n"
+        "    from rhasp.search.runner import RUNNER\n"
+    )
+    assert runtime_imports("rhasp.search.cache", ast.parse(source), False) == [
+        ("typing.TYPE_CHECKING", False),
+        ("rhasp.search.sibling", False),
+        ("rhasp.search.runner.RUNNER", True),
+    ]
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c", "a"]]
     assert circles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
