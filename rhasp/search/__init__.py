@@ -57,8 +57,8 @@ from rhasp.search.shards import (
 
 #: numba highlights its messages with colorama, whose init and deinit swap ``sys.stdout`` and
 #: ``sys.stderr`` from whichever thread compiles or loads: here a loading thread, whose swap
-#: undid the main thread's own (a notebook's ``redirect_stdout``, a test's captured output, its
-#: output lost). Set before numba is imported (its errors module reads it then), here, where
+#: would undo the main thread's own (a notebook's ``redirect_stdout``, a test's captured
+#: output). Set before numba is imported (its errors module reads it then), here, where
 #: every import of the compiled core passes first.
 os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
 
