@@ -33,7 +33,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from rhasp.search.prepare import serving
+from rhasp.search.cache import serving
 
 ROOT = Path(__file__).resolve().parent.parent
 RHASP = [sys.executable, "-m", "rhasp"]

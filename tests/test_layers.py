@@ -250,3 +250,75 @@ def test_a_way_around_the_face_is_found():
         "rhasp.hints reads .tables (line 5)",
     ]
     assert around_the_face("rhasp.search.graph", source, set()) == []
+
+
+# --- no import circles ----------------------------------------------------------------------
+
+
+def runtime_imports(module: str, tree: ast.AST, is_package: bool) -> list[tuple[str, bool]]:
+    """(name, whether inside a function) for each name ``module`` (its syntax ``tree``)
+    imports when it runs, absolute or relative; not those for type checkers alone (``if
+    TYPE_CHECKING``)."""
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    found: list[tuple[str, bool]] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            children: list[ast.AST] = list(node.orelse)
+        else:
+            children = list(ast.iter_child_nodes(node))
+        for child in children:
+            if isinstance(child, ast.Import):
+                found.extend((alias.name, in_function) for alias in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = package[: len(package) - child.level + 1] if child.level else []
+                base = [*base, *filter(None, [child.module])]
+                found.extend((".".join([*base, a.name]), in_function) for a in child.names)
+            functions = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+            visit(child, in_function or isinstance(child, functions))
+
+    visit(tree, False)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of rhasp and the modules of rhasp it imports when it runs: ``from a.b
+    import c`` is an import of the module ``a.b.c`` where there is one, else of ``a.b``. A
+    package's import of its own module inside a function (a registry's, made on demand) is
+    left out: it runs once the package has loaded, so its modules may import from it."""
+    paths = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        is_package = path.name == "__init__.py"
+        found: set[str] = set()
+        for name, in_function in runtime_imports(module, tree, is_package):
+            while name and name not in paths:
+                name = name.rpartition(".")[0]
+            on_demand = is_package and in_function and name.startswith(module + ".")
+            if name and name != module and not on_demand:
+                found.add(name)
+        graph[module] = found
+    return graph
+
+
+def test_no_module_of_rhasp_imports_itself_through_others():
+    graph = import_graph()
+    assert "rhasp.search.runner" in graph["rhasp.search.pattern"]  # the graph sees imports
+    assert not circles(graph), circles(graph)
+
+
+def test_an_import_is_found_inside_a_function_and_relative_not_for_type_checkers():
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from . import sibling\n"
+        "if TYPE_CHECKING:\n"
+        "    from rhasp.model import Board\n"
+        "def later():\n"
+        "    from rhasp.search.runner import RUNNER\n"
+    )
+    assert runtime_imports("rhasp.search.cache", ast.parse(source), False) == [
+        ("typing.TYPE_CHECKING", False),
+        ("rhasp.search.sibling", False),
+        ("rhasp.search.runner.RUNNER", True),
+    ]

@@ -36,10 +36,10 @@ from rhasp.limits import Budget
 from rhasp.model import Board, Piece, Plan, Puzzle, State, TargetSpec, build_puzzle
 from rhasp.search import clusters, core, shards
 from rhasp.search.bound_table import BoundTable
+from rhasp.search.cache import stop_serving
 from rhasp.search.geometry import WORD_BITS, Geometry
 from rhasp.search.graph import ClusterGraph, all_moves_graph, explore_cluster
 from rhasp.search.pattern import PatternTable
-from rhasp.search.prepare import stop_serving
 from rhasp.search.runner import RUNNER, UNLIMITED, run
 from rhasp.search.shards import (
     EMPTY_CELL,
@@ -57,8 +57,8 @@ from rhasp.search.shards import (
 
 #: numba highlights its messages with colorama, whose init and deinit swap ``sys.stdout`` and
 #: ``sys.stderr`` from whichever thread compiles or loads: here a loading thread, whose swap
-#: undid the main thread's own (a notebook's ``redirect_stdout``, a test's captured output, its
-#: output lost). Set before numba is imported (its errors module reads it then), here, where
+#: would undo the main thread's own (a notebook's ``redirect_stdout``, a test's captured
+#: output). Set before numba is imported (its errors module reads it then), here, where
 #: every import of the compiled core passes first.
 os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
 
@@ -188,9 +188,7 @@ def _puzzles_shaped_like(side: int) -> list[Puzzle]:
 WARM_UP_LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnpqrstuvwxyz0123456789"
 
 
-def fewest_moves(
-    board: Board, start: State, budget: Budget | None = None
-) -> tuple[Plan | None, int]:
+def fewest_moves(board: Board, start: State, budget: Budget) -> tuple[Plan | None, int]:
     """Breadth-first search: a plan with the fewest moves and the number of states reached."""
     geometry = Geometry.of(board)
     key = geometry.key(start)
@@ -200,9 +198,7 @@ def fewest_moves(
     return (geometry.plan(path) if goal >= 0 else None), found
 
 
-def fewest_slides(
-    board: Board, start: State, budget: Budget | None = None
-) -> tuple[Plan | None, int]:
+def fewest_slides(board: Board, start: State, budget: Budget) -> tuple[Plan | None, int]:
     """Dijkstra over whole moves, cost (slides, moves): fewest slides, then fewest moves."""
     geometry = Geometry.of(board)
     goal, found, path = run(geometry, core.cheapest, geometry.key(start), budget=budget)
@@ -210,7 +206,7 @@ def fewest_slides(
 
 
 def best_first(
-    board: Board, start: State, objective: str, budget: Budget | None = None
+    board: Board, start: State, objective: str, budget: Budget
 ) -> tuple[Plan | None, int]:
     """A*: a plan with the fewest moves (or slides, then moves), found by expanding only the
     states whose cost so far plus a lower bound on the rest (:func:`core.lower_bound`) can
@@ -226,7 +222,7 @@ def best_first(
     return (geometry.plan(path) if goal >= 0 else None), found
 
 
-def cluster_size(board: Board, placement: State, budget: Budget | None = None) -> int:
+def cluster_size(board: Board, placement: State, budget: Budget) -> int:
     """The number of states in the placement's cluster (targets stay on the board, as puzzle
     databases count; see :mod:`rhasp.search.clusters`), counted without keeping a state's
     link to the one it came from, nor its moves."""
@@ -236,9 +232,7 @@ def cluster_size(board: Board, placement: State, budget: Budget | None = None) -
     return run(geometry, core.breadth_first, key, budget=budget, **flags)[1]
 
 
-def solve_and_count(
-    board: Board, placement: State, budget: Budget | None = None
-) -> tuple[Plan | None, int, int]:
+def solve_and_count(board: Board, placement: State, budget: Budget) -> tuple[Plan | None, int, int]:
     """Fewest moves and the cluster size from one exploration (one target only).
 
     In the cluster's graph the target stays on the board, so the first state found with the

@@ -1,8 +1,8 @@
 """A board as the search core sees it: integer tables (:class:`rhasp.search.core.Tables`),
 and the ways back from keys to states and from paths to plans.
 
-Plain data: it neither knows nor decides how the core runs. The runner
-(:mod:`rhasp.search.runner`) converts the tables for the compiled core when it runs compiled.
+Plain data: it neither knows nor decides how the core runs (:mod:`rhasp.search.runner`
+decides; :mod:`rhasp.search.compiled` converts the tables for the compiled core).
 
 A *key* packs a state into one integer: each vehicle's position in a field of ``bits`` bits,
 vehicle 0 lowest. A target that has left holds ``gone`` (all ones) in its field. No field

@@ -118,7 +118,7 @@ class ClusterGraph:
         return [self.geometry.state(key) for key in keys]
 
 
-def explore_cluster(board: Board, placement: State, budget: Budget | None = None) -> ClusterGraph:
+def explore_cluster(board: Board, placement: State, budget: Budget) -> ClusterGraph:
     """The whole cluster of ``placement`` (targets stay on the board, as puzzle databases
     count), explored once with its moves kept, and its distances to the goals over those
     moves (defined for one target)."""

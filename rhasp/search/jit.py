@@ -1,17 +1,11 @@
 """The search core compiled: :mod:`rhasp.search.core` under numba, loaded only when needed.
 
 Importing numba costs about half a second, more than a small search takes, so nothing imports
-this module until :mod:`rhasp.search.runner` decides the compiled speed will pay for it.
-Compiled code is cached on disk (``cache=True``): numba writes it to the ``__pycache__``
-folder beside ``core.py`` when that is writable, else to its user cache folder; the
-``NUMBA_CACHE_DIR`` environment variable moves it. The first run on a machine compiles, in a
-few seconds; later runs load the cache.
-
-numba checks a cached function against its own source file only, not against the files of
-the functions it calls: after an edit of ``core.py`` or ``clusters.py``, the compiled
-``enumerate_shard`` of ``shards.py`` (which has them compiled in) still runs the old code.
-Whoever edits the core removes the cache (``rm rhasp/search/__pycache__/*.nb[ci]``) before
-measuring or testing; an installed package and a fresh clone start with none.
+this module until :mod:`rhasp.search.runner` decides the compiled speed will pay for it
+(:func:`rhasp.search.compiled.compiled_core` imports it). Compiled code is cached on disk
+(``cache=True``) in the folder of :mod:`rhasp.search.cache`, set before this module is
+imported; numba checks a cached function against its own source file only, not against the
+files of the functions it calls, so that folder is keyed on every file the code is built from.
 """
 
 from __future__ import annotations
@@ -183,7 +177,7 @@ for _function, _wide_twin in WIDE.items():
     _twin(_function, _wide_twin)
 
 
-# The states seen, compiled: in place of numba's own set, which was slower on this core's
+# The states seen, compiled: in place of numba's own set, which is slower on this core's
 # clusters (bench/README.md, "Figures behind the code"), the core's one table of keys
 # (:func:`rhasp.search.core.key_table`), a slot a key.
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rhasp.search import prepare
+from rhasp.search import cache
 from tests.conftest import processes_naming
 
 #: The compiled functions a deck's warm-up loads (``rhasp.search.prefer_compiled``), by the
@@ -58,7 +58,7 @@ def compiled_cache(suite_compiled_code: Path, tmp_path: Path, monkeypatch) -> Pa
     earlier run compiled them. Returns the version folder. Afterwards, the background
     compiles its commands started are stopped."""
     base = tmp_path / "compiled"
-    version = base / prepare.key()
+    version = base / cache.key()
     numba_folder = version / suite_compiled_code.name
     numba_folder.mkdir(parents=True)
     for name, prefix in WARMED.items():

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from numba import njit
 
 from rhasp.search import core
+from rhasp.search.compiled import compiled_core
 from rhasp.search.geometry import KEY_WORD, WORD_BITS, field_shifts
-from rhasp.search.runner import compiled_core
 from tests.volume import examples
 
 #: Loaded as the runner loads it, so that its code is cached where the product caches it (an

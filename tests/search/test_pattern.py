@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from rhasp.limits import Budget
 from rhasp.search import BoundTable, PatternTable, explore_cluster
 from rhasp.search.geometry import Geometry
 from tests.boards import card, grid, puzzles
@@ -102,7 +103,7 @@ def test_the_choice_stays_within_its_limits():
     key = Geometry.of(board).key(board.settle(puzzle.start))
     plain = BoundTable.of(board, by_slides=False)
     assert plain.bound(key) <= plain.with_pattern(table).bound(key) <= 28
-    assert explore_cluster(board, puzzle.start).distance[0] == 28
+    assert explore_cluster(board, puzzle.start, Budget()).distance[0] == 28
     assert PatternTable.of(board, puzzle.start, seconds=0) is None  # no time: no pattern
 
 

@@ -22,7 +22,7 @@ from rhasp.engines import reference
 from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
 from rhasp.progress import Silent
-from rhasp.search import core, geometry, prepare, runner, shards
+from rhasp.search import cache, core, geometry, runner, shards
 from rhasp.search.runner import RUNNER, UNLIMITED
 from tests.boards import CARD_MOVES, card
 from tests.search.conftest import ONE_WORD, numba_files, read_only
@@ -37,7 +37,7 @@ def test_geometry_is_data_that_imports_no_runner():
     tree = ast.parse(Path(geometry.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    assert imported & {"rhasp.search.runner", "rhasp.search.jit"} == set()
+    assert imported & {"rhasp.search.runner", "rhasp.search.compiled", "rhasp.search.jit"} == set()
     assert not hasattr(geometry.Geometry, "compiled")
 
 
@@ -49,7 +49,7 @@ def test_a_layouts_function_runs_by_reference_as_it_does_called_by_hand(monkeypa
     for number in range(0, enumeration.shard_count(lines), 5):
         prefix = enumeration.shard_prefix(lines, number)
         by_hand = shards.enumerate_shard(lines, prefix, limits, core.new_buffer(3))
-        ran = RUNNER.call(shards.enumerate_shard, lines, prefix, limits)
+        ran = RUNNER.call(shards.enumerate_shard, lines, prefix, limits, budget=Budget(UNLIMITED))
         assert (ran[0], list(ran[1]), list(ran[2])) == (
             by_hand[0],
             list(by_hand[1]),
@@ -98,7 +98,7 @@ def test_a_search_starts_a_load_only_with_the_seconds_for_it(monkeypatch, load_s
         pytest.skip("numba is not installed")
     monkeypatch.setenv("RHASP_JIT", "auto")
     monkeypatch.setattr(runner, "LOAD_SECONDS", load_seconds)
-    monkeypatch.setattr(runner.prepare, "ready", lambda *_: True)
+    monkeypatch.setattr(runner.cache, "ready", lambda *_: True)
     started = []
     monkeypatch.setattr(runner.Runner, "load", lambda self, *where: started.append(where[:2]))
     fresh = runner.Runner(switch_states=0)
@@ -132,42 +132,6 @@ def test_ctrl_c_stops_a_long_shard_at_once(monkeypatch):
     assert time.perf_counter() - began < 2.0
 
 
-@pytest.mark.parametrize(("cap", "compiles"), [(200 * 2**20, False), (2**31, True), (None, True)])
-def test_numba_is_loaded_only_with_room_in_the_address_space(monkeypatch, cap, compiles):
-    # Under a tight ulimit -v, loading numba may abort the process (exit code 1, no line of
-    # ours): the core runs uncompiled there, and meets the cap as a MemoryError (exit 4).
-    import resource
-
-    limit = resource.RLIM_INFINITY if cap is None else cap
-    monkeypatch.setattr(resource, "getrlimit", lambda kind: (limit, resource.RLIM_INFINITY))
-    monkeypatch.setenv("RHASP_JIT", "always")
-    assert (RUNNER.compiled() is not None) == compiles
-
-
-def test_numba_never_swaps_standard_output_from_a_loading_thread():
-    # numba's highlighted messages run colorama's init and deinit, which assign sys.stdout and
-    # sys.stderr, from the thread that loads the compiled core: a test run lost the output
-    # of commands run meanwhile in the main thread. rhasp turns the highlighting off.
-    code = (
-        "import sys, types\n"
-        "import rhasp.search\n"
-        "from rhasp.search import runner\n"
-        "swaps = []\n"
-        "class Watched(types.ModuleType):\n"
-        "    def __setattr__(self, name, value):\n"
-        "        swaps.append(name) if name in ('stdout', 'stderr') else None\n"
-        "        super().__setattr__(name, value)\n"
-        "sys.__class__ = Watched\n"
-        "jit = runner.compiled_core()\n"
-        "import numba.core.errors as errors\n"
-        "errors.termcolor().errmsg('a message numba would highlight')\n"
-        "print(swaps)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == "[]\n"
-
-
 # --- the cache never fails a run (docs/design.md, "The cache never fails a run") -----------
 
 #: A process that warms the compiled core as a deck of 100 lines does (the four searches, for
@@ -176,14 +140,15 @@ def test_numba_never_swaps_standard_output_from_a_loading_thread():
 #: all. Its background compiles are not started: the test reads the requests in the queue.
 WARMED_SEARCH = """
 import json, sys
-from rhasp.search import prepare
-prepare._serve_in_background = lambda version: None
+from rhasp.search import cache
+cache._serve_in_background = lambda version: None
 from rhasp import search
+from rhasp.limits import Budget
 from rhasp.search.runner import RUNNER
 from tests.boards import card
 loaded = search.prefer_compiled()
 puzzle = card(int(sys.argv[1]))
-plan, states = search.fewest_moves(puzzle.board, puzzle.start)
+plan, states = search.fewest_moves(puzzle.board, puzzle.start, Budget())
 print(json.dumps([loaded, len(plan), states, RUNNER.compiled() is not None]))
 """
 
@@ -216,13 +181,13 @@ def reference_answer(number: int) -> tuple[int, int]:
 def test_a_cache_folder_that_cannot_be_made_leaves_the_searches_uncompiled(
     tmp_path, monkeypatch, capfd
 ):
-    # RHASP_CACHE_DIR naming a file: a deck's warm-up and a search past the switch asked for
-    # the folder and stopped at "Not a directory" (exit code 2).
+    # RHASP_CACHE_DIR naming a file: a deck's warm-up and a search past the switch ask for
+    # the folder, and "Not a directory" must be said once, never stop them.
     (tmp_path / "a-file").write_text("")
     monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path / "a-file"))
     monkeypatch.setenv("RHASP_JIT", "auto")
-    monkeypatch.setattr(prepare, "_folder", None)
-    monkeypatch.setattr(prepare, "_told", False)
+    monkeypatch.setattr(cache, "_folder", None)
+    monkeypatch.setattr(cache, "_told", False)
     fresh = runner.Runner(switch_states=0)  # asks for the compiled code at its first look
     puzzle = card(13)
     plan = geometry.Geometry.of(puzzle.board)
@@ -240,9 +205,9 @@ def test_a_cache_folder_that_cannot_be_made_leaves_the_searches_uncompiled(
 @pytest.mark.parametrize("damage", ["empty index", "code cut short", "another function's code"])
 def test_damaged_compiled_code_is_set_aside_and_compiled_again(compiled_cache, damage):
     # numba writes without fsync (a crash leaves an empty index), a copy may be cut short, a
-    # file may be another function's: each was a traceback (EOFError, UnpicklingError,
-    # "expected 4 arguments") on every run until deleted, or, where the other function took
-    # the same arguments (A*'s best_first for breadth_first), the wrong search, unsaid.
+    # file may be another function's: each would raise on loading (EOFError,
+    # UnpicklingError, "expected 4 arguments") on every run, or, where the other function
+    # takes the same arguments (A*'s best_first for breadth_first), run the wrong search.
     files = numba_files(compiled_cache, "breadth_first")  # one index, code for each shape
     index = next(p for p in files if p.suffix == ".nbi")
     other = next(p for p in numba_files(compiled_cache, "best_first") if p.suffix == ".nbc")
@@ -294,14 +259,14 @@ def test_code_a_full_disk_cannot_take_is_used_from_memory(tmp_path, monkeypatch,
     # overload is added, then saved), so a save refused for want of room leaves the code in
     # memory: the compiled twin here answers its first call and then fails as numba's save
     # does; the process that compiles it (RHASP_JIT=always) uses it, marks nothing ready,
-    # and says so once (the OSError went up to the command line: exit code 2).
+    # and says so once (the OSError must not reach the command line).
     jit = RUNNER.compiled()
     if jit is None:
         pytest.skip("numba is not installed")
     monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("RHASP_JIT", "always")
-    monkeypatch.setattr(prepare, "_folder", None)
-    monkeypatch.setattr(prepare, "_told", False)
+    monkeypatch.setattr(cache, "_folder", None)
+    monkeypatch.setattr(cache, "_told", False)
     saves = []
 
     def compiled_then_not_saved(*arguments, **flags):
@@ -317,9 +282,11 @@ def test_code_a_full_disk_cannot_take_is_used_from_memory(tmp_path, monkeypatch,
     puzzle = card(13)
     plan = geometry.Geometry.of(puzzle.board)
     bfs = {"stop_at_goal": True, "with_links": True}
-    goal, states, _ = fresh.run(plan, core.breadth_first, plan.key(puzzle.start), **bfs)
+    goal, states, _ = fresh.run(
+        plan, core.breadth_first, plan.key(puzzle.start), budget=Budget(), **bfs
+    )
     assert goal >= 0 and states == reference_answer(13)[1]
     assert saves == ["refused"] and fresh.is_loaded(core.breadth_first, plan.tables)
-    assert not prepare.ready("breadth_first", runner.shape(plan.tables))
+    assert not cache.ready("breadth_first", runner.shape(plan.tables))
     said = capfd.readouterr().err.splitlines()
     assert len(said) == 1 and "No space left on device" in said[0], said

@@ -39,11 +39,11 @@ def core_mode(mode: str) -> Iterator[None]:
 
 def agree(puzzle) -> None:
     board, start = puzzle.board, puzzle.start
-    fast_plan, fast_explored = search.fewest_moves(board, start)
+    fast_plan, fast_explored = search.fewest_moves(board, start, Budget())
     slow_plan, slow_explored = reference.fewest_moves(board, start)
     # Same successor order, so BFS gives the very same plan and count.
     assert (fast_plan, fast_explored) == (slow_plan, slow_explored)
-    fast_plan, fast_explored = search.fewest_slides(board, start)
+    fast_plan, fast_explored = search.fewest_slides(board, start, Budget())
     slow_plan, slow_explored = reference.fewest_slides(board, start)
     if slow_plan is None:
         assert fast_plan is None and fast_explored == slow_explored
@@ -101,12 +101,15 @@ def every_result(puzzle) -> tuple:
     """What each search of the core returns for the puzzle, in plain Python values."""
     board, start, placement = puzzle.board, puzzle.start, puzzle.placement
     found = [
-        search.fewest_moves(board, start),
-        search.fewest_slides(board, start),
-        search.cluster_size(board, placement),
+        search.fewest_moves(board, start, Budget()),
+        search.fewest_slides(board, start, Budget()),
+        search.cluster_size(board, placement, Budget()),
     ]
     if len(board.targets) == 1:
-        found += [search.solve_and_count(board, placement), _graph(cluster_graph(puzzle))]
+        found += [
+            search.solve_and_count(board, placement, Budget()),
+            _graph(cluster_graph(puzzle, Budget())),
+        ]
     return tuple(found)
 
 
@@ -136,10 +139,10 @@ def test_a_board_with_no_target_left_is_its_own_goal(mode):
     with core_mode(mode):
         for puzzle in (no_target, empty):
             board, start = puzzle.board, puzzle.start
-            assert search.fewest_moves(board, start) == ((), 1)
-            assert search.fewest_slides(board, start) == ((), 1)
+            assert search.fewest_moves(board, start, Budget()) == ((), 1)
+            assert search.fewest_slides(board, start, Budget()) == ((), 1)
             for objective in ("moves", "slides"):
-                assert search.best_first(board, start, objective) == ((), 1)
+                assert search.best_first(board, start, objective, Budget()) == ((), 1)
 
 
 def test_every_board_up_to_12x12_compiles():
@@ -222,15 +225,15 @@ def test_a_process_switches_to_the_compiled_core_midway(monkeypatch):
     # and starts again compiled: the same plan, the states searched uncompiled counted.
     puzzle = card(40)
     with core_mode("never"):
-        expected = search.fewest_moves(puzzle.board, puzzle.start)
+        expected = search.fewest_moves(puzzle.board, puzzle.start, Budget())
     with core_mode("always"):
-        search.fewest_moves(puzzle.board, puzzle.start)  # the code loaded, truly
+        search.fewest_moves(puzzle.board, puzzle.start, Budget())  # the code loaded, truly
     monkeypatch.setattr(runner.RUNNER, "switch_states", 1_000)
     monkeypatch.setattr(runner.RUNNER, "uncompiled_states", 0)
     monkeypatch.setattr(runner.RUNNER, "is_loaded", lambda *_: False)  # not at the start
     monkeypatch.setattr(limits, "PROGRESS_EVERY", 0.001)  # the watch looks often
     with core_mode("auto"):
-        assert search.fewest_moves(puzzle.board, puzzle.start) == expected
+        assert search.fewest_moves(puzzle.board, puzzle.start, Budget()) == expected
     # Stopped past the switch, before the end (how far past depends on the machine's load: a
     # CI run searched 1,824 of card 40's 3,025 states uncompiled before the watch looked).
     assert 1_000 <= runner.RUNNER.uncompiled_states < expected[1]
@@ -253,7 +256,7 @@ def test_cluster_of_the_4x4_board_counted_by_hand():
     # A has 3 places; with A in the top two, X is stuck left and B takes any of 3 places;
     # with A at the bottom, B is stuck left and X (which may stand at its exit) takes 3.
     puzzle = example("4x4")
-    assert search.cluster_size(puzzle.board, puzzle.placement) == 9
+    assert search.cluster_size(puzzle.board, puzzle.placement, Budget()) == 9
 
 
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -261,13 +264,13 @@ def test_cluster_of_the_4x4_board_counted_by_hand():
 def test_one_pass_solve_and_count_agrees_with_the_separate_searches(puzzle):
     if len(puzzle.board.targets) != 1:
         return
-    plan, _, size = search.solve_and_count(puzzle.board, puzzle.placement)
+    plan, _, size = search.solve_and_count(puzzle.board, puzzle.placement, Budget())
     expected, _ = reference.fewest_moves(puzzle.board, puzzle.start)
     assert (plan is None) == (expected is None)
     if plan is not None:
         assert len(plan) == len(expected)
         assert replay(puzzle, plan).solved
-    assert size == search.cluster_size(puzzle.board, puzzle.placement)
+    assert size == search.cluster_size(puzzle.board, puzzle.placement, Budget())
 
 
 def test_without_a_loadable_compiled_core_every_search_runs_uncompiled(monkeypatch):

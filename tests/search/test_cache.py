@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import rhasp
-from rhasp.search import prepare
+from rhasp.search import cache
 from tests.conftest import processes_naming
 from tests.volume import examples
 
@@ -32,20 +32,20 @@ def test_an_edit_of_any_file_the_compiled_code_is_built_from_is_a_new_cache(tmp_
     # numba checks a function against its own file only: the key must see every file.
     sources = tmp_path / "search"
     shutil.copytree(PACKAGE / "search", sources, ignore=shutil.ignore_patterns("__pycache__"))
-    before = prepare.key(sources)
-    assert before == prepare.key()  # the same source, the same folder
-    for name in prepare.SOURCES:
+    before = cache.key(sources)
+    assert before == cache.key()  # the same source, the same folder
+    for name in cache.SOURCES:
         source = sources / f"{name}.py"
         text = source.read_text()
         source.write_text(text.replace('"""', '""" ', 1))  # a docstring's space
-        assert prepare.key(sources) != before, name
+        assert cache.key(sources) != before, name
         source.write_text(text)
-    assert prepare.key(sources) == before
+    assert cache.key(sources) == before
 
 
 def test_the_key_covers_every_module_of_rhasp_the_compiled_code_imports():
     # The compiled functions come from these modules, which may import only each other.
-    for name in prepare.SOURCES:
+    for name in cache.SOURCES:
         if name == "geometry":  # jit reads its word sizes only: constants, not code
             continue
         tree = ast.parse((PACKAGE / "search" / f"{name}.py").read_text())
@@ -55,27 +55,27 @@ def test_the_key_covers_every_module_of_rhasp_the_compiled_code_imports():
                 if node.module != "rhasp.search":
                     modules = [node.module]
                 for module in modules:
-                    assert module.rsplit(".", 1)[-1] in prepare.SOURCES, (name, module)
+                    assert module.rsplit(".", 1)[-1] in cache.SOURCES, (name, module)
 
 
 def test_the_cache_folder_moves_with_rhasp_cache_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(prepare, "_folder", None)
-    folder = prepare.folder()
-    assert folder.parent == tmp_path and folder.name == prepare.key()
-    assert not prepare.ready("breadth_first", "1x1")
-    prepare.mark_ready("breadth_first", "1x1")
-    assert prepare.ready("breadth_first", "1x1")
+    monkeypatch.setattr(cache, "_folder", None)
+    folder = cache.folder()
+    assert folder.parent == tmp_path and folder.name == cache.key()
+    assert not cache.ready("breadth_first", "1x1")
+    cache.mark_ready("breadth_first", "1x1")
+    assert cache.ready("breadth_first", "1x1")
 
 
 def test_only_the_newest_folders_are_kept(tmp_path, monkeypatch):
     monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(prepare, "_folder", None)
+    monkeypatch.setattr(cache, "_folder", None)
     for age, name in enumerate(["a", "b", "c", "d"]):
         (tmp_path / name).mkdir()
         os.utime(tmp_path / name, (1000 + age, 1000 + age))
-    prepare.folder()
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["c", "d", prepare.key()])
+    cache.folder()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["c", "d", cache.key()])
 
 
 def _elapsed(command: list[str], **run: object) -> tuple[float, subprocess.CompletedProcess]:
@@ -161,8 +161,8 @@ def _ends_as_stopped(process: subprocess.Popen, out: Path) -> None:
 
 @pytest.mark.slow
 def test_sigterm_at_any_moment_of_a_first_run_ends_it(empty_compile_cache, tmp_path):
-    # Issue 40: a SIGTERM that came while the compiled core was loaded was swallowed in an
-    # LLVM callback, and the run went on to exit 0. Runs on a fresh cache (they ask for the
+    # A SIGTERM while the compiled core loads must not be swallowed in an LLVM callback (the
+    # run would go on to exit 0). Runs on a fresh cache (they ask for the
     # core in the background), then as many on a cache that holds it (they load it as they
     # start: the suite's own cache, where the core is compiled once).
     rng = random.Random(40)
@@ -193,7 +193,7 @@ def test_many_requests_at_once_start_one_background_process(empty_compile_cache)
     queued = list((next(empty_compile_cache.iterdir()) / "queue").iterdir())
     assert len(queued) >= 8  # still waiting: one process compiles them in turn
     assert len(processes_naming(str(empty_compile_cache))) == 1
-    assert prepare.serving(next(empty_compile_cache.iterdir()))
+    assert cache.serving(next(empty_compile_cache.iterdir()))
 
 
 # --- the cache never fails a command (docs/design.md, "The cache never fails a run") -------
@@ -223,8 +223,8 @@ def said_by_rhasp(stderr: str) -> list[str]:
 
 @pytest.mark.parametrize("command", ["solve", "deck"])
 def test_a_cache_dir_naming_a_file_never_stops_a_command(tmp_path, monkeypatch, command):
-    # Issue 53: exit code 2, "…/ready: Not a directory", for rhasp solve on a 12×12 board past
-    # the switch and at once for any deck of 100 lines or more.
+    # "…/ready: Not a directory" must not stop rhasp solve on a 12×12 board past the switch,
+    # nor a deck of 100 lines or more, which switches at once.
     (tmp_path / "a-file").write_text("")
     monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path / "a-file"))
     if command == "solve":  # BFS meets the limit before its answer at depth 5, as uncached
@@ -240,8 +240,8 @@ def test_a_cache_dir_naming_a_file_never_stops_a_command(tmp_path, monkeypatch, 
 
 
 def test_a_deck_on_a_damaged_cache_answers_and_says_so_once(compiled_cache, tmp_path):
-    # An empty index (a crash after numba's unsynced write): rhasp deck stopped at once with
-    # EOFError's traceback and no record, on every run until the file was deleted.
+    # An empty index (a crash after numba's unsynced write) must not stop the deck with
+    # EOFError's traceback, on this run or the next.
     index = next(compiled_cache.glob("*/core.breadth_first-*.nbi"))
     index.write_bytes(b"")
     done = rhasp_run("deck", str(deck_of(tmp_path, 1)), "--jobs", "1")
@@ -276,7 +276,7 @@ def test_sigterm_ends_the_background_compile_and_ctrl_c_leaves_it_to_finish(
     _, stderr = process.communicate(timeout=60)
     # A shell reports 130 for a process that exits 130 and for one that SIGINT ended (-2 here),
     # which Python does, after "rhasp: interrupted", in about one run of fifteen (a rare
-    # interrupt at exit, not this test's matter, noted on issue 53).
+    # interrupt at exit, not this test's matter).
     assert process.returncode in ((code, -signal.SIGINT) if stop == signal.SIGINT else (code,)), (
         stderr
     )

@@ -1,21 +1,12 @@
-"""Compiled code prepared away from the search that needs it, in a cache that cannot go stale.
+"""The compiled code's cache: what a search process reads and asks of it, and the queue the
+background compile serves (docs/design.md, "No promise waits on a compile").
 
 numba compiles each function of the search core once per *shape* of board (how many 64-bit
-words a key takes, and how many 63-bit words its cells; or an enumeration's lines), many
-seconds of CPU each (bench/README.md, "A fresh install's first runs"), and caches the code
-on disk. A search that waited for that would break
-every promise made about time: a 0.2 s limit, a server's per-request seconds, Ctrl-C. So a
-search never compiles (:mod:`rhasp.search.runner` runs it uncompiled meanwhile); it asks for
-the code here, and this module compiles it in a process of its own
-(``python -m rhasp.search.prepare``):
+words a key takes, and how many 63-bit words its cells; or an enumeration's lines) and caches
+the code on disk. A search never compiles (:mod:`rhasp.search.runner` runs it uncompiled
+meanwhile); it asks for the code here, and one process of its own compiles it
+(:mod:`rhasp.search.compiler`):
 
-- **one process, started in the background, lower priority** (``nice``), in a session of its
-  own: Ctrl-C in the terminal stops the command, not the compile, which finishes and serves
-  the next run. Requests wait in the folder's queue (one file per function and shape); the
-  one process serves them in turn, and holds the folder's compile lock while it compiles, so
-  that two commands (or the test suite's workers) never compile the same code twice.
-- **a marker per function and shape**, ``ready/FUNCTION.SHAPE``, written after the code is in
-  numba's cache: a search looks for it (one ``stat``) without loading numba.
 - **the folder is keyed** on the source of every file the compiled code is built from
   (:data:`SOURCES`), numba's and Python's versions: numba checks a cached function against its
   own file only, so after an edit of ``core.py`` the compiled ``enumerate_shard`` of
@@ -23,9 +14,13 @@ the code here, and this module compiles it in a process of its own
   and old code is never loaded. The folder is under the user's cache folder
   (``platformdirs``), never beside the package (which may be read-only); ``RHASP_CACHE_DIR``
   (or numba's ``NUMBA_CACHE_DIR``) moves it. Only the newest :data:`KEPT` folders stay.
-
-Whoever needs the code at once (``RHASP_JIT=always``: tests and benchmarks) compiles it in
-its own process, under the same lock, and writes the same marker.
+- **a marker per function and shape**, ``ready/FUNCTION.SHAPE``, written after the code is in
+  numba's cache: a search looks for it (one ``stat``) without loading numba.
+- **the queue**, one file per function and shape (:func:`start`), served by one background
+  process (started if none serves the folder: :func:`start`), in a session of its own, so that
+  Ctrl-C in the terminal stops the command, not the compile. Whoever compiles (that process,
+  or one with ``RHASP_JIT=always``) holds the folder's compile lock (:func:`compiling`), so
+  that two processes never compile the same code twice.
 
 The cache is an optimisation, never a failure (docs/design.md, "The cache never fails a
 run"). A folder that cannot be made or written (a file in its path, read-only, full) leaves
@@ -68,8 +63,6 @@ from typing import Any
 SOURCES = ("core", "clusters", "shards", "geometry", "jit")
 #: How many keyed folders stay: the newest (an older rhasp, or the code before an edit).
 KEPT = 3
-#: How nice the compiling process is to the command that started it.
-NICENESS = 10
 #: What a write refused for want of room or right says (a full disk, a quota, a file size
 #: limit, a read-only folder): the cache cannot take the code, which is none the worse.
 WRITE_REFUSED = frozenset(
@@ -270,8 +263,8 @@ def _serve_in_background(version: Path) -> None:
     the lock ``serving.lock`` is taken here and handed to the process (its descriptor is
     inherited), so that it is held from this moment on, and the next request, a moment
     later, finds it held instead of starting a process of its own. A process that has just
-    let go of it looks at the queue again (:func:`_serve`): a request written before that
-    look is served.
+    let go of it looks at the queue again (:func:`rhasp.search.compiler.serve_queue`): a request
+    written before that look is served.
 
     The process is started, and named in :data:`SERVER`, by a thread of its own that this
     one waits for: a signal's handler runs in the main thread only, so a SIGTERM meanwhile
@@ -311,7 +304,7 @@ def _start_serving(version: Path) -> None:
         except BlockingIOError:
             return
         process = subprocess.Popen(
-            [sys.executable, "-m", "rhasp.search.prepare", str(version), str(lock.fileno())],
+            [sys.executable, "-m", "rhasp.search.compiler", str(version), str(lock.fileno())],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -372,36 +365,7 @@ def serving(version: Path) -> bool:
         return False
 
 
-def _serve(queue: Path, held: int) -> None:
-    """The background process: compile what the queue asks for, oldest first, until it is
-    empty, holding the lock it was handed (descriptor ``held``). A request written after the
-    last look but before the lock is let go finds the lock held and starts no process: so the
-    queue is looked at again after letting go, and served again if the lock can be had."""
-    with contextlib.suppress(OSError):
-        os.nice(NICENESS)
-    from rhasp.search.runner import RUNNER
-
-    with open(held, "a+", closefd=True) as lock:
-        while True:
-            while pending := _requests(queue):
-                request = pending[0]
-                asked = request.read_bytes()
-                request.unlink(missing_ok=True)  # once: a request that fails is not retried
-                with contextlib.suppress(Exception):  # the searches go on uncompiled
-                    RUNNER.load(*pickle.loads(asked))
-            fcntl.flock(lock, fcntl.LOCK_UN)
-            if not _requests(queue):
-                return
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                return  # another process serves them
-
-
-def _requests(queue: Path) -> list[Path]:
+def requests(queue: Path) -> list[Path]:
+    """The requests waiting in ``queue`` (whole ones), oldest first."""
     requests = [p for p in queue.iterdir() if p.suffix != ".part"] if queue.is_dir() else []
     return sorted(requests, key=lambda p: p.stat().st_mtime)
-
-
-if __name__ == "__main__":
-    _serve(Path(sys.argv[1]) / "queue", int(sys.argv[2]))

@@ -1,0 +1,133 @@
+"""A search watched while it runs: its progress shown, stopped when its time is up, on Ctrl-C
+or SIGTERM, or when the runner switches it to the compiled core; and the lines that say where
+a limit stopped it. The search writes its watch (states, depth, stop flag; see
+:mod:`rhasp.search.core`) and reads the stop flag; this module runs it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rhasp.errors import SearchLimit
+from rhasp.limits import PROGRESS_EVERY, Budget, state_limit, time_limit, wait_until_done
+from rhasp.search import core
+
+#: A bound that is no bound, for work bounded otherwise (an int64 holds it).
+UNLIMITED = 1 << 62
+
+
+def at_depth(depth: int) -> str:
+    """How a limit line says where a breadth-first search stopped."""
+    return f"at depth {depth}"
+
+
+def interruptibly(work: Callable[[], Any]) -> None:
+    """``work()`` in a thread of its own while this one waits: numba loads and compiles code
+    through callbacks from LLVM, where the exception of a signal handler (Ctrl-C, SIGTERM)
+    would be swallowed (``Exception ignored on calling ctypes callback function``) and the
+    command run on; waiting here, this thread takes the signal and raises it."""
+    failed: list[BaseException] = []
+
+    def attempt() -> None:
+        try:
+            work()
+        except BaseException as error:  # handed to the waiting thread
+            failed.append(error)
+
+    thread = threading.Thread(target=attempt, name="rhasp-load", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        thread.join(PROGRESS_EVERY)
+    if failed:
+        raise failed[0]
+
+
+def limit(watch: Sequence[int], reached: Callable[[int], str], budget: Budget) -> SearchLimit:
+    """The state limit a search's ``watch`` met: ``budget``'s states, or, where the caller
+    gave the bound as an argument instead, the states counted."""
+    amount = budget.states if budget.states < UNLIMITED else None
+    return state_limit(int(watch[core.STATES]), reached(int(watch[core.DEPTH])), amount)
+
+
+def reached_by(search: Callable[..., Any], flags: dict[str, bool]) -> Callable[[int], str]:
+    """How a limit line says where ``search`` stopped, from the number its watch holds: a
+    breadth-first search's depth; or A*'s f-value (Dijkstra's cost), the smallest cost so
+    far plus lower bound still queued, which every plan reaches (so it is a proven lower
+    bound on the optimum)."""
+    if search in (core.best_first, core.cheapest):
+        by_slides = search is core.cheapest or flags.get("by_slides")  # cheapest: by slides
+        unit = "slides" if by_slides else "moves"
+        bounded = search is core.best_first and flags.get("bounded", True)
+        measure = "f-value" if bounded else "cost"
+        return lambda f: f"at {measure} {f}, so every plan takes at least {f} {unit}"
+    return at_depth
+
+
+class Watched:
+    """A search that writes a watch, run where its progress can be shown and it can be
+    stopped: with a progress display or a time limit (or when threaded), in a thread of its
+    own (the compiled core releases the GIL) while this one shows its progress, stops it when
+    its time is up, and on Ctrl-C or SIGTERM asks it to stop before passing the interrupt on.
+    With a ``switch``, asked the states so far at each look, it stops the search when that
+    says so (the compiled code is loaded: :meth:`Runner.run`), and is :attr:`switched`."""
+
+    def __init__(
+        self,
+        budget: Budget,
+        watch: Any,
+        reached: Callable[[int], str],
+        measure: str,
+        switch: Callable[[int], bool] | None = None,
+    ):
+        self.budget, self.watch, self.reached, self.measure = budget, watch, reached, measure
+        self.switch, self.switched = switch, False
+
+    def run(self, search: Callable[[], tuple[Any, ...]], threaded: bool) -> tuple[Any, ...]:
+        budget, watch = self.budget, self.watch
+        if budget.progress is None and budget.seconds is None and not threaded:
+            return search()
+        outcome: list[Any] = []
+
+        def work() -> None:
+            try:
+                outcome.append(search())
+            except BaseException as error:  # handed to the waiting thread
+                outcome.append(error)
+
+        thread = threading.Thread(target=work, name="rhasp-search", daemon=True)
+        began = time.perf_counter()
+        deadline = budget.deadline(began)
+        thread.start()
+
+        def joined(seconds: float) -> bool:
+            thread.join(seconds)
+            return not thread.is_alive()
+
+        try:
+            if not wait_until_done(joined, deadline, lambda now: self._tick(now - began)):
+                watch[core.STOP] = 1
+                thread.join()
+                stopped = self.reached(int(watch[core.DEPTH]))
+                raise time_limit(budget.seconds or 0, int(watch[core.STATES]), stopped)
+        except BaseException:
+            watch[core.STOP] = 1
+            thread.join()
+            raise
+        finally:
+            if budget.progress is not None:
+                budget.progress.stop()
+        if isinstance(outcome[0], BaseException):
+            raise outcome[0]
+        return outcome[0]
+
+    def _tick(self, seconds: float) -> None:
+        switching = self.switch is not None and not self.switched
+        if switching and self.switch(int(self.watch[core.STATES])):  # type: ignore[misc]
+            self.switched = True
+            self.watch[core.STOP] = 1
+        if self.budget.progress is not None:
+            states, depth = int(self.watch[core.STATES]), int(self.watch[core.DEPTH])
+            self.budget.progress.searching(states, depth, seconds, self.measure)
