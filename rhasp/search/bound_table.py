@@ -180,7 +180,9 @@ class BoundTable:
           on ``b``'s line, being unable to pass ``b``, is then beyond it, off all of them.
           So the last rule applies to ``c`` in turn, and so on.
 
-        Every vehicle is counted once, however many rules name it. The first round (the
+        Every vehicle is counted once, however many rules name it, and each set of cells a
+        vehicle must stand off is asked about on its own: a vehicle across two targets' ways
+        may have positions off one and none off the other (then no plan is). The first round (the
         targets and the vehicles across their ways) is what :meth:`core_bound` counts by
         moves, so this is never less.
         """
@@ -196,21 +198,18 @@ class BoundTable:
             if way & self.walls:
                 return NEVER
             must |= 1 << t
-            for i, covered in enumerate(now):
-                if covered & way and not must >> i & 1:
-                    must |= 1 << i
-                    todo.append((i, way))
+            todo += [(i, way) for i, covered in enumerate(now) if covered & way]
+        asked: set[tuple[int, int]] = set()  # each rule applied once to each set of cells
         while todo:
             vehicle, avoid = todo.pop()
-            if vehicle in self.targets:  # it must move anyway; leaving clears any cells
-                continue
+            must |= 1 << vehicle
+            if vehicle in self.targets or (vehicle, avoid) in asked:
+                continue  # a target must move anyway; leaving clears any cells
+            asked.add((vehicle, avoid))
             crossed = self._crossed_by_every_way_off(vehicle, fields[vehicle], avoid)
             if crossed < 0:
                 return NEVER
-            for i, covered in enumerate(now):
-                if covered & crossed and not must >> i & 1:
-                    must |= 1 << i
-                    todo.append((i, covered & crossed))
+            todo += [(i, covered & crossed) for i, covered in enumerate(now) if covered & crossed]
         return must.bit_count()
 
     def _crossed_by_every_way_off(self, vehicle: int, value: int, avoid: int) -> int:

@@ -73,6 +73,24 @@ def test_only_what_stands_on_every_way_off_must_move(text, vehicles):
     assert BoundTable.of(puzzle.board, by_slides=False).must_move(key) == vehicles
 
 
+# The truck A stands across both targets' ways: it can step off X's row (down one), never off
+# Y's (each of its two positions covers row 2), so Y never leaves and no plan is.
+ACROSS_TWO_WAYS = """
+@target X right
+@target Y right
+XXA.
+YYA.
+..A.
+....
+"""
+
+
+def test_a_vehicle_across_two_ways_must_stand_off_each():
+    puzzle = grid(ACROSS_TWO_WAYS)
+    key = Geometry.of(puzzle.board).key(puzzle.board.settle(puzzle.start))
+    assert BoundTable.of(puzzle.board, by_slides=False).must_move(key) == NEVER
+
+
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(max_side=6, max_others=5), st.booleans())
 def test_the_table_is_the_cores_bound_on_every_state(puzzle, by_slides):
