@@ -855,7 +855,7 @@ def test_a_kept_mismatch_must_be_what_the_line_says(tmp_path):
 
 
 def test_many_kept_records_are_checked_on_the_workers_to_the_same_refusal(tmp_path, monkeypatch):
-    monkeypatch.setattr(importlib.import_module("rhasp.deck"), "CHECK_ON_WORKERS_FROM", 2)
+    monkeypatch.setattr(importlib.import_module("rhasp.deck.kept"), "CHECK_ON_WORKERS_FROM", 2)
     path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR, CARD1])
     records = [json.loads(line) for line in out.read_text().splitlines()]
     records[3]["length"] = 3  # card 1 takes 8
