@@ -65,7 +65,7 @@ def solve_job(job: Job) -> Result:
 
 class CountingBfs:
     """BFS for fewest moves that counts the cluster in the same pass (one target only), for
-    a deck with ``--cluster``: the engine the solve policy runs, with the count kept."""
+    a deck with ``--cluster``: the engine the solve policy runs, its count read after it."""
 
     name = "bfs"
 

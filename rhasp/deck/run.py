@@ -45,7 +45,7 @@ class DeckTally:
     #: The most memory this run took at once, in bytes (:func:`~rhasp.limits.peak_memory`):
     #: known once it ends, 0 before.
     peak_memory: int = 0
-    #: Every record, in the deck's order, when the run was asked to keep them rather than
+    #: Every record, in the deck's order, when the run was asked to collect them rather than
     #: write them out (:func:`rhasp.deck` without ``out``); else empty.
     records: list[DeckRecord] = field(default_factory=list)
 
@@ -79,8 +79,8 @@ Echo = Callable[[DeckRecord], None]
 
 class DeckRun:
     """Where a run's records go and what it has counted: each record written to the results
-    file (``results``), else handed to ``echo`` and, with ``collect``, kept in the tally's
-    ``records``; every record counted in :attr:`tally`; the first :data:`REPORTED` bad lines
+    file (``results``), else handed to ``echo`` and, with ``collect``, collected in the
+    tally's ``records``; every record counted in :attr:`tally`; the first :data:`REPORTED` bad lines
     and limits passed to ``report``, the rest counted."""
 
     def __init__(
@@ -139,7 +139,7 @@ def run_deck(
 ) -> DeckTally:
     """Solve a deck; each record goes to the request's ``out`` as soon as it is done, else to
     ``echo`` (True: its JSON line on standard output, :func:`print_record`) and, with
-    ``keep``, into the tally's ``records``, in deck order.
+    ``keep``, collected in the tally's ``records``, in deck order.
 
     Bad lines and puzzles that reach a search limit are passed to ``report`` (the first
     :data:`REPORTED`, then a count) and recorded, and the rest goes on. With ``resume``, the
@@ -200,7 +200,8 @@ def run_deck(
 
 def _saved(tally: DeckTally, total: int, out: Path | None, keep: bool, echo: bool) -> str:
     """What a deck run stopped by a lost cluster has saved, and how to go on: in words for a
-    command (``--resume``) or for a call (``resume=True``: only :func:`rhasp.deck` keeps)."""
+    command (``--resume``) or for a call (``resume=True``: only :func:`rhasp.deck` collects
+    the records, ``keep``)."""
     done = f"{tally.puzzles:,} of {total:,} puzzles"
     if out is not None:
         return kept_until_resumed(done, out, call=keep)
