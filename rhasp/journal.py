@@ -15,7 +15,8 @@ goes on from the first shard that does not:
 - Either way the output is cut after the last shard that verifies (never padded) and the
   rest is done again, so a resumed run ends with exactly an uninterrupted run's bytes.
 - A journal whose header cannot be read, or was written for other options, is refused in
-  one line before anything is changed; so is ``--resume`` on an output with no journal.
+  one line before anything is changed; so is ``--resume`` on an output with no journal
+  (the header's check and the refusals' words are :mod:`rhasp.resume`'s, as for a deck).
 
 An output with a journal beside it holds a run of rhasp's own, finished or not, and a run
 without ``--resume`` refuses to overwrite it. A finished run's journal is the checksum of
@@ -50,7 +51,7 @@ from rhasp.resume import (
 JOURNAL_SUFFIX = ".shards"
 VERSION = 2  # version 1 had no checksums: its journals are refused, not trusted
 #: How a run of ``rhasp enumerate`` starts anew where an output and its journal are there.
-ANEW = "remove both files to start anew"
+_ANEW = "remove both files to start anew"
 
 
 def journal_of(path: Path, suffix: str = JOURNAL_SUFFIX) -> Path:
@@ -184,7 +185,7 @@ class JournaledOutput:
         if found is None and differs is not None:
             return "; ".join(differs)
         if differs is not None:
-            return f"holds a run of rhasp {self.command} unlike this one: {differs[0]}; {ANEW}"
+            return f"holds a run of rhasp {self.command} unlike this one: {differs[0]}; {_ANEW}"
         if listed >= total:
             return (
                 f"holds a finished run of rhasp {self.command} ({name} vouches for its "
@@ -208,10 +209,10 @@ class JournaledOutput:
                 f"{self.journal_path.name} beside it cuts the run into "
                 f"{_count(found.get('shards'))} shards where this rhasp cuts it into "
                 f"{mine['shards']:,}, so another version of rhasp began it",
-                f"finish it with that version, or {ANEW}",
+                f"finish it with that version, or {_ANEW}",
             )
 
-        return header_difference(found, mine, self.journal_path, self.describe, ANEW, shards)
+        return header_difference(found, mine, self.journal_path, self.describe, _ANEW, shards)
 
     def notes(self) -> list[str]:
         """What ``--resume`` found, a line each, for the user before the run goes on."""

@@ -224,10 +224,10 @@ class ResultFile:
             return (
                 f"its records are of another deck, or of this one before it changed "
                 f"({self.run_path.name} has another checksum of its lines)",
-                f"resume with the deck they are of, or {ANEW}",
+                f"resume with the deck they are of, or {_ANEW}",
             )
 
-        differs = header_difference(found, header, self.run_path, run_flags, ANEW, deck)
+        differs = header_difference(found, header, self.run_path, run_flags, _ANEW, deck)
         if differs is not None:
             raise self._refusal(None, "; ".join(differs))
 
@@ -286,7 +286,7 @@ RUN_SUFFIX = ".run"
 #: no engine's own seconds nor ``confirm`` (nor, in CSV, ``proven_by``).
 RUN_VERSION = 3
 #: How a deck run starts anew over a results file: its records are overwritten.
-ANEW = "run without --resume to start anew"
+_ANEW = "run without --resume to start anew"
 MISSING = object()  # an option a header does not hold
 #: The options a run's header holds (:func:`run_options`), each a field of the request.
 RUN_OPTIONS = ("objective", "engine", "confirm", "cluster", "verify", "targets")

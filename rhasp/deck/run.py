@@ -138,7 +138,7 @@ def run_deck(
     echo: Echo | bool = True,
 ) -> DeckTally:
     """Solve a deck; each record goes to the request's ``out`` as soon as it is done, else to
-    ``echo`` (True: its JSON line on standard output, :func:`print_record`) and, with
+    ``echo`` (True: its JSON line on standard output) and, with
     ``keep``, collected in the tally's ``records``, in deck order.
 
     Bad lines and puzzles that reach a search limit are passed to ``report`` (the first
@@ -162,7 +162,7 @@ def run_deck(
     results = _begun(request, settings, total, numbered) if out else None
     if results and not isinstance(numbered, list):  # read lazily: once more, for the run
         numbered = stream_deck(path, targets=request.targets)[1]
-    echoed = print_record if echo is True else echo or None
+    echoed = _to_standard_output if echo is True else echo or None
     run = DeckRun(results, echoed, keep, report or (lambda problem: None))
     tally = run.tally
     if settings.engine in (None, "bfs") and total >= COMPILE_FROM and not scheduler:
@@ -233,8 +233,9 @@ def _begun(
     return results
 
 
-def print_record(record: DeckRecord) -> None:
-    """``echo=True``: a record's JSON line on standard output, flushed, as ``rhasp deck``
-    prints it without ``--out``."""
+def _to_standard_output(record: DeckRecord) -> None:
+    """``echo=True``, as :func:`rhasp.deck` passes it: a record's JSON line on standard
+    output, flushed, as ``rhasp deck`` prints it without ``--out`` (the command line passes
+    its own ``echo``)."""
     sys.stdout.write(record.json_line())
     sys.stdout.flush()
