@@ -35,6 +35,7 @@ from rhasp.formats.line import database_line, database_text
 from rhasp.journal import JournaledOutput
 from rhasp.parallel import Workers, fan_out
 from rhasp.progress import Progress, Silent
+from rhasp.resume import kept_until_resumed
 
 MIN_SIZE, MAX_SIZE = 4, 7
 TARGET_LENGTH = 2
@@ -49,7 +50,7 @@ class Options:
     """What to enumerate: the board, and the filters that prune the enumeration itself."""
 
     size: int = 6
-    exit_row: int = 2
+    exit_row: int = 2  # from 0 at the top (``rhasp enumerate --exit-row`` counts from 1)
     min_walls: int = 0
     max_walls: int = 0
     min_pieces: int = 1  # vehicles, the target included
@@ -60,7 +61,7 @@ class Options:
         if not MIN_SIZE <= self.size <= MAX_SIZE:
             raise InputError(f"the size must be {MIN_SIZE} to {MAX_SIZE}", "--size")
         if not 0 <= self.exit_row < self.size:
-            raise InputError(f"the exit row must be 0 to {self.size - 1}", "--exit-row")
+            raise InputError(f"the exit row must be 0 to {self.size - 1}", "exit_row")
         if not 0 <= self.min_walls <= self.max_walls:
             raise InputError("give a count or a range LOW..HIGH with 0 <= LOW <= HIGH", "--walls")
         if not 1 <= self.min_pieces <= self.max_pieces:
@@ -151,10 +152,10 @@ def entries(options: Options, kind: str, index: int) -> list[list[LinePiece]]:
                 pieces.pop()
 
     place(0, 0, [])
-    kept = [pieces for pieces in found if _walls(pieces) <= options.max_walls]
+    fitting = [pieces for pieces in found if _walls(pieces) <= options.max_walls]
     if across and index == options.exit_row:
-        return [exit_row for pieces in kept if (exit_row := _exit_row(options, pieces))]
-    return kept
+        return [exit_row for pieces in fitting if (exit_row := _exit_row(options, pieces))]
+    return fitting
 
 
 def _walls(pieces: list[LinePiece]) -> int:
@@ -291,7 +292,7 @@ def run_shard(options: Options, max_states: int, number: int) -> Shard:
         int(options.from_goals),
         max_states,
     )
-    where = f"shard {number}"
+    where = f"shard {number + 1}"  # counted from 1, as the journal's notes count them
     tallies, found = search.enumerate_shard(lines, shard_prefix(lines, number), limits, where)
     return Shard(
         number,
@@ -407,11 +408,12 @@ def option_flags(options: Mapping[str, Any]) -> dict[str, str]:
     def value(name: str) -> str:
         return str(options.get(name, defaults[name]))
 
+    exit_row = options.get("exit_row", defaults["exit_row"])  # the flag counts from 1
     flags = {
         "size": f"--size {value('size')}",
         "walls": f"--walls {value('min_walls')}..{value('max_walls')}",
         "pieces": f"--pieces {value('min_pieces')}..{value('max_pieces')}",
-        "exit_row": f"--exit-row {value('exit_row')}",
+        "exit_row": f"--exit-row {exit_row + 1 if type(exit_row) is int else exit_row}",
     }
     every = options.get("from_goals", True) is not True
     flags["from_goals"] = (
@@ -431,9 +433,9 @@ def run_enumeration(
     progress: Progress | None = None,
 ) -> Tally:
     """Enumerate: each shard's lines to ``out`` (or standard output) in shard order as soon as
-    it and every shard before it are done. With ``resume``, the shards already in ``out`` are
-    kept and the rest appended. The Dask cluster lost on the way is a ClusterLost saying how
-    many shards were kept, and where."""
+    it and every shard before it are done. With ``resume``, the shards already in ``out`` that
+    verify are kept and the rest appended. The Dask cluster lost on the way is a ClusterLost
+    saying how many shards ``out`` keeps, and how to go on."""
     total = shard_count(prepared(options))
     with contextlib.ExitStack() as started:
         # Workers first: forked after the output was opened, they would hold its lock, and
@@ -475,10 +477,10 @@ def _run(
     except ClusterLost as lost:  # the one line says what the user has
         done = f"{tally.shards:,} of {total:,} shards"
         if out:
-            kept = f"{done} kept in {out}; the same command with --resume goes on"
+            saved = kept_until_resumed(done, out)
         else:
-            kept = f"the lines of {done} written; with --out FILE a run can be resumed"
-        raise lost.saying(kept, tally) from None
+            saved = f"the lines of {done} written; with --out FILE a run can be resumed"
+        raise lost.saying(saved, tally) from None
     finally:
         shown.stop()
         if database:

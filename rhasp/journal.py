@@ -15,7 +15,8 @@ goes on from the first shard that does not:
 - Either way the output is cut after the last shard that verifies (never padded) and the
   rest is done again, so a resumed run ends with exactly an uninterrupted run's bytes.
 - A journal whose header cannot be read, or was written for other options, is refused in
-  one line before anything is changed; so is ``--resume`` on an output with no journal.
+  one line before anything is changed; so is ``--resume`` on an output with no journal
+  (the header's check and the refusals' words are :mod:`rhasp.resume`'s, as for a deck).
 
 An output with a journal beside it holds a run of rhasp's own, finished or not, and a run
 without ``--resume`` refuses to overwrite it. A finished run's journal is the checksum of
@@ -36,18 +37,21 @@ from pathlib import Path
 from typing import IO, Any
 
 from rhasp.errors import InputError
-from rhasp.files import (
-    LONGEST_LINE,
-    destination,
-    json_line,
-    lock_for_writing,
-    naming_the_file,
-    same_file,
-    written_whole,
+from rhasp.files import destination, lock_for_writing, naming_the_file, same_file, written_whole
+from rhasp.resume import (
+    Difference,
+    canonical,
+    header_difference,
+    header_of,
+    line_object,
+    no_companion,
+    unreadable,
 )
 
 JOURNAL_SUFFIX = ".shards"
 VERSION = 2  # version 1 had no checksums: its journals are refused, not trusted
+#: How a run of ``rhasp enumerate`` starts anew where an output and its journal are there.
+_ANEW = "remove both files to start anew"
 
 
 def journal_of(path: Path, suffix: str = JOURNAL_SUFFIX) -> Path:
@@ -71,14 +75,6 @@ def _has_other_names(path: Path) -> bool:
         return os.stat(path).st_nlink > 1
     except OSError:
         return False
-
-
-def read_header(journal: Path) -> dict[str, Any] | None:
-    """A journal's header (its first line), or None where it has none that reads as one;
-    OSError (FileNotFoundError: no journal) as opening it raises. Reads one line, within
-    bounds, whatever the file holds."""
-    with journal.open("rb") as handle:
-        return header_of(handle.readline(LONGEST_LINE + 1))
 
 
 @dataclass
@@ -157,29 +153,21 @@ class JournaledOutput:
     # Before anything is changed: what the files hold, and whether this run may go on.
 
     def _check(self, resume: bool) -> Verified:
-        """What this run keeps; refuses (InputError) where going on would lose what it should
-        keep or trust what it cannot. Changes nothing."""
+        """What this run goes on from; refuses (InputError) where going on would lose what it
+        should keep or trust what it cannot. Changes nothing."""
         if os.fstat(self.output.fileno()).st_size == 0:
             return Verified()  # nothing to lose: a fresh run
         journal = self._journal_lines()
         if journal is None:
             if resume:
-                raise self._refusal(
-                    f"there is no journal {self.journal_path.name} beside it, so nothing to "
-                    "resume or verify; run without --resume to make it anew"
-                )
+                raise no_companion(self.path, self.journal_path)
             return Verified()  # someone else's file: overwritten, as --out says
         found = header_of(journal[0])
         if not resume:
             raise self._refusal(self._holds(found, len(journal) - 1))
-        if found is None:
-            raise self._refusal(
-                f"its journal {self.journal_path.name} does not begin with a header this rhasp "
-                "can read; remove both files to start anew"
-            )
-        if found != self.header:
-            what, advice = self._difference(found)
-            raise self._refusal(f"{what}; {advice}")
+        differs = self._difference(found)
+        if differs is not None:
+            raise self._refusal("; ".join(differs))
         return self._verify(journal[1:])
 
     def _journal_lines(self) -> list[bytes] | None:
@@ -188,19 +176,16 @@ class JournaledOutput:
         except FileNotFoundError:
             return None
         except OSError as error:
-            raise self._refusal(f"its journal cannot be read ({error.strerror})") from None
+            raise unreadable(self.path, self.journal_path, error) from None
 
     def _holds(self, found: dict[str, Any] | None, listed: int) -> str:
         """Why a run without --resume does not overwrite the output."""
         name, total = self.journal_path.name, self.header["shards"]
-        if found is None:
-            return f"the journal {name} beside it cannot be read; remove both to start anew"
-        if found != self.header:
-            what, _ = self._difference(found)
-            return (
-                f"holds a run of rhasp {self.command} unlike this one: {what}; remove it and "
-                f"{name} to start anew"
-            )
+        differs = self._difference(found)
+        if found is None and differs is not None:
+            return "; ".join(differs)
+        if differs is not None:
+            return f"holds a run of rhasp {self.command} unlike this one: {differs[0]}; {_ANEW}"
         if listed >= total:
             return (
                 f"holds a finished run of rhasp {self.command} ({name} vouches for its "
@@ -211,47 +196,23 @@ class JournaledOutput:
             f"{name}): add --resume to finish it, or remove it and {name} to start anew"
         )
 
-    def _difference(self, found: dict[str, Any]) -> tuple[str, str]:
-        """What sets a journal's header apart from this run's, and what the user can do.
+    def _difference(self, found: dict[str, Any] | None) -> Difference | None:
+        """What sets a journal's header apart from this run's, and what the user can do
+        (:func:`rhasp.resume.header_difference`); a journal that differs only in its count of
+        shards is of another rhasp, which cuts the work differently, and is said to be."""
+        mine = self.header
 
-        Why each is named apart: "other options" for a journal that differs only in its
-        format's version or its count of shards (another rhasp, which cuts the work
-        differently) sends the user looking for an option they never changed. The version
-        is looked at first (another version's header may mean other things by the rest),
-        then the command, then the options, whose change (a board's side) may change the
-        shard count too: only with the same options is another count the news."""
-        name, mine = self.journal_path.name, self.header
-        version = found.get("version")
-        if version != mine["version"]:
+        def shards(found: Mapping[str, Any]) -> Difference | None:
+            if found.get("shards") == mine["shards"]:
+                return None
             return (
-                f"its journal {name} {other_version(version, mine['version'])}",
-                "finish the run with the rhasp that began it, or remove both files to start anew",
+                f"{self.journal_path.name} beside it cuts the run into "
+                f"{_count(found.get('shards'))} shards where this rhasp cuts it into "
+                f"{mine['shards']:,}, so another version of rhasp began it",
+                f"finish it with that version, or {_ANEW}",
             )
-        if found.get("rhasp") != mine["rhasp"]:
-            return (
-                f"its journal {name} is of rhasp {found.get('rhasp')}, not rhasp {self.command}",
-                "remove both files to start anew",
-            )
-        theirs, ours = self.describe(found["options"]), self.describe(mine["options"])
-        differ = [key for key in ours if theirs.get(key) != ours[key]]
-        if differ:
-            was = " and ".join(theirs.get(key, "?") for key in differ)
-            now = " and ".join(ours[key] for key in differ)
-            return (
-                f"it was begun with {was}, where this run has {now}",
-                "give the same options to resume, or remove both files to start anew",
-            )
-        if found["options"] == mine["options"] and found.get("shards") != mine["shards"]:
-            return (
-                f"its journal {name} cuts the run into {_count(found.get('shards'))} shards where "
-                f"this rhasp cuts it into {mine['shards']:,}, so another version of rhasp began it",
-                "finish it with that version, or remove both files to start anew",
-            )
-        return (
-            f"its journal {name} has a header unlike this run's (options "
-            f"{' '.join(theirs.values())})",
-            "remove both files to start anew",
-        )
+
+        return header_difference(found, mine, self.journal_path, self.describe, _ANEW, shards)
 
     def notes(self) -> list[str]:
         """What ``--resume`` found, a line each, for the user before the run goes on."""
@@ -294,12 +255,12 @@ class JournaledOutput:
         """Cut the output after the shards that verified (a fresh run: to nothing), and the
         journal after their entries. The output first: a kill in between leaves entries for
         bytes that are gone, which the next ``--resume`` finds do not match."""
-        kept = self.verified.entries
-        self.end = kept[-1]["end"] if kept else 0
-        self.chain = kept[-1]["crc"] if kept else self._first_link()
+        verified = self.verified.entries
+        self.end = verified[-1]["end"] if verified else 0
+        self.chain = verified[-1]["crc"] if verified else self._first_link()
         with naming_the_file(self.path):
             self.output.truncate(self.end)  # never past the file's end: _verify saw to it
-        text = b"".join(canonical(record) + b"\n" for record in (self.header, *kept))
+        text = b"".join(canonical(record) + b"\n" for record in (self.header, *verified))
         with naming_the_file(self.journal_path):
             if _begins_with(self.journal_path, text):
                 os.truncate(self.journal_path, len(text))
@@ -336,14 +297,6 @@ class JournaledOutput:
                 self.journal.close()
 
 
-def other_version(found: Any, reads: int) -> str:
-    """``is of version 1, this rhasp reads version 2 only``: what a header of another format's
-    version is (the journal's, a deck's ``FILE.run``), said apart from damage, since the file
-    is whole, only of a rhasp that writes another."""
-    theirs = f"is of version {found}" if type(found) is int else "names no version"
-    return f"{theirs}, this rhasp reads version {reads} only"
-
-
 def _count(value: Any) -> str:
     """A count as a header holds it, for the user: any value at all (a damaged header's)."""
     return f"{value:,}" if type(value) is int else json.dumps(value)
@@ -357,36 +310,10 @@ def _begins_with(path: Path, text: bytes) -> bool:
         return False
 
 
-def canonical(record: Mapping[str, Any]) -> bytes:
-    """A record as the journal holds it, and as its checksums read it: one way only."""
-    return json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
-
-
 def _chained(entry: Mapping[str, int], piece: bytes, previous: int) -> int:
     """The checksum of an entry: the one before it, then its own fields, then its bytes."""
     fields = {name: value for name, value in entry.items() if name != "crc"}
     return zlib.crc32(piece, zlib.crc32(canonical(fields), previous))
-
-
-def line_object(raw: bytes) -> dict[str, Any] | None:
-    """The JSON object of a line rhasp wrote (a journal's, a deck's ``FILE.run``), None if
-    the line is not one (too long, not UTF-8, not JSON, nested too deeply, a number too long,
-    not an object)."""
-    if len(raw) > LONGEST_LINE:
-        return None
-    try:
-        found = json_line(raw)
-    except ValueError:
-        return None
-    return found if isinstance(found, dict) else None
-
-
-def header_of(raw: bytes) -> dict[str, Any] | None:
-    """The header a journal's first line ``raw`` holds, None where it holds none."""
-    header = line_object(raw)
-    if header is None or not isinstance(header.get("options"), dict):
-        return None
-    return header
 
 
 def _entry(raw: bytes, number: int, previous_end: int) -> dict[str, int] | None:

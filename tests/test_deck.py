@@ -458,24 +458,33 @@ def test_resume_refuses_the_records_of_another_deck(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("given", "named"),
+    ("given", "was", "now"),
     [
-        (("--objective", "slides"), "--objective"),
-        (("--cluster",), "--cluster"),
-        (("--verify",), "--verify"),
-        (("--engine", "astar"), "--engine"),
-        (("--no-confirm",), "--no-confirm"),
-        (("--max-states", "100000"), "--max-states"),
+        (("--objective", "slides"), "--objective moves", "--objective slides"),
+        (("--cluster",), "no --cluster", "--cluster"),
+        (("--verify",), "no --verify", "--verify"),
+        (("--engine", "astar"), "no --engine", "--engine astar"),
+        (("--no-confirm",), "--confirm", "--no-confirm"),
+        (("--max-states", "100000"), "no --max-states", "--max-states 100000"),
     ],
 )
-def test_resume_refuses_other_options_and_names_the_one(tmp_path, given, named):
+def test_resume_refuses_other_options_naming_the_option_and_both_values(tmp_path, given, was, now):
     # Item 10: another --objective mixed two meanings of "length" in one file.
     path, out, first = finished(tmp_path, [FOUR, CARD1])
     assert first.exit_code == 0, first.stderr
     kept = cut_to(out, 1)
     said = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume", *given), out)
-    assert named in said
+    assert f"begun with {was}, where this run has {now}" in said and "out.jsonl.run" in said
     assert out.read_bytes() == kept
+
+
+def test_resume_names_every_option_that_differs(tmp_path):
+    path, out, _ = finished(tmp_path, [FOUR, CARD1])
+    cut_to(out, 1)
+    other = ("--cluster", "--objective", "slides")
+    said = refused(deck(str(path), "--jobs", "1", "--out", str(out), "--resume", *other), out)
+    assert "begun with --objective moves and no --cluster" in said
+    assert "this run has --objective slides and --cluster" in said
 
 
 def test_resume_refuses_records_with_nothing_to_say_what_run_they_are_of(tmp_path):
@@ -855,7 +864,7 @@ def test_a_kept_mismatch_must_be_what_the_line_says(tmp_path):
 
 
 def test_many_kept_records_are_checked_on_the_workers_to_the_same_refusal(tmp_path, monkeypatch):
-    monkeypatch.setattr(importlib.import_module("rhasp.deck"), "CHECK_ON_WORKERS_FROM", 2)
+    monkeypatch.setattr(importlib.import_module("rhasp.deck.kept"), "CHECK_ON_WORKERS_FROM", 2)
     path, out, _ = finished(tmp_path, [FOUR, CARD1, FOUR, CARD1])
     records = [json.loads(line) for line in out.read_text().splitlines()]
     records[3]["length"] = 3  # card 1 takes 8

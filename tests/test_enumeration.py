@@ -232,6 +232,35 @@ def test_a_torn_journal_and_output_resume_whole(tmp_path, five):
     assert out.read_text().splitlines() == five[0]
 
 
+@pytest.mark.parametrize("row", [1, 4])
+def test_the_exit_row_counts_rows_from_1_at_the_top(row):
+    # The reference counts rows from 0 at the top: the flag's row 1 is its 0.
+    result = enumerate_cli("--size", "4", "--exit-row", str(row), "--jobs", "1")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert sorted(lines) == reference.database(4, exit_row=row - 1)[0]
+    boards = [line.split()[1] for line in lines]
+    assert boards and all("AA" in board[(row - 1) * 4 : row * 4] for board in boards)
+
+
+@pytest.mark.parametrize("row", ["0", "5", "-1"])
+def test_an_exit_row_off_the_board_is_refused_naming_the_range(row):
+    result = enumerate_cli("--size", "4", "--exit-row", row)
+    assert result.exit_code == 2
+    said = result.stderr.strip()
+    assert len(said.splitlines()) == 1 and "Traceback" not in said
+    assert "--exit-row" in said and "from 1 (the top) to 4" in said
+
+
+def test_a_journal_names_the_exit_row_as_the_flag_counts_it(tmp_path):
+    out = tmp_path / "db.txt"
+    assert enumerate_cli("--size", "4", "--exit-row", "1", "--out", str(out)).exit_code == 0
+    result = enumerate_cli("--size", "4", "--exit-row", "2", "--out", str(out), "--resume")
+    assert result.exit_code == 2
+    assert "begun with --exit-row 1, where this run has --exit-row 2" in result.stderr
+    assert "db.txt.shards" in result.stderr and str(out) in result.stderr
+
+
 def test_resuming_with_other_options_refuses(tmp_path):
     out = tmp_path / "db.txt"
     assert enumerate_cli("--size", "4", "--out", str(out)).exit_code == 0
@@ -248,7 +277,6 @@ def test_resuming_with_other_options_refuses(tmp_path):
         (("--walls", "1..0"), "--walls: give a count or a range"),
         (("--walls", "many"), "--walls: give a count or a range"),
         (("--pieces", "0"), "--pieces: give a count or a range"),
-        (("--exit-row", "6"), "--exit-row"),
         (("--resume",), "--resume needs --out"),
         (("--histogram", "h.txt"), "this picture can be a"),
     ],

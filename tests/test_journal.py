@@ -337,7 +337,7 @@ def test_a_journal_that_begins_with_no_header_is_refused(tmp_path, whole, replay
     before = files_of(out)
     result = resume(out)
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"rhasp: {out}: its journal db.txt.shards does not begin")
+    assert result.stderr.startswith(f"rhasp: {out}: db.txt.shards beside it does not begin")
     assert files_of(out) == before
 
 
@@ -354,7 +354,7 @@ def test_a_journal_header_out_of_bounds_is_refused_in_one_line(tmp_path, whole, 
     before = files_of(out)
     result = resume(out)
     assert result.exit_code == 2, result.stderr
-    assert result.stderr.startswith(f"rhasp: {out}: its journal db.txt.shards does not begin")
+    assert result.stderr.startswith(f"rhasp: {out}: db.txt.shards beside it does not begin")
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert files_of(out) == before
 
@@ -402,7 +402,7 @@ def test_a_journal_of_another_version_names_both_versions(tmp_path, whole, versi
     result = resume(out)
     assert result.exit_code == 2
     said = result.stderr
-    assert said.count("\n") == 1 and said.startswith(f"rhasp: {out}: its journal db.txt.shards")
+    assert said.count("\n") == 1 and said.startswith(f"rhasp: {out}: db.txt.shards beside it")
     if type(version) is int:
         assert f"version {version}," in said
     assert "reads version 2 only" in said
@@ -468,7 +468,7 @@ def test_resume_with_no_journal_refuses_and_leaves_the_file(tmp_path):
     notes.write_text("notes\n")
     result = rhasp("enumerate", "--size", "4", "--out", str(notes), "--resume")
     assert result.exit_code == 2
-    assert "no journal notes.txt.shards" in result.stderr
+    assert "there is no notes.txt.shards beside it" in result.stderr
     assert len(result.stderr.splitlines()) == 1
     assert notes.read_text() == "notes\n"
     assert not notes.with_name("notes.txt.shards").exists()

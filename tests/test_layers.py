@@ -24,6 +24,10 @@ LOWER = (
     "rhasp.progress",
     "rhasp.exit_codes",
     "rhasp.stopping",
+    "rhasp.deck",
+    "rhasp.journal",
+    "rhasp.resume",
+    "rhasp.enumeration",
 )
 UPPER = ("rhasp.pictures", "rhasp.output", "rhasp.cli", "rhasp.web")
 
@@ -322,3 +326,36 @@ def test_an_import_is_found_inside_a_function_and_relative_not_for_type_checkers
         ("rhasp.search.sibling", False),
         ("rhasp.search.runner.RUNNER", True),
     ]
+
+
+#: The deck package's modules, each built only on those before it: a record, the job that
+#: makes one, the results file and the records a resume keeps, then the run over them all.
+DECK = ("record", "job", "results", "kept", "run")
+
+
+def deck_imports(source: str) -> list[str]:
+    """The modules of the deck package (of :data:`DECK`) that ``source`` imports."""
+    names = [name for name, _ in imports(ast.parse(source)) if within(name, ("rhasp.deck",))]
+    return sorted({name.split(".")[2] for name in names if name.count(".") >= 2} & set(DECK))
+
+
+def test_the_deck_package_builds_each_module_on_those_before_it_only():
+    package = PACKAGE / "deck"
+    assert sorted(path.stem for path in package.glob("*.py")) == sorted([*DECK, "__init__"])
+    wrong = []
+    for position, name in enumerate(DECK):
+        source = (package / f"{name}.py").read_text(encoding="utf-8")
+        later = DECK[position:]
+        wrong += [f"{name} imports {other}" for other in deck_imports(source) if other in later]
+    assert not wrong, wrong
+
+
+def test_an_import_of_a_deck_module_is_found():
+    source = "from rhasp.deck.run import run_deck\ndef f():\n    import rhasp.deck.kept\n"
+    assert deck_imports(source + "from rhasp.errors import InputError\n") == ["kept", "run"]
+
+
+def test_the_design_names_every_module_of_the_deck_package():
+    design = (PACKAGE.parent / "docs" / "design.md").read_text(encoding="utf-8")
+    row = next(line for line in design.splitlines() if line.startswith("| `rhasp/deck/` |"))
+    assert all(f"`{name}.py`" in row for name in DECK), row

@@ -3,8 +3,9 @@ record a puzzle, resumable."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -93,9 +94,16 @@ def deck(
             max_atoms,
             confirm,
         )
-        tally = api.run_deck(request, progress, report)
+        tally = api.run_deck(request, progress, report, echo=print_record)
     err.print(tally_table(tally, progress.seconds, check_numbers, since_start()))
     return deck_code(tally)
+
+
+def print_record(record: Any) -> None:
+    """A record's JSON line (a :class:`rhasp.deck.DeckRecord`'s) on standard output, flushed:
+    the records of a run without ``--out``, as they come."""
+    sys.stdout.write(record.json_line())
+    sys.stdout.flush()
 
 
 def deck_code(tally: DeckTally) -> int:

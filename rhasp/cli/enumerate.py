@@ -39,8 +39,8 @@ def enumerate_command(
         typer.Option(help="Vehicles, the target included: a count, or a range such as 1..7."),
     ] = None,
     exit_row: Annotated[
-        int, typer.Option("--exit-row", min=0, help="The target's row, from 0 at the top.")
-    ] = 2,
+        int, typer.Option("--exit-row", help="The target's row, from 1 at the top.")
+    ] = 3,
     dest: Annotated[
         Path | None,
         typer.Option("--out", help="Write the lines here, resumably (default: stdout)."),
@@ -70,12 +70,16 @@ def enumerate_command(
 
     if resume and dest is None:
         raise InputError("--resume needs --out FILE", "--resume")
+    if not 1 <= exit_row <= size:
+        raise InputError(f"give a row from 1 (the top) to {size} (the board's side)", "--exit-row")
     if histogram is not None:
         picture_format(destination(histogram), CHART_FORMATS)  # before the work, not after
     progress = EnumerationProgress(err)
     with saying_what_is_kept(dest, progress):  # from the start: a signal at once says it too
         with option_names("walls", "pieces"):
-            request = EnumerateRequest(size, walls, pieces, exit_row, jobs, scheduler, max_states)
+            request = EnumerateRequest(
+                size, walls, pieces, exit_row - 1, jobs, scheduler, max_states
+            )
         tally = api.enumerate_database(request, dest, resume, progress)
     journal = None if dest is None else journal_of(dest)
     err.print(enumeration_table(tally, progress.seconds, journal, since_start()))

@@ -73,7 +73,7 @@ def test_a_shard_past_its_budget_is_a_limit_that_names_the_shard(monkeypatch, ji
     number, limit = stopped[0]
     assert limit.limit.ran_out == "states" and limit.limit.amount == 1
     assert limit.what.startswith("state limit reached after ")
-    assert limit.what.endswith(f"states in one cluster of shard {number}")
+    assert limit.what.endswith(f"states in one cluster of shard {number + 1}")
 
 
 def test_the_warm_up_switches_for_good_unless_told_never(monkeypatch):
