@@ -29,6 +29,8 @@ SAME_THING = {
     "fewest_slides": {"rhasp/search/__init__.py", "rhasp/engines/reference.py"},
     "best_first": {"rhasp/search/__init__.py", "rhasp/search/core.py"},
     "enumerate_shard": {"rhasp/search/__init__.py", "rhasp/search/shards.py"},
+    # typing's own flag, written out where importing typing would cost the start-up.
+    "TYPE_CHECKING": {"rhasp/__init__.py", "rhasp/stopping.py"},
     # The API's way to be told of a compile, over the core's.
     "when_compiling": {"rhasp/api.py", "rhasp/search/__init__.py"},
 }
