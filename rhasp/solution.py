@@ -4,18 +4,20 @@ limit, what the limit was. The engines (:mod:`rhasp.engines`) and static analysi
 (:mod:`rhasp.static`) give one; the solve policy (:mod:`rhasp.solving`) confirms it and
 :func:`verify_plan` replays its plan in the model before anyone sees it.
 :meth:`Solution.findings` is what it says as a record, the one source of the fields that the
-JSON of a solve, the page's answer and each deck record share.
+JSON of a solve, the page's answer and each deck record share; :meth:`Solution.lines` what it
+says as text, the words of ``rhasp solve`` and of ``print(solution)`` (the command line adds
+colour, boards and its advice on a limit).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from rhasp.errors import Limit, RhaspError
+from rhasp.errors import Limit, RhaspError, counted
 from rhasp.model import Plan, Puzzle, ShownAsText, plan_slides, replay
-from rhasp.notation import format_plan
+from rhasp.notation import ENGINE, READ, SEARCHES, STOPPED, WHY, Notation, format_plan
 
 Objective = Literal["moves", "slides"]
 OBJECTIVES: tuple[Objective, ...] = ("moves", "slides")
@@ -152,21 +154,128 @@ class Solution(ShownAsText):
             found["stopped"] = {name: str(why) for name, why in self.stopped.items()}
         return found
 
-    def __str__(self) -> str:
-        """What was found and what proves it, then the plan in card notation: what
-        ``print(solution)`` shows outside Jupyter."""
-        name = self.puzzle.name
+    def summary(self, advised: Callable[[Limit], str] = str) -> str:
+        """The answer in one line, its parts joined by `` · ``: the puzzle, the plan's length,
+        what proves it optimal, and the seconds; or that there is no solution and what proves
+        it; or the limit that stopped the search, in the words of ``advised`` (the command
+        line's adds the option that raises it). At most about 100 columns: the engines' work
+        is in :meth:`notes`."""
+        parts = [self.puzzle.name]
         if self.limit:
-            return f"{name}: no answer, the search stopped ({self.limit})"
-        proof = f"proven by {' and '.join(self.proofs)}" if self.proofs else "not proven"
+            parts += [f"{self.objective}: {advised(self.limit)}", "nothing proven beyond that"]
+            parts.append(f"engine {self.engine}")
+        elif not self.has_plan:
+            proof = f"proven by {' and '.join(self.proofs)}"
+            if self.static is None:  # the static proof is a line of its own
+                proof += f": all {self.explored:,} reachable states explored"
+            parts += ["no solution", proof]
+        else:
+            length = f"{self.objective} {self.length}"
+            if self.objective == "slides":
+                length += f" (in {counted(self.moves, 'move')})"
+            stopped = f" ({self._stopped(False, advised)})" if self.stopped else ""
+            parts += [length, f"optimal: {proof_text(self.proofs)}{stopped}"]
+        parts.append(f"{self.seconds:.2f} s")
+        return " · ".join(parts)
+
+    def notes(self, verbose: bool = False, advised: Callable[[Limit], str] = str) -> list[str]:
+        """The lines under the summary, each beginning with a word and a colon
+        (:data:`rhasp.notation.BESIDE_THE_PLAN`, so that a plan read back skips them): what
+        the reader inferred (:func:`reading_text`), why there is no solution when static
+        analysis proved it, and the engine when the board's size chose it, and why; with
+        ``verbose``, the engine and its work, each search's states and seconds, and why a
+        search stopped (its limit in the words of ``advised``)."""
+        lines = [READ + reading] if (reading := reading_text(self.puzzle)) else []
+        if self.static and not self.has_plan:
+            lines.append(f"{WHY}{self.static}")
+        engine = f"{ENGINE}{self.engine}" + (f" ({self.chosen})" if self.chosen else "")
+        if not verbose:
+            return lines + ([engine] if self.chosen else [])
+        if self.asp:
+            engine += (
+                f"; horizon {self.asp.horizon}, {counted(self.asp.choices, 'choice')}, "
+                f"{counted(self.asp.conflicts, 'conflict')}" + memo_text(self.asp.memo)
+            )
+        if self.engine not in self.proofs and not self.has_plan and not self.limit:
+            engine += f"; the {self.engine} search was not started"
+        lines.append(engine)
+        if len(self.searches) >= 2:
+            lines.append(SEARCHES + "; ".join(searched(*item) for item in self.searches.items()))
+        elif self.explored is not None:
+            counter = self.proofs[-1] if self.proofs else self.engine  # the last search
+            lines.append(f"{SEARCHES}{counter} {counted(self.explored, 'state')}")
+        if self.stopped:
+            lines.append(f"{STOPPED}{self._stopped(True, advised)}")
+        return lines
+
+    def _stopped(self, verbose: bool, advised: Callable[[Limit], str]) -> str:
+        """Each search that stopped short of the answer another proved, so that no one reads
+        the answer as its own: ``asp stopped``, ``bfs stopped at its share``; with
+        ``verbose``, why (``asp stopped: timed out at horizon 76``, the limit in the words of
+        ``advised``); joined by ``; ``."""
+        said = []
+        for name, why in self.stopped.items():
+            if why.ran_out == "share":  # a confirming BFS's share of the work: no advice
+                said.append(f"{name} {why}" if verbose else f"{name} stopped at its share")
+            else:
+                said.append(f"{name} stopped: {advised(why)}" if verbose else f"{name} stopped")
+        return "; ".join(said)
+
+    def plan_lines(self, notation: Notation = "card") -> list[str]:
+        """The plan's moves in ``notation``, numbered from 1 (``   1. AR1``); none without a
+        plan."""
         if self.plan is None:
-            return f"{name}: unsolvable, {proof}"
-        moves, slides = self.moves, self.slides
-        plan = " ".join(format_plan(self.plan, self.puzzle.board))
-        return (
-            f"{name}: {moves} move{'s' * (moves != 1)}, {slides} slide{'s' * (slides != 1)}"
-            f"; fewest {self.objective}, {proof}\n{plan}"
-        )
+            return []
+        moves = format_plan(self.plan, self.puzzle.board, notation)
+        return [f"{number:4d}. {move}" for number, move in enumerate(moves, 1)]
+
+    def heading(self, verbose: bool = False, advised: Callable[[Limit], str] = str) -> list[str]:
+        """What ``rhasp solve`` prints above the plan: the :meth:`summary`, then its
+        :meth:`notes` indented by two spaces."""
+        return [self.summary(advised), *(f"  {line}" for line in self.notes(verbose, advised))]
+
+    def lines(
+        self,
+        notation: Notation = "card",
+        verbose: bool = False,
+        advised: Callable[[Limit], str] = str,
+    ) -> list[str]:
+        """The text of ``rhasp solve``: the :meth:`heading`, then the numbered plan
+        (:meth:`plan_lines`)."""
+        return [*self.heading(verbose, advised), *self.plan_lines(notation)]
+
+    def __str__(self) -> str:
+        """:meth:`lines`, what ``print(solution)`` shows outside Jupyter: what ``rhasp solve``
+        prints, but for the command line's advice on a limit (the option that raises it)."""
+        return "\n".join(self.lines())
+
+
+def reading_text(puzzle: Puzzle) -> str:
+    """``target X, leaving right of row 3``: what the reader inferred, or the empty string."""
+    return "; ".join(puzzle.reading)
+
+
+def proof_text(proofs: tuple[str, ...]) -> str:
+    """``asp horizon proof, bfs agrees``: the first proof, then the engines that confirm it."""
+    first, *others = proofs
+    text = "asp horizon proof" if first == "asp" else f"proven by {first}"
+    return ", ".join([text, *(f"{other} agrees" for other in others)])
+
+
+def searched(name: str, figures: SearchFigures) -> str:
+    """``astar 7,925 states 0.08 s`` or ``bfs stopped at 1,000,043 states 2.43 s``: one
+    search's states and seconds."""
+    states = figures.explored
+    stopped = "stopped at " if figures.stopped else ""
+    counted_states = "" if states is None else f"{stopped}{counted(states, 'state')} "
+    return f"{name} {counted_states}{figures.seconds:.2f} s"
+
+
+def memo_text(memo: Mapping[str, int] | None) -> str:
+    """``, memo 2,933 states, 13,108 nogoods``: what the state memo did, if it ran."""
+    if not memo:
+        return ""
+    return f", memo {counted(memo['states'], 'state')}, {counted(memo['nogoods'], 'nogood')}"
 
 
 class EngineDisagreement(RhaspError):

@@ -249,11 +249,12 @@ def test_print_shows_the_board_and_the_plan_not_the_fields():
         "B.RRR.",
     ]
     solution = rhasp.solve(card(1), engine="bfs")
-    heading, plan = str(solution).split("\n")
-    assert heading.startswith("card01: 8 moves, ") and heading.endswith("proven by bfs")
-    assert rhasp.check(card(1), plan).moves_minimal
+    assert str(solution).startswith("card01 · moves 8 · optimal: proven by bfs · ")
+    assert rhasp.check(card(1), str(solution)).moves_minimal
     unsolvable = rhasp.solve(rhasp.parse("AAB\n..B\n..B"), engine="bfs")  # B fills column 3
-    assert str(unsolvable) == "puzzle: unsolvable, proven by static analysis"
+    summary, read, why = str(unsolvable).splitlines()
+    assert summary.startswith("puzzle · no solution · proven by static analysis · ")
+    assert read == "  read: target A, leaving right of row 1" and why.startswith("  why: ")
 
 
 def test_generate_makes_a_puzzle_of_at_least_the_moves_asked():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import pty
@@ -13,14 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from rich.console import Console
 from typer.main import get_command
 
 from rhasp import hint, play
 from rhasp.cli import COMPILING, app, main
 from rhasp.engines import reference
 from rhasp.formats import read_text
-from rhasp.output import ProofProgress
 from rhasp.pictures import BOARD_FORMATS, CHART_FORMATS, GRAPH_FORMATS
 from tests.boards import (
     CARD1_CLINGO_ATOMS,
@@ -685,22 +682,6 @@ def test_the_text_summary_names_the_memos_work():
     assert re.search(r"horizon 14, [\d,]+ choices, [\d,]+ conflicts, memo [\d,]+ states, ", engine)
     plain = rhasp("solve", card03, "--no-memo", "--verbose").stdout.splitlines()[2]
     assert "memo" not in plain
-
-
-def test_the_live_line_shows_after_a_second_on_a_terminal_only():
-    terminal = Console(file=io.StringIO(), force_terminal=True)
-    live = ProofProgress(terminal)
-    live.searching(120, 3, 0.5, "horizon")
-    assert terminal.file.getvalue() == ""  # most proofs are over within the first second
-    live.searching(2105, 7, 1.5, "horizon")
-    assert (
-        terminal.file.getvalue() == "\r\x1b[Kproving horizon 7 · 1.5 s · 2,105 states in the memo"
-    )
-    live.stop()
-    assert terminal.file.getvalue().endswith("\r\x1b[K")
-    pipe = Console(file=io.StringIO())
-    ProofProgress(pipe).searching(10, 7, 5.0, "horizon")
-    assert pipe.file.getvalue() == ""
 
 
 def run_with_terminal_stderr(*args: str) -> tuple[int, str, str]:

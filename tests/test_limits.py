@@ -288,26 +288,6 @@ def test_an_unsolvable_puzzle_is_exit_code_1_in_a_deck_as_in_solve(tmp_path):
     assert solved.exit_code == decked.exit_code == 1
 
 
-def test_the_progress_line_shows_on_a_terminal_only_and_is_wiped():
-    import io
-
-    from rich.console import Console
-
-    from rhasp.output import SearchLine
-
-    screen = io.StringIO()
-    live = SearchLine(Console(file=screen, force_terminal=True))
-    live.searching(1_000, 3, 0.5, "depth")  # within the first second: nothing
-    assert screen.getvalue() == ""
-    live.searching(250_000, 7, 2.0, "depth")
-    assert screen.getvalue() == "\r\x1b[Ksearching: 250,000 states · depth 7 · 125,000 states/s"
-    live.stop()
-    assert screen.getvalue().endswith("\r\x1b[K")
-    pipe = io.StringIO()
-    SearchLine(Console(file=pipe, force_terminal=False)).searching(250_000, 7, 2.0, "depth")
-    assert pipe.getvalue() == ""
-
-
 def sixty_vehicles() -> str:
     """A 12x12 grid holding 60 vehicles: five cars and two free cells in every row, X the
     rightmost car of row 5, so that X leaves in one move (hand count: XR2)."""

@@ -1,17 +1,20 @@
-"""What a solution says as a record (:meth:`rhasp.solution.Solution.findings`), said once: the
-JSON of ``rhasp solve`` and each record of ``rhasp deck`` take those fields from it, so that
-the two say the same of the same puzzle, field by field."""
+"""What a solution says, said once: as a record (:meth:`rhasp.solution.Solution.findings`),
+whose fields the JSON of ``rhasp solve`` and each record of ``rhasp deck`` take, so that the
+two say the same of the same puzzle, field by field; and as text
+(:meth:`~rhasp.solution.Solution.lines`), what ``print(solution)`` and ``rhasp solve`` show."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from rhasp import api
 from rhasp.errors import Limit
+from rhasp.output import advised
 from rhasp.solution import Solution
-from tests.boards import EXAMPLES, ORIGINAL, card
+from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card
 from tests.command import rhasp
 
 #: (puzzle file, options): a plan proven by BFS, a puzzle proven unsolvable, a search that
@@ -80,3 +83,84 @@ def test_each_search_has_its_own_seconds_and_together_they_are_the_seconds():
     walled = api.read("o" * 12 + "AAxooo" + "o" * 18)  # a wall at the exit
     static = api.solve(walled, engine="bfs")
     assert static.proofs == ("static analysis",) and static.search_seconds() == {}
+
+
+def without_seconds(text: str) -> str:
+    """``text`` with each duration (``0.12 s``) as ``T s``: two runs never take the same time."""
+    return re.sub(r"\b\d+\.\d\d s\b", "T s", text)
+
+
+#: (puzzle file, options): BFS's plan of the fewest moves; A*'s of the fewest slides with the
+#: confirming BFS stopped at its share; no solution, proven by static analysis; a target the
+#: reader inferred (the ``read:`` line); and each with the engines' work.
+SAID = [
+    (ORIGINAL / "card01.txt", ("--engine", "bfs")),
+    (
+        ORIGINAL / "card07.txt",
+        ("--engine", "astar", "--objective", "slides", "--max-states", "5000"),
+    ),
+    (EXAMPLES / "unsolvable.txt", ("--engine", "bfs")),
+    (EXAMPLES / "two-targets.txt", ("--engine", "bfs")),
+]
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+@pytest.mark.parametrize(("path", "options"), SAID, ids=[path.stem for path, _ in SAID])
+def test_print_says_what_rhasp_solve_prints(path, options, verbose):
+    printed = rhasp("solve", str(path), *options, *(["--verbose"] if verbose else []))
+    assert printed.exit_code in (0, 1), printed.stderr  # 1: no solution
+    engine, *rest = options[1:]
+    named = dict(zip(rest[::2], rest[1::2], strict=True))
+    solution = api.solve(
+        api.read(str(path)),
+        named.get("--objective", "moves"),
+        engine=engine,
+        max_states=int(named.get("--max-states", 10**9)),
+    )
+    # print shows the plain words; --verbose adds the engines' work, a limit as advised.
+    text = "\n".join(solution.lines(verbose=True, advised=advised)) if verbose else str(solution)
+    assert without_seconds(text + "\n") == without_seconds(printed.stdout)
+
+
+def test_print_says_a_limit_without_the_command_lines_advice():
+    printed = rhasp("solve", str(ORIGINAL / "card40.txt"), "--engine", "bfs", "--max-states", "50")
+    assert printed.exit_code == 4
+    found = api.solve(card(40), engine="bfs", max_states=50)
+    said = str(found)
+    assert "--max-states" not in said and "--max-states" in printed.stdout
+    assert without_seconds(said) == without_seconds(printed.stdout.strip()).replace(
+        " (raise --max-states)", ""
+    )
+    assert said.startswith(f"card40 · moves: {found.limit} · nothing proven beyond that · ")
+
+
+def test_a_printed_solution_reads_back_as_its_plan():
+    # Card 1 takes 8 moves (by hand): what print shows is a plan that solves it in 8.
+    checked = api.check(card(1), str(api.solve(card(1), engine="bfs")))
+    assert checked.solves and checked.moves == 8
+
+
+WIDTH = 100  # the summary line's most: it reads at a glance on any terminal
+
+
+@pytest.mark.parametrize("engine", ["bfs", "astar"])
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+def test_the_summary_line_of_every_card_fits_100_columns(engine, objective):
+    for number in range(1, 41):
+        line = api.solve(card(number), objective, engine=engine).summary()
+        assert len(line) <= WIDTH, line
+        assert line.startswith(f"card{number:02d} · {objective} ")
+        assert " · optimal: proven by " in line and "states" not in line
+
+
+def test_the_summary_line_of_asp_and_of_large_and_unsolvable_boards_fits_100_columns():
+    boards = [
+        # ASP, BFS agreeing, counts of two digits as on every card (card 40, the longest,
+        # is one character wider for its 28 s, and takes that long).
+        api.solve(card(12), "slides"),
+        api.solve(api.read(str(PUZZLES / "large" / "left12.txt")), "slides"),  # A*'s share
+        api.solve(api.read(str(EXAMPLES / "unsolvable.txt"))),  # static, its proof below
+        api.solve(api.read(str(PUZZLES / "large" / "walled12.txt"))),
+    ]
+    for solution in boards:
+        assert len(solution.summary()) <= WIDTH, solution.summary()

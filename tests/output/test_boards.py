@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from rich.color import Color
 from rich.text import Text
 
 import rhasp
-from rhasp.errors import Limit
 from rhasp.model import replay
-from rhasp.output import TARGET_COLOURS, VEHICLE_COLOURS, advised, letter_style, solution_text
-from tests.boards import EXAMPLES, PUZZLES, card
+from rhasp.output.boards import TARGET_COLOURS, VEHICLE_COLOURS, letter_style
+from rhasp.output.text import solution_text
+from tests.boards import EXAMPLES, card
 
 #: WCAG 2's least contrast for normal text (level AA).
 READABLE = 4.5
@@ -101,56 +99,3 @@ def test_two_targets_touching_take_two_reds():
     solution = rhasp.solve(puzzle, engine="bfs")
     for board in boards_shown(solution_text(solution, "card", boards=True)):
         assert neighbours_sharing_a_colour(board) == []
-
-
-def test_the_seconds_say_what_they_cover():
-    from rhasp.output import seconds_row
-
-    assert seconds_row(2.5, 2.9, "solving") == ("seconds", "2.5 solving")
-    name, text = seconds_row(4.9, 18.9, "enumerating")
-    assert name == "seconds"
-    assert text.startswith("4.9 enumerating, 18.9 in all (")
-    assert "compiling" in text
-
-
-WIDTH = 100  # the summary line's most, by issue 34: it reads at a glance on any terminal
-
-
-@pytest.mark.parametrize("engine", ["bfs", "astar"])
-@pytest.mark.parametrize("objective", ["moves", "slides"])
-def test_the_summary_line_of_every_card_fits_100_columns(engine, objective):
-    from rhasp.output import summary
-
-    for number in range(1, 41):
-        line = summary(rhasp.solve(card(number), objective, engine=engine))
-        assert len(line) <= WIDTH, line
-        assert line.startswith(f"card{number:02d} · {objective} ")
-        assert " · optimal: proven by " in line and "states" not in line
-
-
-def test_the_summary_line_of_asp_and_of_large_and_unsolvable_boards_fits_100_columns():
-    from rhasp.output import summary
-
-    boards = [
-        # ASP, BFS agreeing, counts of two digits as on every card (card 40, the longest,
-        # is one character wider for its 28 s, and takes that long).
-        rhasp.solve(card(12), "slides"),
-        rhasp.solve(rhasp.read(str(PUZZLES / "large" / "left12.txt")), "slides"),  # A*'s share
-        rhasp.solve(rhasp.read(str(EXAMPLES / "unsolvable.txt"))),  # static, its proof below
-        rhasp.solve(rhasp.read(str(PUZZLES / "large" / "walled12.txt"))),
-    ]
-    for solution in boards:
-        assert len(summary(solution)) <= WIDTH, summary(solution)
-
-
-def test_a_limit_is_advised_in_the_command_lines_words_once_for_each_kind():
-    atoms = Limit("ground program limit reached after 9 atoms at horizon 3", "atoms", 9)
-    states = Limit("state limit reached after 51 states at depth 2", "states", 50, 51)
-    assert advised(states) == f"{states.text} (raise --max-states)"
-    both = replace(atoms, also=("bfs", states))
-    assert (
-        advised(both) == f"{atoms.text}; bfs: {states.text} (raise --max-atoms; raise --max-states)"
-    )
-    assert advised(replace(states, also=("bfs", states))).count("raise") == 1
-    timed = Limit("timed out at horizon 4", "time", 1.0)
-    assert advised(timed) == "timed out at horizon 4"  # the command line's --timeout was given
