@@ -187,7 +187,7 @@ def _resolve_label(label: str, board: Board, token: str, where: str) -> str:
 #: What ``rhasp solve`` prints around a plan: its summary line, whose parts are joined by
 #: `` · `` (never in a plan), and with ``--boards`` the frames and rows of each board.
 _SUMMARY = " · "
-#: What starts each line ``rhasp solve`` prints under the summary (rhasp.output.details):
+#: What starts each line ``rhasp solve`` prints under the summary (``Solution.notes``):
 #: what the reader inferred, why there is no solution, the engine and its work, each
 #: search's states and seconds, why a search stopped.
 READ, WHY, ENGINE, SEARCHES, STOPPED = "read: ", "why: ", "engine: ", "searched: ", "stopped: "

@@ -13,7 +13,7 @@ What reports what:
   its running tally, then :meth:`Progress.stop`.
 
 :class:`Silent` does nothing for every call, so a display shows only what it cares about
-(:mod:`rhasp.output` holds the terminal's).
+(:mod:`rhasp.output.progress` holds the terminal's).
 """
 
 from __future__ import annotations
@@ -72,8 +72,8 @@ class Silent:
 
 @dataclass(frozen=True)
 class HorizonCalls(Silent):
-    """A plain function ``(horizon, seconds, memo states)`` as a :class:`Progress`: what
-    ``rhasp.solve(progress=...)`` took before there was one protocol, and still takes."""
+    """A plain function ``(horizon, seconds, memo states)`` as a :class:`Progress`, which
+    ``rhasp.solve(progress=...)`` takes too."""
 
     function: Callable[[int, float, int], None]
 

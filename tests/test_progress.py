@@ -65,7 +65,7 @@ def test_an_asp_proof_reports_each_horizon_and_how_it_ended():
 
 @dataclass
 class OnlySearching:
-    """A display written before the protocol had ``proved``."""
+    """A display without ``proved``."""
 
     seen: list[int]
 
