@@ -746,6 +746,16 @@ def test_a_long_proof_shows_the_live_line_on_a_terminal_and_never_in_json():
     assert piped.returncode == 4 and "proving" not in piped.stderr
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_a_decks_records_go_to_standard_output_while_its_bar_shows_on_the_terminal(tmp_path):
+    deck = tmp_path / "two.txt"
+    deck.write_text("".join((PUZZLES / "original40.txt").read_text().splitlines(True)[:2]))
+    code, out, err = run_with_terminal_stderr("deck", str(deck), "--jobs", "1", "--engine", "bfs")
+    assert code == 0
+    assert [json.loads(line)["line"] for line in out.splitlines()] == [1, 2]
+    assert "2/2" in err and '"line"' not in err
+
+
 @pytest.mark.parametrize(
     ("args", "start"),
     [

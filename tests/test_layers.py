@@ -200,6 +200,35 @@ def test_a_leak_is_found_at_the_top_inside_a_function_and_relative():
     ]
 
 
+#: The output package's modules, and which of their siblings each may import: the text of an
+#: answer draws its boards; the rest stand alone. Nothing in it imports the package itself
+#: (its ``__init__`` only gathers their names), nor the command line, the page or pictures.
+OUTPUT = {
+    "rhasp.output.boards": set(),
+    "rhasp.output.text": {"rhasp.output.boards"},
+    "rhasp.output.records": set(),
+    "rhasp.output.progress": set(),
+    "rhasp.output.tables": set(),
+}
+
+
+def test_the_output_package_is_layered_as_declared():
+    found = {}
+    for path in sorted((PACKAGE / "output").glob("*.py")):
+        module = module_name(path)
+        imported = {name for name, _ in imports(ast.parse(path.read_text(encoding="utf-8")))}
+        if module == "rhasp.output":
+            continue
+        found[module] = {
+            ".".join(name.split(".")[:3]) for name in imported if within(name, ("rhasp.output",))
+        }
+        doors = [
+            name for name in imported if within(name, ("rhasp.cli", "rhasp.web", "rhasp.pictures"))
+        ]
+        assert not doors, (module, doors)
+    assert found == OUTPUT
+
+
 #: The search core's package: outside it, rhasp asks the core through its face (the names of
 #: ``rhasp.search.__all__``), never through its modules or its tables and keys.
 CORE = "rhasp.search"
@@ -359,32 +388,3 @@ def test_the_design_names_every_module_of_the_deck_package():
     design = (PACKAGE.parent / "docs" / "design.md").read_text(encoding="utf-8")
     row = next(line for line in design.splitlines() if line.startswith("| `rhasp/deck/` |"))
     assert all(f"`{name}.py`" in row for name in DECK), row
-
-
-#: The output package's modules, and which of their siblings each may import: the text of an
-#: answer draws its boards; the rest stand alone. Nothing in it imports the package itself
-#: (its ``__init__`` only gathers their names), nor the command line, the page or pictures.
-OUTPUT = {
-    "rhasp.output.boards": set(),
-    "rhasp.output.text": {"rhasp.output.boards"},
-    "rhasp.output.records": set(),
-    "rhasp.output.progress": set(),
-    "rhasp.output.tables": set(),
-}
-
-
-def test_the_output_package_is_layered_as_declared():
-    found = {}
-    for path in sorted((PACKAGE / "output").glob("*.py")):
-        module = module_name(path)
-        imported = {name for name, _ in imports(ast.parse(path.read_text(encoding="utf-8")))}
-        if module == "rhasp.output":
-            continue
-        found[module] = {
-            ".".join(name.split(".")[:3]) for name in imported if within(name, ("rhasp.output",))
-        }
-        doors = [
-            name for name in imported if within(name, ("rhasp.cli", "rhasp.web", "rhasp.pictures"))
-        ]
-        assert not doors, (module, doors)
-    assert found == OUTPUT

@@ -5,6 +5,7 @@ Each writes through a :class:`Screen`."""
 from __future__ import annotations
 
 import math
+import sys
 import time
 from typing import Any
 
@@ -24,9 +25,11 @@ class Screen:
     On a terminal, one region that :meth:`draw` rewrites in place (rich's ``Live``), begun
     at the first draw: a line, redrawn at each draw and wiped by :meth:`stop`; or, with
     ``bar``, a bar that redraws itself ten times a second (its time left moves between
-    advances), stays when stopped, and has what the program prints meanwhile go above it.
-    Off a terminal :meth:`draw` does nothing and nothing writes an escape: :meth:`now_and_then`
-    prints a plain line at most once every ``every`` seconds instead."""
+    advances) and stays when stopped. While a bar is shown, what the program writes to
+    standard output goes above it when standard output is a terminal too, and to standard
+    output, untouched, when it is a file or a pipe. Off a terminal :meth:`draw` does nothing
+    and nothing writes an escape: :meth:`now_and_then` prints a plain line at most once every
+    ``every`` seconds instead."""
 
     def __init__(self, console: Console, every: float = math.inf, bar: bool = False) -> None:
         self.console = console
@@ -51,7 +54,7 @@ class Screen:
                 auto_refresh=self.bar,
                 refresh_per_second=10,
                 transient=not self.bar,
-                redirect_stdout=self.bar,
+                redirect_stdout=self.bar and terminal(sys.stdout),
                 redirect_stderr=self.bar,
             )
             self.live.start()
@@ -75,6 +78,12 @@ class Screen:
         if self.live is not None:
             self.live.stop()
             self.live = None
+
+
+def terminal(stream: Any) -> bool:
+    """Whether ``stream`` (``sys.stdout``, which may be None or a stand-in) is a terminal."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
 
 
 class LiveLine(Silent):

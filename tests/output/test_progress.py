@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import io
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 from rhasp.output import progress
 from rhasp.output.progress import (
@@ -19,6 +21,7 @@ from rhasp.output.progress import (
     EnumerationProgress,
     GenerateProgress,
     ProofProgress,
+    Screen,
     SearchLine,
 )
 
@@ -147,6 +150,28 @@ def test_off_a_terminal_a_deck_writes_plain_lines_and_no_escape():
         "1/3 puzzles",
         "2/3 puzzles",
     ]
+
+
+class Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("stdout", "above"), [(io.StringIO, False), (Tty, True)])
+def test_while_a_bar_shows_standard_output_goes_above_it_only_if_a_terminal_too(
+    monkeypatch, stdout, above
+):
+    # A deck's records go to standard output while its bar shows on standard error: into
+    # the file or pipe they are meant for, or, on the same terminal, above the bar.
+    out = stdout()
+    monkeypatch.setattr(sys, "stdout", out)
+    terminal = Console(file=io.StringIO(), force_terminal=True, width=100)
+    screen = Screen(terminal, bar=True)
+    screen.draw(Text("solving 1/2"))
+    print("a record")
+    screen.stop()
+    assert shown(terminal.file.getvalue()) == (["a record"] if above else []) + ["solving 1/2"]
+    assert out.getvalue() == ("" if above else "a record\n")
 
 
 def test_no_module_writes_an_escape_and_one_makes_the_live_region():
