@@ -54,7 +54,7 @@ class Screen:
                 auto_refresh=self.bar,
                 refresh_per_second=10,
                 transient=not self.bar,
-                redirect_stdout=self.bar and terminal(sys.stdout),
+                redirect_stdout=self.bar and is_a_terminal(sys.stdout),
                 redirect_stderr=self.bar,
             )
             self.live.start()
@@ -80,7 +80,7 @@ class Screen:
             self.live = None
 
 
-def terminal(stream: Any) -> bool:
+def is_a_terminal(stream: Any) -> bool:
     """Whether ``stream`` (``sys.stdout``, which may be None or a stand-in) is a terminal."""
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())
