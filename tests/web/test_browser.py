@@ -352,7 +352,7 @@ def test_a_stopped_asp_proof_keeps_its_horizons_and_offers_the_bfs_answer(
         assert re.fullmatch(stopped, horizons[-1])
         summary = page.text_content("#solve-summary")
         assert summary.startswith("The ASP proof stopped: timed out at horizon ")
-        assert words in summary and f"{expected.slides} slides" in words
+        assert words in summary and f" · slides {expected.slides} (in " in words
         assert page.locator("#plan li").count() == 0  # nothing shown before the click
         page.click("#show-bfs-plan")
         shown = [text.split(". ")[1] for text in page.locator("#plan li").all_text_contents()]
@@ -603,7 +603,7 @@ def test_a_large_board_is_solved_by_astar_on_the_page(browser: object, server: s
         assert page.input_value("#engine") == "astar"  # the default past 6×6
         words = solved_on_the_page(page)
         assert wait_text(page, "#solve-summary", words) == words
-        assert f"{LEFT12_MOVES} moves, " in words
+        assert f" · moves {LEFT12_MOVES} · " in words
         shown = [text.split(". ")[1] for text in page.locator("#plan li").all_text_contents()]
         assert len(shown) == LEFT12_MOVES
         assert rhasp.play(rhasp.read(LEFT12), " ".join(shown)).solved
@@ -672,7 +672,7 @@ def test_counts_are_singular_for_one_everywhere_on_the_page(page: object) -> Non
     page.click("#hint")
     assert "You are 1 move from the exit" in wait_text(page, "#status", "Hint: ")
     words = solved_on_the_page(page)
-    assert "1 move, " in wait_text(page, "#solve-summary", words)
+    assert " · moves 1 · " in wait_text(page, "#solve-summary", words)
     page.click("#leave")
     puzzle = rhasp.parse(module(page, "state.js", "return m.game.start;"))
     (move,) = rhasp.solve(puzzle, engine="bfs").plan
