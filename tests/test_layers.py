@@ -229,6 +229,14 @@ def test_the_output_package_is_layered_as_declared():
     assert found == OUTPUT
 
 
+def test_the_design_names_every_module_of_the_output_package():
+    design = (PACKAGE.parent / "docs" / "design.md").read_text(encoding="utf-8")
+    row = next(line for line in design.splitlines() if line.startswith("| `rhasp/output/` |"))
+    modules = {path.name for path in (PACKAGE / "output").glob("*.py")}
+    assert modules == {name.rsplit(".", 1)[1] + ".py" for name in OUTPUT} | {"__init__.py"}
+    assert all(f"`{name}`" in row for name in modules), row
+
+
 #: The search core's package: outside it, rhasp asks the core through its face (the names of
 #: ``rhasp.search.__all__``), never through its modules or its tables and keys.
 CORE = "rhasp.search"
