@@ -106,8 +106,9 @@ def cards() -> tuple[Puzzle, ...]:
 
 def solution_record(solution: Solution) -> dict[str, Any]:
     """What ``rhasp solve --format json`` prints, the solution's words (``text``: what
-    ``print(solution)`` shows), and each move's label and cells for the page's animation."""
+    ``print(solution)`` shows above the plan, which the page lists itself), and each move's
+    label and cells for the page's animation."""
     record = solution_dict(solution, "card")
-    record["text"] = str(solution)
+    record["text"] = "\n".join(solution.heading())
     record["steps"] = [{"label": m.label, "delta": m.delta} for m in solution.plan or ()]
     return record

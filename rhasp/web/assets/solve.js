@@ -110,9 +110,9 @@ function showSolution(solution) {
       (length > 0 ? ` (a plan of ${length}, none of ${length - 1} or fewer)` : "");
     $("proof").append(item);
   }
-  // The solution in the server's words (what print(solution) shows in Python); a static
-  // proof, where one says why there is no plan, cell by cell, as rhasp solve gives it.
-  const words = solution.static && !solution.solved ? `${solution.text}\n${solution.static}` : solution.text;
+  // The solution in the server's words (what print(solution) shows above the plan), the
+  // static proof among them where one says why there is no plan.
+  const words = solution.text;
   if (!solution.solved) {
     summary.textContent = words;
     return;
