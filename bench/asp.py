@@ -143,7 +143,7 @@ def main() -> None:
         ]
         for variant in variants
     }
-    oracle = get_engine("bfs")
+    oracle = get_engine("bfs", budget=Budget())
     rows = []
     print(header(variants), flush=True)
     for number in numbers:

@@ -26,6 +26,7 @@ import rhasp.engines.asp as asp
 from rhasp.engines import AspOptions, get_engine
 from rhasp.engines.memo import StateMemo
 from rhasp.formats import read_path
+from rhasp.limits import Budget
 
 DECK = Path(__file__).resolve().parent.parent / "puzzles" / "original40.txt"
 spent: dict[str, float] = {}
@@ -72,7 +73,9 @@ def main() -> None:
     rows = []
     for card in (int(c) for c in args.cards.split(",")):
         spent.clear()
-        solution = get_engine("asp", asp=options).solve(deck[card - 1], args.objective)
+        solution = get_engine("asp", budget=Budget(), asp=options).solve(
+            deck[card - 1], args.objective
+        )
         stats = solution.asp.record()
         ground, python = spent.get("grounding", 0.0), spent.get("propagator", 0.0)
         clasp = solution.seconds - ground - python

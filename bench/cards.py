@@ -23,6 +23,7 @@ from pathlib import Path
 from rhasp import search
 from rhasp.engines.bfs import BfsEngine
 from rhasp.formats import read_path
+from rhasp.limits import Budget
 
 DECK = Path(__file__).resolve().parent.parent / "puzzles" / "original40.txt"
 
@@ -35,7 +36,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     cards = read_path(str(DECK))
-    engine = BfsEngine(fast=args.core != "reference")
+    engine = BfsEngine(fast=args.core != "reference", budget=Budget())
     os.environ["RHASP_JIT"] = "always" if args.core == "compiled" else "never"
     if args.core == "compiled":
         began = time.perf_counter()

@@ -22,6 +22,7 @@ from rhasp.canonical import cluster_graph, hardest_state
 from rhasp.formats import read_path
 from rhasp.formats.line import database_board, database_line
 from rhasp.generation import random_board
+from rhasp.limits import Budget
 from rhasp.model import Puzzle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +32,7 @@ def hardest_of_random(seed: int) -> str | None:
     """The deck line of one random board's hardest state; None for a board with no solution."""
     rng = random.Random(seed)
     puzzle = random_board(rng, vehicles=rng.randint(6, 13), walls=rng.randint(0, 1))
-    found = hardest_state(puzzle)
+    found = hardest_state(puzzle, Budget())
     return None if found is None else found.deck_line()
 
 
@@ -40,7 +41,7 @@ def by_length_from_cards(per_length: int, seed: int) -> dict[int, list[str]]:
     rng = random.Random(seed)
     found: dict[int, list[str]] = {}
     for puzzle in read_path(str(ROOT / "puzzles" / "original40.txt")):
-        graph = cluster_graph(puzzle)
+        graph = cluster_graph(puzzle, Budget())
         layers: dict[int, list[int]] = {}
         for i in graph.by_distance:
             layers.setdefault(graph.distance[i], []).append(i)

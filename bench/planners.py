@@ -3,7 +3,7 @@
     python bench/planners.py [--runs 1] [--cards 1-40] [--objective moves|slides|both]
                              [--search "astar(lmcut())"]
 
-For every card and objective, back to back: rhasp's ASP engine alone (``get_engine("asp")``,
+For every card and objective, back to back: rhasp's ASP engine alone (``get_engine("asp", ...)``,
 its horizon proof, no BFS confirmation), rhasp's BFS (Dijkstra by slides) on the compiled
 search core (loaded before the clock starts), and Fast Downward (PyPI ``up-fast-downward``,
 its bundled planner, A* with the admissible LM-cut heuristic by default) on the domain and
@@ -38,6 +38,7 @@ from rhasp.engines import get_engine
 from rhasp.engines.bfs import BfsEngine
 from rhasp.formats import read_path
 from rhasp.formats.pddl import write_domain, write_problem
+from rhasp.limits import Budget
 from rhasp.model import replay
 from rhasp.notation import extract_plan, parse_plan
 
@@ -97,7 +98,7 @@ def main() -> None:
     driver = fast_downward()
     os.environ["RHASP_JIT"] = "always"
     search.prefer_compiled()
-    asp, bfs = get_engine("asp"), BfsEngine()
+    asp, bfs = get_engine("asp", budget=Budget()), BfsEngine()
     seconds: dict[tuple[int, str, str], list[float]] = {}
     lengths: dict[tuple[int, str], int] = {}
     wrong: list[str] = []

@@ -36,11 +36,11 @@ Canonical = tuple[object, ...]
 
 #: How far each of several searches may go: one budget for all, or what gives each search its
 #: own when asked (``generate``'s seconds: a budget's seconds count from its search's start,
-#: so each search must get the seconds left, not the run's whole); None: the defaults.
-Budgets = Budget | Callable[[], Budget] | None
+#: so each search must get the seconds left, not the run's whole).
+Budgets = Budget | Callable[[], Budget]
 
 
-def next_budget(budgets: Budgets) -> Budget | None:
+def next_budget(budgets: Budgets) -> Budget:
     """The budget of the next search (:data:`Budgets`)."""
     return budgets() if callable(budgets) else budgets
 
@@ -51,7 +51,7 @@ def one_target(puzzle: Puzzle) -> None:
         raise InputError("analysis needs exactly one target", puzzle.name)
 
 
-def cluster_graph(puzzle: Puzzle, budget: Budget | None = None) -> ClusterGraph:
+def cluster_graph(puzzle: Puzzle, budget: Budget) -> ClusterGraph:
     """The whole cluster of the puzzle's start, explored once with its moves kept, and its
     distances to the goals over those moves."""
     one_target(puzzle)
@@ -73,7 +73,7 @@ class Hardest:
         return database_line(self.moves, database_board(self.puzzle), self.cluster)
 
 
-def hardest_state(puzzle: Puzzle, budget: Budget | None = None) -> Hardest | None:
+def hardest_state(puzzle: Puzzle, budget: Budget) -> Hardest | None:
     """The canonical hardest state of the puzzle's cluster: of the states farthest from a
     goal, the least in the database's order (:func:`rhasp.search.clusters.database_order`),
     as ``rhasp enumerate`` chooses. None if no goal is reachable."""
@@ -97,7 +97,7 @@ def state_name(puzzle: Puzzle) -> Canonical:
     return (_shape(puzzle.board, order), positions)
 
 
-def hardest_puzzle(puzzle: Puzzle, budget: Budget | None = None) -> tuple[Puzzle, int] | None:
+def hardest_puzzle(puzzle: Puzzle, budget: Budget) -> tuple[Puzzle, int] | None:
     """The cluster's canonical hardest state (:func:`hardest_state`) as a puzzle of its own,
     with its length; None when no goal is reachable."""
     one_target(puzzle)
@@ -109,7 +109,7 @@ def hardest_puzzle(puzzle: Puzzle, budget: Budget | None = None) -> tuple[Puzzle
     return Puzzle(puzzle.board, found.puzzle.placement, name, meta), found.moves
 
 
-def needless_piece(found: Hardest, graph: ClusterGraph, budgets: Budgets = None) -> Puzzle | None:
+def needless_piece(found: Hardest, graph: ClusterGraph, budgets: Budgets) -> Puzzle | None:
     """The hardest state ``found`` of the cluster ``graph`` (:func:`hardest_of`) with one
     piece fewer and the same length, or None when it is minimal (module docstring): each
     piece but the target, walls included, is removed in turn, and the rest solved again

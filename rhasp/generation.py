@@ -94,7 +94,7 @@ def _random_piece(rng: random.Random, label: str, size: int, exit_row: int) -> P
     return Piece(label, "v", rng.randrange(size - length + 1), rng.randrange(size), length)
 
 
-def without_needless_pieces(puzzle: Puzzle, budgets: Budgets = None) -> Hardest | None:
+def without_needless_pieces(puzzle: Puzzle, budgets: Budgets) -> Hardest | None:
     """The puzzle's hardest state, made minimal as the puzzle database defines it
     (:func:`rhasp.canonical.needless_piece`): while a piece can go without changing the
     length, it goes, and the search moves to the new cluster's hardest state (never shorter:

@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 
 from rhasp.engines import get_engine
+from rhasp.limits import Budget
 from tests.boards import card
 
 
 @pytest.fixture(scope="session")
 def card_solutions():
     """The oracle's solutions of the 40 original cards, by (card number, objective)."""
-    engine = get_engine("bfs")
+    engine = get_engine("bfs", budget=Budget())
     return {
         (number, objective): engine.solve(card(number), objective)
         for number in range(1, 41)

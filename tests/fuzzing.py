@@ -995,7 +995,7 @@ def _good(rng: random.Random, value: Any, puzzle: Puzzle) -> Any:
 
 def _plan_of(rng: random.Random, puzzle: Puzzle) -> Any:
     """A plan for ``puzzle``: its optimal one, part of it, with a wrong move, or as text."""
-    plan = get_engine("bfs").solve(puzzle, "moves").plan or ()
+    plan = get_engine("bfs", budget=Budget()).solve(puzzle, "moves").plan or ()
     kind = rng.randrange(5)
     if kind == 0:
         return list(plan)
@@ -1169,7 +1169,7 @@ def puzzle_problem(puzzle: Puzzle) -> str | None:
             return f"written as {fmt}, its numbers read back as {back[0].meta}"
     bound = state_bound(puzzle)
     if bound <= SOLVE_BOUND:
-        solution = get_engine("bfs").solve(puzzle, "moves")
+        solution = get_engine("bfs", budget=Budget()).solve(puzzle, "moves")
         if solution.plan is not None and not replay(puzzle, solution.plan).solved:
             return "bfs's plan does not solve the puzzle in the model"
         if bound <= CHECK_BOUND and solution.moves != solve_small(puzzle):

@@ -85,7 +85,7 @@ def test_hardest_state_takes_its_reported_length_and_minimal_lengths_agree(numbe
     assert found.minimal_moves == len(plan)
     slides, _ = fewest_slides(puzzle.board, puzzle.start)
     assert found.minimal_slides == sum(move.slides for move in slides)
-    hardest, moves = hardest_puzzle(puzzle)
+    hardest, moves = hardest_puzzle(puzzle, Budget())
     assert moves == found.hardest_distance >= found.minimal_moves
     assert len(fewest_moves(hardest.board, hardest.start)[0]) == moves
     assert isinstance(hardest, Puzzle) and hardest.board == puzzle.board

@@ -14,6 +14,7 @@ from rhasp.formats import read_text
 from rhasp.formats.grid import board_rows
 from rhasp.formats.line import database_board
 from rhasp.generation import board_number
+from rhasp.limits import Budget
 from rhasp.model import Piece, Puzzle, TargetSpec, build_puzzle
 from tests import reference
 from tests.boards import card, example
@@ -21,11 +22,11 @@ from tests.boards import card, example
 
 def test_a_cluster_is_named_the_same_from_any_of_its_states_and_labels():
     puzzle = card(1)
-    found = hardest_state(puzzle)
+    found = hardest_state(puzzle, Budget())
     moved = Puzzle(puzzle.board, next(puzzle.board.successors(puzzle.placement))[1])
     (relabelled_puzzle,) = read_text(database_board(puzzle), "db", name="db")
     for other in (moved, relabelled_puzzle):
-        again = hardest_state(other)
+        again = hardest_state(other, Budget())
         assert again.canonical == found.canonical
         assert again.deck_line() == found.deck_line()
 
@@ -42,7 +43,7 @@ def test_the_cluster_graph_has_the_naive_clusters_states_moves_and_distances(
     monkeypatch, jit, puzzle
 ):
     monkeypatch.setenv("RHASP_JIT", jit)
-    graph = cluster_graph(puzzle)
+    graph = cluster_graph(puzzle, Budget())
     rows = board_rows(puzzle)
     target = puzzle.board.targets[0]
     expected = reference.goal_distance(rows, target)
@@ -66,7 +67,11 @@ def test_the_cluster_graph_has_the_naive_clusters_states_moves_and_distances(
         assert len(way) - 1 == reference.fewest(rows, {target: "right"}, "moves")
         assert all(b in graph.neighbours(a) for a, b in itertools.pairwise(way))
     else:
-        assert graph.farthest is None and graph.way_down() == [] and hardest_state(puzzle) is None
+        assert (
+            graph.farthest is None
+            and graph.way_down() == []
+            and hardest_state(puzzle, Budget()) is None
+        )
 
 
 # --- minimality: rhasp.canonical's test and the enumeration's compiled one agree --------------
@@ -116,11 +121,11 @@ def test_generated_hardest_states_are_database_lines_exactly_when_minimal(
     verdicts = Counter()
     for number in range(400):
         puzzle = board_number(7, number, size, walls)
-        graph = cluster_graph(puzzle)
+        graph = cluster_graph(puzzle, Budget())
         found = hardest_of(puzzle, graph)
         if found is None or not interesting(found.puzzle):
             continue
-        minimal = needless_piece(found, graph) is None
+        minimal = needless_piece(found, graph, Budget()) is None
         assert (line_key(found.deck_line()) in database) == minimal, found.deck_line()
         verdicts[minimal] += 1
     assert verdicts[True] >= minimal_seen and verdicts[False] >= 3, verdicts
@@ -132,10 +137,10 @@ def test_every_database_line_is_minimal_by_the_cluster_test(size, walls, row, st
     assert lines
     for line in lines[::step]:
         puzzle = rhasp.parse(line)
-        graph = cluster_graph(puzzle)
+        graph = cluster_graph(puzzle, Budget())
         found = hardest_of(puzzle, graph)
         assert line_key(found.deck_line()) == line_key(line)
-        assert needless_piece(found, graph) is None, line
+        assert needless_piece(found, graph, Budget()) is None, line
 
 
 def test_a_needless_wall_is_taken_off():
@@ -143,9 +148,9 @@ def test_a_needless_wall_is_taken_off():
     # with the wall or without it, so the wall is needless, and goes.
     lone = [Piece("A", "h", 1, 0, 2)]
     puzzle = build_puzzle(4, 4, lone, [((3, 0), "")], [TargetSpec("A")], where="", name="")
-    graph = cluster_graph(puzzle)
+    graph = cluster_graph(puzzle, Budget())
     found = hardest_of(puzzle, graph)
     assert found is not None and found.moves == 1
-    smaller = needless_piece(found, graph)
+    smaller = needless_piece(found, graph, Budget())
     assert smaller is not None and not smaller.board.walls
     assert smaller.placement == found.puzzle.placement

@@ -48,7 +48,7 @@ def test_hints_asked_at_once_share_one_search_of_the_cluster(monkeypatch):
         found = list(pool.map(ask, range(16)))
     assert sorted(searched) == ["card01", "card06"]  # one search a board, not one a hint
     for n, answer in enumerate(found):
-        expected = get_engine("bfs").solve(puzzles[n % 2], "moves").moves
+        expected = get_engine("bfs", budget=Budget()).solve(puzzles[n % 2], "moves").moves
         assert answer.moves_left == expected and answer.move is not None
 
 
@@ -81,7 +81,10 @@ def test_a_kept_hint_needs_the_cluster_searched_first():
     assert kept_hint(puzzle, book) == searched and searched.moves_left == 8
     later = play(puzzle, "CL3 OD3")  # in the same cluster
     assert kept_hint(later, book) == next_move(later, Budget(), book)
-    assert kept_hint(later, book).moves_left == get_engine("bfs").solve(later, "moves").moves
+    assert (
+        kept_hint(later, book).moves_left
+        == get_engine("bfs", budget=Budget()).solve(later, "moves").moves
+    )
     solved = play(puzzle, "CL3 OD3 AR1 PU1 BU1 RL2 QD2 XR5")
     assert kept_hint(solved, ClusterBook()) == Hint(None, 0, puzzle=solved)
     assert kept_hint(card(2), book) is None  # another board
@@ -102,7 +105,7 @@ def test_a_board_too_large_to_keep_is_searched_from_the_position_and_remembered(
     searched = counted_searches(monkeypatch, 0)
     monkeypatch.setattr(hints, "CLUSTER_STATES", 100)  # card 1's cluster is over it
     book = ClusterBook()
-    bfs = get_engine("bfs").solve(card(1), "moves")
+    bfs = get_engine("bfs", budget=Budget()).solve(card(1), "moves")
     for _ in range(2):
         found = next_move(card(1), Budget(10**6), book)
         assert found.moves_left == bfs.moves  # from a search of its own
@@ -127,7 +130,7 @@ def test_a_cluster_search_out_of_time_ends_the_hint_and_is_not_taken_for_a_large
     with pytest.raises(TimeLimit, match=r"time limit of 0\.2 s"):
         next_move(card(1), Budget(10**6, seconds=0.2), book)  # no BFS with fresh time after it
     found = next_move(card(1), Budget(10**6), book)  # searched again: the board is not "large"
-    assert found.moves_left == get_engine("bfs").solve(card(1), "moves").moves
+    assert found.moves_left == get_engine("bfs", budget=Budget()).solve(card(1), "moves").moves
     assert calls == ["card01", "card01"]
 
 

@@ -99,7 +99,7 @@ class Broken:
     name = "astar"
 
     def solve(self, puzzle, objective):
-        right = get_engine("astar").solve(puzzle, objective)
+        right = get_engine("astar", budget=Budget()).solve(puzzle, objective)
         there, back = detour(puzzle)
         return replace(right, plan=(there, back, *right.plan))
 
@@ -117,7 +117,7 @@ class Unsolvable:
     name = "astar"
 
     def solve(self, puzzle, objective):
-        right = get_engine("astar").solve(puzzle, objective)
+        right = get_engine("astar", budget=Budget()).solve(puzzle, objective)
         return replace(right, plan=None)
 
 
@@ -134,7 +134,7 @@ class Limited:
     name = "astar"
 
     def solve(self, puzzle, objective):
-        right = get_engine("astar").solve(puzzle, objective)
+        right = get_engine("astar", budget=Budget()).solve(puzzle, objective)
         return replace(
             right, plan=None, proofs=(), explored=None, limit=Limit("state limit reached", "states")
         )

@@ -39,14 +39,13 @@ class Engine(Protocol):
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution: ...
 
 
-def get_engine(name: str, *, asp: AspOptions | None = None, budget: Budget | None = None) -> Engine:
-    """The engine called ``name``: ``budget`` bounds it (default: by the machine's memory),
-    ``asp`` says how the ASP engine runs."""
+def get_engine(name: str, *, budget: Budget, asp: AspOptions | None = None) -> Engine:
+    """The engine called ``name``, bounded by ``budget`` (a request's,
+    :func:`rhasp.commands.search_budget`); ``asp`` says how the ASP engine runs."""
     from rhasp.engines.asp import AspEngine
     from rhasp.engines.astar import AstarEngine
     from rhasp.engines.bfs import BfsEngine
 
-    budget = budget or Budget()
     if name == "bfs":
         return BfsEngine(budget=budget)
     if name == "astar":

@@ -161,7 +161,7 @@ class AspEngine:
     memo_bound: bool | None = None  # the memo's bound on the steps left: None, its default (on)
     memo_pattern: bool | None = None  # and its pattern database by moves: None, its default (on)
     stride: int = STRIDE  # how far the horizon goes up after one without a plan (1: the climb)
-    budget: Budget = field(default_factory=Budget)  # its atoms, horizon and seconds
+    budget: Budget = field(kw_only=True)  # its atoms, horizon and seconds
 
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
         with about(puzzle.name):

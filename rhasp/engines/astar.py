@@ -22,7 +22,7 @@ from rhasp.solution import Objective, Solution
 @dataclass
 class AstarEngine:
     name = "astar"
-    budget: Budget = field(default_factory=Budget)
+    budget: Budget = field(kw_only=True)
 
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
         """The optimal plan, the proof that there is none, or the state limit reached first."""

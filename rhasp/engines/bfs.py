@@ -22,7 +22,7 @@ from rhasp.solution import Objective, Solution
 class BfsEngine:
     name = "bfs"
     fast: bool = True  # False: the readable reference search on the model (no budget)
-    budget: Budget = field(default_factory=Budget)
+    budget: Budget = field(kw_only=True)
 
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
         """The optimal plan, the proof that there is none, or the state limit reached first

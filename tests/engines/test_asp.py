@@ -32,10 +32,14 @@ from tests import reference
 from tests.boards import EXAMPLES, LARGE_CLUSTERS, ORIGINAL, card, example, puzzles
 from tests.volume import examples
 
-BFS = BfsEngine()
-ASP = AspEngine()  # with the state memo, as rhasp solve runs it
-PLAIN = AspEngine(AspOptions(memo=False))  # exactly the encodings, as the clingo executable does
-CLIMB = AspEngine(stride=1)  # every horizon in turn, as the clingo executable runs them
+BFS = BfsEngine(budget=Budget())
+ASP = AspEngine(budget=Budget())  # with the state memo, as rhasp solve runs it
+PLAIN = AspEngine(
+    AspOptions(memo=False), budget=Budget()
+)  # exactly the encodings, as the clingo executable does
+CLIMB = AspEngine(
+    stride=1, budget=Budget()
+)  # every horizon in turn, as the clingo executable runs them
 ENGINES = {"memo": ASP, "plain": PLAIN, "climb": CLIMB}
 # Cards each variant proves within a few seconds on the development machine (see
 # bench/README.md); the rest run in the benchmark, not in the test suite. The plain encodings
@@ -152,14 +156,20 @@ def test_timeout_and_max_horizon_are_limits_not_answers():
 
 
 def test_clingo_options_pass_through_and_bad_ones_are_named():
-    engine = get_engine("asp", asp=AspOptions(clingo_args=("--configuration=crafty",), memo=False))
+    engine = get_engine(
+        "asp", budget=Budget(), asp=AspOptions(clingo_args=("--configuration=crafty",), memo=False)
+    )
     solution = engine.solve(card(1), "moves")
     assert solution.length == 8
     assert solution.asp.clingo_args == ("--configuration=crafty",)
     with pytest.raises(Exception, match="clingo refuses the options"):
-        get_engine("asp", asp=AspOptions(clingo_args=("--seed=x",))).solve(card(1), "moves")
+        get_engine("asp", budget=Budget(), asp=AspOptions(clingo_args=("--seed=x",))).solve(
+            card(1), "moves"
+        )
     with pytest.raises(Exception, match="'--no-such-option'"):
-        get_engine("asp", asp=AspOptions(clingo_args=("--no-such-option",))).solve(card(1), "moves")
+        get_engine("asp", budget=Budget(), asp=AspOptions(clingo_args=("--no-such-option",))).solve(
+            card(1), "moves"
+        )
 
 
 def test_each_of_clingos_warnings_is_printed_once_a_run(capfd, monkeypatch):
@@ -175,7 +185,10 @@ def test_each_of_clingos_warnings_is_printed_once_a_run(capfd, monkeypatch):
     given = (f"--parallel-mode={threads}", "--heuristic=Unit")
     (four,) = read_text("..A.XXA......BB.", "four", name="four")  # 3 moves, by hand
     for _ in range(3):
-        assert AspEngine(AspOptions(clingo_args=given)).solve(four, "moves").length == 3
+        assert (
+            AspEngine(AspOptions(clingo_args=given), budget=Budget()).solve(four, "moves").length
+            == 3
+        )
     lines = capfd.readouterr().err.splitlines()
     assert len(lines) == len(set(lines)), lines
     assert sum("Oversubscription" in line for line in lines) == 1, lines
@@ -186,7 +199,7 @@ def test_each_of_clingos_warnings_is_printed_once_a_run(capfd, monkeypatch):
 def test_the_driver_checks_clingos_options_itself(given):
     """An engine made without a request (rhasp.commands) refuses them too (issue 39)."""
     with pytest.raises(Exception, match="one model"):
-        AspEngine(AspOptions(clingo_args=given)).solve(card(1), "moves")
+        AspEngine(AspOptions(clingo_args=given), budget=Budget()).solve(card(1), "moves")
 
 
 @pytest.mark.parametrize("objective", ["moves", "slides"])
@@ -196,7 +209,9 @@ def test_the_driver_reads_one_model_whatever_clingo_was_told(objective, monkeypa
     import rhasp.engines.asp as asp
 
     monkeypatch.setattr(asp, "checked_clingo_args", lambda args, where="": tuple(args), False)
-    found = AspEngine(AspOptions(clingo_args=("--models=0",))).solve(card(1), objective)
+    found = AspEngine(AspOptions(clingo_args=("--models=0",)), budget=Budget()).solve(
+        card(1), objective
+    )
     assert replay(card(1), found.plan).solved
     assert found.length == BFS.solve(card(1), objective).length
 

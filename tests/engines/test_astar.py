@@ -27,7 +27,7 @@ from tests.volume import examples
 
 
 def agree(puzzle) -> None:
-    astar = get_engine("astar")
+    astar = get_engine("astar", budget=Budget())
     for objective, find in (
         ("moves", reference.fewest_moves),
         ("slides", reference.fewest_slides),
@@ -65,7 +65,10 @@ def test_astar_finds_the_reference_optimum_uncompiled(puzzle):
 @pytest.mark.parametrize("number", range(1, 41))
 def test_astar_agrees_on_the_cards(number):
     # The card backs' lengths, confirmed by a published table (tests/boards.py).
-    assert get_engine("astar").solve(card(number), "moves").moves == CARD_MOVES[number - 1]
+    assert (
+        get_engine("astar", budget=Budget()).solve(card(number), "moves").moves
+        == CARD_MOVES[number - 1]
+    )
 
 
 @settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,13 +13,14 @@ from rhasp.engines.asp import AspEngine, encoding_path, ground_horizon, memo_opt
 from rhasp.engines.bfs import BfsEngine
 from rhasp.engines.memo import StateMemo
 from rhasp.formats.facts import write_facts
+from rhasp.limits import Budget
 from rhasp.model import Puzzle
 from rhasp.search import fewest_moves
 from rhasp.search.geometry import Geometry
 from tests.boards import card, example, puzzles
 from tests.volume import examples
 
-BFS = BfsEngine()
+BFS = BfsEngine(budget=Budget())
 
 
 class RescannedMemo(StateMemo):
@@ -179,7 +180,7 @@ def test_the_pattern_prunes_a_card_and_keeps_its_optimum():
 
 @pytest.mark.parametrize("memo", [True, False])
 def test_the_engine_records_the_memo_figures(memo):
-    solution = AspEngine(AspOptions(memo=memo)).solve(card(3), "moves")
+    solution = AspEngine(AspOptions(memo=memo), budget=Budget()).solve(card(3), "moves")
     figures = solution.asp.memo
     options = solution.asp.clingo_args
     if memo:
@@ -206,7 +207,7 @@ def test_memo_options_leave_what_the_user_set(given, added, monkeypatch):
 
 def test_the_users_clingo_options_win_over_the_memos():
     # Each option in one argument: a bare "1" after -t is refused (rhasp.engines.clingo_options).
-    engine = AspEngine(AspOptions(clingo_args=("--heuristic=Vsids", "-t1")))
+    engine = AspEngine(AspOptions(clingo_args=("--heuristic=Vsids", "-t1")), budget=Budget())
     assert engine.arguments() == ["--heuristic=Vsids", "-t1"]
     solution = engine.solve(card(1), "moves")
     assert solution.length == 8

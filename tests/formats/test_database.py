@@ -14,6 +14,7 @@ import pytest
 from rhasp.engines.bfs import BfsEngine
 from rhasp.errors import InputError
 from rhasp.formats import FORMATS, read_text, write
+from rhasp.limits import Budget
 from rhasp.search import solve_and_count
 from tests.boards import EXAMPLES
 from tests.reference import cluster, database_deck, database_rows, fewest
@@ -57,7 +58,7 @@ def test_every_x_of_a_database_line_is_a_wall(name):
     assert sorted(v.label for v in puzzle.board.vehicles) == ["A", "B", "C", "D", "E", "F"]
     naive = naive_rows(rows)
     for objective in ("moves", "slides"):
-        assert BfsEngine().solve(puzzle, objective).length == fewest(
+        assert BfsEngine(budget=Budget()).solve(puzzle, objective).length == fewest(
             naive, {"A": "right"}, objective
         ), objective
     _, _, size = solve_and_count(puzzle.board, puzzle.placement)

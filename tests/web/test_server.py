@@ -29,6 +29,7 @@ from rhasp.api import SolveRequest
 from rhasp.engines import get_engine
 from rhasp.errors import InputError, Limit
 from rhasp.formats import read_path, write
+from rhasp.limits import Budget
 from rhasp.model import Puzzle, State
 from rhasp.pictures.boards import board_scene
 from rhasp.pictures.scene import svg
@@ -88,7 +89,7 @@ def one_line_error(response: httpx.Response, status: int) -> str:
 
 def bfs_moves(puzzle: Puzzle) -> int | None:
     """Fewest moves by the forward breadth-first search (None: no plan)."""
-    return get_engine("bfs").solve(puzzle, "moves").moves
+    return get_engine("bfs", budget=Budget()).solve(puzzle, "moves").moves
 
 
 def grid_text(puzzle: Puzzle, state: State) -> str:
