@@ -1,11 +1,11 @@
 """What every entry point's arguments may be, checked in one place.
 
-The command line's options are checked by typer, from the ranges declared here (``LARGEST``,
-``MAX_JOBS``); the Python API (:mod:`rhasp.api`) is called with anything at all, so each of its
-functions passes its arguments through these checks first. A bad one is an
+The requests (:mod:`rhasp.commands`) pass every argument through these checks when they are
+built, whoever builds them: the Python API is called with anything at all. A bad one is an
 :class:`~rhasp.errors.InputError` naming the argument and what it may be, never a crash deep
 inside a search, and never a different answer than the one asked for (``objective="move"``
-once returned the fewest slides, labelled "fewest move").
+is refused, not read as some objective). The bounds of the counts are declared once, here
+(:data:`BOUNDS`); the command line's options are declared with them.
 
 Whole numbers are Python or numpy integers (``operator.index``), never ``bool`` (``True`` is
 not a count of states) and never text; numbers of seconds are reals, never NaN.
@@ -36,6 +36,16 @@ LARGEST = 2**63 - 1
 #: The most worker processes a command starts: each is a process of its own, forked at once,
 #: and a count past the machine's few hundred processes is a hang, not a speed-up.
 MAX_JOBS = 1024
+
+#: The bounds (lowest, highest) of the counts that the entry points take, by argument name:
+#: the requests check them (:func:`bounded`), the command line's options declare them.
+BOUNDS = {
+    "max_states": (1, LARGEST),
+    "max_atoms": (1, LARGEST),
+    "max_horizon": (0, LARGEST),
+    "jobs": (1, MAX_JOBS),
+    "count": (1, LARGEST),
+}
 
 T = TypeVar("T")
 
@@ -68,6 +78,11 @@ def whole(value: Any, name: str, low: int | None = 0, high: int | None = LARGEST
     if number is None or not above or not below:
         raise InputError(f"give a whole number{_bounds(low, high)}, not {shown(value)}", name)
     return number
+
+
+def bounded(value: Any, name: str) -> int:
+    """``value``, a whole number within the bounds of the count ``name`` (:data:`BOUNDS`)."""
+    return whole(value, name, *BOUNDS[name])
 
 
 def _bounds(low: int | None, high: int | None) -> str:
@@ -188,11 +203,11 @@ def budget(value: Any, name: str = "budget") -> Budget:
     """A :class:`Budget` whose states, seconds, atoms and horizon are what ``max_states``, a
     time limit, ``max_atoms`` and ``max_horizon`` may be."""
     checked = instance(value, name, Budget)
-    whole(checked.states, f"{name}.states", 1)
+    whole(checked.states, f"{name}.states", *BOUNDS["max_states"])
     optional(seconds, checked.seconds, f"{name}.seconds")
     optional(seconds, checked.since, f"{name}.since")
-    optional(whole, checked.atoms, f"{name}.atoms", 1)
-    whole(checked.horizon, f"{name}.horizon")
+    optional(whole, checked.atoms, f"{name}.atoms", *BOUNDS["max_atoms"])
+    whole(checked.horizon, f"{name}.horizon", *BOUNDS["max_horizon"])
     return checked
 
 

@@ -61,7 +61,7 @@ def search_budget(
     ``max_states`` is refused even beside a budget, so a typo never passes silently. Its
     seconds count from now: every search of the call that asks for it shares them, so that the
     call (a check's two searches, an analysis and its graphs) ends within them."""
-    states = arguments.optional(arguments.whole, max_states, "max_states", 1)
+    states = arguments.optional(arguments.bounded, max_states, "max_states")
     now = time.perf_counter()
     if budget is not None:
         return arguments.budget(budget).counted_from(now)
@@ -91,10 +91,20 @@ def _checked(request: Any, name: str, check: Callable[..., Any], *bounds: Any) -
     return value
 
 
+#: The engine of a board up to 6×6 when none is named (a larger board gets A*,
+#: :func:`rhasp.solving.engine_for`): for one puzzle (``rhasp solve``, :func:`rhasp.solve`),
+#: ASP, whose horizons prove the plan and a BFS confirms; ...
+SMALL_ENGINE = "asp"
+#: ... for each puzzle of a deck and each position the page solves, BFS, which proves the
+#: plan alone, in one search.
+DECK_SMALL_ENGINE = "bfs"
+
+
 @dataclass(frozen=True)
 class SolveRequest:
     """One puzzle to solve: the objective, the engine (None: by the board's size,
-    :func:`engine_for`, with ``small_engine`` up to 6×6; ``chosen`` then says why), whether a
+    :func:`~rhasp.solving.engine_for`, with :data:`SMALL_ENGINE` up to 6×6, or with
+    :data:`DECK_SMALL_ENGINE` ``in_deck``; ``chosen`` then says why), whether a
     BFS confirms the answer, the budget of the BFS and A* searches, how the ASP search runs,
     the seconds of the whole request (``timeout``, with the budget's own seconds, the fewer:
     every search in it counts them from one clock, so that a solve and the BFS that confirms
@@ -110,15 +120,15 @@ class SolveRequest:
     timeout: float | None = None
     max_horizon: int | None = None
     max_atoms: int | None = None
-    small_engine: str = "asp"
+    in_deck: bool = False
     chosen: str | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         arguments.puzzle(self.puzzle)
         arguments.choice(self.objective, OBJECTIVES, "objective")
-        arguments.choice(self.small_engine, ENGINES, "small_engine")
+        small = DECK_SMALL_ENGINE if arguments.flag(self.in_deck, "in_deck") else SMALL_ENGINE
         if self.engine is None:
-            engine, chosen = solving.engine_for(self.puzzle, self.small_engine)
+            engine, chosen = solving.engine_for(self.puzzle, small)
             object.__setattr__(self, "engine", engine)
             object.__setattr__(self, "chosen", chosen)
         arguments.choice(self.engine, ENGINES, "engine")
@@ -126,8 +136,8 @@ class SolveRequest:
         arguments.budget(self.budget)
         object.__setattr__(self, "asp", arguments.asp_options(self.asp))
         arguments.optional(arguments.seconds, self.timeout, "timeout")
-        _checked(self, "max_horizon", arguments.whole)
-        _checked(self, "max_atoms", arguments.whole, 1)
+        _checked(self, "max_horizon", arguments.bounded)
+        _checked(self, "max_atoms", arguments.bounded)
         given = self.budget.seconds
         if self.timeout is not None and (given is None or given > self.timeout):
             object.__setattr__(self, "budget", replace(self.budget, seconds=self.timeout))
@@ -206,10 +216,10 @@ class OnWorkers:
     scheduler: str | None = None
 
     def _check_workers(self) -> None:
-        jobs = arguments.whole(processes_for(self.jobs), "jobs", 1, arguments.MAX_JOBS)
+        jobs = arguments.bounded(processes_for(self.jobs), "jobs")
         object.__setattr__(self, "jobs", jobs)
         arguments.optional(arguments.text, self.scheduler, "scheduler")
-        _checked(self, "max_states", arguments.whole, 1)
+        _checked(self, "max_states", arguments.bounded)
 
     @property
     def states(self) -> int:
@@ -300,7 +310,7 @@ class GenerateRequest(OnWorkers):
     def __post_init__(self) -> None:
         _checked(self, "seed", arguments.whole, None, None)
         _checked(self, "min_moves", arguments.whole)
-        _checked(self, "count", arguments.whole, 1)
+        _checked(self, "count", arguments.bounded)
         size = _checked(self, "size", arguments.whole, *GENERATE_SIDES)
         if _checked(self, "walls", arguments.whole) > size * size - 2:
             raise InputError(f"{self.walls} walls leave no room on a {size}×{size} board", "walls")
@@ -328,13 +338,14 @@ class DeckRequest(OnWorkers):
     """A deck to solve, a puzzle per worker: the deck's file (or directory, or ``-``), the
     objective and engine of every puzzle, whether to count each cluster and compare with the
     deck line's figures, where to stream the records (``out``, else standard output) and
-    whether to resume there. Each puzzle's states and atoms are what the memory holds shared
-    by the ``jobs`` workers, unless given. Each puzzle is solved as a :class:`SolveRequest`
-    with this ``confirm`` (False: the engine alone, no BFS confirming ASP or A*)."""
+    whether to resume there (``resume`` without ``out`` is an InputError naming both). Each
+    puzzle's states and atoms are what the memory holds shared by the ``jobs`` workers,
+    unless given. Each puzzle is solved as a :class:`SolveRequest` ``in_deck``, with this
+    ``confirm`` (False: the engine alone, no BFS confirming ASP or A*)."""
 
     source: str
     objective: Objective = "moves"
-    engine: str | None = None  # None: BFS up to 6×6, A* on a larger board (solving.engine_for)
+    engine: str | None = None  # None: DECK_SMALL_ENGINE up to 6×6, A* on a larger board
     cluster: bool = False
     verify: bool = False
     jobs: int | None = None  # None: one per core
@@ -355,9 +366,12 @@ class DeckRequest(OnWorkers):
         arguments.flag(self.verify, "verify")
         arguments.flag(self.confirm, "confirm")
         arguments.optional(arguments.instance, self.out, "out", Path)
-        arguments.flag(self.resume, "resume")
+        if arguments.flag(self.resume, "resume") and self.out is None:
+            raise InputError(
+                "needs out, the results file whose records it keeps", "resume", ("out",)
+            )
         object.__setattr__(self, "targets", arguments.texts(self.targets, "targets"))
-        _checked(self, "max_atoms", arguments.whole, 1)
+        _checked(self, "max_atoms", arguments.bounded)
         self._check_workers()
 
     @property

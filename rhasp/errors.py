@@ -7,7 +7,8 @@ print it as ``where: what`` and exit with a documented code.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
@@ -34,7 +35,26 @@ class RhaspError(Exception):
 
 
 class InputError(RhaspError):
-    """A puzzle, deck or plan that cannot be read (exit code 2)."""
+    """A puzzle, deck, plan or argument that cannot be taken (exit code 2). ``names``: the
+    arguments its message names besides ``where`` (``resume`` needs ``out``), so that a
+    surface that calls them otherwise (the command line's options) says them its way
+    (:meth:`rename`)."""
+
+    def __init__(self, what: str, where: str = "", names: tuple[str, ...] = ()) -> None:
+        super().__init__(what, where)
+        self.names = names
+
+    def rename(self, fields: Collection[str], called: Callable[[str], str]) -> None:
+        """Each of ``fields`` that this error names (as its ``where``, or one of its
+        ``names`` in its message) said as ``called`` says it (``out``: ``--out``)."""
+        if self.where in fields:
+            self.where = called(self.where)
+        for name in set(self.names) & set(fields):
+            word = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
+            self.what = re.sub(word, called(name), self.what)
+
+    def __reduce__(self) -> tuple[type, tuple[str, str, tuple[str, ...]]]:
+        return type(self), (self.what, self.where, self.names)
 
 
 class ClusterLost(RhaspError):

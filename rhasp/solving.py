@@ -20,8 +20,8 @@ from rhasp.model import Puzzle
 from rhasp.solution import EngineDisagreement, Objective, SearchFigures, Solution, verify_plan
 from rhasp.static import static_verdict
 
-#: The largest side of a board whose default engine is the caller's own (ASP for ``rhasp
-#: solve``, BFS for a deck and the page); a larger board gets A*.
+#: The largest side of a board whose default engine is the request's own
+#: (:data:`rhasp.commands.SMALL_ENGINE`); a larger board gets A*.
 SMALL_SIDE = 6
 
 

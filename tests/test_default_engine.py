@@ -72,14 +72,14 @@ def test_the_api_has_the_same_default_in_one_place():
     small = rhasp.solve(card(1))
     assert (small.engine, small.chosen, small.moves) == ("asp", None, CARD01_MOVES)
     assert SolveRequest(eight_by_eight()).engine == "astar"
-    assert SolveRequest(eight_by_eight(), small_engine="bfs").engine == "astar"
-    assert SolveRequest(card(1), small_engine="bfs").engine == "bfs"
+    assert SolveRequest(eight_by_eight(), in_deck=True).engine == "astar"
+    assert SolveRequest(card(1), in_deck=True).engine == "bfs"
     assert SolveRequest(eight_by_eight(), engine="asp").engine == "asp"
 
 
-def test_a_bad_small_engine_is_refused():
-    with pytest.raises(rhasp.InputError, match="small_engine"):
-        SolveRequest(card(1), small_engine="dfs")
+def test_in_deck_is_true_or_false():
+    with pytest.raises(rhasp.InputError, match="in_deck"):
+        SolveRequest(card(1), in_deck="bfs")  # type: ignore[arg-type]
 
 
 def test_a_deck_uses_bfs_up_to_6x6_and_astar_beyond(tmp_path):

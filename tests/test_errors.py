@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
 import pytest
@@ -30,3 +31,17 @@ def test_the_hint_installs_the_extra_as_rhasp_was(monkeypatch, tmp_path, source,
     monkeypatch.setattr(errors, "installed_from", lambda: source)
     monkeypatch.chdir(CHECKOUT if in_tree else tmp_path)
     assert install_command("web") == expected
+
+
+def test_an_input_error_names_its_arguments_as_a_surface_calls_them():
+    error = errors.InputError("needs out (not out_file, nor a timeout)", "resume", ("out",))
+    error.rename({"resume", "out"}, lambda name: "--" + name)
+    assert (error.where, error.what) == ("--resume", "needs --out (not out_file, nor a timeout)")
+    kept = errors.InputError("out of room", "walls")  # names no argument: its words stay
+    kept.rename({"walls", "out"}, lambda name: "--" + name)
+    assert (kept.where, kept.what) == ("--walls", "out of room")
+
+
+def test_an_input_error_keeps_its_names_across_processes():
+    error = pickle.loads(pickle.dumps(errors.InputError("needs out", "resume", ("out",))))
+    assert (error.what, error.where, error.names) == ("needs out", "resume", ("out",))

@@ -24,15 +24,16 @@ from rhasp.cli.options import (
     TargetOpt,
     flag_option,
     max_states_option,
+    option_names,
 )
 from rhasp.cli.running import guarded_command, report, saying_what_is_kept, since_start
-from rhasp.errors import InputError
 from rhasp.exit_codes import EXIT_BAD_INPUT, EXIT_DISAGREE, EXIT_LIMIT, EXIT_UNSOLVED, most_serious
 from rhasp.output import DeckProgress, tally_table
 
 
 @app.command()
 @guarded_command
+@option_names("resume", "out")
 def deck(
     puzzles: PuzzleArg,
     objective: ObjectiveOpt = ObjectiveChoice.moves,
@@ -75,8 +76,6 @@ def deck(
     The exit code is that of the most serious outcome, as for solve: 3 a mismatch (with
     --verify), 2 a bad line, 4 a search limit, 1 an unsolvable puzzle, else 0."""
 
-    if resume and dest is None:
-        raise InputError("--resume needs --out FILE", "--resume")
     progress = DeckProgress(err)
     with saying_what_is_kept(dest, progress):  # from the start: a signal at once says it too
         request = DeckRequest(

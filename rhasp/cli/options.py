@@ -21,7 +21,7 @@ from rhasp.api import (
     max_atoms_for,
     max_states_for,
 )
-from rhasp.arguments import LARGEST, MAX_JOBS, checked_clingo_args, whole
+from rhasp.arguments import BOUNDS, checked_clingo_args, whole
 from rhasp.errors import InputError
 from rhasp.formats import FORMATS
 from rhasp.notation import NOTATIONS
@@ -64,10 +64,19 @@ def at_most(high: int) -> Callable[[int | None], int | None]:
     """An option's check of its upper bound (typer's ``max`` would print the bound in the help,
     all 19 digits of it), worded as the API words it (:mod:`rhasp.arguments`): typer's ``min=1``
     alone lets 2**63 through, to an OverflowError deep in a worker."""
+    return _within(None, high)
 
+
+def bounds_of(name: str) -> Callable[[int | None], int | None]:
+    """The check of the option for the count ``name`` (``jobs``): the bounds the request
+    checks (:data:`rhasp.arguments.BOUNDS`), worded as the API words them."""
+    return _within(*BOUNDS[name])
+
+
+def _within(low: int | None, high: int) -> Callable[[int | None], int | None]:
     def checked(value: int | None) -> int | None:
         try:
-            return None if value is None else whole(value, "", None, high)
+            return None if value is None else whole(value, "", low, high)
         except InputError as error:
             raise typer.BadParameter(error.what) from None
 
@@ -85,7 +94,7 @@ def clingo_search_options(values: list[str] | None) -> list[str] | None:
 
 JobsOpt = Annotated[
     int | None,
-    typer.Option(min=1, callback=at_most(MAX_JOBS), help="Worker processes (default: all cores)."),
+    typer.Option(callback=bounds_of("jobs"), help="Worker processes (default: all cores)."),
 ]
 FormatOpt = Annotated[OutputChoice, typer.Option("--format", help="Output as text or JSON.")]
 
@@ -114,8 +123,7 @@ def max_states_option(
         int | None,
         typer.Option(
             "--max-states",
-            min=1,
-            callback=at_most(LARGEST),
+            callback=bounds_of("max_states"),
             show_default=False,
             help=f"{what} (default: {default}).",
         ),
@@ -127,8 +135,7 @@ MaxAtomsOpt = Annotated[
     int | None,
     typer.Option(
         "--max-atoms",
-        min=1,
-        callback=at_most(LARGEST),
+        callback=bounds_of("max_atoms"),
         help="ASP: stop before the ground program holds more atoms, with exit code 4 "
         f"(default: from this machine's memory, {max_atoms_for(None):,}).",
     ),
@@ -150,10 +157,9 @@ ConfirmOpt = Annotated[
 @contextmanager
 def option_names(*fields: str) -> Iterator[None]:
     """A request's error naming one of its ``fields`` names the option instead (``walls``:
-    ``--walls``), as every other error of the command line does."""
+    ``--walls``), as every other error of the command line does; a decorator too."""
     try:
         yield
     except InputError as error:
-        if error.where in fields:
-            error.where = "--" + error.where.replace("_", "-")
+        error.rename(fields, lambda name: "--" + name.replace("_", "-"))
         raise

@@ -94,7 +94,7 @@ def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
         budget,
         options,
         max_atoms=settings.max_atoms,
-        small_engine="bfs",
+        in_deck=True,
     )
     one_pass = settings.cluster and request.engine == "bfs" and settings.objective == "moves"
     counting = CountingBfs(budget) if one_pass and len(puzzle.board.targets) == 1 else None

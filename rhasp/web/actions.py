@@ -54,7 +54,7 @@ def solve_position(request: SolveBody, limits: ServerLimits, progress: Any) -> d
         budget=limits.budget(),
         asp=AspOptions(progress=progress),
         timeout=limits.seconds,
-        small_engine="bfs",
+        in_deck=True,
         **asked,
     )
     solution = api.solution(solve)
