@@ -38,7 +38,7 @@ from rhasp.limits import (
     max_atoms_for,
     max_states_for,
 )
-from rhasp.model import MAX_SIDE, Puzzle
+from rhasp.model import MAX_SIDE, Puzzle, ShownAsText
 from rhasp.progress import Progress
 from rhasp.solution import OBJECTIVES, Objective, Solution
 
@@ -183,16 +183,29 @@ class AnalyzeRequest:
 
 
 @dataclass(frozen=True)
-class StaticVerdict:
+class StaticVerdict(ShownAsText):
     """The answer of an analysis whose cluster was too large to explore, for a puzzle that
     static analysis proves unsolvable: the verdict is proven, the figures are not known.
-    ``minimal_moves`` is None, as an analysis of an unsolvable puzzle says."""
+    ``minimal_moves`` is None, as an analysis of an unsolvable puzzle says. Shown as text
+    (``print``, a notebook), as ``rhasp analyze`` says it (:meth:`lines`)."""
 
     name: str
     proof: str  # why no target can leave
     stopped: SearchLimit  # the limit the cluster analysis met
 
     minimal_moves = None
+
+    @property
+    def verdict(self) -> str:
+        """The verdict and its proof, in one line."""
+        return f"{self.name} · no solution · proven by static analysis: {self.proof}"
+
+    def lines(self) -> list[str]:
+        """The verdict (:attr:`verdict`), then where the cluster analysis stopped."""
+        return [self.verdict, self.stopped.what]
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
 
     def record(self) -> dict[str, Any]:
         """The JSON form: the verdict, its proof, and where the analysis stopped."""

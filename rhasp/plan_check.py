@@ -39,7 +39,8 @@ class Clipped:
 class PlanCheck(ShownAsText):
     """What ``rhasp check`` finds of a plan: whether it solves the puzzle; for a plan that
     cannot be played, the move that fails (``failed_move``, 1-based) and why (``error``); for
-    one that solves it, the proven minima (by BFS) and whether it reaches them."""
+    one that solves it, the proven minima (by BFS) and whether it reaches them. Why a plan
+    does not solve the puzzle, whichever the reason, is :attr:`why_not`."""
 
     puzzle: str  # the puzzle's name
     plan_moves: int  # the moves as given
@@ -56,6 +57,22 @@ class PlanCheck(ShownAsText):
     proven_by: tuple[str, ...] = ()  # what proves the minima
     unsolvable: str | None = None  # for a plan that does not solve: static analysis's proof
     targets_on_board: tuple[str, ...] = ()  # for a plan played whole that does not solve: why not
+
+    @property
+    def why_not(self) -> str | None:
+        """Why the plan does not solve the puzzle, in one line (None when it does): the move
+        that cannot be played, or the targets still on the board where it ends (whether any
+        plan can solve the puzzle is :attr:`unsolvable`'s)."""
+        if self.solves:
+            return None
+        if self.error is not None:
+            return f"the plan fails at {self.error}"
+        after = counted(self.moves or 0, "move")
+        left = " and ".join(self.targets_on_board)
+        still = "is" if len(self.targets_on_board) == 1 else "are"
+        return (
+            f"the plan does not solve the puzzle after {after}: {left} {still} still on the board"
+        )
 
     def record(self) -> dict[str, Any]:
         """The JSON of ``rhasp check --format json``: the fields that apply to this plan."""
@@ -92,19 +109,14 @@ class PlanCheck(ShownAsText):
         name = self.puzzle
         read = [READ + reading] if reading else []
         if self.error is not None:
-            return [f"{name} · the plan fails at {self.error}", *read]
+            return [f"{name} · {self.why_not}", *read]
         lines = [
             f"note: move {clip.move} {clip.as_given} drives the target past its exit; "
             f"counted up to the edge as {clip.as_played}"
             for clip in self.clipped
         ]
         if not self.solves:
-            after = counted(self.moves or 0, "move")
-            left = " and ".join(self.targets_on_board)
-            still = (
-                f": {left} {'is' if len(self.targets_on_board) == 1 else 'are'} still on the board"
-            )
-            lines += [f"{name} · the plan does not solve the puzzle after {after}{still}", *read]
+            lines += [f"{name} · {self.why_not}", *read]
             if self.unsolvable:
                 lines.append(f"no plan can: proven by static analysis: {self.unsolvable}")
             return lines

@@ -40,8 +40,8 @@ def test_a_failing_plan_names_its_move():
 
 
 def test_a_plan_that_ends_too_soon_names_the_targets_still_on_the_board():
-    # Issue 55: it used to say solves=False and nothing of why. two-targets.txt: the plan of
-    # no move leaves both targets; card 1's first two moves leave X.
+    # two-targets.txt: the plan of no move leaves both targets; card 1's first two moves
+    # leave X.
     two = example("two-targets")
     assert check_plan(two, (), Budget()).targets_on_board == two.board.targets
     result = check_plan(card(1), (Move("A", 3), Move("P", -1)), Budget())
@@ -91,3 +91,18 @@ def test_a_check_prints_as_rhasp_check_says_it_in_card_notation():
 def test_a_failing_check_prints_the_move_and_why():
     result = check_plan(example("4x4"), (Move("B", -1), Move("X", 1)), Budget())
     assert str(result) == "4x4 · the plan fails at move 2: X is blocked by A at row 2, column 3"
+
+
+def test_why_a_plan_does_not_solve_is_one_field_whatever_the_reason():
+    # By hand: card 1's first two moves leave X on the board; 4×4's B cannot go right twice
+    # (it stands at the right edge after one move); both targets of two-targets.txt stay.
+    short = check_plan(card(1), (Move("A", 3), Move("P", -1)), Budget())
+    assert short.why_not.endswith("after 2 moves: X is still on the board")
+    failed = check_plan(example("4x4"), (Move("B", -1), Move("X", 1)), Budget())
+    assert failed.why_not.startswith("the plan fails at move 2") and "X" in failed.why_not
+    two = check_plan(example("two-targets"), (), Budget())
+    assert " and ".join(two.targets_on_board) in two.why_not
+    assert "are still on the board" in two.why_not
+    solved = check_plan(example("4x4"), (Move("B", -1), Move("A", 2), Move("X", 2)), Budget())
+    assert solved.why_not is None
+    assert str(short).endswith(short.why_not) and str(failed).endswith(failed.why_not)

@@ -67,7 +67,7 @@ def analyze(
     if isinstance(analysis, StaticVerdict):
         # The cluster is too large to analyse, but its verdict is proven: say both.
         report(analysis.stopped)
-        out.print(f"{entry.name} · no solution · proven by static analysis: {analysis.proof}")
+        out.print(analysis.verdict)
         if reading:
             out.print(f"  {READ}{reading}", markup=False)
         return EXIT_UNSOLVED
