@@ -30,7 +30,8 @@ if TYPE_CHECKING:  # what the names are, for type checkers and readers
 
     from rhasp.api import analyze, check, deck, generate, hardest, hint, parse, play, read, solve
     from rhasp.api import enumerate_puzzles as enumerate
-    from rhasp.errors import ClusterLost, InputError, Limit, PlanError, RhaspError, SearchLimit
+    from rhasp.errors import ClusterLost, InputError, PlanError, RhaspError, SearchLimit
+    from rhasp.limits import Limit
     from rhasp.model import Move, Puzzle
     from rhasp.solution import EngineDisagreement, Solution
 
@@ -64,9 +65,9 @@ __all__ = [
 _PUBLIC = {
     **dict.fromkeys(["EngineDisagreement", "Solution"], "rhasp.solution"),
     **dict.fromkeys(
-        ["ClusterLost", "InputError", "Limit", "PlanError", "RhaspError", "SearchLimit"],
-        "rhasp.errors",
+        ["ClusterLost", "InputError", "PlanError", "RhaspError", "SearchLimit"], "rhasp.errors"
     ),
+    "Limit": "rhasp.limits",
     **dict.fromkeys(["Move", "Puzzle"], "rhasp.model"),
     **{name: "rhasp.api" for name in __all__ if name.islower() and not name.startswith("_")},
 }

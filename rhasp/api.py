@@ -26,9 +26,13 @@ for ``solve``, returns a solution whose ``limit`` says which bound it met); bad 
 includes a bad argument: each function checks its arguments first (:mod:`rhasp.arguments`),
 and ``solve(puzzle, "move")`` is ``objective: give 'moves' or 'slides', not 'move'``.
 
-Each command has a function of keywords for people (``solve``, ``analyze``, ``generate``,
-``enumerate``, ``deck``) and one that runs its request for the command line and the page
-(``solution``, ``analysis``, ``new_puzzles``, ``enumerate_database``, ``run_deck``).
+The names follow one rule: each command ``X`` (``solve``, ``analyze``, ``generate``,
+``enumerate``, ``deck``) has ``rhasp.X(...)``, a function for people, whose first arguments
+are what the command works on (a puzzle, a deck) and whose bounds and options are keywords;
+it builds an ``XRequest`` (:mod:`rhasp.commands`, which checks it) and runs it with
+``run_X(request)``, the function the command line and the page call with a request of their
+own. ``enumerate`` is ``enumerate_puzzles`` here (``rhasp.enumerate`` outside), not to hide
+Python's own.
 """
 
 from __future__ import annotations
@@ -52,8 +56,8 @@ from rhasp.commands import (
     GenerateRequest,
     SolveRequest,
     StaticVerdict,
+    run_solve,
     search_budget,
-    solution,
 )
 from rhasp.deck import DeckTally, run_deck
 from rhasp.engines import ENGINES, AspOptions
@@ -75,6 +79,8 @@ from rhasp.limits import (
     BYTES_PER_STATE,
     OUT_OF_MEMORY,
     Budget,
+    Limit,
+    RanOut,
     max_atoms_for,
     max_states_for,
 )
@@ -115,17 +121,17 @@ __all__ = [
     "EnumerationTally",
     "GenerateRequest",
     "Hint",
+    "Limit",
     "NewPuzzle",
     "PlanCheck",
+    "RanOut",
     "Solution",
     "SolveRequest",
     "StaticVerdict",
     "Tried",
-    "analysis",
     "analyze",
     "check",
     "deck",
-    "enumerate_database",
     "enumerate_puzzles",
     "fixed_cells",
     "generate",
@@ -134,14 +140,16 @@ __all__ = [
     "max_atoms_for",
     "max_states_for",
     "moves_of",
-    "new_puzzles",
     "parse",
     "play",
     "read",
+    "run_analyze",
     "run_deck",
+    "run_enumerate",
+    "run_generate",
+    "run_solve",
     "search_budget",
     "single",
-    "solution",
     "solve",
     "stop_compiling",
     "warm_up",
@@ -263,9 +271,9 @@ def moves_of(puzzle: Puzzle, plan: str | Sequence[Move], where: str = "plan") ->
 def solve(
     puzzle: Puzzle,
     objective: Objective = "moves",
+    *,
     engine: str | None = None,
     confirm: bool = True,
-    *,
     max_states: int | None = None,
     budget: Budget | None = None,
     asp: AspOptions | None = None,
@@ -302,7 +310,7 @@ def solve(
     bounds = {name: asp_options.pop(name, None) for name in SOLVE_BOUNDS}
     given = arguments.optional(arguments.instance, asp, "asp", AspOptions)
     options = replace(given or AspOptions(), **asp_options)
-    return solution(SolveRequest(puzzle, objective, engine, confirm, budget, options, **bounds))
+    return run_solve(SolveRequest(puzzle, objective, engine, confirm, budget, options, **bounds))
 
 
 def check(
@@ -328,10 +336,10 @@ def analyze(
     budget is a SearchLimit, unless static analysis proves the puzzle unsolvable: then that
     verdict (a :class:`~rhasp.commands.StaticVerdict`, ``minimal_moves`` None) is the answer."""
     budget = search_budget(max_states, budget, bytes_each=ANALYSIS_BYTES_PER_STATE)
-    return analysis(AnalyzeRequest(puzzle, budget))
+    return run_analyze(AnalyzeRequest(puzzle, budget))
 
 
-def analysis(request: AnalyzeRequest) -> Analysis | StaticVerdict:
+def run_analyze(request: AnalyzeRequest) -> Analysis | StaticVerdict:
     """The analysis ``request`` asks for, or the static verdict when its cluster is too
     large (:func:`analyze`)."""
     puzzle, budget = request.puzzle, request.budget
@@ -374,10 +382,10 @@ def hint(
 
 
 def generate(
-    min_moves: int | None = None,
-    seed: int | None = None,
     *,
     size: int = 6,
+    min_moves: int | None = None,
+    seed: int | None = None,
     seconds: float | None = None,
     max_states: int | None = None,
     max_boards: int | None = None,
@@ -401,14 +409,14 @@ def generate(
         seconds=seconds,
         max_states=max_states,
     )
-    found = next(new_puzzles(request))
+    found = next(run_generate(request))
     meta = {"moves": found.moves}
     if found.cluster is not None:
         meta["cluster"] = found.cluster
     return Puzzle(found.puzzle.board, found.puzzle.placement, found.puzzle.name, meta)
 
 
-def new_puzzles(
+def run_generate(
     request: GenerateRequest, tried: Tried | None = None, progress: Progress | None = None
 ) -> Iterator[NewPuzzle]:
     """The puzzles ``request`` asks for, one by one as they are found (``tried`` counts the
@@ -467,7 +475,7 @@ def _database_lines(request: EnumerateRequest) -> Iterator[str]:
         raise lost.saying(f"the lines of {done:,} of {len(numbers):,} shards yielded") from None
 
 
-def enumerate_database(
+def run_enumerate(
     request: EnumerateRequest,
     out: Path | None = None,
     resume: bool = False,
@@ -489,8 +497,8 @@ def enumerate_database(
 def deck(
     source: str | os.PathLike[str],
     objective: Objective = "moves",
-    engine: str | None = None,
     *,
+    engine: str | None = None,
     cluster: bool = False,
     verify: bool = False,
     jobs: int | None = None,

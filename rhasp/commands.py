@@ -6,9 +6,9 @@ A request is a frozen dataclass whose fields are checked when it is built
 budget: a field left None is what the machine's memory allows, shared by the processes that
 search at once (:func:`max_states_for`). The policies:
 
-- solving (:func:`solution`): the solve policy of :mod:`rhasp.solving`, the engine named
+- solving (:func:`run_solve`): the solve policy of :mod:`rhasp.solving`, the engine named
   or the one the board's size calls for (:func:`~rhasp.solving.engine_for`);
-- analysing (:class:`StaticVerdict`, given by :func:`rhasp.api.analysis`): when the cluster
+- analysing (:class:`StaticVerdict`, given by :func:`rhasp.api.run_analyze`): when the cluster
   is too large to analyse but static analysis proves the puzzle unsolvable, that verdict is
   the answer, with the limit beside it, on the command line, in Python and on the web page
   alike;
@@ -151,7 +151,7 @@ class SolveRequest:
         return replace(budget, **{k: v for k, v in given.items() if v is not None})
 
 
-def solution(request: SolveRequest, solver: Engine | None = None) -> Solution:
+def run_solve(request: SolveRequest, solver: Engine | None = None) -> Solution:
     """The request solved by the solve policy (:func:`rhasp.solving.solve`): by ``solver``
     when the caller has an engine of its own, else by the request's, every search on one
     clock that starts here; the solution says why the engine was chosen, when the board's size

@@ -10,12 +10,14 @@ import json
 import re
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 from urllib.request import url2pathname
+
+if TYPE_CHECKING:  # what a SearchLimit carries: rhasp.limits builds on this module
+    from rhasp.limits import Limit
 
 
 class RhaspError(Exception):
@@ -119,49 +121,15 @@ def location(source: str, line: int | None = None, column: int | None = None) ->
     return ":".join(parts)
 
 
-#: What a search ran out of: the states, ground atoms or ASP horizon its budget allows, the
-#: memory (the machine's, or the process's address space, ``ulimit -v``), its seconds, the
-#: share of the states a confirming search is given (``rhasp.solving``), which no option
-#: raises, or the boards a generator may score.
-RanOut = Literal["states", "atoms", "horizon", "memory", "address space", "time", "share", "boards"]
-
-
-@dataclass(frozen=True)
-class Limit:
-    """What stopped a search short, in no surface's words: ``text``, one line ("state limit
-    reached after 1,000 states at depth 7"); what it ``ran_out`` of, and the ``amount`` the
-    budget allowed of it (states, atoms, seconds; None where no budget set it, as memory);
-    the states ``reached`` by then, when counted. Each surface words its own advice from
-    ``ran_out``: the command line names the option to raise, the page what the position
-    needs. ``also``: a second search's limit, when both searches of a solve stopped."""
-
-    text: str  # one line: what stopped, and how far it got
-    ran_out: RanOut | None = None  # states, atoms, horizon, memory, address space, time, ...
-    amount: float | None = None  # what the budget allowed of it; None where none was set
-    reached: int | None = None  # the states reached by then, when counted
-    also: tuple[str, Limit] | None = None  # (the other engine, its limit)
-
-    def __str__(self) -> str:
-        if self.also is None:
-            return self.text
-        engine, limit = self.also
-        return f"{self.text}; {engine}: {limit}"
-
-    def kinds(self) -> list[RanOut]:
-        """What ran out, this search's first, then the other's (each once)."""
-        kinds = [] if self.ran_out is None else [self.ran_out]
-        more = [] if self.also is None else self.also[1].kinds()
-        return kinds + [kind for kind in more if kind not in kinds]
-
-
 class SearchLimit(RhaspError):
     """A search stopped at a limit the user can raise (states, ground atoms, memory, time):
     not an answer either way (exit code 4). ``limit``: what ran out and how much, when a
-    search said so (a generator's bounds say only what they found)."""
+    search said so (a :class:`~rhasp.limits.Limit`; a generator's bounds say only what they
+    found, as text)."""
 
     def __init__(self, what: str | Limit, where: str = "") -> None:
         super().__init__(str(what), where)
-        self.limit = what if isinstance(what, Limit) else None
+        self.limit = None if isinstance(what, str) else what
 
     @property
     def states(self) -> int | None:

@@ -42,9 +42,9 @@ from rhasp.canonical import (
     next_budget,
     state_name,
 )
-from rhasp.errors import Limit, SearchLimit, TimeLimit, counted
+from rhasp.errors import SearchLimit, TimeLimit, counted
 from rhasp.formats.line import database_board, database_line
-from rhasp.limits import Budget, max_states_for
+from rhasp.limits import Budget, Limit, max_states_for
 from rhasp.model import Cell, Piece, Puzzle, TargetSpec, build_puzzle
 from rhasp.parallel import fan_out
 from rhasp.progress import Progress

@@ -1,5 +1,6 @@
-"""How far a search may go: every search rhasp runs is bounded, by default by the memory the
-machine has, and a search that reaches its bound says so (:class:`rhasp.errors.SearchLimit`,
+"""How far a search may go, and what stopped it: every search rhasp runs is bounded (a
+:class:`Budget`), by default by the memory the machine has, and a search that reaches its bound
+says what ran out (a :class:`Limit`, carried by the error :class:`rhasp.errors.SearchLimit`,
 exit code 4) rather than eating the machine or answering "no solution".
 
 One :class:`Budget` bounds every engine: the core's searches (BFS, A*, the cluster's) count
@@ -17,8 +18,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Literal
 
-from rhasp.errors import Limit, SearchLimit, TimeLimit
+from rhasp.errors import SearchLimit, TimeLimit
 from rhasp.progress import Progress
 
 #: What one state costs a search at its peak, uncompiled or compiled, as
@@ -131,6 +133,41 @@ def default_max_atoms(processes: int = 1) -> int:
     """The ground atoms one ASP search may reach unless told otherwise, reckoned the same way
     at :data:`BYTES_PER_ATOM` an atom."""
     return max(10_000, int(machine_memory() * MEMORY_SHARE) // processes // BYTES_PER_ATOM)
+
+
+#: What a search ran out of: the states, ground atoms or ASP horizon its budget allows, the
+#: memory (the machine's, or the process's address space, ``ulimit -v``), its seconds, the
+#: share of the states a confirming search is given (``rhasp.solving``), which no option
+#: raises, or the boards a generator may score.
+RanOut = Literal["states", "atoms", "horizon", "memory", "address space", "time", "share", "boards"]
+
+
+@dataclass(frozen=True)
+class Limit:
+    """What stopped a search short, in no surface's words: ``text``, one line ("state limit
+    reached after 1,000 states at depth 7"); what it ``ran_out`` of, and the ``amount`` the
+    budget allowed of it (states, atoms, seconds; None where no budget set it, as memory);
+    the states ``reached`` by then, when counted. Each surface words its own advice from
+    ``ran_out``: the command line names the option to raise, the page what the position
+    needs. ``also``: a second search's limit, when both searches of a solve stopped."""
+
+    text: str  # one line: what stopped, and how far it got
+    ran_out: RanOut | None = None  # states, atoms, horizon, memory, address space, time, ...
+    amount: float | None = None  # what the budget allowed of it; None where none was set
+    reached: int | None = None  # the states reached by then, when counted
+    also: tuple[str, Limit] | None = None  # (the other engine, its limit)
+
+    def __str__(self) -> str:
+        if self.also is None:
+            return self.text
+        engine, limit = self.also
+        return f"{self.text}; {engine}: {limit}"
+
+    def kinds(self) -> list[RanOut]:
+        """What ran out, this search's first, then the other's (each once)."""
+        kinds = [] if self.ran_out is None else [self.ran_out]
+        more = [] if self.also is None else self.also[1].kinds()
+        return kinds + [kind for kind in more if kind not in kinds]
 
 
 #: What a search that ran out of memory before its budget says (exit code 4, as a limit).

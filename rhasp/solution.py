@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-from rhasp.errors import Limit, RhaspError, counted
+from rhasp.errors import RhaspError, counted
+from rhasp.limits import Limit
 from rhasp.model import Plan, Puzzle, ShownAsText, plan_slides, replay
 from rhasp.notation import ENGINE, READ, SEARCHES, STOPPED, WHY, Notation, format_plan
 

@@ -14,8 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from rhasp.engines import AspOptions, Engine, get_engine
-from rhasp.errors import Limit
-from rhasp.limits import Budget
+from rhasp.limits import Budget, Limit
 from rhasp.model import Puzzle
 from rhasp.solution import EngineDisagreement, Objective, SearchFigures, Solution, verify_plan
 from rhasp.static import static_verdict

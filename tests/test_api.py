@@ -90,7 +90,7 @@ def test_parse_never_reads_a_file():
 def test_solve_agrees_with_the_reference(name, objective):
     puzzle = example(name)
     for engine in ("asp", "bfs"):
-        solution = rhasp.solve(puzzle, objective, engine)
+        solution = rhasp.solve(puzzle, objective, engine=engine)
         assert solution.length == fewest(puzzle, objective), engine
         assert rhasp.play(puzzle, solution.plan).solved
 
@@ -258,15 +258,15 @@ def test_print_shows_the_board_and_the_plan_not_the_fields():
 
 
 def test_generate_makes_a_puzzle_of_at_least_the_moves_asked():
-    made = rhasp.generate(6, seed=7)
+    made = rhasp.generate(min_moves=6, seed=7)
     assert made.meta["moves"] >= 6
     assert made.meta["moves"] == fewest(made)
-    assert rhasp.generate(6, seed=7) == made  # the seed makes it again
+    assert rhasp.generate(min_moves=6, seed=7) == made  # the seed makes it again
 
 
 def test_generate_gives_up_at_its_time_limit():
     with pytest.raises(rhasp.SearchLimit, match=r"no puzzle of at least 40 moves in 0\.5 s"):
-        rhasp.generate(40, seed=1, seconds=0.5)
+        rhasp.generate(min_moves=40, seed=1, seconds=0.5)
 
 
 def svg_tree(text: str) -> ElementTree.Element:
@@ -389,7 +389,7 @@ BAD_CALLS = {
     "source": lambda: rhasp.read(5),
     "targets": lambda: rhasp.read(str(CARD01), targets="X"),
     "text": lambda: rhasp.parse(CARD01.read_bytes()),
-    "min_moves": lambda: rhasp.generate("3"),
+    "min_moves": lambda: rhasp.generate(min_moves="3"),
     "seed": lambda: rhasp.generate(seed=1.5),
     "seconds": lambda: rhasp.generate(seconds=-1),
     "jobs": lambda: rhasp.enumerate(jobs=0),
@@ -486,8 +486,10 @@ def test_a_bad_deck_argument_is_one_input_error_naming_it(argument, value):
 
 def test_generate_takes_a_numpy_integer_as_it_takes_an_int():
     numpy = pytest.importorskip("numpy")
-    as_int = rhasp.generate(5, seed=3, size=5, seconds=30)
-    as_numpy = rhasp.generate(numpy.int64(5), seed=numpy.int64(3), size=numpy.int64(5), seconds=30)
+    as_int = rhasp.generate(min_moves=5, seed=3, size=5, seconds=30)
+    as_numpy = rhasp.generate(
+        min_moves=numpy.int64(5), seed=numpy.int64(3), size=numpy.int64(5), seconds=30
+    )
     assert (as_numpy.board, as_numpy.placement) == (as_int.board, as_int.placement)
 
 

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from rhasp import api
-from rhasp.errors import Limit
+from rhasp.limits import Limit
 from rhasp.output import advised
 from rhasp.solution import Solution
 from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card

@@ -15,11 +15,10 @@ import pytest
 from rhasp import solving
 from rhasp.api import moves_of, parse
 from rhasp.api import read as rhasp_read
-from rhasp.commands import SolveRequest, solution
+from rhasp.commands import SolveRequest, run_solve
 from rhasp.engines import get_engine, reference
-from rhasp.errors import Limit
 from rhasp.generation import board_number
-from rhasp.limits import Budget
+from rhasp.limits import Budget, Limit
 from rhasp.model import Move, plan_slides, replay
 from rhasp.solution import EngineDisagreement
 from rhasp.solving import confirmation_share
@@ -59,7 +58,7 @@ def test_the_share_is_a_multiple_of_the_states_with_a_floor_within_the_budget():
 
 def test_bfs_within_its_share_agrees_and_both_proofs_stand():
     puzzle = eight_by_eight()
-    found = solution(SolveRequest(puzzle, engine="astar", budget=Budget(states=1_000_000)))
+    found = run_solve(SolveRequest(puzzle, engine="astar", budget=Budget(states=1_000_000)))
     assert found.moves == fewest(puzzle) and replay(puzzle, found.plan).solved
     assert found.proofs == ("astar", "bfs")
     astar, bfs = found.searches["astar"], found.searches["bfs"]
@@ -74,7 +73,7 @@ def test_bfs_stopped_at_its_share_leaves_the_astar_answer_standing(monkeypatch):
     # (A* reaches under 2,000 states, BFS hundreds of thousands), so BFS stops there.
     monkeypatch.setattr(solving, "CONFIRM_FLOOR", 0)
     puzzle = eight_by_eight()
-    found = solution(SolveRequest(puzzle, "slides", "astar", budget=Budget(states=10_000_000)))
+    found = run_solve(SolveRequest(puzzle, "slides", "astar", budget=Budget(states=10_000_000)))
     assert found.slides == fewest(puzzle, "slides") and replay(puzzle, found.plan).solved
     assert found.proofs == ("astar",) and not found.limit
     share = solving.CONFIRM_FACTOR * found.searches["astar"].explored
@@ -87,7 +86,7 @@ def test_bfs_stopped_at_its_share_leaves_the_astar_answer_standing(monkeypatch):
 
 def test_a_limit_the_user_sets_below_the_share_is_said_as_that_limit():
     budget = Budget(states=5_000)  # enough for A* by slides (under 2,000), not for BFS
-    found = solution(SolveRequest(eight_by_eight(), "slides", "astar", budget=budget))
+    found = run_solve(SolveRequest(eight_by_eight(), "slides", "astar", budget=budget))
     assert found.proofs == ("astar",)
     assert found.stopped["bfs"].text.startswith("state limit reached after")
 
@@ -125,7 +124,7 @@ class Unsolvable:
 def test_a_wrong_astar_is_caught_by_the_bfs(broken):
     request = SolveRequest(eight_by_eight(), engine="astar", budget=Budget(states=1_000_000))
     with pytest.raises(EngineDisagreement, match="this is a bug"):
-        solution(request, broken)
+        run_solve(request, broken)
 
 
 class Limited:
@@ -142,9 +141,9 @@ class Limited:
 
 def test_an_astar_stopped_at_a_limit_leaves_the_bfs_the_whole_budget():
     puzzle = eight_by_eight()
-    found = solution(SolveRequest(puzzle, engine="astar", budget=Budget(states=20)), Limited())
+    found = run_solve(SolveRequest(puzzle, engine="astar", budget=Budget(states=20)), Limited())
     assert found.limit  # BFS meets 20 states too: no answer either way
-    found = solution(SolveRequest(puzzle, engine="astar", budget=Budget(states=10**6)), Limited())
+    found = run_solve(SolveRequest(puzzle, engine="astar", budget=Budget(states=10**6)), Limited())
     assert found.moves == fewest(puzzle) and found.proofs == ("bfs",)
     assert found.stopped == {"astar": Limit("state limit reached", "states")}
 
@@ -154,7 +153,7 @@ def test_a_timeout_bounds_the_engine_and_its_confirming_bfs_together(engine):
     # left12's BFS walks millions of states: given its own seconds after A*'s, or unbounded
     # before ASP's, the two searches together took twice the limit, or minutes.
     began = time.perf_counter()
-    found = solution(SolveRequest(rhasp_read(LEFT12), engine=engine, timeout=2))
+    found = run_solve(SolveRequest(rhasp_read(LEFT12), engine=engine, timeout=2))
     assert time.perf_counter() - began < 2 + 1
     if engine == "asp":  # the BFS runs first and takes the seconds: ASP stops at once
         assert "bfs: time limit of 2 s" in str(found.limit)
@@ -211,7 +210,7 @@ def test_a_puzzle_both_prove_unsolvable_counts_the_whole_cluster():
     # the naive reference walk, is every state the confirming BFS explored.
     line = "DDDoGGLLxEooAAoEFICCCoFIoHKJBBoHKJoo"
     puzzle = parse(line)
-    found = solution(SolveRequest(puzzle, engine="astar"))
+    found = run_solve(SolveRequest(puzzle, engine="astar"))
     assert found.plan is None and found.proofs == ("astar", "bfs") and not found.limit
     rows = [line[i : i + 6].replace("o", ".").replace("x", "#") for i in range(0, 36, 6)]
     assert found.explored == len(cluster(rows)[0]) == found.searches["bfs"].explored

@@ -62,7 +62,7 @@ def analyze(
             picture_format(destination(path), formats)  # before the work, not after
     entry = read_one(puzzle, target)
     budget = live_budget(max_states, output_format.value, ANALYSIS_BYTES_PER_STATE)
-    analysis = api.analysis(AnalyzeRequest(entry, budget))
+    analysis = api.run_analyze(AnalyzeRequest(entry, budget))
     reading = reading_text(entry)
     if isinstance(analysis, StaticVerdict):
         # The cluster is too large to analyse, but its verdict is proven: say both.

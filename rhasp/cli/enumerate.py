@@ -80,7 +80,7 @@ def enumerate_command(
             request = EnumerateRequest(
                 size, walls, pieces, exit_row - 1, jobs, scheduler, max_states
             )
-        tally = api.enumerate_database(request, dest, resume, progress)
+        tally = api.run_enumerate(request, dest, resume, progress)
     journal = None if dest is None else journal_of(dest)
     err.print(enumeration_table(tally, progress.seconds, journal, since_start()))
     if histogram is not None:

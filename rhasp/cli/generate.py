@@ -103,7 +103,7 @@ def generate(
     flags = f"--size {size} --min-moves {request.min_moves} --walls {walls} --seed {chosen}"
     tried = Tried()
     progress = GenerateProgress(err)
-    puzzles = api.new_puzzles(request, tried, progress)
+    puzzles = api.run_generate(request, tried, progress)
     with open_output(dest, keep_partial=True) as deck_file:
         deck_file.write(f"; rhasp generate {flags}{' --minimal' if minimal else ''}\n")
         deck_file.write(PROOF_NOTE)

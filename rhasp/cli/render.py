@@ -63,7 +63,7 @@ def render(
                 f"{counted(len(marked), 'cell')} occupied in every reachable state; {verdict}"
             )
         return EXIT_OK
-    found = rhasp.solve(entry, objective.value, "bfs", budget=live_budget(max_states))
+    found = rhasp.solve(entry, objective.value, engine="bfs", budget=live_budget(max_states))
     if found.limit:
         raise SearchLimit(found.limit, entry.name)
     if found.plan is None:

@@ -117,7 +117,7 @@ def solve(
         try:
             named = None if engine is None else engine.value
             request = SolveRequest(entry, objective.value, named, confirm, budget, asp, **bounds)
-            solution = api.solution(request)
+            solution = api.run_solve(request)
         except EngineDisagreement as error:
             report(error)
             codes.append(EXIT_DISAGREE)

@@ -11,7 +11,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
-from rhasp.commands import SolveRequest, solution
+from rhasp.commands import SolveRequest, run_solve
 from rhasp.deck.record import ENGINE_SECONDS, DeckRecord, result_record
 from rhasp.engines import AspOptions
 from rhasp.errors import InputError, SearchLimit
@@ -98,7 +98,7 @@ def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
     )
     one_pass = settings.cluster and request.engine == "bfs" and settings.objective == "moves"
     counting = CountingBfs(budget) if one_pass and len(puzzle.board.targets) == 1 else None
-    found = solution(request, counting)
+    found = run_solve(request, counting)
     if found.limit:  # the Limit itself, which the command line advises on
         return DeckRecord(job.line, puzzle.name, limit=found.limit)
     findings = found.findings()

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from rhasp.engines import ENGINES
-from rhasp.errors import InputError, Limit, location
+from rhasp.errors import InputError, location
 from rhasp.files import Damaged, bounded_lines, json_line
+from rhasp.limits import Limit
 
 #: The record's field of each engine's own seconds: ``asp_seconds``, ``bfs_seconds``,
 #: ``astar_seconds``.
@@ -81,7 +82,7 @@ class DeckRecord:
     expected_length: int | None = None  # with --verify: the length the deck line gives
     expected_cluster: int | None = None  # with --verify and --cluster: its cluster's size
     mismatch: str | None = None  # "length", "cluster" or both
-    #: What stopped the search: a :class:`~rhasp.errors.Limit` from a solve here (the command
+    #: What stopped the search: a :class:`~rhasp.limits.Limit` from a solve here (the command
     #: line adds its advice), its text when read back from a results file.
     limit: Limit | str | None = None
     error: str | None = None  # why the line cannot be read

@@ -34,9 +34,9 @@ import clingo
 from rhasp.engines import AspOptions
 from rhasp.engines.clingo_options import checked_clingo_args, option_name
 from rhasp.engines.memo import StateMemo
-from rhasp.errors import InputError, Limit, about
+from rhasp.errors import InputError, about
 from rhasp.formats.facts import write_facts
-from rhasp.limits import Budget, address_space_left, wait_until_done
+from rhasp.limits import Budget, Limit, address_space_left, wait_until_done
 from rhasp.model import Move, Plan, Puzzle
 from rhasp.shipped import shipped
 from rhasp.solution import AspFigures, EngineDisagreement, Objective, Solution

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from rhasp import search
 from rhasp.engines import reference
-from rhasp.errors import Limit, SearchLimit
-from rhasp.limits import Budget
+from rhasp.errors import SearchLimit
+from rhasp.limits import Budget, Limit
 from rhasp.model import Board, Plan, Puzzle, State
 from rhasp.solution import Objective, Solution
 

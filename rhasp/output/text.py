@@ -9,8 +9,8 @@ from dataclasses import replace
 from rich.text import Text
 
 from rhasp.analysis import Analysis
-from rhasp.errors import Limit, RanOut
 from rhasp.hints import Hint
+from rhasp.limits import Limit, RanOut
 from rhasp.model import Board, Puzzle, replay
 from rhasp.notation import Notation
 from rhasp.output.boards import board_text, vehicle_styles

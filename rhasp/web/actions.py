@@ -57,7 +57,7 @@ def solve_position(request: SolveBody, limits: ServerLimits, progress: Any) -> d
         in_deck=True,
         **asked,
     )
-    solution = api.solution(solve)
+    solution = api.run_solve(solve)
     if solution.limit:
         raise SearchLimit(solution.limit, puzzle.name)
     return solution_record(solution)
@@ -79,8 +79,8 @@ def new_puzzle(request: GenerateBody, limits: ServerLimits) -> dict[str, Any]:
     page's user can do instead."""
     try:
         puzzle = rhasp.generate(
-            request.min_moves,
-            request.seed,
+            min_moves=request.min_moves,
+            seed=request.seed,
             size=request.size,
             seconds=limits.seconds,
             max_states=limits.states,

@@ -14,8 +14,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from rhasp.api import OUT_OF_MEMORY, EngineDisagreement
-from rhasp.errors import RanOut, RhaspError, SearchLimit
+from rhasp.api import OUT_OF_MEMORY, EngineDisagreement, RanOut
+from rhasp.errors import RhaspError, SearchLimit
 
 #: What the page says when Generate finds no puzzle in the server's seconds: each try draws
 #: new boards (the command line says to allow more seconds instead; the page has no control

@@ -121,5 +121,5 @@ def add_api_routes(app: FastAPI, limits: ServerLimits, database: Database | None
         cluster too large to analyse whose puzzle static analysis proves unsolvable, that
         verdict (``proven_by``, ``proof``, and where the analysis ``stopped``)."""
         budget = limits.budget(ANALYSIS_BYTES_PER_STATE)
-        work = lambda: api.analysis(AnalyzeRequest(position(request), budget)).record()  # noqa: E731
+        work = lambda: api.run_analyze(AnalyzeRequest(position(request), budget)).record()  # noqa: E731
         return slots.answer(work, PAGE_ADVICE["analyze"])

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 import rhasp
-from rhasp.errors import Limit
+from rhasp.limits import Limit
 from rhasp.output.text import advised, solution_text
 from tests.boards import card
 

@@ -27,9 +27,9 @@ import uvicorn
 import rhasp
 from rhasp.api import SolveRequest
 from rhasp.engines import get_engine
-from rhasp.errors import InputError, Limit
+from rhasp.errors import InputError
 from rhasp.formats import read_path, write
-from rhasp.limits import Budget
+from rhasp.limits import Budget, Limit
 from rhasp.model import Puzzle, State
 from rhasp.pictures.boards import board_scene
 from rhasp.pictures.scene import svg
