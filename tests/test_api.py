@@ -3,6 +3,7 @@ hand-counted boards, and the README's example run as it is written."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import random
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 
 import rhasp
+from rhasp import api
 from rhasp.commands import DeckRequest, SolveRequest
 from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle
@@ -538,3 +540,31 @@ def test_dir_lists_the_api_alone():
     assert not names & {"sys", "TYPE_CHECKING", "model", "api", "errors"}
     assert {"solve", "hint", "check", "analyze", "Puzzle", "Solution", "enumerate"} <= names
     assert all(getattr(rhasp, name) is not None for name in names)  # each one loads
+
+
+#: Each command's three names (docs/api.md, "Names"): the function for people, its request,
+#: and the function that runs a request for the command line and the page.
+COMMANDS = {
+    "solve": "solve",
+    "analyze": "analyze",
+    "generate": "generate",
+    "enumerate": "enumerate_puzzles",
+    "deck": "deck",
+}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_each_command_has_its_function_request_and_runner_by_one_rule(command):
+    assert getattr(rhasp, command) is getattr(api, COMMANDS[command])
+    request = getattr(api, f"{command.capitalize()}Request")
+    runner = getattr(api, f"run_{command}")
+    first = next(iter(inspect.signature(runner).parameters.values()))
+    assert first.annotation in (request, request.__name__), (runner, first)
+    assert {f"run_{command}", f"{command.capitalize()}Request"} <= set(api.__all__)
+
+
+def test_generate_takes_keywords_alone():
+    with pytest.raises(TypeError):
+        rhasp.generate(6)  # size or min_moves? Neither: said by name
+    with pytest.raises(TypeError):
+        rhasp.solve(card(1), "moves", "bfs")  # the engine, by name too
