@@ -148,7 +148,8 @@ ASTAR_STATES = 200_000
 @dataclass(frozen=True)
 class Scoring:
     """The states each search of one board may reach (:func:`score`), and the wall-clock time
-    (``time.time()``, so that it holds on worker processes too) past which none goes on."""
+    (a ``time.perf_counter()`` value, the one clock of deadlines, which holds on the worker
+    processes too: :mod:`rhasp.limits`) past which none goes on."""
 
     cluster_states: int = WHOLE_CLUSTER_STATES
     astar_states: int = ASTAR_STATES
@@ -163,11 +164,11 @@ class Scoring:
         """``states`` and the seconds left, if the run has a deadline."""
         if self.deadline == math.inf:
             return Budget(states)
-        return Budget(states, seconds=max(0.001, self.deadline - time.time()))
+        return Budget(states, seconds=max(0.001, self.deadline - time.perf_counter()))
 
     @property
     def past_deadline(self) -> bool:
-        return time.time() > self.deadline
+        return time.perf_counter() > self.deadline
 
 
 def score(puzzle: Puzzle, scoring: Scoring, whole: bool = True) -> Outcome:
@@ -581,7 +582,7 @@ def distinct_puzzles(
     searching = None if seconds is None else seconds - min(WRAP_UP, seconds / 10)
     if searching is not None:
         tried.ends = tried.began + searching
-    deadline = time.time() + (math.inf if searching is None else searching)
+    deadline = time.perf_counter() + (math.inf if searching is None else searching)
     chains = Chains(seed, size, walls, min_moves, scoring=Scoring.within(states, deadline))
     prefer_compiled()  # endless work: load the compiled core before any worker starts
     seen: set[Canonical] = set()

@@ -3,6 +3,12 @@
 says what ran out (a :class:`Limit`, carried by the error :class:`rhasp.errors.SearchLimit`,
 exit code 4) rather than eating the machine or answering "no solution".
 
+Deadlines, everywhere, are ``time.perf_counter()`` values: a budget's ``since``, a search's
+start, a run's end, a worker's. On Linux it is ``CLOCK_MONOTONIC``, system-wide, so a deadline
+set in one process holds in the worker processes it forks (as Python documents it, on every
+platform since 3.10), and no change of the wall clock (NTP, a user) moves it; ``time.time()``
+is for what a person reads (a seed from the clock, a date), never for a deadline.
+
 One :class:`Budget` bounds every engine: the core's searches (BFS, A*, the cluster's) count
 states, the ASP engine counts ground atoms and horizons, and any may be given seconds. What a
 state and an atom cost at their peak is measured by ``bench/state_memory.py``; the defaults

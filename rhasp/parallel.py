@@ -113,14 +113,14 @@ def fan_out(
     or as they are done: on the Dask cluster at ``scheduler``, else on ``processes`` local
     worker processes (:class:`Workers`), ``batch`` items a task, else here when
     ``processes`` is one. An exception ``work`` raises is raised here. Past ``until`` (a
-    ``time.time()`` value) it waits for no more: it ends, its workers killed. Closing the
-    iterator kills the workers at once. The one way ``deck``, ``enumerate`` and ``generate``
-    spread their work out."""
+    ``time.perf_counter()`` value, the one clock of deadlines: :mod:`rhasp.limits`) it waits
+    for no more: it ends, its workers killed. Closing the iterator kills the workers at once.
+    The one way ``deck``, ``enumerate`` and ``generate`` spread their work out."""
     if scheduler:
         yield from _on_dask(work, items, scheduler, ordered, batch, until)
     elif processes <= 1:
         for item in items:
-            if time.time() >= until:
+            if time.perf_counter() >= until:
                 return
             yield work(item)
     else:
@@ -211,13 +211,13 @@ class Workers:
 
         try:
             while True:
-                if more and time.time() < until:
+                if more and time.perf_counter() < until:
                     more = feed()
                 busy = [worker.pipe for worker in self.workers if worker.held]
                 if not busy:
                     ended = not more
                     return
-                left = None if until == math.inf else max(0.0, until - time.time())
+                left = None if until == math.inf else max(0.0, until - time.perf_counter())
                 ready = wait(busy, left)
                 if not ready:
                     return  # past until: the workers are killed below
@@ -232,7 +232,7 @@ class Workers:
                             f"worker {process.pid} ended: {process.exitcode}"
                         ) from None
                     done.append((worker.held.popleft(), answer))
-                if more and time.time() < until:
+                if more and time.perf_counter() < until:
                     more = feed()  # before the caller takes its time over the results
                 if ordered:
                     answered.update(done)
@@ -297,7 +297,7 @@ def _on_dask(
     from dask.distributed import as_completed, wait
 
     def left() -> float | None:
-        return None if until == math.inf else max(0.0, until - time.time())
+        return None if until == math.inf else max(0.0, until - time.perf_counter())
 
     current = None  # the future whose results are asked for
     with _dask_quiet(), client:
@@ -313,7 +313,7 @@ def _on_dask(
                     try:
                         wait(current, timeout=left())
                     except TimeoutError:
-                        if time.time() >= until:
+                        if time.perf_counter() >= until:
                             return
                         raise
                     yield from current.result()
@@ -326,7 +326,7 @@ def _on_dask(
                     except StopIteration:
                         return
                     except TimeoutError:
-                        if time.time() >= until:
+                        if time.perf_counter() >= until:
                             return  # past until
                         raise
                     yield from current.result()

@@ -3,6 +3,7 @@ CLI), says how far it got, shows its progress while it runs, and stops when aske
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
 import re
@@ -385,3 +386,16 @@ def test_a_real_memory_cap_ends_in_one_line_and_exit_code_4():
     assert run.stderr == (
         "rhasp: out of memory before the search ended (lower --max-states, or free memory)\n"
     )
+
+
+def test_every_deadline_is_on_one_clock():
+    """rhasp/limits.py: deadlines are ``time.perf_counter()`` values, in every process;
+    ``time.time()`` (the wall clock, which NTP or a person may move) counts none."""
+    package = Path(__file__).resolve().parents[1] / "rhasp"
+    wall = [
+        f"{path.relative_to(package)}:{node.lineno}"
+        for path in sorted(package.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "time.time"
+    ]
+    assert not wall, wall
