@@ -1,5 +1,5 @@
-"""One request per command, and the policies that were once spread over the command line,
-the web server and the deck: each lives here once, so every way in gives the same answer.
+"""One request per command, and the policies the command line, the web server and the deck
+share: each lives here once, so every way in gives the same answer.
 
 A request is a frozen dataclass whose fields are checked when it is built
 (:mod:`rhasp.arguments`), so a bad one never reaches a search. It owns its defaults and its
@@ -7,7 +7,9 @@ budget: a field left None is what the machine's memory allows, shared by the pro
 search at once (:func:`max_states_for`). The policies:
 
 - solving (:func:`run_solve`): the solve policy of :mod:`rhasp.solving`, the engine named
-  or the one the board's size calls for (:func:`~rhasp.solving.engine_for`);
+  or the one the board's size calls for (:data:`SMALL_ENGINE` up to 6×6, or
+  :data:`DECK_SMALL_ENGINE` for a deck's puzzles and the page's positions);
+- every count's bounds (:data:`rhasp.arguments.BOUNDS`), and ``resume`` only with ``out``;
 - analysing (:class:`StaticVerdict`, given by :func:`rhasp.api.run_analyze`): when the cluster
   is too large to analyse but static analysis proves the puzzle unsolvable, that verdict is
   the answer, with the limit beside it, on the command line, in Python and on the web page
