@@ -434,12 +434,11 @@ def _budget(node: ast.AST) -> bool:
 
 
 def test_below_the_api_a_budget_is_always_given():
-    wrong = [
-        found
-        for path in sorted(PACKAGE.rglob("*.py"))
-        if not within(module_name(path), BUDGET_MADE_IN + BUDGET_NOT_YET)
-        for found in budget_defaults(module_name(path), path.read_text(encoding="utf-8"))
-    ]
+    modules = {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+    below = [name for name in modules if not within(name, BUDGET_MADE_IN + BUDGET_NOT_YET)]
+    assert "rhasp.engines" in below and "rhasp.api" not in below
+    text = {name: modules[name].read_text(encoding="utf-8") for name in below}
+    wrong = [found for name in below for found in budget_defaults(name, text[name])]
     assert not wrong, wrong
 
 

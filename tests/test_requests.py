@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -80,24 +81,14 @@ def test_no_caller_chooses_the_default_engine():
     assert engines_named_by_solve_requests(source) == [1, 2]
 
 
-class Printer:
-    """What IPython hands ``_repr_pretty_``: the text shown."""
-
-    def __init__(self) -> None:
-        self.shown = ""
-
-    def text(self, text: str) -> None:
-        self.shown += text
-
-
 def test_a_static_verdict_reads_as_the_command_line_says_it():
     # walled12.txt: its target's exit walled off, by hand; its cluster is far past 10,000.
     walled = rhasp.read(PACKAGE.parent / "puzzles" / "large" / "walled12.txt")
     verdict = rhasp.analyze(walled, max_states=10_000)
     assert verdict.minimal_moves is None
-    printer = Printer()
-    verdict._repr_pretty_(printer, False)
-    first, stopped = printer.shown.splitlines()
+    shown: list[str] = []
+    verdict._repr_pretty_(SimpleNamespace(text=shown.append), False)  # as IPython calls it
+    first, stopped = "".join(shown).splitlines()
     assert first == f"walled12 · no solution · proven by static analysis: {verdict.proof}"
     assert stopped.startswith("the cluster analysis stopped: state limit reached")
-    assert str(verdict) == printer.shown
+    assert str(verdict) == "".join(shown)
