@@ -201,7 +201,7 @@ def solved_positions() -> dict[str, Puzzle]:
 def test_a_solved_position_takes_no_move_with_every_engine(name, engine, objective, confirm):
     position = solved_positions()[name]
     assert position.solved
-    found = rhasp.solve(position, objective, engine, confirm, max_states=1_000)
+    found = rhasp.solve(position, objective, engine=engine, confirm=confirm, max_states=1_000)
     assert (found.plan, found.moves, found.slides, found.limit) == ((), 0, 0, None)
     assert found.proofs[0] == engine and found.objective == objective
 
@@ -366,9 +366,9 @@ LARGEST = 2**63 - 1  # the compiled core counts states in 64-bit words
 def test_a_misspelt_objective_is_refused_never_answered_as_another(engine):
     # Card 7 takes 13 moves (its back) and more slides: "move" once got the fewest slides,
     # labelled "fewest move" (bfs), a disagreement "bug" (astar) or a KeyError (asp).
-    assert rhasp.solve(card(7), "moves", "bfs").moves == len(card_backs()[7].split()) == 13
+    assert rhasp.solve(card(7), "moves", engine="bfs").moves == len(card_backs()[7].split()) == 13
     with pytest.raises(rhasp.InputError) as raised:
-        rhasp.solve(card(7), "move", engine)
+        rhasp.solve(card(7), "move", engine=engine)
     assert (raised.value.where, raised.value.what) == (
         "objective",
         "give 'moves' or 'slides', not 'move'",
@@ -376,7 +376,7 @@ def test_a_misspelt_objective_is_refused_never_answered_as_another(engine):
 
 
 BAD_CALLS = {
-    "engine": lambda: rhasp.solve(card(1), "moves", "BFS"),
+    "engine": lambda: rhasp.solve(card(1), "moves", engine="BFS"),
     "confirm": lambda: rhasp.solve(card(1), confirm="no"),
     "puzzle": lambda: rhasp.solve("puzzles/original/card01.txt"),
     "max_states": lambda: rhasp.solve(card(1), engine="bfs", max_states="10"),
