@@ -232,7 +232,7 @@ def test_slides_are_grouped_into_moves_only_for_the_slides_objective():
 def test_random_boards_asp_agrees_with_bfs(variant, puzzle):
     """Sizes 4-6, walls, one or two targets, 200 boards each: the memo and the stride (what
     ships), the encodings alone, and the memo climbing every horizon."""
-    plan, explored = fewest_moves(puzzle.board, puzzle.start)
+    plan, explored = fewest_moves(puzzle.board, puzzle.start, Budget())
     if plan is None:
         # A shortest plan never repeats a state, so none can be longer than the state count:
         # ASP finding nothing up to that horizon agrees that there is no plan at all.
@@ -278,7 +278,7 @@ def early_end_holds(puzzle: Puzzle, encodings: Path) -> bool:
 @given(puzzle=puzzles(max_side=6, max_others=3))
 def test_a_horizon_has_a_plan_exactly_when_one_has_that_many_steps_or_fewer(puzzle):
     # What lets one unsatisfiable horizon prove every shorter one (encodings/README.md).
-    if fewest_moves(puzzle.board, puzzle.start)[0] is not None:
+    if fewest_moves(puzzle.board, puzzle.start, Budget())[0] is not None:
         assert early_end_holds(puzzle, encoding_path("moves").parent)
 
 

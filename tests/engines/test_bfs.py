@@ -104,8 +104,8 @@ def test_card_backs_solve_in_the_minimal_moves(number):
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_hand_made_examples(name):
     puzzle = example(name)
-    plan_m, explored_m = fewest_moves(puzzle.board, puzzle.start)
-    plan_s, explored_s = fewest_slides(puzzle.board, puzzle.start)
+    plan_m, explored_m = fewest_moves(puzzle.board, puzzle.start, Budget())
+    plan_s, explored_s = fewest_slides(puzzle.board, puzzle.start, Budget())
     if EXAMPLES[name] is None:
         assert plan_m is None and plan_s is None
         assert explored_m == explored_s == 3  # X in columns 1, 2 or 3: counted by hand
@@ -124,8 +124,8 @@ def test_results_are_deterministic():
 @settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles())
 def test_oracle_plans_replay_and_moves_never_exceed_slides(puzzle):
-    plan_m, explored_m = fewest_moves(puzzle.board, puzzle.start)
-    plan_s, explored_s = fewest_slides(puzzle.board, puzzle.start)
+    plan_m, explored_m = fewest_moves(puzzle.board, puzzle.start, Budget())
+    plan_s, explored_s = fewest_slides(puzzle.board, puzzle.start, Budget())
     assert (plan_m is None) == (plan_s is None)
     if plan_m is None:
         assert explored_m == explored_s  # both exhausted the same reachable states

@@ -156,7 +156,7 @@ def test_the_bound_keeps_the_optimum_either_way(objective, bound):
 def test_the_pattern_from_the_first_horizon_keeps_the_optimum(puzzle):
     """The pattern database (chosen at horizon 12 by default, past most random boards' plans)
     chosen at once: the first satisfiable horizon is still BFS's."""
-    plan, _ = fewest_moves(puzzle.board, puzzle.start)
+    plan, _ = fewest_moves(puzzle.board, puzzle.start, Budget())
     assume(plan is not None)
     memo = StateMemo(pattern_from=0)
     horizon, _ = solve_with(memo, puzzle, "moves")

@@ -61,7 +61,7 @@ def test_every_x_of_a_database_line_is_a_wall(name):
         assert BfsEngine(budget=Budget()).solve(puzzle, objective).length == fewest(
             naive, {"A": "right"}, objective
         ), objective
-    _, _, size = solve_and_count(puzzle.board, puzzle.placement)
+    _, _, size = solve_and_count(puzzle.board, puzzle.placement, Budget())
     assert size == len(cluster(naive)[0])
 
 
