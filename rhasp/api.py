@@ -64,6 +64,7 @@ from rhasp.engines import ENGINES, AspOptions
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
 from rhasp.enumeration import Tally as EnumerationTally
 from rhasp.errors import ClusterLost, InputError, RhaspError, SearchLimit
+from rhasp.files import is_file, names_a_file
 from rhasp.formats import SUFFIX, Entry, read_path, read_text
 from rhasp.generation import (
     BOARDS_PER_PUZZLE,
@@ -176,13 +177,13 @@ def read(
         )
     targets = arguments.texts(targets, "targets")
     name = arguments.optional(arguments.text, name, "name")
-    if isinstance(source, os.PathLike) or source == "-" or _is_file(source):
+    if isinstance(source, os.PathLike) or source == "-" or is_file(source):
         return single(read_path(os.fspath(source), targets=targets), os.fspath(source))
     card = shipped_card(source)
     if card is not None:  # a card of the original deck, by name: not a file here
         return single(read_path(str(card), targets=targets), source.strip())
     one_line = "\n" not in source.strip()
-    if one_line and _names_a_file(source.strip()):
+    if one_line and names_a_file(source, FILE_SUFFIXES):
         raise InputError("no such file or directory", source)
     try:
         return parse(source, targets=targets, name=name or "puzzle")
@@ -195,10 +196,6 @@ def read(
             f"no such file, nor a card (card01–card{CARDS}), nor a one-line board ({error.what})",
             where,
         ) from None
-
-
-def _names_a_file(text: str) -> bool:
-    return text.endswith(FILE_SUFFIXES) or "/" in text or os.sep in text
 
 
 def parse(
@@ -219,13 +216,6 @@ def single(entries: Sequence[Entry], where: str) -> Puzzle:
     if isinstance(entries[0], InputError):
         raise entries[0]
     return entries[0]
-
-
-def _is_file(text: str) -> bool:
-    try:
-        return "\n" not in text and Path(text).is_file()
-    except (OSError, ValueError):  # too long for a file name, or a NUL
-        return False
 
 
 def when_compiling(tell: Callable[[], None] | None) -> None:

@@ -201,7 +201,9 @@ class Solution(ShownAsText):
             engine += f"; the {self.engine} search was not started"
         lines.append(engine)
         if len(self.searches) >= 2:
-            lines.append(SEARCHES + "; ".join(searched(*item) for item in self.searches.items()))
+            lines.append(
+                SEARCHES + "; ".join(search_words(*item) for item in self.searches.items())
+            )
         elif self.explored is not None:
             counter = self.proofs[-1] if self.proofs else self.engine  # the last search
             lines.append(f"{SEARCHES}{counter} {counted(self.explored, 'state')}")
@@ -263,7 +265,7 @@ def proof_text(proofs: tuple[str, ...]) -> str:
     return ", ".join([text, *(f"{other} agrees" for other in others)])
 
 
-def searched(name: str, figures: SearchFigures) -> str:
+def search_words(name: str, figures: SearchFigures) -> str:
     """``astar 7,925 states 0.08 s`` or ``bfs stopped at 1,000,043 states 2.43 s``: one
     search's states and seconds."""
     states = figures.explored

@@ -10,6 +10,7 @@ limit met by one never hides what the other proved (:func:`compared`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -17,7 +18,7 @@ from rhasp.engines import AspOptions, Engine, get_engine
 from rhasp.limits import Budget, Limit
 from rhasp.model import Puzzle
 from rhasp.solution import EngineDisagreement, Objective, SearchFigures, Solution, verify_plan
-from rhasp.static import static_verdict
+from rhasp.static import STATIC, blocked_exit
 
 #: The largest side of a board whose default engine is the request's own
 #: (:data:`rhasp.commands.SMALL_ENGINE`); a larger board gets A*.
@@ -32,6 +33,20 @@ def engine_for(puzzle: Puzzle, small: str) -> tuple[str, str | None]:
     if board.width <= SMALL_SIDE and board.height <= SMALL_SIDE:
         return small, None
     return "astar", f"board larger than {SMALL_SIDE}×{SMALL_SIDE}"
+
+
+def static_verdict(puzzle: Puzzle, objective: Objective, engine: str) -> Solution | None:
+    """The puzzle proven unsolvable by static analysis, as the solution ``engine`` would have
+    given, with the proof in its stats (``static``); None when static analysis proves
+    nothing, and the search must answer."""
+    began = time.perf_counter()
+    blocked = blocked_exit(puzzle)
+    if blocked is None:
+        return None
+    seconds = time.perf_counter() - began
+    return Solution(
+        puzzle, objective, None, engine, (STATIC,), None, seconds, static=blocked.proof()
+    )
 
 
 def solve(

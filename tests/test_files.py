@@ -212,14 +212,14 @@ def test_what_reads_as_a_files_name(text, suffixes, names):
 
 
 def test_only_rhasp_files_asks_whether_an_argument_is_a_file():
-    # docs/design.md, "One home for each idea": the command line and the formats ask
-    # rhasp/files.py (existing, is_file, is_dir), never the file system themselves.
+    # docs/design.md, "One home for each idea": the API, the command line and the formats
+    # ask rhasp/files.py (existing, is_file, is_dir), never the file system themselves.
     root = Path(__file__).resolve().parents[1] / "rhasp"
-    asked = re.compile(r"Path\([^()]*\)\.(?:exists|is_file|is_dir)\(")
+    asked = re.compile(r"Path\([^()]*\)\.(?:exists|is_file|is_dir)\(|_is_file\(|_names_a_file\(")
     modules = [*(root / "cli").glob("*.py"), *(root / "formats").glob("*.py")]
     found = [
         f"{path.relative_to(root)}:{number}"
-        for path in [*modules, root / "notation.py"]
+        for path in [*modules, root / "notation.py", root / "api.py"]
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if asked.search(line)
     ]

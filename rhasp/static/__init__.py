@@ -47,12 +47,10 @@ clusters no search could finish (``puzzles/large/walled12.txt``).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rhasp.model import Board, Cell, Puzzle, State, Vehicle, cell_name
-from rhasp.solution import Objective, Solution
 from rhasp.static.clear_way import never_reached
 
 #: How a solution names this proof (``proven_by``).
@@ -488,17 +486,3 @@ def blocked_exit(puzzle: Puzzle, rules: str = "full") -> Blocked | None:
     """The first target proven never to leave, and why; None when static analysis proves
     nothing (the puzzle may still be unsolvable)."""
     return static_analysis(puzzle.board, puzzle.start, rules).blocked_exit()
-
-
-def static_verdict(puzzle: Puzzle, objective: Objective, engine: str) -> Solution | None:
-    """The puzzle proven unsolvable by static analysis, as the solution ``engine`` would have
-    given, with the proof in its stats (``static``); None when static analysis proves
-    nothing, and the search must answer."""
-    began = time.perf_counter()
-    blocked = blocked_exit(puzzle)
-    if blocked is None:
-        return None
-    seconds = time.perf_counter() - began
-    return Solution(
-        puzzle, objective, None, engine, (STATIC,), None, seconds, static=blocked.proof()
-    )
