@@ -21,7 +21,6 @@ clusters are told apart by their canonical state (:mod:`rhasp.canonical`).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 import math
@@ -44,54 +43,16 @@ from rhasp.canonical import (
 )
 from rhasp.errors import SearchLimit, TimeLimit, counted
 from rhasp.formats.line import database_board, database_line
+from rhasp.generation.boards import LABELS as LABELS
+from rhasp.generation.boards import board_number, changed_board
+from rhasp.generation.boards import most_vehicles as most_vehicles
+from rhasp.generation.boards import random_board as random_board
 from rhasp.limits import Budget, Limit, max_states_for
-from rhasp.model import Cell, Piece, Puzzle, TargetSpec, build_puzzle
+from rhasp.model import Puzzle
 from rhasp.parallel import fan_out
 from rhasp.progress import Progress
 from rhasp.search import best_first, prefer_compiled
 from rhasp.static import blocked_exit
-
-LABELS = "BCDEFGHIJKLMNOPQRSTUVWYZ"
-#: The labels a change may add past the 24 of a random board: a large board needs more
-#: vehicles to be crowded (its clusters small and deep). Not ``a`` (beside the target ``A``),
-#: ``o`` (an empty cell in database lines) nor ``x`` (a wall there).
-MORE_LABELS = "bcdefghijklmnpqrstuvwyz"
-
-
-def most_vehicles(size: int) -> int:
-    """The most vehicles besides the target a board of ``size`` gets: five twelfths of the
-    cells, as many as a vehicle's first cells take on a crowded board."""
-    return min(size * size * 5 // 12, len(LABELS + MORE_LABELS))
-
-
-def random_board(
-    rng: random.Random, *, size: int = 6, vehicles: int = 12, walls: int = 0, name: str = "random"
-) -> Puzzle:
-    """A board with target ``A`` in the exit row (the third, as on the cards), up to
-    ``vehicles`` other cars and trucks where they fit, and ``walls`` walls."""
-    row = (size - 1) // 2
-    taken: set[tuple[int, int]] = set()
-    pieces = [Piece("A", "h", row, rng.randrange(size - 2), 2)]
-    taken.update(pieces[0].vehicle().cells(pieces[0].position))
-    for label in LABELS[:vehicles]:
-        for _ in range(20):  # a few tries to find room for this vehicle
-            piece = _random_piece(rng, label, size, row)
-            cells = set(piece.vehicle().cells(piece.position))
-            if not cells & taken:
-                taken |= cells
-                pieces.append(piece)
-                break
-    free = [(r, c) for r in range(size) for c in range(size) if (r, c) not in taken]
-    wall_cells = [(cell, "") for cell in rng.sample(free, min(walls, len(free)))]
-    return build_puzzle(size, size, pieces, wall_cells, [TargetSpec("A")], where=name, name=name)
-
-
-def _random_piece(rng: random.Random, label: str, size: int, exit_row: int) -> Piece:
-    length = 3 if rng.random() < 0.25 else 2
-    if rng.random() < 0.5:
-        line = rng.choice([r for r in range(size) if r != exit_row])  # no car behind the target
-        return Piece(label, "h", line, rng.randrange(size - length + 1), length)
-    return Piece(label, "v", rng.randrange(size - length + 1), rng.randrange(size), length)
 
 
 def without_needless_pieces(puzzle: Puzzle, budgets: Budgets) -> Hardest | None:
@@ -199,126 +160,6 @@ def _from_the_start(puzzle: Puzzle, budget: Budget) -> Outcome:
     if plan is None:
         return None
     return NewPuzzle(puzzle, len(plan), None, state_name(puzzle), "astar")
-
-
-# --- one change to a board: the annealing's neighbourhood ------------------------------------
-
-
-@dataclass
-class Layout:
-    """A board as the changes see it: the pieces (the target first) and the walls."""
-
-    size: int
-    pieces: list[Piece]
-    walls: set[Cell]
-
-    @classmethod
-    def of(cls, puzzle: Puzzle) -> Layout:
-        board = puzzle.board
-        pieces = [
-            Piece(v.label, v.orientation, *((v.line, p) if v.horizontal else (p, v.line)), v.length)
-            for v, p in zip(board.vehicles, puzzle.placement, strict=True)
-            if p is not None
-        ]
-        pieces.sort(key=lambda piece: piece.label not in board.targets)
-        return cls(board.width, pieces, set(board.walls))
-
-    def puzzle(self, name: str) -> Puzzle:
-        walls = [(cell, "") for cell in sorted(self.walls)]
-        target = [TargetSpec(self.pieces[0].label)]
-        return build_puzzle(self.size, self.size, self.pieces, walls, target, where=name, name=name)
-
-    def taken(self, leaving: Piece | None = None) -> set[Cell]:
-        """The cells walls and pieces hold, but ``leaving``'s."""
-        cells = set(self.walls)
-        for piece in self.pieces:
-            if piece is not leaving:
-                cells.update(piece.vehicle().cells(piece.position))
-        return cells
-
-    @property
-    def exit_row(self) -> int:
-        return self.pieces[0].row
-
-
-def _add(layout: Layout, rng: random.Random) -> bool:
-    if len(layout.pieces) > most_vehicles(layout.size):
-        return False
-    used = {piece.label for piece in layout.pieces}
-    free = [label for label in LABELS + MORE_LABELS if label not in used]
-    return _put(layout, _random_piece(rng, free[0], layout.size, layout.exit_row), None)
-
-
-def _remove(layout: Layout, rng: random.Random) -> bool:
-    if len(layout.pieces) < 2:
-        return False
-    del layout.pieces[rng.randrange(1, len(layout.pieces))]
-    return True
-
-
-def _move(layout: Layout, rng: random.Random) -> bool:
-    if len(layout.pieces) < 2:
-        return False
-    old = layout.pieces[rng.randrange(1, len(layout.pieces))]
-    return _put(layout, _random_piece(rng, old.label, layout.size, layout.exit_row), old)
-
-
-def _slide(layout: Layout, rng: random.Random) -> bool:
-    piece = rng.choice(layout.pieces)
-    taken = layout.taken(leaving=piece)
-    places = [
-        p
-        for p in range(layout.size - piece.length + 1)
-        if p != piece.position and not taken & set(_at(piece, p).vehicle().cells(p))
-    ]
-    return bool(places) and _put(layout, _at(piece, rng.choice(places)), piece)
-
-
-def _move_wall(layout: Layout, rng: random.Random) -> bool:
-    if not layout.walls:
-        return False
-    wall = rng.choice(sorted(layout.walls))
-    taken = layout.taken()
-    cell = (rng.randrange(layout.size), rng.randrange(layout.size))
-    if cell in taken:
-        return False
-    layout.walls = (layout.walls - {wall}) | {cell}
-    return True
-
-
-def _at(piece: Piece, position: int) -> Piece:
-    """The piece at ``position`` along its line."""
-    if piece.orientation == "h":
-        return dataclasses.replace(piece, col=position)
-    return dataclasses.replace(piece, row=position)
-
-
-def _put(layout: Layout, piece: Piece, instead: Piece | None) -> bool:
-    """Put ``piece`` on the board in place of ``instead`` (None: as a new one), if it fits."""
-    if layout.taken(leaving=instead) & set(piece.vehicle().cells(piece.position)):
-        return False
-    if instead is None:
-        layout.pieces.append(piece)
-    else:
-        layout.pieces[layout.pieces.index(instead)] = piece
-    return True
-
-
-#: The changes one step may make, as often as each other; a wall moves only where walls are.
-CHANGES = (_add, _remove, _move, _slide)
-
-
-def changed_board(puzzle: Puzzle, rng: random.Random) -> Puzzle:
-    """The board with one change drawn from ``rng``: a vehicle added, taken off, put on a
-    random line elsewhere, or slid along its line (the target only slides, and stays in its
-    row); or, on a board with walls, a wall moved. The count of walls never changes: it is
-    what the run was asked for. A change that does not fit is drawn again (a few times)."""
-    changes = CHANGES + ((_move_wall,) if puzzle.board.walls else ())
-    for _ in range(100):
-        layout = Layout.of(puzzle)
-        if rng.choice(changes)(layout, rng):
-            return layout.puzzle(puzzle.name)
-    return puzzle
 
 
 # --- the annealing: chains of changed boards --------------------------------------------------
@@ -621,15 +462,3 @@ def _kept(
     made = finished(found, minimal, budgets)
     tried.not_minimal += made is None
     return made
-
-
-def board_number(seed: int, number: int, size: int, walls: int) -> Puzzle:
-    """Board ``number`` of the run with ``seed``: its own random source, so it can be remade.
-    Between a quarter and five twelfths of the cells hold other vehicles' first cells: fewer
-    rarely make a hard puzzle, more rarely leave room for any. A random board has no more
-    vehicles than capital letters to name them (24 besides the target), so from 10×10 on
-    every board tries 24; changes may add more (:func:`most_vehicles`)."""
-    rng = random.Random(f"rhasp-{seed}-{number}")
-    most = min(most_vehicles(size), len(LABELS))
-    others = rng.randint(min(size * size // 4, most), most)
-    return random_board(rng, size=size, vehicles=others, walls=walls, name=f"gen-{seed}-{number}")
