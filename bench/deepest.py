@@ -1,6 +1,6 @@
 """The most moves any puzzle of a small board takes, by walls: every board, every cluster.
 
-For ``rhasp generate``'s refusal of a depth no puzzle has (``rhasp.commands.DEEPEST_PUZZLE``):
+For ``rhasp generate``'s refusal of a depth no puzzle has (``rhasp.requests.DEEPEST_PUZZLE``):
 every layout of a ``--size`` board with the target ``A`` (a horizontal car) on the row
 ``rhasp generate`` puts it on, ``(size - 1) // 2``, leaving right, other vehicles 2 or 3
 long either way, and exactly ``W`` walls, is walked by the naive string search of

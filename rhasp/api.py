@@ -3,7 +3,7 @@ it, ask for a hint; generate puzzles, enumerate a database, solve a deck.
 
 These are the entry points that ``import rhasp`` offers, and the command line and the web page
 go through them and nothing else (tests/test_layers.py): they parse what they are given into
-a request (:mod:`rhasp.commands`: one frozen dataclass per command that owns its defaults,
+a request (:mod:`rhasp.requests`: one frozen dataclass per command that owns its defaults,
 budget and fallbacks), run it here, and render what comes back. So a policy (the static
 verdict before any search, BFS confirming ASP, the static proof when an analysis meets its
 limit, the budget the memory allows) exists once, and a notebook gets exactly what they
@@ -29,7 +29,7 @@ and ``solve(puzzle, "move")`` is ``objective: give 'moves' or 'slides', not 'mov
 The names follow one rule: each command ``X`` (``solve``, ``analyze``, ``generate``,
 ``enumerate``, ``deck``) has ``rhasp.X(...)``, a function for people, whose first arguments
 are what the command works on (a puzzle, a deck) and whose bounds and options are keywords;
-it builds an ``XRequest`` (:mod:`rhasp.commands`, which checks it) and runs it with
+it builds an ``XRequest`` (:mod:`rhasp.requests`, which checks it) and runs it with
 ``run_X(request)``, the function the command line and the page call with a request of their
 own. ``enumerate`` is ``enumerate_puzzles`` here (``rhasp.enumerate`` outside), not to hide
 Python's own.
@@ -47,18 +47,6 @@ from typing import Any
 from rhasp import arguments, enumeration, search
 from rhasp.analysis import Analysis, analysis_of
 from rhasp.canonical import cluster_graph, hardest_puzzle
-from rhasp.commands import (
-    GENERATE_SIDES,
-    SOLVE_BOUNDS,
-    AnalyzeRequest,
-    DeckRequest,
-    EnumerateRequest,
-    GenerateRequest,
-    SolveRequest,
-    StaticVerdict,
-    run_solve,
-    search_budget,
-)
 from rhasp.deck import DeckTally, run_deck
 from rhasp.engines import ENGINES, AspOptions
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
@@ -89,6 +77,18 @@ from rhasp.model import Cell, Move, Puzzle, position_after
 from rhasp.notation import extract_plan, parse_plan
 from rhasp.plan_check import PlanCheck, check_plan
 from rhasp.progress import Progress
+from rhasp.requests import (
+    GENERATE_SIDES,
+    SOLVE_BOUNDS,
+    AnalyzeRequest,
+    DeckRequest,
+    EnumerateRequest,
+    GenerateRequest,
+    SolveRequest,
+    StaticVerdict,
+    run_solve,
+    search_budget,
+)
 from rhasp.shipped import CARDS, shipped_card
 from rhasp.solution import OBJECTIVES, EngineDisagreement, Objective, Solution
 from rhasp.solving import CONFIRM_FACTOR, CONFIRM_FLOOR
@@ -324,7 +324,7 @@ def analyze(
     """Why the puzzle is hard: its cluster, game graph, all-moves graph and distance profile
     (``rhasp analyze``); ``.graph`` is the cluster, for drawing. A cluster too large for the
     budget is a SearchLimit, unless static analysis proves the puzzle unsolvable: then that
-    verdict (a :class:`~rhasp.commands.StaticVerdict`, ``minimal_moves`` None) is the answer."""
+    verdict (a :class:`~rhasp.requests.StaticVerdict`, ``minimal_moves`` None) is the answer."""
     budget = search_budget(max_states, budget, bytes_each=ANALYSIS_BYTES_PER_STATE)
     return run_analyze(AnalyzeRequest(puzzle, budget))
 

@@ -1,6 +1,6 @@
 """What every entry point's arguments may be, checked in one place.
 
-The requests (:mod:`rhasp.commands`) pass every argument through these checks when they are
+The requests (:mod:`rhasp.requests`) pass every argument through these checks when they are
 built, whoever builds them: the Python API is called with anything at all. A bad one is an
 :class:`~rhasp.errors.InputError` naming the argument and what it may be, never a crash deep
 inside a search, and never a different answer than the one asked for (``objective="move"``

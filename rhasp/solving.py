@@ -21,7 +21,7 @@ from rhasp.solution import EngineDisagreement, Objective, SearchFigures, Solutio
 from rhasp.static import STATIC, blocked_exit
 
 #: The largest side of a board whose default engine is the request's own
-#: (:data:`rhasp.commands.SMALL_ENGINE`); a larger board gets A*.
+#: (:data:`rhasp.requests.SMALL_ENGINE`); a larger board gets A*.
 SMALL_SIDE = 6
 
 

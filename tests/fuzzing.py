@@ -46,7 +46,6 @@ from pathlib import Path
 from typing import Any
 
 import rhasp
-from rhasp.commands import StaticVerdict
 from rhasp.engines import AspOptions, get_engine
 from rhasp.errors import InputError, PlanError, SearchLimit
 from rhasp.formats import (
@@ -77,6 +76,7 @@ from rhasp.model import (
     replay,
 )
 from rhasp.notation import NOTATIONS, format_plan, parse_plan
+from rhasp.requests import StaticVerdict
 from tests.boards import place_if_free
 
 ROOT = Path(__file__).resolve().parent.parent

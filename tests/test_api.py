@@ -19,10 +19,10 @@ import pytest
 
 import rhasp
 from rhasp import api
-from rhasp.commands import DeckRequest, SolveRequest
 from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle
 from rhasp.pictures.boards import TARGET
+from rhasp.requests import DeckRequest, SolveRequest
 from tests import reference
 from tests.boards import (
     CARD1_BFS_ATOMS,

@@ -10,8 +10,8 @@ import json
 import pytest
 
 import rhasp
-from rhasp.commands import SolveRequest
 from rhasp.formats import write
+from rhasp.requests import SolveRequest
 from rhasp.solving import engine_for
 from tests.boards import card
 from tests.command import rhasp as command

@@ -16,13 +16,13 @@ from rhasp import canonical as cluster_module
 from rhasp import generation
 from rhasp.api import generate
 from rhasp.cli import main
-from rhasp.commands import GenerateRequest
 from rhasp.errors import InputError, SearchLimit, TimeLimit, counted
 from rhasp.formats import read_text
 from rhasp.formats.line import database_board
 from rhasp.generation import board_number, random_board
 from rhasp.limits import Budget
 from rhasp.output import GenerateProgress
+from rhasp.requests import GenerateRequest
 from rhasp.search import cluster_size, fewest_moves
 from tests import reference
 from tests.command import rhasp

@@ -399,9 +399,9 @@ def test_the_design_names_every_module_of_the_deck_package():
 
 
 #: Where a search's budget is made: the API's functions take ``budget=None`` from people and
-#: the requests make it (:func:`rhasp.commands.search_budget`); below them a Budget is always
+#: the requests make it (:func:`rhasp.requests.search_budget`); below them a Budget is always
 #: given.
-BUDGET_MADE_IN = ("rhasp.api", "rhasp.commands")
+BUDGET_MADE_IN = ("rhasp.api", "rhasp.requests")
 
 
 def budget_defaults(module: str, source: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""The requests (rhasp/commands.py) as the one home of each command's checks and defaults:
+"""The requests (rhasp/requests.py) as the one home of each command's checks and defaults:
 the API and the command line map their errors, never declare them again."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 
 import rhasp
-from rhasp.commands import DECK_SMALL_ENGINE, SMALL_ENGINE, DeckRequest, SolveRequest
 from rhasp.engines import ENGINES
+from rhasp.requests import DECK_SMALL_ENGINE, SMALL_ENGINE, DeckRequest, SolveRequest
 from tests.boards import card
 from tests.command import rhasp as command
 
@@ -72,7 +72,7 @@ def test_no_caller_chooses_the_default_engine():
     wrong = {
         str(path.relative_to(PACKAGE)): lines
         for path in sorted(PACKAGE.rglob("*.py"))
-        if path.name != "commands.py"
+        if path.name != "requests.py"
         for lines in [engines_named_by_solve_requests(path.read_text(encoding="utf-8"))]
         if lines
     }

@@ -15,11 +15,11 @@ import pytest
 from rhasp import solving
 from rhasp.api import moves_of, parse
 from rhasp.api import read as rhasp_read
-from rhasp.commands import SolveRequest, run_solve
 from rhasp.engines import get_engine, reference
 from rhasp.generation import board_number
 from rhasp.limits import Budget, Limit
 from rhasp.model import Move, plan_slides, replay
+from rhasp.requests import SolveRequest, run_solve
 from rhasp.solution import EngineDisagreement
 from rhasp.solving import confirmation_share
 from tests.boards import PUZZLES

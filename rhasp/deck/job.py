@@ -1,6 +1,6 @@
 """A deck's work, a job a puzzle: :func:`solve_job` turns a deck line into its record in a
 worker process, solving it as ``rhasp solve`` does (the one solve policy,
-:func:`rhasp.commands.solution`), counting its cluster with ``--cluster`` and comparing the
+:func:`rhasp.requests.solution`), counting its cluster with ``--cluster`` and comparing the
 line's own figures with ``--verify`` (:func:`compare_figures`); :func:`run_jobs` spreads the
 jobs over worker processes or a Dask cluster (:func:`rhasp.parallel.fan_out`).
 """
@@ -11,7 +11,6 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
-from rhasp.commands import SolveRequest, run_solve
 from rhasp.deck.record import ENGINE_SECONDS, DeckRecord, result_record
 from rhasp.engines import AspOptions
 from rhasp.errors import InputError, SearchLimit
@@ -20,6 +19,7 @@ from rhasp.formats.grid import board_rows
 from rhasp.limits import OUT_OF_MEMORY, Budget
 from rhasp.model import Puzzle
 from rhasp.parallel import fan_out
+from rhasp.requests import SolveRequest, run_solve
 from rhasp.search import cluster_size, solve_and_count
 from rhasp.solution import Objective, Solution
 
@@ -27,7 +27,7 @@ from rhasp.solution import Objective, Solution
 @dataclass(frozen=True)
 class Settings:
     """What to do with every puzzle of a deck: a worker's share of a
-    :class:`~rhasp.commands.DeckRequest`, its budgets reckoned where the run starts."""
+    :class:`~rhasp.requests.DeckRequest`, its budgets reckoned where the run starts."""
 
     max_states: int  # per search
     max_atoms: int  # per ASP search

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from rhasp.commands import DeckRequest
 from rhasp.deck.record import FIELDS, DeckRecord, csv_text, read_spans
 from rhasp.errors import InputError, location
 from rhasp.files import (
@@ -25,6 +24,7 @@ from rhasp.files import (
     written_whole,
 )
 from rhasp.journal import journal_of
+from rhasp.requests import DeckRequest
 from rhasp.resume import (
     Difference,
     canonical,

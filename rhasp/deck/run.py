@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rhasp.commands import DeckRequest
 from rhasp.deck.job import COMPILE_FROM, Job, LineError, Settings, run_jobs
 from rhasp.deck.kept import check_kept
 from rhasp.deck.record import DeckRecord
@@ -24,6 +23,7 @@ from rhasp.files import refuse_input_as_output
 from rhasp.formats import stream_deck
 from rhasp.limits import peak_memory
 from rhasp.progress import Progress, Silent
+from rhasp.requests import DeckRequest
 from rhasp.resume import kept_until_resumed
 from rhasp.search import prefer_compiled
 

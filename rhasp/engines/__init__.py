@@ -41,7 +41,7 @@ class Engine(Protocol):
 
 def get_engine(name: str, *, budget: Budget, asp: AspOptions | None = None) -> Engine:
     """The engine called ``name``, bounded by ``budget`` (a request's,
-    :func:`rhasp.commands.search_budget`); ``asp`` says how the ASP engine runs."""
+    :func:`rhasp.requests.search_budget`); ``asp`` says how the ASP engine runs."""
     from rhasp.engines.asp import AspEngine
     from rhasp.engines.astar import AstarEngine
     from rhasp.engines.bfs import BfsEngine

@@ -1,6 +1,6 @@
 """The bodies of the server's requests, as FastAPI reads them: their fields and what each
 means, and no other field. What a field may be is checked where the command's request checks
-it (:mod:`rhasp.commands`, :mod:`rhasp.arguments`), the server answering its refusal as a
+it (:mod:`rhasp.requests`, :mod:`rhasp.arguments`), the server answering its refusal as a
 400 (:func:`rhasp.web.failures.answer`); the bounds here are the page's own: the sizes and
 moves it offers, and what a database pick may ask."""
 

@@ -197,7 +197,7 @@ def test_each_of_clingos_warnings_is_printed_once_a_run(capfd, monkeypatch):
 
 @pytest.mark.parametrize("given", [("--models=0",), ("-n", "2"), ("--enum-mode=brave",)])
 def test_the_driver_checks_clingos_options_itself(given):
-    """An engine made without a request (rhasp.commands) refuses them too (issue 39)."""
+    """An engine made without a request (rhasp.requests) refuses them too (issue 39)."""
     with pytest.raises(Exception, match="one model"):
         AspEngine(AspOptions(clingo_args=given), budget=Budget()).solve(card(1), "moves")
 

@@ -376,7 +376,7 @@ def test_a_solution_comes_with_its_own_words(client):
 
 
 def test_a_bad_objective_or_engine_is_refused_in_the_requests_own_words(client):
-    # The request (rhasp.commands.SolveRequest) owns what they may be; the server says its words.
+    # The request (rhasp.requests.SolveRequest) owns what they may be; the server says its words.
     for field, value in (("objective", "move"), ("engine", "dfs")):
         with pytest.raises(InputError) as refused:
             SolveRequest(rhasp.parse(CARD1), **{field: value})
