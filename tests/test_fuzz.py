@@ -221,14 +221,14 @@ def test_analyze_with_a_second_picture_that_cannot_be_written(tmp_path):
 
 
 def test_max_states_past_a_64_bit_integer_on_the_compiled_core(monkeypatch):
-    # The largest count of 64 bits is taken, compiled; past it is one line, exit code 2
-    # (issue 30: the enumeration's workers met it as an OverflowError traceback).
+    # The largest count of 64 bits is taken, compiled; past it is one line, exit code 2 that
+    # names the range (not an OverflowError from a worker).
     monkeypatch.setenv("RHASP_JIT", "always")
     solve = ("solve", str(EXAMPLES / "4x4.txt"), "--engine", "bfs", "--max-states")
     code, shown, _ = outcome(*solve, str(2**63 - 1))
     assert code == 0 and "moves 3" in shown  # the 4×4 example: 3 moves, by hand
     code, _, said = outcome(*solve, "9" * 20)
-    assert code == 2 and said.count("\n") == 1 and "give a whole number of at most" in said
+    assert code == 2 and said.count("\n") == 1 and f"from 1 to {2**63 - 1:,}" in said
 
 
 def test_analyze_an_unsolvable_board_with_both_pictures(tmp_path):
