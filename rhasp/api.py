@@ -41,7 +41,6 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields, replace
-from pathlib import Path
 from typing import Any
 
 from rhasp import arguments, enumeration, search
@@ -433,7 +432,7 @@ def enumerate_puzzles(
     *,
     walls: int | tuple[int, int] | str = 0,
     pieces: int | tuple[int, int] | str | None = None,
-    exit_row: int = 2,
+    exit_row: int = 3,
     jobs: int | None = 1,
     scheduler: str | None = None,
     max_states: int | None = None,
@@ -441,7 +440,8 @@ def enumerate_puzzles(
     """Every interesting puzzle of a ``size`` board as a database line, ``MOVES BOARD
     CLUSTER``, in the order ``rhasp enumerate`` writes them (``import rhasp`` calls this
     ``rhasp.enumerate``). ``walls`` and ``pieces`` (vehicles, the target included) are a count,
-    a range ``(low, high)`` or its text ``"low..high"``; work is spread over ``jobs``
+    a range ``(low, high)`` or its text ``"low..high"``; ``exit_row`` is the target's row,
+    from 1 at the top; work is spread over ``jobs``
     processes (None: one per core) or the Dask cluster at ``scheduler``. A cluster of more
     than ``max_states`` states is a SearchLimit. Its arguments are checked at the call,
     before the first line is asked for."""
@@ -465,21 +465,16 @@ def _database_lines(request: EnumerateRequest) -> Iterator[str]:
         raise lost.saying(f"the lines of {done:,} of {len(numbers):,} shards yielded") from None
 
 
-def run_enumerate(
-    request: EnumerateRequest,
-    out: Path | None = None,
-    resume: bool = False,
-    progress: Progress | None = None,
-) -> EnumerationTally:
-    """``rhasp enumerate``: the lines ``request`` asks for to ``out`` (resumably), else to
-    standard output, as each shard and those before it are done; what was found."""
+def run_enumerate(request: EnumerateRequest, progress: Progress | None = None) -> EnumerationTally:
+    """``rhasp enumerate``: the lines ``request`` asks for to its ``out`` (resumably), else
+    to standard output, as each shard and those before it are done; what was found."""
     return enumeration.run_enumeration(
         request.options,
         max_states=request.states,
         jobs=request.jobs,
         scheduler=request.scheduler,
-        out=out,
-        resume=resume,
+        out=request.out,
+        resume=request.resume,
         progress=progress,
     )
 

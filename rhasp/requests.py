@@ -246,15 +246,19 @@ class OnWorkers:
 class EnumerateRequest(OnWorkers):
     """What to enumerate, and on what: ``walls`` and ``pieces`` are a count, a pair
     ``(LOW, HIGH)`` or text ``N`` / ``LOW..HIGH``; ``pieces`` None is every count the board
-    holds. ``options`` is the enumeration's own, built (and checked) once here."""
+    holds; ``exit_row`` the target's row, from 1 at the top, as people count rows. The lines
+    go to ``out`` (resumably, ``resume`` keeping what it holds), else to standard output.
+    ``options`` is the enumeration's own, built (and checked) once here."""
 
     size: int = 6
     walls: int | tuple[int, int] | str = 0
     pieces: int | tuple[int, int] | str | None = None
-    exit_row: int = 2
+    exit_row: int = 3
     jobs: int | None = 1  # None: one per core
     scheduler: str | None = None
     max_states: int | None = None
+    out: Path | None = None
+    resume: bool = False
     options: Options = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -263,9 +267,22 @@ class EnumerateRequest(OnWorkers):
         everything = (1, size * size)
         pieces = everything if self.pieces is None else self.pieces
         pieces = arguments.count_or_range(pieces, "pieces", 1)
-        exit_row = arguments.whole(self.exit_row, "exit_row")
-        object.__setattr__(self, "options", Options(size, exit_row, *walls, *pieces))
+        exit_row = arguments.whole(self.exit_row, "exit_row", None, None)
+        if not 1 <= exit_row <= size:
+            raise InputError(
+                f"give a row from 1 (the top) to {size} (the board's side)", "exit_row"
+            )
+        object.__setattr__(self, "options", Options(size, exit_row - 1, *walls, *pieces))
+        _resumed_in_out(self)
         self._check_workers()
+
+
+def _resumed_in_out(request: EnumerateRequest | DeckRequest) -> None:
+    """A request that writes to ``out`` and may ``resume`` there: ``out`` a path, and
+    ``resume`` only with one (an InputError naming both)."""
+    arguments.optional(arguments.instance, request.out, "out", Path)
+    if arguments.flag(request.resume, "resume") and request.out is None:
+        raise InputError("needs out, the file whose work it keeps", "resume", ("out",))
 
 
 #: The board sides ``rhasp generate`` makes: a 3×3 board holds no puzzle worth the name.
@@ -380,11 +397,7 @@ class DeckRequest(OnWorkers):
         arguments.flag(self.cluster, "cluster")
         arguments.flag(self.verify, "verify")
         arguments.flag(self.confirm, "confirm")
-        arguments.optional(arguments.instance, self.out, "out", Path)
-        if arguments.flag(self.resume, "resume") and self.out is None:
-            raise InputError(
-                "needs out, the results file whose records it keeps", "resume", ("out",)
-            )
+        _resumed_in_out(self)
         object.__setattr__(self, "targets", arguments.texts(self.targets, "targets"))
         _checked(self, "max_atoms", arguments.bounded)
         self._check_workers()

@@ -925,7 +925,7 @@ API: dict[str, dict[str, tuple[Any, ...]]] = {
         "size": (4,),
         "walls": (0, 1, (0, 1), [1, 1]),
         "pieces": (None, 2, (1, 3)),
-        "exit_row": (0, 1, 2),
+        "exit_row": (0, 1, 3),
         "jobs": (1,),
         "scheduler": (None,),
         "max_states": (1, 5, 50),

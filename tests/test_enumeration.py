@@ -277,7 +277,7 @@ def test_resuming_with_other_options_refuses(tmp_path):
         (("--walls", "1..0"), "--walls: give a count or a range"),
         (("--walls", "many"), "--walls: give a count or a range"),
         (("--pieces", "0"), "--pieces: give a count or a range"),
-        (("--resume",), "--resume needs --out"),
+        (("--resume",), "--resume: needs --out"),
         (("--histogram", "h.txt"), "this picture can be a"),
     ],
 )

@@ -11,17 +11,37 @@ import pytest
 
 import rhasp
 from rhasp.engines import ENGINES
-from rhasp.requests import DECK_SMALL_ENGINE, SMALL_ENGINE, DeckRequest, SolveRequest
+from rhasp.requests import (
+    DECK_SMALL_ENGINE,
+    SMALL_ENGINE,
+    DeckRequest,
+    EnumerateRequest,
+    SolveRequest,
+)
 from tests.boards import card
 from tests.command import rhasp as command
 
 PACKAGE = Path(__file__).resolve().parents[1] / "rhasp"
 
 
-def test_resume_without_out_is_refused_by_the_request_naming_both():
+@pytest.mark.parametrize(
+    "request_of",
+    [lambda: DeckRequest("deck.txt", resume=True), lambda: EnumerateRequest(4, resume=True)],
+)
+def test_resume_without_out_is_refused_by_the_request_naming_both(request_of):
     with pytest.raises(rhasp.InputError) as refused:
-        DeckRequest("deck.txt", resume=True)
+        request_of()
     assert refused.value.where == "resume" and "out" in refused.value.what
+
+
+@pytest.mark.parametrize("row", [0, 5])
+def test_an_exit_row_counts_from_1_to_the_side(row):
+    assert EnumerateRequest(4, exit_row=4).options.exit_row == 3  # the core counts from 0
+    with pytest.raises(rhasp.InputError, match=r"^exit_row: give a row from 1 \(the top\) to 4"):
+        EnumerateRequest(4, exit_row=row)
+
+
+def test_resume_without_out_is_refused_by_the_api_naming_both():
     with pytest.raises(rhasp.InputError, match=r"^resume: .*\bout\b"):
         rhasp.deck(str(PACKAGE.parent / "puzzles" / "original40.txt"), resume=True)
 

@@ -15,7 +15,6 @@ from rhasp.cli.app import app
 from rhasp.cli.io import err
 from rhasp.cli.options import JobsOpt, max_states_option, option_names
 from rhasp.cli.running import guarded_command, saying_what_is_kept, since_start
-from rhasp.errors import InputError
 from rhasp.exit_codes import EXIT_OK
 from rhasp.files import destination, written_whole
 from rhasp.journal import journal_of
@@ -68,19 +67,15 @@ def enumerate_command(
 
     As the published puzzle database does; on all cores or a Dask cluster, resumable."""
 
-    if resume and dest is None:
-        raise InputError("--resume needs --out FILE", "--resume")
-    if not 1 <= exit_row <= size:
-        raise InputError(f"give a row from 1 (the top) to {size} (the board's side)", "--exit-row")
     if histogram is not None:
         picture_format(destination(histogram), CHART_FORMATS)  # before the work, not after
     progress = EnumerationProgress(err)
     with saying_what_is_kept(dest, progress):  # from the start: a signal at once says it too
-        with option_names("walls", "pieces"):
+        with option_names("walls", "pieces", "exit_row", "resume", "out"):
             request = EnumerateRequest(
-                size, walls, pieces, exit_row - 1, jobs, scheduler, max_states
+                size, walls, pieces, exit_row, jobs, scheduler, max_states, dest, resume
             )
-        tally = api.run_enumerate(request, dest, resume, progress)
+        tally = api.run_enumerate(request, progress)
     journal = None if dest is None else journal_of(dest)
     err.print(enumeration_table(tally, progress.seconds, journal, since_start()))
     if histogram is not None:
