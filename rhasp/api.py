@@ -88,6 +88,7 @@ from rhasp.requests import (
     run_solve,
     search_budget,
 )
+from rhasp.resume import kept_until_resumed
 from rhasp.shipped import CARDS, shipped_card
 from rhasp.solution import OBJECTIVES, EngineDisagreement, Objective, Solution
 from rhasp.solving import CONFIRM_FACTOR, CONFIRM_FLOOR
@@ -137,6 +138,7 @@ __all__ = [
     "generate",
     "hardest",
     "hint",
+    "kept_until_resumed",
     "max_atoms_for",
     "max_states_for",
     "moves_of",

@@ -135,7 +135,7 @@ def test_sigterm_and_ctrl_c_flush_the_records_and_exit_cleanly(
     partial = records(out)  # whole records only
     assert 200 <= len(partial) < LINES
     kept = f"{len(partial):,} of {len(uninterrupted):,} puzzles kept"
-    said_kept = f"rhasp: {out}: {kept}; the same command with --resume finishes the run"
+    said_kept = f"rhasp: {kept} in {out}; the same command with --resume goes on"
     assert stderr.strip().splitlines()[-2] == said_kept
     assert all(uninterrupted[line] == record for line, record in partial.items())
     resumed = subprocess.run(command(deck, out, "--resume"), capture_output=True, text=True)

@@ -414,8 +414,8 @@ def test_a_7x7_run_stops_at_once_on_ctrl_c_or_sigterm_and_resumes(tmp_path):
             assert resume and journal.read_text() == before
         else:
             assert stderr.splitlines()[-2] == (
-                f"rhasp: {out}: {kept:,} of {header['shards']:,} shards kept; "
-                "the same command with --resume finishes the run"
+                f"rhasp: {kept:,} of {header['shards']:,} shards kept in {out}; "
+                "the same command with --resume goes on"
             )
         before = journal.read_text()
 

@@ -111,8 +111,7 @@ def saying_what_is_kept(dest: Path | None, progress: DeckProgress) -> Iterator[N
         yield
     except (KeyboardInterrupt, Terminated):
         if dest is not None and progress.began:
-            said = f"{progress.kept()} kept; the same command with --resume finishes the run"
-            report(RhaspError(said, str(dest)))
+            report(RhaspError(api.kept_until_resumed(progress.kept(), dest)))
         elif dest is not None:  # stopped while loading: the file was not opened
             report(RhaspError("stopped before the run began, nothing written", str(dest)))
         raise

@@ -155,7 +155,7 @@ def _ends_as_stopped(process: subprocess.Popen, out: Path) -> None:
     if lines == ["rhasp: terminated"]:  # while the command line read its arguments
         assert not out.exists()
         return
-    kept = lines[-2].endswith("the same command with --resume finishes the run")
+    kept = lines[-2].endswith("the same command with --resume goes on")
     assert kept or lines[-2] == f"rhasp: {out}: stopped before the run began, nothing written"
 
 
