@@ -47,12 +47,13 @@ COMPILED = """
 import os, resource
 os.environ["RHASP_JIT"] = "always"
 from rhasp.formats import read_text
+from rhasp.limits import Budget
 from rhasp.search import solve_and_count, prefer_compiled
 prefer_compiled()
 # bench/deck.py's board of a 174,532-state cluster, explored whole with the links kept.
 (puzzle,) = read_text("ooBBCDooEECDooAAooFooGGoFoHHooFoooII", "big", name="big")
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-plan, _, explored = solve_and_count(puzzle.board, puzzle.placement)
+plan, _, explored = solve_and_count(puzzle.board, puzzle.placement, Budget())
 after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(explored, (after - before) * 1024)
 """

@@ -17,6 +17,7 @@ from collections import deque
 from pathlib import Path
 
 import rhasp
+from rhasp.limits import Budget
 from rhasp.search import BoundTable, explore_cluster
 from rhasp.search.geometry import Geometry
 
@@ -34,7 +35,7 @@ def main(names: list[str]) -> None:
     totals = [0, 0, 0]
     for name in names:
         found = puzzle(name)
-        graph = explore_cluster(found.board, found.placement)
+        graph = explore_cluster(found.board, found.placement, Budget())
         start = [-1] * graph.states
         start[0], queue = 0, deque([0])
         while queue:
