@@ -470,14 +470,9 @@ def _database_lines(request: EnumerateRequest) -> Iterator[str]:
 def run_enumerate(request: EnumerateRequest, progress: Progress | None = None) -> EnumerationTally:
     """``rhasp enumerate``: the lines ``request`` asks for to its ``out`` (resumably), else
     to standard output, as each shard and those before it are done; what was found."""
+    where = (request.options, request.states, request.jobs, request.scheduler)
     return enumeration.run_enumeration(
-        request.options,
-        max_states=request.states,
-        jobs=request.jobs,
-        scheduler=request.scheduler,
-        out=request.out,
-        resume=request.resume,
-        progress=progress,
+        *where, out=request.out, resume=request.resume, progress=progress
     )
 
 

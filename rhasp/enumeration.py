@@ -424,10 +424,10 @@ def option_flags(options: Mapping[str, Any]) -> dict[str, str]:
 
 def run_enumeration(
     options: Options,
-    *,
     max_states: int,
-    jobs: int = 1,
+    jobs: int | None = 1,
     scheduler: str | None = None,
+    *,
     out: Path | None = None,
     resume: bool = False,
     progress: Progress | None = None,

@@ -36,17 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from rhasp import resume
 from rhasp.errors import InputError
 from rhasp.files import destination, lock_for_writing, naming_the_file, same_file, written_whole
-from rhasp.resume import (
-    Difference,
-    canonical,
-    header_difference,
-    header_of,
-    line_object,
-    no_companion,
-    unreadable,
-)
 
 JOURNAL_SUFFIX = ".shards"
 VERSION = 2  # version 1 had no checksums: its journals are refused, not trusted
@@ -152,18 +144,18 @@ class JournaledOutput:
 
     # Before anything is changed: what the files hold, and whether this run may go on.
 
-    def _check(self, resume: bool) -> Verified:
+    def _check(self, resuming: bool) -> Verified:
         """What this run goes on from; refuses (InputError) where going on would lose what it
         should keep or trust what it cannot. Changes nothing."""
         if os.fstat(self.output.fileno()).st_size == 0:
             return Verified()  # nothing to lose: a fresh run
         journal = self._journal_lines()
         if journal is None:
-            if resume:
-                raise no_companion(self.path, self.journal_path)
+            if resuming:
+                raise resume.no_companion(self.path, self.journal_path)
             return Verified()  # someone else's file: overwritten, as --out says
-        found = header_of(journal[0])
-        if not resume:
+        found = resume.header_of(journal[0])
+        if not resuming:
             raise self._refusal(self._holds(found, len(journal) - 1))
         differs = self._difference(found)
         if differs is not None:
@@ -176,7 +168,7 @@ class JournaledOutput:
         except FileNotFoundError:
             return None
         except OSError as error:
-            raise unreadable(self.path, self.journal_path, error) from None
+            raise resume.unreadable(self.path, self.journal_path, error) from None
 
     def _holds(self, found: dict[str, Any] | None, listed: int) -> str:
         """Why a run without --resume does not overwrite the output."""
@@ -196,13 +188,13 @@ class JournaledOutput:
             f"{name}): add --resume to finish it, or remove it and {name} to start anew"
         )
 
-    def _difference(self, found: dict[str, Any] | None) -> Difference | None:
+    def _difference(self, found: dict[str, Any] | None) -> resume.Difference | None:
         """What sets a journal's header apart from this run's, and what the user can do
         (:func:`rhasp.resume.header_difference`); a journal that differs only in its count of
         shards is of another rhasp, which cuts the work differently, and is said to be."""
         mine = self.header
 
-        def shards(found: Mapping[str, Any]) -> Difference | None:
+        def shards(found: Mapping[str, Any]) -> resume.Difference | None:
             if found.get("shards") == mine["shards"]:
                 return None
             return (
@@ -212,7 +204,9 @@ class JournaledOutput:
                 f"finish it with that version, or {_ANEW}",
             )
 
-        return header_difference(found, mine, self.journal_path, self.describe, _ANEW, shards)
+        return resume.header_difference(
+            found, mine, self.journal_path, self.describe, _ANEW, shards
+        )
 
     def notes(self) -> list[str]:
         """What ``--resume`` found, a line each, for the user before the run goes on."""
@@ -247,7 +241,7 @@ class JournaledOutput:
 
     def _first_link(self) -> int:
         """The chain's first checksum: the header's."""
-        return zlib.crc32(canonical(self.header))
+        return zlib.crc32(resume.canonical(self.header))
 
     # Writing.
 
@@ -260,7 +254,7 @@ class JournaledOutput:
         self.chain = verified[-1]["crc"] if verified else self._first_link()
         with naming_the_file(self.path):
             self.output.truncate(self.end)  # never past the file's end: _verify saw to it
-        text = b"".join(canonical(record) + b"\n" for record in (self.header, *verified))
+        text = b"".join(resume.canonical(record) + b"\n" for record in (self.header, *verified))
         with naming_the_file(self.journal_path):
             if _begins_with(self.journal_path, text):
                 os.truncate(self.journal_path, len(text))
@@ -283,7 +277,7 @@ class JournaledOutput:
         entry = {"shard": self.shards, **figures, "end": self.end}
         self.chain = _chained(entry, piece, self.chain)
         with naming_the_file(self.journal_path):
-            self.journal.write(canonical({**entry, "crc": self.chain}) + b"\n")
+            self.journal.write(resume.canonical({**entry, "crc": self.chain}) + b"\n")
             self.journal.flush()
         self.written += 1
 
@@ -313,13 +307,13 @@ def _begins_with(path: Path, text: bytes) -> bool:
 def _chained(entry: Mapping[str, int], piece: bytes, previous: int) -> int:
     """The checksum of an entry: the one before it, then its own fields, then its bytes."""
     fields = {name: value for name, value in entry.items() if name != "crc"}
-    return zlib.crc32(piece, zlib.crc32(canonical(fields), previous))
+    return zlib.crc32(piece, zlib.crc32(resume.canonical(fields), previous))
 
 
 def _entry(raw: bytes, number: int, previous_end: int) -> dict[str, int] | None:
     """Entry ``number`` (from 0), if it reads as one: whole numbers only, the shard it names
     the next one, its end no earlier than the last one's."""
-    entry = line_object(raw)
+    entry = resume.line_object(raw)
     if not raw.endswith(b"\n") or entry is None:
         return None
     whole = all(type(value) is int and value >= 0 for value in entry.values())
