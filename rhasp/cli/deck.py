@@ -48,7 +48,9 @@ def deck(
     jobs: JobsOpt = None,
     dest: Annotated[
         Path | None,
-        typer.Option("--out", help="Stream results to a .jsonl or .csv file (default: stdout)."),
+        typer.Option(
+            "-o", "--out", help="Stream results to a .jsonl or .csv file (default: stdout)."
+        ),
     ] = None,
     resume: flag_option(
         "--resume", help="Skip the puzzles already in --out, append the rest."

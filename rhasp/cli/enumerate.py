@@ -42,7 +42,7 @@ def enumerate_command(
     ] = 3,
     dest: Annotated[
         Path | None,
-        typer.Option("--out", help="Write the lines here, resumably (default: stdout)."),
+        typer.Option("-o", "--out", help="Write the lines here, resumably (default: stdout)."),
     ] = None,
     resume: Annotated[
         bool,
