@@ -420,7 +420,7 @@ def test_sizes_past_4_to_12_are_one_line_and_exit_2(monkeypatch, capsys, size):
         main()
     said = capsys.readouterr().err
     assert exited.value.code == 2 and said.count("\n") == 1, said
-    assert said.startswith("rhasp generate: Invalid value for '--size': Input should be ")
+    assert said.startswith("rhasp: --size: give a whole number from 4 to 12")
     with pytest.raises(InputError, match="size"):
         GenerateRequest(1, size=int(size))
 

@@ -17,10 +17,9 @@ from rhasp.api import (
     Tried,
     worth_playing_text,
 )
-from rhasp.arguments import LARGEST
 from rhasp.cli.app import app
 from rhasp.cli.io import err, open_output
-from rhasp.cli.options import JobsOpt, at_most, max_states_option, option_names
+from rhasp.cli.options import JobsOpt, max_states_option, option_names
 from rhasp.cli.running import guarded_command
 from rhasp.errors import SearchLimit
 from rhasp.exit_codes import EXIT_OK
@@ -31,21 +30,18 @@ from rhasp.output import GENERATE_ADVICE, GenerateProgress, counted
 @guarded_command
 def generate(
     size: Annotated[
-        int, typer.Option(min=GENERATE_SIDES[0], max=GENERATE_SIDES[1], help="Board side.")
+        int, typer.Option(help=f"Board side, {GENERATE_SIDES[0]} to {GENERATE_SIDES[1]}.")
     ] = 6,
     min_moves: Annotated[
         int | None,
         typer.Option(
             "--min-moves",
-            min=0,
             show_default=False,
             help=f"Keep puzzles of at least this many moves (default: {worth_playing_text()}).",
         ),
     ] = None,
-    walls: Annotated[int, typer.Option(min=0, help="Walls on every board.")] = 0,
-    count: Annotated[
-        int, typer.Option(min=1, callback=at_most(LARGEST), help="How many puzzles to make.")
-    ] = 10,
+    walls: Annotated[int, typer.Option(help="Walls on every board.")] = 0,
+    count: Annotated[int, typer.Option(help="How many puzzles to make.")] = 10,
     seed: Annotated[
         int | None, typer.Option(help="Random seed: the same seed makes the same deck.")
     ] = None,
@@ -61,7 +57,6 @@ def generate(
         int | None,
         typer.Option(
             "--max-boards",
-            min=1,
             show_default=False,
             help="Give up after this many boards, with exit code 4 "
             f"(default: {BOARDS_PER_PUZZLE:,} per puzzle asked for).",
@@ -70,7 +65,6 @@ def generate(
     seconds: Annotated[
         float | None,
         typer.Option(
-            min=0,
             show_default=False,
             help="Give up after this many seconds, with exit code 4 "
             f"(default: {SECONDS_PER_PUZZLE:g} per puzzle asked for).",
@@ -87,7 +81,7 @@ def generate(
     Each kept at the hardest state of its cluster, one per cluster, its minimum proven."""
 
     chosen = random.randrange(10**6) if seed is None else seed
-    with option_names("walls", "min_moves"):
+    with option_names("size", "walls", "min_moves", "count", "max_boards", "seconds"):
         request = GenerateRequest(
             chosen,
             min_moves,

@@ -5,8 +5,9 @@ The ASP driver reads one model, the plan of the first satisfiable horizon, and t
 before it are the proof. An option that makes clingo report several models (``--models``),
 brave or cautious consequences (``--enum-mode``), optimal or projected models, stable models
 no more (``--supp-models``), or that redefines the encodings' terms (``--const``: ``-c h=v``
-makes every car vertical), would turn that one answer into something else (with ``--models=2``, the atoms of two
-plans of card 1 read as one plan of 16 "optimal" moves that does not replay).
+makes every car vertical), would turn that one answer into something else (with
+``--models=2``, the atoms of two plans of card 1 read as one plan of 16 "optimal" moves
+that does not replay).
 
 So this is an allow-list: the options of clasp's search (configuration presets, decision
 heuristic, threads, restarts, nogood deletion and learning, preprocessing, randomness), each
