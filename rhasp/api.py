@@ -38,6 +38,7 @@ Python's own.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields, replace
@@ -46,7 +47,7 @@ from typing import Any
 from rhasp import arguments, enumeration, search
 from rhasp.analysis import Analysis, analysis_of
 from rhasp.canonical import cluster_graph, hardest_puzzle
-from rhasp.deck import DeckTally, run_deck
+from rhasp.deck import DeckRecord, DeckTally, run_deck
 from rhasp.engines import ENGINES, AspOptions
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
 from rhasp.enumeration import Tally as EnumerationTally
@@ -144,6 +145,7 @@ __all__ = [
     "moves_of",
     "parse",
     "play",
+    "print_record",
     "read",
     "run_analyze",
     "run_deck",
@@ -527,7 +529,15 @@ def deck(
         confirm,
     )
     progress = arguments.progress(progress)
-    return run_deck(request, progress, report, keep=True, echo=arguments.flag(echo, "echo"))
+    printed = print_record if arguments.flag(echo, "echo") else None
+    return run_deck(request, progress, report, keep=True, echo=printed)
+
+
+def print_record(record: DeckRecord) -> None:
+    """A deck record's JSON line on standard output, flushed: ``deck``'s ``echo``, and the
+    records of ``rhasp deck`` without ``--out``, as they come."""
+    sys.stdout.write(record.json_line())
+    sys.stdout.flush()
 
 
 def fixed_cells(puzzle: Puzzle) -> tuple[dict[Cell, str], Blocked | None]:

@@ -3,9 +3,8 @@ record a puzzle, resumable."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -95,16 +94,9 @@ def deck(
             max_atoms,
             confirm,
         )
-        tally = api.run_deck(request, progress, report, echo=print_record)
+        tally = api.run_deck(request, progress, report, echo=api.print_record)
     err.print(tally_table(tally, progress.seconds, check_numbers, since_start()))
     return deck_code(tally)
-
-
-def print_record(record: Any) -> None:
-    """A record's JSON line (a :class:`rhasp.deck.DeckRecord`'s) on standard output, flushed:
-    the records of a run without ``--out``, as they come."""
-    sys.stdout.write(record.json_line())
-    sys.stdout.flush()
 
 
 def deck_code(tally: DeckTally) -> int:

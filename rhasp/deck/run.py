@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -135,10 +134,10 @@ def run_deck(
     progress: Progress | None = None,
     report: Callable[[RhaspError], None] | None = None,
     keep: bool = False,
-    echo: Echo | bool = True,
+    echo: Echo | None = None,
 ) -> DeckTally:
     """Solve a deck; each record goes to the request's ``out`` as soon as it is done, else to
-    ``echo`` (True: its JSON line on standard output) and, with
+    ``echo`` (None: nowhere) and, with
     ``keep``, collected in the tally's ``records``, in deck order.
 
     Bad lines and puzzles that reach a search limit are passed to ``report`` (the first
@@ -162,8 +161,7 @@ def run_deck(
     results = _begun(request, settings, total, numbered) if out else None
     if results and not isinstance(numbered, list):  # read lazily: once more, for the run
         numbered = stream_deck(path, targets=request.targets)[1]
-    echoed = _to_standard_output if echo is True else echo or None
-    run = DeckRun(results, echoed, keep, report or (lambda problem: None))
+    run = DeckRun(results, echo, keep, report or (lambda problem: None))
     tally = run.tally
     if settings.engine in (None, "bfs") and total >= COMPILE_FROM and not scheduler:
         prefer_compiled()  # before the workers start, so that they inherit the loaded code
@@ -179,7 +177,7 @@ def run_deck(
                 run.record(result)
             shown.advance(tally)
     except ClusterLost as lost:  # the one line says what the user has
-        saved = _saved(run.ended(), total, out, keep, echoed is not None)
+        saved = _saved(run.ended(), total, out, keep, echo is not None)
         raise lost.saying(saved, tally) from None
     finally:
         shown.stop()
@@ -231,11 +229,3 @@ def _begun(
         results.close()
         raise
     return results
-
-
-def _to_standard_output(record: DeckRecord) -> None:
-    """``echo=True``, as :func:`rhasp.deck` passes it: a record's JSON line on standard
-    output, flushed, as ``rhasp deck`` prints it without ``--out`` (the command line passes
-    its own ``echo``)."""
-    sys.stdout.write(record.json_line())
-    sys.stdout.flush()
