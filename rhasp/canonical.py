@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from rhasp.errors import InputError, about
-from rhasp.formats.line import database_board, database_line
+from rhasp.formats.line import puzzle_line
 from rhasp.limits import Budget
 from rhasp.model import Board, Puzzle
 from rhasp.search import ClusterGraph, explore_cluster, fewest_moves
@@ -70,7 +70,7 @@ class Hardest:
 
     def deck_line(self) -> str:
         """``MOVES BOARD CLUSTER``, database style, as ``rhasp deck`` reads (and verifies)."""
-        return database_line(self.moves, database_board(self.puzzle), self.cluster)
+        return puzzle_line(self.puzzle, self.moves, self.cluster)
 
 
 def hardest_state(puzzle: Puzzle, budget: Budget) -> Hardest | None:

@@ -804,10 +804,8 @@ def test_a_count_past_its_range_is_one_line_with_exit_code_2(monkeypatch, capsys
         main()
     said = capsys.readouterr().err
     assert exited.value.code == 2 and said.count("\n") == 1, said
-    assert said.startswith(f"rhasp {command}: Invalid value for '{option}': ")
     highest = BOUNDS[option.removeprefix("--").replace("-", "_")][1]  # what the request takes
-    ending = f" {highest:,}, not {PAST_INT64} (see rhasp {command} --help)\n"
-    assert "give a whole number " in said and said.endswith(ending), said
+    assert option in said and f" {highest:,}, not {PAST_INT64}" in said, said
 
 
 def test_every_command_with_max_states_is_checked_for_it():

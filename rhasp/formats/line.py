@@ -134,12 +134,10 @@ def write_line(puzzle: Puzzle) -> str:
         )
     rows = board_rows(puzzle)
     reads_back(puzzle, rows, "one line", one_line=True)
-    fields = ["".join(rows)]
-    if "moves" in puzzle.meta:
-        fields.insert(0, str(puzzle.meta["moves"]))
-    if "cluster" in puzzle.meta:
-        fields.append(str(puzzle.meta["cluster"]))
-    return " ".join(fields) + "\n"
+    line, cluster = "".join(rows), puzzle.meta.get("cluster")
+    if "moves" in puzzle.meta:  # a database line, its moves in two digits
+        return database_line(puzzle.meta["moves"], line, cluster) + "\n"
+    return (line if cluster is None else f"{line} {cluster}") + "\n"
 
 
 #: The letters of a database board's pieces, in lettering order (:func:`database_text`). The
@@ -158,6 +156,12 @@ def database_line(moves: int, board: str, cluster: int | None = None) -> str:
     ``rhasp enumerate``, ``hardest`` and ``generate``."""
     line = f"{moves:02d} {board}"
     return line if cluster is None else f"{line} {cluster}"
+
+
+def puzzle_line(puzzle: Puzzle, moves: int, cluster: int | None = None) -> str:
+    """The database line of ``puzzle``, taking ``moves``, its board written database style
+    (:func:`database_board`)."""
+    return database_line(moves, database_board(puzzle), cluster)
 
 
 def database_board(puzzle: Puzzle) -> str:

@@ -42,7 +42,7 @@ from rhasp.canonical import (
     state_name,
 )
 from rhasp.errors import SearchLimit, TimeLimit, counted
-from rhasp.formats.line import database_board, database_line
+from rhasp.formats.line import puzzle_line
 from rhasp.generation.boards import LABELS as LABELS
 from rhasp.generation.boards import board_number, changed_board
 from rhasp.generation.boards import most_vehicles as most_vehicles
@@ -92,7 +92,7 @@ class NewPuzzle:
 
     def deck_line(self) -> str:
         """``MOVES BOARD CLUSTER``, or ``MOVES BOARD`` when the cluster was not counted."""
-        return database_line(self.moves, database_board(self.puzzle), self.cluster)
+        return puzzle_line(self.puzzle, self.moves, self.cluster)
 
 
 #: What one board gave: its deepest proven puzzle, the limit when neither search fitted its

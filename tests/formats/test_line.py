@@ -25,7 +25,8 @@ DATABASE_CARD1 = "BBoooHEooGoHEAAGoHEooGooFoooCCFoDDDo"  # card 1 as the databas
 def test_deck_line_numbers_are_kept_as_metadata_and_written_back():
     (puzzle,) = read_text(f"08 {DATABASE_CARD1} 1234\n", "d.txt", name="d")
     assert puzzle.meta == {"moves": 8, "cluster": 1234}
-    assert write(puzzle, "line") == f"8 {DATABASE_CARD1.replace('o', '.')} 1234\n"
+    # Written back as a database line: the moves in two digits, as read.
+    assert write(puzzle, "line") == f"08 {DATABASE_CARD1.replace('o', '.')} 1234\n"
 
 
 def test_a_database_line_pads_its_moves_to_two_digits_as_the_published_one_does():
