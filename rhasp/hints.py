@@ -65,10 +65,6 @@ class Hint(ShownAsText):
             parts.append(f"proven by {self.proven_by}")
         return [" · ".join(parts), *([f"  {READ}{reading}"] if reading else [])]
 
-    def __str__(self) -> str:
-        """:meth:`lines`, what ``print(hint)`` shows: the move in card notation."""
-        return "\n".join(self.lines())
-
     def record(self, board: Board) -> dict[str, Any]:
         """The hint as JSON (the page's answer, ``rhasp hint --format json``): the move in
         card notation and as label and cells, the moves left, whether none are."""

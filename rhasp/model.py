@@ -38,7 +38,15 @@ def cell_name(cell: Cell) -> str:
 
 class ShownAsText:
     """An answer that IPython (a notebook, ``ipython``) shows as ``print`` does: its
-    ``__str__``, the text the CLI prints; ``repr`` keeps the fields, for debugging."""
+    ``__str__``, the text the CLI prints (by default its :meth:`lines`, one a line); ``repr``
+    keeps the fields, for debugging."""
+
+    def lines(self) -> list[str]:
+        """The answer's plain words, a line each."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(str(self))

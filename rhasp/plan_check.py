@@ -129,10 +129,6 @@ class PlanCheck(ShownAsText):
             lines.append(f"{objective}: {found}, {verdict} (proven by bfs)")
         return lines
 
-    def __str__(self) -> str:
-        """:meth:`lines`, what ``print(check)`` shows."""
-        return "\n".join(self.lines())
-
 
 def check_plan(puzzle: Puzzle, moves: Sequence[Move], budget: Budget) -> PlanCheck:
     """Replay ``moves`` and compare them with the proven minimal moves and slides."""

@@ -206,9 +206,6 @@ class StaticVerdict(ShownAsText):
         """The verdict (:attr:`verdict`), then where the cluster analysis stopped."""
         return [self.verdict, self.stopped.what]
 
-    def __str__(self) -> str:
-        return "\n".join(self.lines())
-
     def record(self) -> dict[str, Any]:
         """The JSON form: the verdict, its proof, and where the analysis stopped."""
         return {

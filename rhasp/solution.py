@@ -247,11 +247,6 @@ class Solution(ShownAsText):
         (:meth:`plan_lines`)."""
         return [*self.heading(verbose, advised), *self.plan_lines(notation)]
 
-    def __str__(self) -> str:
-        """:meth:`lines`, what ``print(solution)`` shows outside Jupyter: what ``rhasp solve``
-        prints, but for the command line's advice on a limit (the option that raises it)."""
-        return "\n".join(self.lines())
-
 
 def reading_text(puzzle: Puzzle) -> str:
     """``target X, leaving right of row 3``: what the reader inferred, or the empty string."""
