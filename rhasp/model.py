@@ -41,12 +41,8 @@ class ShownAsText:
     ``__str__``, the text the CLI prints (by default its :meth:`lines`, one a line); ``repr``
     keeps the fields, for debugging."""
 
-    def lines(self) -> list[str]:
-        """The answer's plain words, a line each."""
-        raise NotImplementedError
-
     def __str__(self) -> str:
-        return "\n".join(self.lines())
+        return "\n".join(self.lines())  # type: ignore[attr-defined]  (each answer's own)
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(str(self))
