@@ -27,5 +27,5 @@ class AstarEngine:
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
         """The optimal plan, the proof that there is none, or the state limit reached first."""
         board, start = puzzle.board, puzzle.start
-        find = lambda: search.best_first(board, start, objective, self.budget)  # noqa: E731
+        find = lambda: search.best_first(board, start, objective, self.budget, patterned=True)  # noqa: E731
         return searched(self.name, puzzle, objective, find)

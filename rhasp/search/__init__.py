@@ -40,6 +40,7 @@ from rhasp.search.cache import stop_serving
 from rhasp.search.geometry import WORD_BITS, Geometry
 from rhasp.search.graph import ClusterGraph, all_moves_graph, explore_cluster
 from rhasp.search.pattern import PatternTable
+from rhasp.search.pattern_bound import no_patterns, patterned_search
 from rhasp.search.runner import RUNNER, UNLIMITED, run
 from rhasp.search.shards import (
     EMPTY_CELL,
@@ -148,6 +149,8 @@ def prefer_compiled(sides: Iterable[int] = ()) -> bool:
             geometry = Geometry.of(puzzle.board, targets_leave=targets_leave)
             key = geometry.key(puzzle.placement)
             for search, flags in WARM_UP:
+                if search is core.best_first:  # the one form A* is called in
+                    flags = {**flags, "patterns": no_patterns()}
                 loaded.append(RUNNER.warm_up(search, geometry.tables, key, UNLIMITED, **flags))
     return all(loaded)
 
@@ -206,19 +209,22 @@ def fewest_slides(board: Board, start: State, budget: Budget) -> tuple[Plan | No
 
 
 def best_first(
-    board: Board, start: State, objective: str, budget: Budget
+    board: Board, start: State, objective: str, budget: Budget, *, patterned: bool = False
 ) -> tuple[Plan | None, int]:
     """A*: a plan with the fewest moves (or slides, then moves), found by expanding only the
     states whose cost so far plus a lower bound on the rest (:func:`core.lower_bound`) can
-    still beat the best plan; and the number of states reached."""
+    still beat the best plan; and the number of states reached. ``patterned``: with pattern
+    databases too, where the search is large enough to pay for them
+    (:func:`rhasp.search.pattern_bound.patterned_search`)."""
     geometry = Geometry.of(board)
-    goal, found, path = run(
-        geometry,
-        core.best_first,
-        geometry.key(start),
-        budget=budget,
-        by_slides=objective == "slides",
-    )
+    key, by_slides = geometry.key(start), objective == "slides"
+    if patterned:
+        goal, found, path = patterned_search(geometry, key, budget, by_slides)
+    else:
+        patterns = no_patterns()
+        goal, found, path = run(
+            geometry, core.best_first, key, budget=budget, by_slides=by_slides, patterns=patterns
+        )
     return (geometry.plan(path) if goal >= 0 else None), found
 
 

@@ -423,25 +423,33 @@ def cheapest(g: Tables, first: int, max_states: int, watch: Buffer) -> tuple[int
     Returns (the goal's index, or NOT_FOUND or BUDGET; the states reached; the keys of the
     cheapest path to the goal).
     """
-    return best_first(g, first, max_states, watch, True, False)
+    return best_first(g, first, max_states, watch, True, False, no_patterns())
 
 
 def best_first(
-    g: Tables, first: int, max_states: int, watch: Buffer, by_slides: bool, bounded: bool = True
+    g: Tables,
+    first: int,
+    max_states: int,
+    watch: Buffer,
+    by_slides: bool,
+    bounded: bool = True,
+    patterns: Patterns | None = None,
 ) -> tuple[int, int, list[int]]:
     """A*: Dijkstra's search over whole moves (cost: slides, then moves; or moves alone), each
-    state queued by its cost so far plus :func:`lower_bound` (with ``bounded``), so that
-    states that cannot lead to a shorter plan are never expanded. The bound is admissible and
-    consistent (see there), so the first goal taken from the queue is optimal, as in
-    Dijkstra's search; the watch's depth is the smallest f-value still queued (moves, or
-    slides).
+    state queued by its cost so far plus :func:`bound_of` (with ``bounded``: the larger of
+    :func:`lower_bound` and the ``patterns``' fewest moves), so that states that cannot lead
+    to a shorter plan are never expanded. The bound is admissible and consistent (see there),
+    so the first goal taken from the queue is optimal, as in Dijkstra's search; the watch's
+    depth is the smallest f-value still queued (moves, or slides).
 
     Returns (the goal's index, or NOT_FOUND or BUDGET; the states reached; the keys of the
     optimal path to the goal).
     """
     unit = WEIGHT if by_slides else 1
     targets = target_vehicles(g)
-    first_bound = lower_bound(g, targets, first, by_slides) if bounded else 0
+    if patterns is None:
+        patterns = no_patterns()
+    first_bound = bound_of(g, targets, first, by_slides, patterns) if bounded else 0
     if first_bound < 0:
         return NOT_FOUND, 1, [first][:0]
     order = [first]
@@ -467,7 +475,7 @@ def best_first(
             new = spent + (slides[j] * WEIGHT + 1 if by_slides else 1)
             there = index.get(keys[j], -1)
             if there < 0:
-                left = lower_bound(g, targets, keys[j], by_slides) if bounded else 0
+                left = bound_of(g, targets, keys[j], by_slides, patterns) if bounded else 0
                 if left < 0:
                     continue  # a wall on a target's way out: no plan through this state
                 there = len(order)
@@ -483,6 +491,66 @@ def best_first(
                 continue
             heapq.heappush(queue, (new + bound[there]) << INDEX_BITS | there)
     return NOT_FOUND, len(order), order[:0]
+
+
+class Patterns(NamedTuple):
+    """Pattern databases as A* looks them up (built, and argued a lower bound, in
+    :mod:`rhasp.search.pattern_bound`). Pattern ``k`` keeps the vehicles whose fields start
+    at ``shift[v]``, ``v`` from ``first[k]`` to ``first[k + 1] - 1``: their positions give
+    an index (the sum of position × ``radix[v]``), found by binary search among the sorted
+    ``index[base[k]:base[k + 1]]``, where ``moves`` holds the pattern's fewest moves (-1:
+    none). Sequences of int64 (numpy arrays) both ways, read through ``int()``."""
+
+    first: Ints
+    shift: Ints
+    radix: Ints
+    base: Ints
+    index: Ints
+    moves: Ints
+
+
+def no_patterns() -> Patterns:
+    """No pattern at all: :func:`pattern_bound` is 0 everywhere."""
+    return Patterns(
+        new_buffer(1), new_buffer(0), new_buffer(0), new_buffer(1), new_buffer(0), new_buffer(0)
+    )
+
+
+def bound_of(g: Tables, targets: list[int], key: int, by_slides: bool, patterns: Patterns) -> int:
+    """A*'s bound: the larger of :func:`lower_bound` and :func:`pattern_bound` (-1 when
+    either says no plan is left). Both are admissible and consistent, and so is their
+    larger: by moves each changes by at most 1 a move; by slides the patterns' moves count
+    one slide each (a move slides at least one cell), the units of ``best_first``."""
+    left = lower_bound(g, targets, key, by_slides)
+    if left < 0 or len(targets) != 1:
+        return left
+    by_pattern = pattern_bound(patterns, key, g.shift[targets[0]], g.gone)
+    return -1 if by_pattern < 0 else max(left, by_pattern)
+
+
+def pattern_bound(p: Patterns, key: int, target_shift: int, gone: int) -> int:
+    """The most of the patterns' fewest moves from ``key``: 0 once the target has left (or
+    for a key no pattern holds), -1 when a pattern has no plan from it."""
+    if field(key, target_shift, gone) == gone:
+        return 0
+    most = 0
+    for k in range(len(p.base) - 1):
+        index = 0
+        for v in range(int(p.first[k]), int(p.first[k + 1])):
+            index += field(key, int(p.shift[v]), gone) * int(p.radix[v])
+        low, high = int(p.base[k]), int(p.base[k + 1])
+        while low < high:  # the first of the pattern's indices not below ``index``
+            middle = (low + high) // 2
+            if int(p.index[middle]) < index:
+                low = middle + 1
+            else:
+                high = middle
+        if low < int(p.base[k + 1]) and int(p.index[low]) == index:
+            moves = int(p.moves[low])
+            if moves < 0:
+                return -1
+            most = max(most, moves)
+    return most
 
 
 def target_vehicles(g: Tables) -> list[int]:

@@ -1,0 +1,191 @@
+"""A*'s pattern bound: the pattern databases of :mod:`rhasp.search.pattern` as the arrays
+that A* looks up in its inner loop (:class:`rhasp.search.core.Patterns`,
+:func:`rhasp.search.core.pattern_bound`), built only where the search is large enough to pay
+for them (:func:`patterned_search`).
+
+**A lower bound.** Each pattern keeps the target and some other vehicles and lifts the rest
+off; its fewest moves from a board's projection are at most the real puzzle's fewest moves
+from the board (:mod:`rhasp.search.pattern` argues it: a real plan with the lifted vehicles'
+moves dropped is a plan of the pattern, and every board A* meets projects into the pattern's
+cluster, explored from the start's projection). A projection with no plan means the board has
+none (-1: A* drops the board). The largest of several patterns' moves is a lower bound as
+well. They are not added: every pattern keeps the target, whose moves each one counts.
+
+**Consistent.** By moves: a real move of a kept vehicle is a legal move of the pattern, so
+the pattern's fewest moves change by at most one; a move of a lifted vehicle leaves the
+projection as it was. By slides: a move slides at least one cell, so the fewest moves bound
+the fewest slides too and change by at most one slide a move. The larger of two consistent
+bounds (with :func:`rhasp.search.core.lower_bound`) is consistent. A* (``core.best_first``)
+re-queues a state reached more cheaply, so admissible alone would keep its plan optimal;
+consistent means it never has to. A key no pattern holds (which the argument above rules out)
+would get 0, a bound all the same.
+
+**When it pays.** Choosing and tabulating patterns takes a second or more, where the 40 cards
+take a few thousand states each. So A* first runs with its own bound for
+:data:`PROBE_STATES` states; a search that ends there (every card, small boards) pays nothing
+more. A search that does not is the kind the patterns pay on: they are chosen for at most
+:data:`CHOICE_SECONDS` (fewer if the search's seconds run short), and A* starts again with
+them; the states it reports are both runs'.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+from rhasp.errors import SearchLimit
+from rhasp.limits import Budget
+from rhasp.model import Board, Puzzle, State
+from rhasp.search import clusters, core
+from rhasp.search.geometry import Geometry, key_words
+from rhasp.search.graph import ClusterGraph
+from rhasp.search.pattern import BEAM, choose
+from rhasp.search.runner import RUNNER, UNLIMITED, run
+
+#: The states A* searches with its own bound before it builds patterns (bench/README.md,
+#: "Issue 56: pattern database in A*").
+PROBE_STATES = 50_000
+#: The most boards a pattern's cluster may have (its table: 16 bytes a board).
+MAX_BOARDS = 300_000
+#: ... and where the cluster search is not compiled (yet): the choice runs greedy, uncompiled.
+UNCOMPILED_BOARDS = 10_000
+#: How many patterns A* takes the largest of.
+PATTERNS = 2
+#: The most seconds the choice of patterns takes.
+CHOICE_SECONDS = 3.0
+#: The largest index a pattern's positions may make (int64, with room).
+MAX_INDEX = 1 << 62
+
+
+def patterned_search(
+    geometry: Geometry, start: int, budget: Budget, by_slides: bool
+) -> tuple[Any, ...]:
+    """``core.best_first`` from key ``start``, run as the module docstring says: with its own
+    bound for :data:`PROBE_STATES`, then, if it has not ended, again with patterns. Its
+    answer, the states counted over both runs."""
+    began = time.perf_counter()
+    probe = replace(budget, states=min(budget.states, PROBE_STATES))
+    try:
+        return run(
+            geometry,
+            core.best_first,
+            start,
+            budget=probe,
+            by_slides=by_slides,
+            patterns=no_patterns(),
+        )
+    except SearchLimit as stopped:
+        if budget.states <= PROBE_STATES or not _out_of_states(stopped):
+            raise
+        spent = stopped.states or 0
+    left = budget.deadline(began) - time.perf_counter()
+    patterns = patterns_for(geometry, start, min(CHOICE_SECONDS, left / 4))
+    rest = replace(budget, states=budget.states - spent)
+    try:
+        goal, found, path = run(
+            geometry, core.best_first, start, budget=rest, by_slides=by_slides, patterns=patterns
+        )
+    except SearchLimit as stopped:
+        if stopped.limit is not None and stopped.limit.reached is not None:
+            stopped.limit = replace(stopped.limit, reached=stopped.limit.reached + spent)
+        raise
+    return goal, found + spent, path
+
+
+def _out_of_states(stopped: SearchLimit) -> bool:
+    return stopped.limit is not None and stopped.limit.ran_out == "states"
+
+
+def patterns_for(geometry: Geometry, start: int, seconds: float) -> core.Patterns:
+    """Up to :data:`PATTERNS` patterns for the board of ``geometry`` from key ``start``,
+    chosen within ``seconds`` (none: :func:`rhasp.search.core.no_patterns`)."""
+    board, state = geometry.board, geometry.state(start)
+    if len(board.targets) != 1:
+        return no_patterns()
+    compiled = _cluster_search_loaded(board, state)
+    most, width = (MAX_BOARDS, BEAM) if compiled else (UNCOMPILED_BOARDS, 1)
+    chosen = choose(board, state, most, max(seconds, 0.0), width, PATTERNS)
+    tables = [_table(geometry, keep, graph) for _, keep, graph in chosen]
+    return joined([t for t in tables if t is not None])
+
+
+def _cluster_search_loaded(board: Board, state: State) -> bool:
+    """Have the compiled cluster search come for the patterns' boards (the board with one
+    vehicle: keys of one word, the board's cells), and say whether it is loaded: cached, it
+    loads in a few tenths of a second; else it is compiled in the background meanwhile."""
+    target = board.targets[0]
+    alone = Puzzle(board, state).without([v.label for v in board.vehicles if v.label != target])
+    geometry = Geometry.of(alone.board, targets_leave=False)
+    key = geometry.key(alone.placement)
+    return RUNNER.warm_up(clusters.cluster, geometry.tables, key, UNLIMITED)
+
+
+def _table(geometry: Geometry, keep: tuple[int, ...], graph: ClusterGraph) -> tuple | None:
+    """One pattern's part of :class:`core.Patterns`: the kept fields' shifts and radices,
+    its indices sorted and their moves; None if its indices would not fit an int64."""
+    import numpy as np  # only where patterns are built: its import costs a tenth of a second
+
+    real = geometry.tables
+    radix, product = [], 1
+    for v in keep:
+        radix.append(product)
+        product *= real.last[v] + 1
+    if product > MAX_INDEX:
+        return None
+    positions = _positions(graph)  # one column per vehicle kept, one row per board
+    index = positions @ np.asarray(radix, dtype=np.int64)
+    order = np.argsort(index, kind="stable")
+    moves = np.asarray(graph.distance, dtype=np.int64)[order]
+    shifts = [real.shift[v] for v in keep]
+    return shifts, radix, index[order], moves
+
+
+def _positions(graph: ClusterGraph) -> Any:
+    """Each board's positions of the pattern's vehicles, as an int64 array (boards × vehicles)."""
+    import numpy as np
+
+    tables = graph.geometry.tables
+    if key_words(tables) == 1:
+        keys = np.asarray(graph.keys, dtype=np.int64)
+        shifts = np.asarray(tables.shift, dtype=np.int64)
+        return (keys[:, None] >> shifts[None, :]) & tables.gone
+    return np.asarray([graph.geometry.state(key) for key in graph.keys], dtype=np.int64)
+
+
+def joined(tables: list[tuple]) -> core.Patterns:
+    """Patterns' parts (:func:`_table`) in one :class:`core.Patterns`, of int64 arrays: the
+    form every compiled call of ``core.best_first`` takes, so that one compiled code serves
+    A* with patterns and without (none: no pattern at all)."""
+    import numpy as np
+
+    first, base = [0], [0]
+    for shifts, _, index, _ in tables:
+        first.append(first[-1] + len(shifts))
+        base.append(base[-1] + len(index))
+
+    def int64(values: list) -> Any:
+        return np.asarray(values, dtype=np.int64)
+
+    return core.Patterns(
+        int64(first),
+        int64([s for t in tables for s in t[0]]),
+        int64([r for t in tables for r in t[1]]),
+        int64(base),
+        np.concatenate([np.zeros(0, np.int64), *(t[2] for t in tables)]).astype(np.int64),
+        np.concatenate([np.zeros(0, np.int64), *(t[3] for t in tables)]).astype(np.int64),
+    )
+
+
+def no_patterns() -> core.Patterns:
+    """No pattern, in the form of :func:`joined`: A* with its own bound alone."""
+    return joined([])
+
+
+def pattern_start(board: Board, state: State) -> int:
+    """The patterns' bound at ``state`` (tests and benchmarks: what the choice reached)."""
+    geometry = Geometry.of(board)
+    key = geometry.key(state)
+    patterns = patterns_for(geometry, key, CHOICE_SECONDS)
+    targets = list(geometry.targets)
+    return core.bound_of(geometry.tables, targets, key, False, patterns)
