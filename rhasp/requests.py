@@ -168,8 +168,12 @@ def run_solve(request: SolveRequest, solver: Engine | None = None) -> Solution:
         request.engine_budget(budget),
         confirm=request.confirm,
         asp=request.asp,
+        race=request.chosen is not None,
     )
-    return replace(found, chosen=request.chosen) if request.chosen else found
+    if not request.chosen:
+        return found
+    chosen = request.chosen if found.chosen is None else f"{request.chosen}; {found.chosen}"
+    return replace(found, chosen=chosen)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,9 @@ SMALL_SIDE = 6
 def engine_for(puzzle: Puzzle, small: str) -> tuple[str, str | None]:
     """The engine of ``puzzle`` when none is named, and why, when the board decides: ``small``
     up to 6×6; A* on a larger board, whose cluster a BFS (or ASP's BFS confirmation) seldom
-    walks whole, while A*'s states grow with the plan (README: when to pick A*)."""
+    walks whole, while A*'s states grow with the plan (README: when to pick A*). A* chosen so
+    runs after a short BFS, which answers alone where the board's states near the start are
+    few (:func:`raced`)."""
     board = puzzle.board
     if board.width <= SMALL_SIDE and board.height <= SMALL_SIDE:
         return small, None
@@ -57,21 +59,23 @@ def solve(
     *,
     confirm: bool = True,
     asp: AspOptions | None = None,
+    race: bool = False,
 ) -> Solution:
     """``puzzle`` solved by ``engine`` (a name, made with ``budget`` and ``asp``, or an engine
     of the caller's own), as the module docstring says: static analysis first, then the
     engine, confirmed by a BFS within ``budget`` unless ``confirm`` is False, and the plan
     replayed. ``budget``'s seconds bound all of it: give it counted from the request's start
     (:meth:`Budget.counted_from <rhasp.limits.Budget.counted_from>`); its horizon and atoms
-    bound ASP alone."""
+    bound ASP alone. ``race``: A* chosen by the board, run after a short BFS (:func:`raced`)
+    when it confirms."""
     solver = get_engine(engine, asp=asp, budget=budget) if isinstance(engine, str) else engine
-    found = _solved(puzzle, objective, solver, budget, confirm)
+    found = _solved(puzzle, objective, solver, budget, confirm, race)
     verify_plan(found)
     return found
 
 
 def _solved(
-    puzzle: Puzzle, objective: Objective, solver: Engine, budget: Budget, confirm: bool
+    puzzle: Puzzle, objective: Objective, solver: Engine, budget: Budget, confirm: bool, race: bool
 ) -> Solution:
     proven = static_verdict(puzzle, objective, solver.name)
     if proven is not None:
@@ -81,7 +85,31 @@ def _solved(
     if solver.name == "asp":
         return confirmed(solver, get_engine("bfs", budget=budget), puzzle, objective)
     oracle = lambda share: get_engine("bfs", budget=share)  # noqa: E731
+    if race and solver.name == "astar":
+        return raced(solver, oracle, budget, puzzle, objective)
     return confirmed_within_share(solver, oracle, budget, puzzle, objective)
+
+
+def raced(
+    engine: Engine,
+    oracle: Callable[[Budget], Engine],
+    budget: Budget,
+    puzzle: Puzzle,
+    objective: Objective,
+) -> Solution:
+    """A* chosen by the board, after a BFS within :data:`CONFIRM_FLOOR` states: where that
+    BFS ends, its answer stands alone (it is the very search that would have confirmed A*,
+    whose share is never less; on crowded 9×9 boards it ends where A* would have cost as
+    much again: bench/README.md, "Issue 56: pattern database in A*"); where it stops at its
+    states, A* answers, confirmed as :func:`confirmed_within_share` says, that BFS not run
+    again where the share is no larger."""
+    race = replace(budget, states=min(budget.states, CONFIRM_FLOOR))
+    first = oracle(race).solve(puzzle, objective)
+    if first.limit is None:
+        return replace(first, chosen=f"BFS ended within {CONFIRM_FLOOR:,} states")
+    if first.limit.ran_out != "states" or race.states >= budget.states:
+        return first  # out of time, or of the whole budget: no room for A*
+    return confirmed_within_share(engine, oracle, budget, puzzle, objective, first)
 
 
 def confirmed(engine: Engine, oracle: Engine, puzzle: Puzzle, objective: Objective) -> Solution:
@@ -103,16 +131,19 @@ def confirmed_within_share(
     budget: Budget,
     puzzle: Puzzle,
     objective: Objective,
+    before: Solution | None = None,
 ) -> Solution:
     """``engine``'s solution (A*'s: it counts its states and proves a puzzle unsolvable
     itself), then confirmed by ``oracle(share)``, a search within its share of ``budget``
     (:func:`~rhasp.limits.confirmation_share`), since the oracle may need the whole
     cluster where the engine needs a corner of it. An oracle stopped at its share leaves the
     engine's answer standing, proven by the engine alone, and says where it stopped; an engine
-    stopped at a limit gives the oracle the whole budget."""
+    stopped at a limit gives the oracle the whole budget. ``before``: the oracle's solution
+    within fewer states, stopped at them, taken for the check where the share is no more."""
     found = engine.solve(puzzle, objective)
     share = budget if found.explored is None else confirmation_share(budget, found.explored)
-    check = oracle(share).solve(puzzle, objective)
+    reran = before is None or before.limit is None or share.states > (before.limit.amount or 0)
+    check = oracle(share).solve(puzzle, objective) if reran else before
     reached = (check.limit and check.limit.reached) or 0
     if check.limit and share.states < budget.states and reached >= share.states:
         text = f"stopped at {reached:,} states, its share"

@@ -1,7 +1,8 @@
-"""The engine rhasp picks when none is named (issue 33): A* on a board larger than 6×6, said
-in the summary and the JSON; up to 6×6 the caller's own default (ASP for ``rhasp solve`` and
-``rhasp.solve``, BFS for a deck); a named engine always wins. The page's default is tested
-with the server (tests/web/test_server.py)."""
+"""The engine rhasp picks when none is named (issue 33): A* on a board larger than 6×6, after
+a short BFS that answers alone where it ends (issue 56), said in the summary and the JSON; up
+to 6×6 the caller's own default (ASP for ``rhasp solve`` and ``rhasp.solve``, BFS for a deck);
+a named engine always wins. The page's default is tested with the server
+(tests/web/test_server.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import json
 import pytest
 
 import rhasp
+from rhasp import solving
 from rhasp.formats import write
 from rhasp.requests import SolveRequest
 from rhasp.solving import engine_for
@@ -39,16 +41,20 @@ def test_the_board_size_decides(width, height, engine):
     assert (why is None) == (engine == "asp")
 
 
-def test_solve_on_a_large_board_uses_astar_and_says_why(large_file):
+RACED = f"board larger than 6×6; BFS ended within {solving.CONFIRM_FLOOR:,} states"
+
+
+def test_solve_on_a_large_board_says_which_engine_answered_and_why(large_file):
+    # The 8×8 board's BFS ends within a few thousand states: BFS answers alone, before A*.
     result = command("solve", str(large_file))
     assert result.exit_code == 0, result.stderr
     summary, read, why = result.stdout.splitlines()[:3]
     assert read.startswith("  read: target A, leaving right of row 4")
     expected = fewest(eight_by_eight())
-    assert f"moves {expected} · optimal: proven by astar, bfs agrees" in summary
-    assert why == "  engine: astar (board larger than 6×6)"  # under the summary, by default
+    assert f"moves {expected} · optimal: proven by bfs" in summary
+    assert why == f"  engine: bfs ({RACED})"  # under the summary, by default
     record = json.loads(command("solve", str(large_file), "--format", "json").stdout)
-    assert (record["engine"], record["engine_chosen"]) == ("astar", "board larger than 6×6")
+    assert (record["engine"], record["engine_chosen"]) == ("bfs", RACED)
 
 
 def test_solve_on_a_card_keeps_asp_and_says_no_reason():
@@ -67,7 +73,7 @@ def test_a_named_engine_wins_on_a_large_board(large_file):
 
 def test_the_api_has_the_same_default_in_one_place():
     large = rhasp.solve(eight_by_eight())
-    assert (large.engine, large.chosen) == ("astar", "board larger than 6×6")
+    assert (large.engine, large.chosen) == ("bfs", RACED)
     assert large.moves == fewest(eight_by_eight())
     small = rhasp.solve(card(1))
     assert (small.engine, small.chosen, small.moves) == ("asp", None, CARD01_MOVES)
@@ -90,4 +96,15 @@ def test_a_deck_uses_bfs_up_to_6x6_and_astar_beyond(tmp_path):
     assert result.exit_code == 0, result.stderr
     small, large = (json.loads(line) for line in result.stdout.splitlines())
     assert (small["length"], small["proven_by"]) == (CARD01_MOVES, ["bfs"])
-    assert (large["length"], large["proven_by"]) == (fewest(eight_by_eight()), ["astar", "bfs"])
+    assert (large["length"], large["proven_by"]) == (fewest(eight_by_eight()), ["bfs"])
+
+
+def test_past_the_short_bfs_astar_answers_and_bfs_confirms(monkeypatch):
+    # With a race of 10 states the 8×8 board's BFS stops: A* answers, and the BFS that
+    # confirms it runs within its share (at least the floor, ten times A*'s states).
+    monkeypatch.setattr(solving, "CONFIRM_FLOOR", 10)
+    found = rhasp.solve(eight_by_eight())
+    assert (found.engine, found.chosen) == ("astar", "board larger than 6×6")
+    assert found.proofs == ("astar", "bfs") and found.moves == fewest(eight_by_eight())
+    named = rhasp.solve(eight_by_eight(), engine="astar")  # named: no race
+    assert named.proofs == ("astar", "bfs") and named.chosen is None

@@ -1,13 +1,14 @@
 """Crowded 9×9 boards for issue 56's A* measurements, until ``rhasp generate`` has a crowded
 mode: vehicles placed at random until the board holds 22-26 vehicles covering 65-75 % of its
-cells; where the cluster holds at most ``--max-cluster`` states, its hardest state (farthest
-from the goal) is the start, kept where BFS from it reaches at least ``--min-states`` states.
-(Random walks from a random placement gave boards of 4-11 moves with clusters past 15 M
-states: shallow, unlike the course's boards of 18-27 moves.)
+cells, then a random walk of 3,000 moves (the target never leaving); kept where BFS from there
+reaches between ``--min-states`` and ``--max-states`` states. With ``--hardest``, the start is
+instead the hardest state of a cluster of at most ``--max-states`` states: none was found at
+70 % or more covered (every cluster past 4 M states, or with no goal), so the deck is of random
+walks, of 4-11 moves: shallower than the course's boards (18-27 moves), as wide for BFS.
 
     python bench/experiments/crowded9.py [--count 8] [--seed 56] [--min-states 100000]
-                                         [--max-cluster 4000000]
-                                         [--covered 0.65] > bench/experiments/crowded9.txt
+                                         [--max-states 15000000] [--covered 0.65]
+                                         [--hardest] > bench/experiments/crowded9.txt
 
 Prints a deck (one-line boards, ``X`` the target leaving right of row 5), each line preceded
 by a comment with its seed, vehicles, share covered, fewest moves and BFS's states.
@@ -57,6 +58,17 @@ def placed(rng: random.Random, low: float) -> list[list[str]] | None:
     return grid
 
 
+def walked(puzzle: Puzzle, rng: random.Random, steps: int) -> Puzzle:
+    """``puzzle`` after ``steps`` random moves that never take the target out."""
+    board, state = puzzle.board, puzzle.start
+    for _ in range(steps):
+        options = [s for _, s in board.successors(state) if not board.is_solved(s)]
+        if not options:
+            break
+        state = rng.choice(options)
+    return Puzzle(board, state)
+
+
 def hardest(puzzle: Puzzle, max_cluster: int) -> Puzzle | None:
     """The hardest state of ``puzzle``'s cluster, None past ``max_cluster`` states or with no
     goal."""
@@ -77,7 +89,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=56)
     parser.add_argument("--min-states", type=int, default=100_000)
     parser.add_argument("--covered", type=float, default=0.65)
-    parser.add_argument("--max-cluster", type=int, default=4_000_000)
+    parser.add_argument("--max-states", type=int, default=15_000_000)
+    parser.add_argument("--hardest", action="store_true")
     args = parser.parse_args()
     found, seed = 0, args.seed
     while found < args.count:
@@ -88,17 +101,26 @@ def main() -> None:
             continue
         text = "".join("".join(row) for row in grid)
         puzzle = read_text(text, "crowded", name=f"seed{seed}")[0]
-        puzzle = hardest(puzzle, args.max_cluster)
-        if puzzle is None:
-            continue
+        if args.hardest:
+            puzzle = hardest(puzzle, args.max_states)
+            if puzzle is None:
+                continue
+        else:
+            puzzle = walked(puzzle, rng, 3000)
         line = "".join("".join(row) for row in puzzle.board.grid(puzzle.start))
-        plan, states = fewest_moves(puzzle.board, puzzle.start, Budget(args.max_cluster))
+        try:
+            plan, states = fewest_moves(puzzle.board, puzzle.start, Budget(args.max_states))
+        except SearchLimit as limit:
+            print(f"; seed {seed}: {limit}", file=sys.stderr)
+            continue
         if plan is None or states < args.min_states:
             print(f"; seed {seed}: {states} states, skipped", file=sys.stderr)
             continue
         count = len(puzzle.board.vehicles)
         share = sum(v.length for v in puzzle.board.vehicles) / SIDE**2
-        print(f"; seed {seed}: {count} vehicles, {share:.0%} covered, {len(plan)} moves, BFS {states:,} states")
+        moves = len(plan)
+        said = f"{count} vehicles, {share:.0%} covered, {moves} moves, BFS {states:,}"
+        print(f"; seed {seed}: {said}")
         print(line, flush=True)
         found += 1
 

@@ -40,7 +40,7 @@ from rhasp.search.cache import stop_serving
 from rhasp.search.geometry import WORD_BITS, Geometry
 from rhasp.search.graph import ClusterGraph, all_moves_graph, explore_cluster
 from rhasp.search.pattern import PatternTable
-from rhasp.search.pattern_bound import no_patterns, patterned_search
+from rhasp.search.pattern_bound import empty_patterns, patterned_search
 from rhasp.search.runner import RUNNER, UNLIMITED, run
 from rhasp.search.shards import (
     EMPTY_CELL,
@@ -150,7 +150,7 @@ def prefer_compiled(sides: Iterable[int] = ()) -> bool:
             key = geometry.key(puzzle.placement)
             for search, flags in WARM_UP:
                 if search is core.best_first:  # the one form A* is called in
-                    flags = {**flags, "patterns": no_patterns()}
+                    flags = {**flags, "patterns": empty_patterns()}
                 loaded.append(RUNNER.warm_up(search, geometry.tables, key, UNLIMITED, **flags))
     return all(loaded)
 
@@ -221,7 +221,7 @@ def best_first(
     if patterned:
         goal, found, path = patterned_search(geometry, key, budget, by_slides)
     else:
-        patterns = no_patterns()
+        patterns = empty_patterns()
         goal, found, path = run(
             geometry, core.best_first, key, budget=budget, by_slides=by_slides, patterns=patterns
         )

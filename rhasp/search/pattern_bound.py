@@ -47,7 +47,7 @@ from rhasp.search.runner import RUNNER, UNLIMITED, run
 #: "Issue 56: pattern database in A*").
 PROBE_STATES = 50_000
 #: The most boards a pattern's cluster may have (its table: 16 bytes a board).
-MAX_BOARDS = 300_000
+PATTERN_BOARDS = 300_000
 #: ... and where the cluster search is not compiled (yet): the choice runs greedy, uncompiled.
 UNCOMPILED_BOARDS = 10_000
 #: How many patterns A* takes the largest of.
@@ -73,7 +73,7 @@ def patterned_search(
             start,
             budget=probe,
             by_slides=by_slides,
-            patterns=no_patterns(),
+            patterns=empty_patterns(),
         )
     except SearchLimit as stopped:
         if budget.states <= PROBE_STATES or not _out_of_states(stopped):
@@ -99,15 +99,15 @@ def _out_of_states(stopped: SearchLimit) -> bool:
 
 def patterns_for(geometry: Geometry, start: int, seconds: float) -> core.Patterns:
     """Up to :data:`PATTERNS` patterns for the board of ``geometry`` from key ``start``,
-    chosen within ``seconds`` (none: :func:`rhasp.search.core.no_patterns`)."""
+    chosen within ``seconds`` (none: :func:`empty_patterns`)."""
     board, state = geometry.board, geometry.state(start)
     if len(board.targets) != 1:
-        return no_patterns()
+        return empty_patterns()
     compiled = _cluster_search_loaded(board, state)
-    most, width = (MAX_BOARDS, BEAM) if compiled else (UNCOMPILED_BOARDS, 1)
+    most, width = (PATTERN_BOARDS, BEAM) if compiled else (UNCOMPILED_BOARDS, 1)
     chosen = choose(board, state, most, max(seconds, 0.0), width, PATTERNS)
     tables = [_table(geometry, keep, graph) for _, keep, graph in chosen]
-    return joined([t for t in tables if t is not None])
+    return as_arrays([t for t in tables if t is not None])
 
 
 def _cluster_search_loaded(board: Board, state: State) -> bool:
@@ -153,7 +153,7 @@ def _positions(graph: ClusterGraph) -> Any:
     return np.asarray([graph.geometry.state(key) for key in graph.keys], dtype=np.int64)
 
 
-def joined(tables: list[tuple]) -> core.Patterns:
+def as_arrays(tables: list[tuple]) -> core.Patterns:
     """Patterns' parts (:func:`_table`) in one :class:`core.Patterns`, of int64 arrays: the
     form every compiled call of ``core.best_first`` takes, so that one compiled code serves
     A* with patterns and without (none: no pattern at all)."""
@@ -177,9 +177,9 @@ def joined(tables: list[tuple]) -> core.Patterns:
     )
 
 
-def no_patterns() -> core.Patterns:
-    """No pattern, in the form of :func:`joined`: A* with its own bound alone."""
-    return joined([])
+def empty_patterns() -> core.Patterns:
+    """No pattern, in the form of :func:`as_arrays`: A* with its own bound alone."""
+    return as_arrays([])
 
 
 def pattern_start(board: Board, state: State) -> int:

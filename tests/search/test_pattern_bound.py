@@ -24,7 +24,7 @@ CORE = uncompiled.CORE  # the bound read by the uncompiled core: the same source
 def small_patterns(monkeypatch):
     """Patterns of a few hundred boards (a real subset of these small clusters), always
     built: A* probes no states first."""
-    monkeypatch.setattr(pattern_bound, "MAX_BOARDS", 300)
+    monkeypatch.setattr(pattern_bound, "PATTERN_BOARDS", 300)
     monkeypatch.setattr(pattern_bound, "UNCOMPILED_BOARDS", 300)
     monkeypatch.setattr(pattern_bound, "CHOICE_SECONDS", 0.5)
     monkeypatch.setattr(pattern_bound, "PROBE_STATES", 1)
@@ -113,9 +113,7 @@ def test_a_pattern_counts_what_blocks_the_blockers_by_hand(small_patterns):
 def test_a_star_with_patterns_agrees_with_the_card_backs(small_patterns):
     for number, moves in enumerate(CARD_MOVES, start=1):
         puzzle = card(number)
-        plan, states = search.best_first(
-            puzzle.board, puzzle.start, "moves", Budget(), patterned=True
-        )
+        plan, _ = search.best_first(puzzle.board, puzzle.start, "moves", Budget(), patterned=True)
         assert len(plan) == moves, number
 
 
