@@ -104,7 +104,7 @@ class PatternTable:
         """The table of the pattern that keeps the vehicles ``keep`` (the target among them),
         None if its cluster has more than :data:`MAX_BOARDS` boards."""
         keep = tuple(sorted(keep))
-        found = _explore(board, start, keep, MAX_BOARDS)
+        found = explore(board, start, keep, MAX_BOARDS)
         return None if found is None else cls._table(board, keep, found)
 
     @classmethod
@@ -172,7 +172,7 @@ def choose(
                 if vehicle in keep or pattern in seen:
                     continue
                 seen.add(pattern)
-                found = _explore(board, start, pattern, max_boards)
+                found = explore(board, start, pattern, max_boards)
                 if found is not None:
                     round_.append((_score(found), pattern, found))
         round_.sort(key=lambda tried: (tried[0], tried[1]), reverse=True)
@@ -190,10 +190,11 @@ def _best(tried: list[Chosen], count: int) -> list[Chosen]:
     return kept
 
 
-def _explore(
+def explore(
     board: Board, start: State, keep: tuple[int, ...], max_boards: int
 ) -> ClusterGraph | None:
-    """The pattern's cluster from the start's projection, None beyond ``max_boards``."""
+    """The cluster of the pattern that keeps ``keep`` from the start's projection, None
+    beyond ``max_boards``."""
     lifted = {v.label for i, v in enumerate(board.vehicles) if i not in keep}
     pattern = Puzzle(board, start).without(lifted)
     try:

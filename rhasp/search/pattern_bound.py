@@ -40,7 +40,7 @@ from rhasp.model import Board, Puzzle, State
 from rhasp.search import clusters, core
 from rhasp.search.geometry import Geometry, key_words
 from rhasp.search.graph import ClusterGraph
-from rhasp.search.pattern import BEAM, choose
+from rhasp.search.pattern import explore
 from rhasp.search.runner import RUNNER, UNLIMITED, run
 
 #: The states A* searches with its own bound before it builds patterns (bench/README.md,
@@ -104,10 +104,88 @@ def patterns_for(geometry: Geometry, start: int, seconds: float) -> core.Pattern
     if len(board.targets) != 1:
         return empty_patterns()
     compiled = _cluster_search_loaded(board, state)
-    most, width = (PATTERN_BOARDS, BEAM) if compiled else (UNCOMPILED_BOARDS, 1)
-    chosen = choose(board, state, most, max(seconds, 0.0), width, PATTERNS)
-    tables = [_table(geometry, keep, graph) for _, keep, graph in chosen]
+    most = PATTERN_BOARDS if compiled else UNCOMPILED_BOARDS
+    deadline = time.perf_counter() + max(seconds, 0.0)
+    chosen = []
+    for order in _by_need(board, state)[:PATTERNS]:
+        found = _grown(board, state, order, most, deadline)
+        if found is not None:
+            chosen.append(found)
+    tables = [_table(geometry, keep, graph) for keep, graph in chosen]
     return as_arrays([t for t in tables if t is not None])
+
+
+def _grown(
+    board: Board, state: State, order: list[int], most: int, deadline: float
+) -> tuple[tuple[int, ...], ClusterGraph] | None:
+    """The longest start of ``order`` (the target first) kept as a pattern whose cluster
+    has at most ``most`` boards, grown one vehicle at a time until then or ``deadline``;
+    None with no other vehicle."""
+    best = None
+    for count in range(2, len(order)):  # never every vehicle: that would be a search
+        if time.perf_counter() >= deadline:
+            break
+        keep = tuple(sorted(order[:count]))
+        found = explore(board, state, keep, most)
+        if found is None:
+            break
+        best = keep, found
+    return best
+
+
+def _by_need(board: Board, state: State) -> list[list[int]]:
+    """The vehicles in the order a pattern takes them: the target, then those on its way
+    out, then those on the way each of those takes off the way before it (the nearer side
+    first), and so on; the vehicles never met last. Two orders: the second takes each
+    vehicle's farther side first, for a second pattern."""
+    return [_needed_order(board, state, nearer) for nearer in (True, False)]
+
+
+def _needed_order(board: Board, state: State, nearer: bool) -> list[int]:
+    target = board.index(board.targets[0])
+    occupant = {cell: i for i, p in enumerate(state) for cell in board.cells_at(i, p)}
+    order, queue = [target], [(target, _way_out(board, state, target))]
+    while queue:
+        vehicle, avoid = queue.pop(0)
+        for cells in _ways_off(board, state, vehicle, avoid, nearer):
+            for cell in cells:
+                other = occupant.get(cell)
+                if other is not None and other not in order:
+                    order.append(other)
+                    queue.append((other, cells))
+    return order + [i for i in range(len(board.vehicles)) if i not in order]
+
+
+def _way_out(board: Board, state: State, target: int) -> set:
+    """The cells the target crosses to its exit edge."""
+    vehicle, p = board.vehicles[target], state[target]
+    last = board.line_length(vehicle) - vehicle.length
+    exit_at = 0 if board.exit_side(vehicle.label) in ("left", "top") else last
+    step = 1 if exit_at >= p else -1
+    return {c for q in range(p, exit_at + step, step) for c in board.cells_at(target, q)}
+
+
+def _ways_off(board: Board, state: State, i: int, avoid: set, nearer: bool) -> list[set]:
+    """The cells vehicle ``i`` crosses to its nearest position off ``avoid`` (the target:
+    its way out), each way along its line where there is one; the nearer way first (or
+    the farther, without ``nearer``)."""
+    if i == board.index(board.targets[0]):
+        return [avoid]
+    vehicle, p = board.vehicles[i], state[i]
+    last = board.line_length(vehicle) - vehicle.length
+    ways = []
+    for step in (-1, 1):
+        crossed: set = set()
+        q = p
+        while 0 <= q <= last:
+            cells = set(board.cells_at(i, q))
+            crossed |= cells
+            if not cells & avoid:
+                ways.append((abs(q - p), crossed - set(board.cells_at(i, p))))
+                break
+            q += step
+    ways.sort(key=lambda way: way[0], reverse=not nearer)
+    return [cells for _, cells in ways]
 
 
 def _cluster_search_loaded(board: Board, state: State) -> bool:
