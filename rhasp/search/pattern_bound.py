@@ -23,8 +23,9 @@ would get 0, a bound all the same.
 **When it pays.** Choosing and tabulating patterns takes a second or more, where the 40 cards
 take a few thousand states each. So A* first runs with its own bound for
 :data:`PROBE_STATES` states; a search that ends there (every card, small boards) pays nothing
-more. A search that does not is the kind the patterns pay on: they are chosen for at most
-:data:`CHOICE_SECONDS` (fewer if the search's seconds run short), and A* starts again with
+more. A search that does not is the kind the patterns pay on: they are chosen for a time in
+proportion to the probe's (:data:`CHOICE_FACTOR`, within :data:`LEAST_CHOICE` and
+:data:`CHOICE_SECONDS`, fewer if the search's seconds run short), and A* starts again with
 them; the states it reports are both runs'.
 """
 
@@ -45,14 +46,17 @@ from rhasp.search.runner import RUNNER, UNLIMITED, run
 
 #: The states A* searches with its own bound before it builds patterns (bench/README.md,
 #: "Issue 56: pattern database in A*").
-PROBE_STATES = 50_000
+PROBE_STATES = 200_000
 #: The most boards a pattern's cluster may have (its table: 16 bytes a board).
 PATTERN_BOARDS = 300_000
 #: ... and where the cluster search is not compiled (yet): the choice runs greedy, uncompiled.
 UNCOMPILED_BOARDS = 10_000
 #: How many patterns A* takes the largest of.
 PATTERNS = 2
-#: The most seconds the choice of patterns takes.
+#: The seconds the choice of patterns takes: this many times the probe's, at least
+#: :data:`LEAST_CHOICE`, at most :data:`CHOICE_SECONDS` (and a quarter of the seconds left).
+CHOICE_FACTOR = 2.0
+LEAST_CHOICE = 1.0
 CHOICE_SECONDS = 3.0
 #: The largest index a pattern's positions may make (int64, with room).
 MAX_INDEX = 1 << 62
@@ -79,8 +83,10 @@ def patterned_search(
         if budget.states <= PROBE_STATES or not _out_of_states(stopped):
             raise
         spent = stopped.states or 0
+    probed = time.perf_counter() - began
     left = budget.deadline(began) - time.perf_counter()
-    patterns = patterns_for(geometry, start, min(CHOICE_SECONDS, left / 4))
+    seconds = min(CHOICE_SECONDS, max(CHOICE_FACTOR * probed, LEAST_CHOICE), left / 4)
+    patterns = patterns_for(geometry, start, seconds)
     rest = replace(budget, states=budget.states - spent)
     try:
         goal, found, path = run(
@@ -173,12 +179,15 @@ def _ways_off(board: Board, state: State, i: int, avoid: set, nearer: bool) -> l
         return [avoid]
     vehicle, p = board.vehicles[i], state[i]
     last = board.line_length(vehicle) - vehicle.length
+    walls = set(board.walls)
     ways = []
     for step in (-1, 1):
         crossed: set = set()
         q = p
         while 0 <= q <= last:
             cells = set(board.cells_at(i, q))
+            if cells & walls:
+                break  # no way past a wall
             crossed |= cells
             if not cells & avoid:
                 ways.append((abs(q - p), crossed - set(board.cells_at(i, p))))
