@@ -107,7 +107,7 @@ def patterns_for(geometry: Geometry, start: int, seconds: float) -> core.Pattern
     """Up to :data:`PATTERNS` patterns for the board of ``geometry`` from key ``start``,
     chosen within ``seconds`` (none: :func:`empty_patterns`)."""
     board, state = geometry.board, geometry.state(start)
-    if len(board.targets) != 1:
+    if len(board.targets) != 1 or None in state:  # a target gone: nothing left to bound
         return empty_patterns()
     compiled = _cluster_search_loaded(board, state)
     most = PATTERN_BOARDS if compiled else UNCOMPILED_BOARDS
