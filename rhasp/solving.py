@@ -99,10 +99,10 @@ def raced(
 ) -> Solution:
     """A* chosen by the board, after a BFS within :data:`CONFIRM_FLOOR` states: where that
     BFS ends, its answer stands alone (it is the very search that would have confirmed A*,
-    whose share is never less; on crowded 9×9 boards it ends where A* would have cost as
-    much again: bench/README.md, "Issue 56: pattern database in A*"); where it stops at its
-    states, A* answers, confirmed as :func:`confirmed_within_share` says, that BFS not run
-    again where the share is no larger."""
+    whose share is never less, so A* first would only have added its own seconds:
+    bench/README.md, "Issue 56: pattern database in A*"); where it stops at its states, A*
+    answers, confirmed as :func:`confirmed_within_share` says, that BFS not run again where
+    the share is no larger."""
     race = replace(budget, states=min(budget.states, CONFIRM_FLOOR))
     first = oracle(race).solve(puzzle, objective)
     if first.limit is None:
