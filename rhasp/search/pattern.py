@@ -92,11 +92,33 @@ class PatternTable:
             return None
         max_boards = MAX_BOARDS if max_boards is None else max_boards
         width = BEAM if _compiled(board, start) else 1
-        seconds = min(SECONDS, math.inf if seconds is None else seconds)
-        chosen = choose(board, start, max_boards, seconds, width)
-        if not chosen:
+        deadline = time.perf_counter() + min(SECONDS, math.inf if seconds is None else seconds)
+        target = board.index(board.targets[0])
+        count = len(board.vehicles)
+        beam: list[tuple[int, ...]] = [(target,)]
+        seen: set[tuple[int, ...]] = set()
+        best = None
+        while beam and len(beam[0]) < count - 1 and time.perf_counter() < deadline:
+            round_ = []
+            for keep in beam:
+                for vehicle in range(count):
+                    if time.perf_counter() >= deadline:
+                        break
+                    pattern = tuple(sorted((*keep, vehicle)))
+                    if vehicle in keep or pattern in seen:
+                        continue
+                    seen.add(pattern)
+                    found = explore(board, start, pattern, max_boards)
+                    if found is not None:
+                        round_.append((_score(found), pattern, found))
+            round_.sort(key=lambda tried: (tried[0], tried[1]), reverse=True)
+            del round_[width:]
+            beam = [pattern for _, pattern, _ in round_]
+            if round_ and (best is None or round_[0][0] > best[0]):
+                best = round_[0]
+        if best is None:
             return None
-        _, keep, graph = chosen[0]
+        _, keep, graph = best
         return cls._table(board, keep, graph)
 
     @classmethod
@@ -142,59 +164,12 @@ def _compiled(board: Board, start: State) -> bool:
     return RUNNER.warm_up(clusters.cluster, geometry.tables, geometry.key(start), UNLIMITED)
 
 
-#: A pattern chosen: its score (:func:`_score`), the vehicles it keeps, its cluster.
-Chosen = tuple[tuple[int, int], tuple[int, ...], ClusterGraph]
-
-
-def choose(
-    board: Board, start: State, max_boards: int, seconds: float, width: int, count: int = 1
-) -> list[Chosen]:
-    """The best ``count`` patterns the beam search of :meth:`PatternTable.of` meets (a beam
-    ``width`` wide, each pattern's cluster within ``max_boards``, for at most ``seconds``
-    besides loading code), best first; none is a subset of another kept (it would bound
-    nothing more). Empty where there is none (more than one target, no pattern of at least
-    one other vehicle within ``max_boards``)."""
-    if len(board.targets) != 1 or None in start:
-        return []
-    deadline = time.perf_counter() + seconds
-    target = board.index(board.targets[0])
-    vehicles = len(board.vehicles)
-    beam: list[tuple[int, ...]] = [(target,)]
-    seen: set[tuple[int, ...]] = set()
-    best: list[Chosen] = []
-    while beam and len(beam[0]) < vehicles - 1 and time.perf_counter() < deadline:
-        round_ = []
-        for keep in beam:
-            for vehicle in range(vehicles):
-                if time.perf_counter() >= deadline:
-                    break
-                pattern = tuple(sorted((*keep, vehicle)))
-                if vehicle in keep or pattern in seen:
-                    continue
-                seen.add(pattern)
-                found = explore(board, start, pattern, max_boards)
-                if found is not None:
-                    round_.append((_score(found), pattern, found))
-        round_.sort(key=lambda tried: (tried[0], tried[1]), reverse=True)
-        beam = [pattern for _, pattern, _ in round_[:width]]
-        best = _best(best + round_[: max(width, count)], count)
-    return best
-
-
-def _best(tried: list[Chosen], count: int) -> list[Chosen]:
-    """The ``count`` best of ``tried``, none a subset of a better one kept."""
-    kept: list[Chosen] = []
-    for chosen in sorted(tried, key=lambda t: (t[0], t[1]), reverse=True):
-        if len(kept) < count and not any(set(chosen[1]) <= set(k[1]) for k in kept):
-            kept.append(chosen)
-    return kept
-
-
 def explore(
     board: Board, start: State, keep: tuple[int, ...], max_boards: int
 ) -> ClusterGraph | None:
     """The cluster of the pattern that keeps ``keep`` from the start's projection, None
-    beyond ``max_boards``."""
+    beyond ``max_boards`` (A*'s patterns are explored here too:
+    :mod:`rhasp.search.pattern_bound`)."""
     lifted = {v.label for i, v in enumerate(board.vehicles) if i not in keep}
     pattern = Puzzle(board, start).without(lifted)
     try:
