@@ -267,12 +267,3 @@ def as_arrays(tables: list[tuple]) -> core.Patterns:
 def empty_patterns() -> core.Patterns:
     """No pattern, in the form of :func:`as_arrays`: A* with its own bound alone."""
     return as_arrays([])
-
-
-def pattern_start(board: Board, state: State) -> int:
-    """The patterns' bound at ``state`` (tests and benchmarks: what the choice reached)."""
-    geometry = Geometry.of(board)
-    key = geometry.key(state)
-    patterns = patterns_for(geometry, key, CHOICE_SECONDS)
-    targets = list(geometry.targets)
-    return core.bound_of(geometry.tables, targets, key, False, patterns)
