@@ -108,7 +108,7 @@ class PatternTable:
                     if vehicle in keep or pattern in seen:
                         continue
                     seen.add(pattern)
-                    found = explore(board, start, pattern, max_boards)
+                    found = explore_pattern(board, start, pattern, max_boards)
                     if found is not None:
                         round_.append((_score(found), pattern, found))
             round_.sort(key=lambda tried: (tried[0], tried[1]), reverse=True)
@@ -126,7 +126,7 @@ class PatternTable:
         """The table of the pattern that keeps the vehicles ``keep`` (the target among them),
         None if its cluster has more than :data:`MAX_BOARDS` boards."""
         keep = tuple(sorted(keep))
-        found = explore(board, start, keep, MAX_BOARDS)
+        found = explore_pattern(board, start, keep, MAX_BOARDS)
         return None if found is None else cls._table(board, keep, found)
 
     @classmethod
@@ -164,7 +164,7 @@ def _compiled(board: Board, start: State) -> bool:
     return RUNNER.warm_up(clusters.cluster, geometry.tables, geometry.key(start), UNLIMITED)
 
 
-def explore(
+def explore_pattern(
     board: Board, start: State, keep: tuple[int, ...], max_boards: int
 ) -> ClusterGraph | None:
     """The cluster of the pattern that keeps ``keep`` from the start's projection, None

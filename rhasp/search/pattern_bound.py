@@ -41,7 +41,7 @@ from rhasp.model import Board, Puzzle, State
 from rhasp.search import clusters, core
 from rhasp.search.geometry import Geometry, key_words
 from rhasp.search.graph import ClusterGraph
-from rhasp.search.pattern import explore
+from rhasp.search.pattern import explore_pattern
 from rhasp.search.runner import RUNNER, UNLIMITED, run
 
 #: The states A* searches with its own bound before it builds patterns (bench/README.md,
@@ -132,7 +132,7 @@ def _grown(
         if time.perf_counter() >= deadline:
             break
         keep = tuple(sorted(order[:count]))
-        found = explore(board, state, keep, most)
+        found = explore_pattern(board, state, keep, most)
         if found is None:
             break
         best = keep, found
