@@ -97,19 +97,24 @@ def raced(
     puzzle: Puzzle,
     objective: Objective,
 ) -> Solution:
-    """A* chosen by the board, after a BFS within :data:`CONFIRM_FLOOR` states: where that
-    BFS ends, its answer stands alone (it is the very search that would have confirmed A*,
-    whose share is never less, so A* first would only have added its own seconds:
-    bench/README.md, "Issue 56: pattern database in A*"); where it stops at its states, A*
-    answers, confirmed as :func:`confirmed_within_share` says, that BFS not run again where
-    the share is no larger."""
+    """A* chosen by the board, after a BFS within :data:`CONFIRM_FLOOR` states and half the
+    seconds left, if ``budget`` has seconds: where that BFS ends, its answer stands alone (it
+    is the very search that would have confirmed A*, whose share is never less, so A* first
+    would only have added its own seconds: bench/README.md, "Issue 56: pattern database in
+    A*"); where it stops at its states or seconds, A* answers, confirmed as
+    :func:`confirmed_within_share` says, that BFS not run again where it stopped at states
+    and the share is no larger. A BFS stopped by memory stops the solve."""
     race = replace(budget, states=min(budget.states, CONFIRM_FLOOR))
+    if budget.seconds is not None:  # half of what is left: A* keeps the other half at least
+        now = time.perf_counter()
+        race = replace(race, seconds=budget.seconds - (budget.deadline(now) - now) / 2)
     first = oracle(race).solve(puzzle, objective)
     if first.limit is None:
         return replace(first, chosen=f"BFS ended within {CONFIRM_FLOOR:,} states")
-    if first.limit.ran_out != "states" or race.states >= budget.states:
-        return first  # out of time, or of the whole budget: no room for A*
-    return confirmed_within_share(engine, oracle, budget, puzzle, objective, first)
+    if first.limit.ran_out not in ("states", "time"):
+        return first  # memory: no room for A* either
+    before = first if first.limit.ran_out == "states" else None
+    return confirmed_within_share(engine, oracle, budget, puzzle, objective, before)
 
 
 def confirmed(engine: Engine, oracle: Engine, puzzle: Puzzle, objective: Objective) -> Solution:

@@ -1058,12 +1058,13 @@ def test_astar_solves_a_large_board_its_bfs_stopped_at_its_share(client):
     assert record["engine_chosen"] == "board larger than 6×6"
 
 
-def test_the_default_engine_is_bfs_up_to_6x6_and_astar_beyond(client):
+def test_the_default_engine_is_bfs_up_to_6x6_and_a_short_bfs_then_astar_beyond(client):
     small = post(client, "solve", board=CARD1).json()
     assert (small["engine"], small["proven_by"], small["moves"]) == ("bfs", ["bfs"], 8)
     assert "engine_chosen" not in small
-    large = post(client, "solve", board=write(eight_by_eight(), "grid")).json()
-    assert (large["engine"], large["proven_by"]) == ("astar", ["astar", "bfs"])
+    large = post(client, "solve", board=write(eight_by_eight(), "grid")).json()  # BFS ends
+    assert (large["engine"], large["proven_by"]) == ("bfs", ["bfs"])
+    assert large["engine_chosen"].startswith("board larger than 6×6; BFS ended within")
     assert large["moves"] == reference_moves(eight_by_eight())
 
 
