@@ -84,6 +84,7 @@ __all__ = [
     "explore_cluster",
     "fewest_moves",
     "fewest_slides",
+    "lower_bound",
     "prefer_compiled",
     "prepare_shards",
     "settle",
@@ -157,7 +158,7 @@ WARM_UP = (
     (core.breadth_first, {"stop_at_goal": True, "with_links": True}),
     (clusters.cluster, {}),
     (core.cheapest, {}),
-    (core.best_first, {"by_slides": False}),
+    (core.best_first, {"by_slides": False, "weight": 1}),  # weighted or not: one signature
 )
 
 
@@ -206,11 +207,12 @@ def fewest_slides(board: Board, start: State, budget: Budget) -> tuple[Plan | No
 
 
 def best_first(
-    board: Board, start: State, objective: str, budget: Budget
+    board: Board, start: State, objective: str, budget: Budget, weight: int = 1
 ) -> tuple[Plan | None, int]:
     """A*: a plan with the fewest moves (or slides, then moves), found by expanding only the
     states whose cost so far plus a lower bound on the rest (:func:`core.lower_bound`) can
-    still beat the best plan; and the number of states reached."""
+    still beat the best plan; and the number of states reached. With ``weight`` above 1,
+    weighted A*: a plan at most ``weight`` times the fewest, not proven minimal."""
     geometry = Geometry.of(board)
     goal, found, path = run(
         geometry,
@@ -218,8 +220,17 @@ def best_first(
         geometry.key(start),
         budget=budget,
         by_slides=objective == "slides",
+        weight=weight,
     )
     return (geometry.plan(path) if goal >= 0 else None), found
+
+
+def lower_bound(board: Board, start: State, objective: str) -> int:
+    """At least this many moves (or slides) take the targets out from ``start``: A*'s bound
+    there (:func:`core.lower_bound`); -1 when no plan is left."""
+    geometry = Geometry.of(board)
+    g = geometry.tables
+    return core.lower_bound(g, core.target_vehicles(g), geometry.key(start), objective == "slides")
 
 
 def cluster_size(board: Board, placement: State, budget: Budget) -> int:
