@@ -79,8 +79,9 @@ def solve(
     from the request's start (:meth:`Budget.counted_from
     <rhasp.limits.Budget.counted_from>`); its horizon and atoms bound ASP alone."""
     optimal = budget
-    if anytime and budget.seconds is not None:
-        optimal = replace(budget, seconds=budget.seconds * (1 - ANYTIME_SHARE))
+    if anytime and budget.seconds is not None:  # its deadline earlier, its seconds as said
+        began = time.perf_counter() if budget.since is None else budget.since
+        optimal = replace(budget, since=began - budget.seconds * ANYTIME_SHARE)
     solver = get_engine(engine, asp=asp, budget=optimal) if isinstance(engine, str) else engine
     found = _solved(puzzle, objective, solver, optimal, confirm)
     if anytime and found.limit and not found.has_plan:
@@ -95,7 +96,8 @@ def solve(
 #: anytime plans").
 ANYTIME_WEIGHT = 2
 #: The share of a solve's seconds, when it has a time limit, kept for the anytime search:
-#: the optimal search and its confirmation stop that much earlier.
+#: the optimal search and its confirmation stop that much earlier (their limit still says
+#: the solve's seconds, the time limit the caller set).
 ANYTIME_SHARE = 0.25
 
 
