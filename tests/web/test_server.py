@@ -39,6 +39,8 @@ from rhasp.web.middleware import MAX_BODY
 from rhasp.web.routes import QUICK_TEXT
 from rhasp.web.server import Database, ServerLimits, create_app
 from tests.boards import (
+    ANYTIME_CARD,
+    ANYTIME_STATES,
     CARD1_CLINGO_ATOMS,
     CARD_MOVES,
     EXAMPLES,
@@ -1145,3 +1147,17 @@ def test_the_server_declares_no_bound_the_arguments_own():
     assert len(sources) > 5
     written = [path.name for path in sources if re.search(r"2\s*\*\*\s*63", path.read_text())]
     assert written == []
+
+
+def test_a_plan_past_a_limit_is_shown_with_its_gap_and_never_as_optimal():
+    # The page lists the solution's words and animates its steps: past the server's states,
+    # the anytime plan, in the words that say it is not proven minimal.
+    small = TestClient(create_app(ServerLimits(states=ANYTIME_STATES)))
+    board = write(card(ANYTIME_CARD), "line").strip()
+    response = post(small, "solve", board=board, engine="astar")
+    assert response.status_code == 200, response.text
+    record = response.json()
+    assert record["solved"] is True and record["optimal"] is False and record["limit"]
+    assert "not proven minimal: between " in record["text"] and "optimal" not in record["text"]
+    assert record["lower_bound"] <= CARD_MOVES[ANYTIME_CARD - 1] <= len(record["steps"])
+    assert "--" not in record["text"]  # no command-line option on a page
