@@ -110,18 +110,19 @@ def with_anytime_plan(found: Solution, budget: Budget) -> Solution:
     still a limit, now with a plan; unless the plan is no longer than the bound, which
     proves it minimal: then it is the answer, proven by the two (``proofs``: the engine,
     whose bound it is, then :data:`ANYTIME`), and the limit says which search ``stopped``.
-    Its figures go under :data:`ANYTIME` in ``searches``; where it finds no plan either,
-    ``found`` stays as it was, with the bound."""
+    Its figures go under :data:`ANYTIME` in ``searches``, also where it finds no plan
+    either (``found`` then stays a limit without a plan, with the bound)."""
     assert found.limit is not None
     puzzle, objective = found.puzzle, found.objective
     start = search.lower_bound(puzzle.board, puzzle.start, objective)
     proven = found.limit.proven_at_least()
     lower = max(start, 0 if proven is None else proven)
     best = AstarEngine(budget=budget, weight=ANYTIME_WEIGHT).solve(puzzle, objective)
-    if not best.has_plan:
-        return replace(found, lower_bound=lower)
     searches = dict(found.searches) or {found.engine: search_figures(found)}
     searches[ANYTIME] = search_figures(best)
+    if not best.has_plan:
+        seconds = found.seconds + best.seconds
+        return replace(found, lower_bound=lower, searches=searches, seconds=seconds)
     with_plan = replace(
         found,
         plan=best.plan,
