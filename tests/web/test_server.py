@@ -683,6 +683,13 @@ def test_a_time_limit_is_422(endpoint):
     extra = {"engine": "bfs"} if endpoint == "solve" else {}
     response = post(quick, endpoint, board=LEFT12, **extra)
     assert time.perf_counter() - began < 10  # the 12x12 board takes far longer unbounded
+    if endpoint == "solve" and response.status_code == 200:
+        # Weighted A* found a plan in the quarter of the seconds kept for it (398 states):
+        # shown with the time limit beside it, never as optimal.
+        record = response.json()
+        assert record["optimal"] is False and record["steps"]
+        assert record["limit"].startswith("time limit of 0.2 s")
+        return
     error = one_line_error(response, 422)
     assert error.startswith("this position needs more time than the server allows: ")
     assert "time limit of 0.2 s" in error
