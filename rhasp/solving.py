@@ -114,7 +114,7 @@ def with_anytime_plan(found: Solution, budget: Budget) -> Solution:
     either (``found`` then stays a limit without a plan, with the bound)."""
     assert found.limit is not None
     puzzle, objective = found.puzzle, found.objective
-    start = search.lower_bound(puzzle.board, puzzle.start, objective)
+    start = search.start_bound(puzzle.board, puzzle.start, objective)
     proven = found.limit.proven_at_least()
     lower = max(start, 0 if proven is None else proven)
     best = AstarEngine(budget=budget, weight=ANYTIME_WEIGHT).solve(puzzle, objective)

@@ -84,11 +84,11 @@ __all__ = [
     "explore_cluster",
     "fewest_moves",
     "fewest_slides",
-    "lower_bound",
     "prefer_compiled",
     "prepare_shards",
     "settle",
     "solve_and_count",
+    "start_bound",
     "stop_serving",
     "when_compiling",
 ]
@@ -225,7 +225,7 @@ def best_first(
     return (geometry.plan(path) if goal >= 0 else None), found
 
 
-def lower_bound(board: Board, start: State, objective: str) -> int:
+def start_bound(board: Board, start: State, objective: str) -> int:
     """At least this many moves (or slides) take the targets out from ``start``: A*'s bound
     there (:func:`core.lower_bound`); -1 when no plan is left."""
     geometry = Geometry.of(board)
