@@ -80,7 +80,8 @@ def solve(
     <rhasp.limits.Budget.counted_from>`); its horizon and atoms bound ASP alone."""
     optimal = budget
     if anytime and budget.seconds is not None:  # its deadline earlier, its seconds as said
-        began = time.perf_counter() if budget.since is None else budget.since
+        budget = budget.counted_from(time.perf_counter())  # one clock for all its searches
+        began = budget.since or 0.0  # set just now, if not before
         optimal = replace(budget, since=began - budget.seconds * ANYTIME_SHARE)
     solver = get_engine(engine, asp=asp, budget=optimal) if isinstance(engine, str) else engine
     found = _solved(puzzle, objective, solver, optimal, confirm)
@@ -109,7 +110,8 @@ def with_anytime_plan(found: Solution, budget: Budget) -> Solution:
     plus one), and never less than A*'s bound at the start. The limit stays: the answer is
     still a limit, now with a plan; unless the plan is no longer than the bound, which
     proves it minimal: then it is the answer, proven by the two (``proofs``: the engine,
-    whose bound it is, then :data:`ANYTIME`), and the limit says which search ``stopped``.
+    whose bound it is, then :data:`ANYTIME`), and the limit says which search ``stopped``;
+    a plan shorter than the bound is a bug (:class:`EngineDisagreement`).
     Its figures go under :data:`ANYTIME` in ``searches``, also where it finds no plan
     either (``found`` then stays a limit without a plan, with the bound)."""
     assert found.limit is not None
@@ -130,7 +132,13 @@ def with_anytime_plan(found: Solution, budget: Budget) -> Solution:
         searches=searches,
         seconds=found.seconds + best.seconds,
     )
-    if with_plan.length is not None and with_plan.length <= lower:  # the gap is closed
+    if with_plan.length is not None and with_plan.length < lower:
+        raise EngineDisagreement(
+            f"the {ANYTIME} plan takes {with_plan.length} {objective} where the searches "
+            f"proved at least {lower}: this is a bug, please report it",
+            puzzle.name,
+        )
+    if with_plan.length == lower:  # the gap is closed
         stopped = {found.engine: found.limit}
         proofs = (found.engine, ANYTIME)
         return replace(with_plan, limit=None, stopped=stopped, proofs=proofs)
