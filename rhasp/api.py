@@ -270,6 +270,7 @@ def solve(
     max_states: int | None = None,
     budget: Budget | None = None,
     asp: AspOptions | None = None,
+    anytime: bool = True,
     **asp_options: Any,
 ) -> Solution:
     """An optimal plan (``.plan``, a tuple of moves) and what proves it optimal (``.proofs``).
@@ -291,6 +292,10 @@ def solve(
     included (with ``budget.seconds``, the fewer); ``max_horizon`` and ``max_atoms`` bound the
     ASP search alone (the fields ``horizon`` and ``atoms`` of its budget).
     A solution with no plan is proven unsolvable (``.proofs``) or stopped at ``.limit``.
+    Where the searches stop at a limit, with ``anytime`` (the default) weighted A* looks for
+    a plan within the budget left (a quarter of a ``timeout`` is kept for it): the solution
+    then has ``.limit`` and a ``.plan`` not proven minimal (``.optimal`` False), and
+    ``.lower_bound``, what every plan was proven to take (``between 18 and 31 moves``).
     A limit one engine meets never hides what the other proved: the answer is the proven one,
     and ``.stopped`` names the engine that stopped short (``{"asp": "timed out at horizon 35"}``).
     """
@@ -303,7 +308,10 @@ def solve(
     bounds = {name: asp_options.pop(name, None) for name in SOLVE_BOUNDS}
     given = arguments.optional(arguments.instance, asp, "asp", AspOptions)
     options = replace(given or AspOptions(), **asp_options)
-    return run_solve(SolveRequest(puzzle, objective, engine, confirm, budget, options, **bounds))
+    request = SolveRequest(
+        puzzle, objective, engine, confirm, budget, options, anytime=anytime, **bounds
+    )
+    return run_solve(request)
 
 
 def check(

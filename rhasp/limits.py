@@ -155,19 +155,29 @@ class Limit:
     budget allowed of it (states, atoms, seconds; None where no budget set it, as memory);
     the states ``reached`` by then, when counted. Each surface words its own advice from
     ``ran_out``: the command line names the option to raise, the page what the position
-    needs. ``also``: a second search's limit, when both searches of a solve stopped."""
+    needs. ``also``: a second search's limit, when both searches of a solve stopped.
+    ``at_least``: what the search had proven by then, that every plan takes at least this
+    many moves (or slides, by the objective); None where it proved nothing of the kind."""
 
     text: str  # one line: what stopped, and how far it got
     ran_out: RanOut | None = None  # states, atoms, horizon, memory, address space, time, ...
     amount: float | None = None  # what the budget allowed of it; None where none was set
     reached: int | None = None  # the states reached by then, when counted
     also: tuple[str, Limit] | None = None  # (the other engine, its limit)
+    at_least: int | None = None  # every plan takes at least this many, as proven by then
 
     def __str__(self) -> str:
         if self.also is None:
             return self.text
         engine, limit = self.also
         return f"{self.text}; {engine}: {limit}"
+
+    def proven_at_least(self) -> int | None:
+        """The most that this search or the other proved every plan takes (``at_least``);
+        None when neither proved any."""
+        known = [self.at_least] if self.at_least is not None else []
+        other = None if self.also is None else self.also[1].proven_at_least()
+        return max([*known, *([] if other is None else [other])], default=None)
 
     def kinds(self) -> list[RanOut]:
         """What ran out, this search's first, then the other's (each once)."""
@@ -180,17 +190,21 @@ class Limit:
 OUT_OF_MEMORY = Limit("out of memory before the search ended", "memory")
 
 
-def state_limit(states: int, reached: str, amount: int | None = None) -> SearchLimit:
+def state_limit(
+    states: int, reached: str, amount: int | None = None, at_least: int | None = None
+) -> SearchLimit:
     """The limit of a search that found ``states`` states, ``reached`` saying where it
-    stopped (``at depth 7``), past a budget of ``amount`` states (``states`` when not said)."""
+    stopped (``at depth 7``), past a budget of ``amount`` states (``states`` when not said),
+    having proven that every plan takes ``at_least`` moves or slides (None: not known)."""
     text = f"state limit reached after {states:,} states {reached}"
-    return SearchLimit(Limit(text, "states", states if amount is None else amount, states))
+    amount = states if amount is None else amount
+    return SearchLimit(Limit(text, "states", amount, states, at_least=at_least))
 
 
-def time_limit(seconds: float, states: int, reached: str) -> TimeLimit:
+def time_limit(seconds: float, states: int, reached: str, at_least: int | None = None) -> TimeLimit:
     """The limit of a search stopped after ``seconds`` (see :func:`state_limit`)."""
     text = f"time limit of {seconds:g} s reached after {states:,} states {reached}"
-    return TimeLimit(Limit(text, "time", seconds, states))
+    return TimeLimit(Limit(text, "time", seconds, states, at_least=at_least))
 
 
 @dataclass(frozen=True)

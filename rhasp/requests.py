@@ -111,7 +111,10 @@ class SolveRequest:
     the seconds of the whole request (``timeout``, with the budget's own seconds, the fewer:
     every search in it counts them from one clock, so that a solve and the BFS that confirms
     it end within them together), and what bounds the ASP search alone: steps and ground atoms
-    (None: no time limit, the default horizon, what the memory holds)."""
+    (None: no time limit, the default horizon, what the memory holds); ``anytime``: where
+    the searches stop at a limit, the best plan an anytime search finds, not proven minimal,
+    with the proven lower bound (:func:`rhasp.solving.with_anytime_plan`; the answer is
+    still a limit)."""
 
     puzzle: Puzzle
     objective: Objective = "moves"
@@ -123,6 +126,7 @@ class SolveRequest:
     max_horizon: int | None = None
     max_atoms: int | None = None
     in_deck: bool = False
+    anytime: bool = True
     chosen: str | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -135,6 +139,7 @@ class SolveRequest:
             object.__setattr__(self, "chosen", chosen)
         arguments.choice(self.engine, ENGINES, "engine")
         arguments.flag(self.confirm, "confirm")
+        arguments.flag(self.anytime, "anytime")
         arguments.budget(self.budget)
         object.__setattr__(self, "asp", arguments.asp_options(self.asp))
         arguments.optional(arguments.seconds, self.timeout, "timeout")
@@ -169,6 +174,7 @@ def run_solve(request: SolveRequest, solver: Engine | None = None) -> Solution:
         confirm=request.confirm,
         asp=request.asp,
         race=request.chosen is not None,
+        anytime=request.anytime,
     )
     if not request.chosen:
         return found

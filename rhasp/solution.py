@@ -1,8 +1,9 @@
 """What every way of solving answers: a :class:`Solution`, an optimal plan with the proofs
 behind it (``proofs``), a proof that no plan exists, or, for a search that stopped at a
-limit, what the limit was. The engines (:mod:`rhasp.engines`) and static analysis
-(:mod:`rhasp.static`) give one; the solve policy (:mod:`rhasp.solving`) confirms it and
-:func:`verify_plan` replays its plan in the model before anyone sees it.
+limit, what the limit was, with the lower bound it proved and, where an anytime search
+found one after it, a plan not proven minimal. The engines (:mod:`rhasp.engines`) and
+static analysis (:mod:`rhasp.static`) give one; the solve policy (:mod:`rhasp.solving`)
+confirms it and :func:`verify_plan` replays its plan in the model before anyone sees it.
 :meth:`Solution.findings` is what it says as a record, the one source of the fields that the
 JSON of a solve, the page's answer and each deck record share; :meth:`Solution.lines` what it
 says as text, the words of ``rhasp solve`` and of ``print(solution)`` (the command line adds
@@ -22,6 +23,9 @@ from rhasp.notation import ENGINE, READ, SEARCHES, STOPPED, WHY, Notation, forma
 
 Objective = Literal["moves", "slides"]
 OBJECTIVES: tuple[Objective, ...] = ("moves", "slides")
+#: The search that looks for a plan where the optimal search stopped at a limit (weighted A*,
+#: :func:`rhasp.solving.with_anytime_plan`): the name its figures go under.
+ANYTIME = "anytime"
 
 
 @dataclass(frozen=True)
@@ -77,12 +81,15 @@ class AspFigures:
 @dataclass(frozen=True)
 class Solution(ShownAsText):
     """What :func:`rhasp.solve` answers: an optimal plan, or the proof that there is none, or
-    the limit that stopped the search; what proves the answer, and the work behind it."""
+    the limit that stopped the search; what proves the answer, and the work behind it. A
+    solution with a ``limit`` and a plan holds the best plan an anytime search found after
+    the limit (:data:`ANYTIME`), not proven minimal (:attr:`optimal` False), and the
+    ``lower_bound`` proven by then: the optimum lies between the two."""
 
     puzzle: Puzzle  # the puzzle solved
     objective: Objective  # "moves" or "slides": what the plan has fewest of
-    #: The optimal plan; None: no plan, proven (``proofs``) or not searched to the end
-    #: (``limit``).
+    #: The optimal plan, or with ``limit`` the anytime search's plan, not proven minimal;
+    #: None: no plan, proven (``proofs``) or not searched to the end (``limit``).
     plan: Plan | None
     engine: str  # the engine that answered: "asp", "bfs", "astar", or "static analysis"
     proofs: tuple[str, ...]  # what proves the plan optimal (or the puzzle unsolvable)
@@ -97,12 +104,22 @@ class Solution(ShownAsText):
     searches: Mapping[str, SearchFigures] = field(default_factory=dict)
     asp: AspFigures | None = None  # what clingo did, when the ASP search ran
     static: str | None = None  # the static proof, when static analysis answered
+    #: With ``limit``: every plan takes at least this many (in the objective's unit), as the
+    #: searches proved before they stopped, or the start's bound; None when not reckoned.
+    lower_bound: int | None = None
 
     @property
     def has_plan(self) -> bool:
         """A plan was found (a puzzle is ``solved`` once its targets have left; a solution
-        has a plan, or proves there is none, or stopped at a limit)."""
+        has a plan, or proves there is none, or stopped at a limit, with or without a plan
+        not proven minimal)."""
         return self.plan is not None
+
+    @property
+    def optimal(self) -> bool:
+        """The plan is proven minimal: there is one, and no limit stopped the search short of
+        the proof (a plan beside a limit is the anytime search's, :data:`ANYTIME`)."""
+        return self.plan is not None and self.limit is None
 
     @property
     def moves(self) -> int | None:
@@ -137,7 +154,7 @@ class Solution(ShownAsText):
         plan); the searches that prove it (``proven_by``), the states ``explored``, the
         ``seconds`` to the microsecond; then, only where they apply, the ``limit`` that
         stopped the search short of any answer and the engines ``stopped`` short of the
-        answer another proved, each with why."""
+        answer another proved, each with why, and the ``lower_bound`` proven before a limit."""
         plan = self.plan
         found: dict[str, Any] = {
             "puzzle": self.puzzle.name,
@@ -151,6 +168,8 @@ class Solution(ShownAsText):
         }
         if self.limit:
             found["limit"] = str(self.limit)
+        if self.lower_bound is not None:
+            found["lower_bound"] = self.lower_bound
         if self.stopped:
             found["stopped"] = {name: str(why) for name, why in self.stopped.items()}
         return found
@@ -159,10 +178,13 @@ class Solution(ShownAsText):
         """The answer in one line, its parts joined by `` · ``: the puzzle, the plan's length,
         what proves it optimal, and the seconds; or that there is no solution and what proves
         it; or the limit that stopped the search, in the words of ``advised`` (the command
-        line's adds the option that raises it). At most about 100 columns: the engines' work
-        is in :meth:`notes`."""
+        line's adds the option that raises it); or, past a limit, the anytime plan's length,
+        never called optimal (:func:`gap_text`; the limit is in :meth:`notes`). At most
+        about 100 columns: the engines' work is in :meth:`notes`."""
         parts = [self.puzzle.name]
-        if self.limit:
+        if self.limit and self.has_plan:
+            parts += [self._length(), gap_text(self.lower_bound, self.length, self.objective)]
+        elif self.limit:
             parts += [f"{self.objective}: {advised(self.limit)}", "nothing proven beyond that"]
             parts.append(f"engine {self.engine}")
         elif not self.has_plan:
@@ -171,24 +193,31 @@ class Solution(ShownAsText):
                 proof += f": all {self.explored:,} reachable states explored"
             parts += ["no solution", proof]
         else:
-            length = f"{self.objective} {self.length}"
-            if self.objective == "slides":
-                length += f" (in {counted(self.moves, 'move')})"
             stopped = f" ({self._stopped(False, advised)})" if self.stopped else ""
-            parts += [length, f"optimal: {proof_text(self.proofs)}{stopped}"]
+            parts += [self._length(), f"optimal: {proof_text(self.proofs)}{stopped}"]
         parts.append(f"{self.seconds:.2f} s")
         return " · ".join(parts)
+
+    def _length(self) -> str:
+        """``moves 8``, or ``slides 16 (in 12 moves)``."""
+        length = f"{self.objective} {self.length}"
+        if self.objective == "slides":
+            length += f" (in {counted(self.moves, 'move')})"
+        return length
 
     def notes(self, verbose: bool = False, advised: Callable[[Limit], str] = str) -> list[str]:
         """The lines under the summary, each beginning with a word and a colon
         (:data:`rhasp.notation.BESIDE_THE_PLAN`, so that a plan read back skips them): what
         the reader inferred (:func:`reading_text`), why there is no solution when static
-        analysis proved it, and the engine when the board's size chose it, and why; with
+        analysis proved it, the limit a plan not proven minimal was found after (in the words
+        of ``advised``), and the engine when the board's size chose it, and why; with
         ``verbose``, the engine and its work, each search's states and seconds, and why a
         search stopped (its limit in the words of ``advised``)."""
         lines = [READ + reading] if (reading := reading_text(self.puzzle)) else []
         if self.static and not self.has_plan:
             lines.append(f"{WHY}{self.static}")
+        if self.limit and self.has_plan:
+            lines.append(f"{STOPPED}{self.engine} stopped: {advised(self.limit)}")
         engine = f"{ENGINE}{self.engine}" + (f" ({self.chosen})" if self.chosen else "")
         if not verbose:
             return lines + ([engine] if self.chosen else [])
@@ -253,9 +282,22 @@ def reading_text(puzzle: Puzzle) -> str:
     return "; ".join(puzzle.reading)
 
 
+def gap_text(lower: int | None, length: int | None, objective: Objective) -> str:
+    """``not proven minimal: between 18 and 31 moves``: what a plan found past a limit is,
+    between the proven lower bound and its own length (``at most 31 moves`` with no bound),
+    never called optimal; the anytime search that found it named."""
+    most = counted(length or 0, objective[:-1])
+    known = f"between {lower} and {most}" if lower is not None else f"at most {most}"
+    return f"not proven minimal: {known}, a weighted A* plan"
+
+
 def proof_text(proofs: tuple[str, ...]) -> str:
-    """``asp horizon proof, bfs agrees``: the first proof, then the engines that confirm it."""
+    """``asp horizon proof, bfs agrees``: the first proof, then the engines that confirm it;
+    or ``proven by astar's lower bound, met by the anytime plan``: a plan found past a limit
+    no longer than the lower bound the searches proved before it."""
     first, *others = proofs
+    if others == [ANYTIME]:
+        return f"proven by {first}'s lower bound, met by the {ANYTIME} plan"
     text = "asp horizon proof" if first == "asp" else f"proven by {first}"
     return ", ".join([text, *(f"{other} agrees" for other in others)])
 

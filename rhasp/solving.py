@@ -2,7 +2,9 @@
 line of a deck, hints and plan checks: which engine (the one named, else by the board's
 size), static analysis first (a board proven unsolvable at a glance needs no search), then
 the engine, then, unless it is BFS, a BFS that confirms its length (after A*, within a share
-of A*'s own states), and the plan replayed in the model before anyone sees it.
+of A*'s own states), where both stop at a limit and the caller asks for it, an anytime
+search for a plan not proven minimal (:func:`with_anytime_plan`), and the plan replayed in
+the model before anyone sees it.
 
 A difference between two engines is a bug (:class:`~rhasp.solution.EngineDisagreement`); a
 limit met by one never hides what the other proved (:func:`compared`).
@@ -14,10 +16,19 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from rhasp import search
 from rhasp.engines import AspOptions, Engine, get_engine
+from rhasp.engines.astar import AstarEngine
 from rhasp.limits import Budget, Limit
 from rhasp.model import Puzzle
-from rhasp.solution import EngineDisagreement, Objective, SearchFigures, Solution, verify_plan
+from rhasp.solution import (
+    ANYTIME,
+    EngineDisagreement,
+    Objective,
+    SearchFigures,
+    Solution,
+    verify_plan,
+)
 from rhasp.static import STATIC, blocked_exit
 
 #: The largest side of a board whose default engine is the request's own
@@ -60,18 +71,82 @@ def solve(
     confirm: bool = True,
     asp: AspOptions | None = None,
     race: bool = False,
+    anytime: bool = False,
 ) -> Solution:
     """``puzzle`` solved by ``engine`` (a name, made with ``budget`` and ``asp``, or an engine
     of the caller's own), as the module docstring says: static analysis first, then the
-    engine, confirmed by a BFS within ``budget`` unless ``confirm`` is False, and the plan
-    replayed. ``budget``'s seconds bound all of it: give it counted from the request's start
-    (:meth:`Budget.counted_from <rhasp.limits.Budget.counted_from>`); its horizon and atoms
-    bound ASP alone. ``race``: A* chosen by the board, run after a short BFS (:func:`raced`)
-    when it confirms."""
-    solver = get_engine(engine, asp=asp, budget=budget) if isinstance(engine, str) else engine
-    found = _solved(puzzle, objective, solver, budget, confirm, race)
+    engine, confirmed by a BFS within ``budget`` unless ``confirm`` is False, with
+    ``anytime`` a plan not proven minimal where they stop at a limit
+    (:func:`with_anytime_plan`, which :data:`ANYTIME_SHARE` of ``budget``'s seconds are
+    kept for), and the plan replayed. ``budget``'s seconds bound all of it: give it counted
+    from the request's start (:meth:`Budget.counted_from
+    <rhasp.limits.Budget.counted_from>`); its horizon and atoms bound ASP alone. ``race``:
+    A* chosen by the board, run after a short BFS (:func:`raced`) when it confirms."""
+    optimal = budget
+    if anytime and budget.seconds is not None:  # its deadline earlier, its seconds as said
+        budget = budget.counted_from(time.perf_counter())  # one clock for all its searches
+        began = budget.since or 0.0  # set just now, if not before
+        optimal = replace(budget, since=began - budget.seconds * ANYTIME_SHARE)
+    solver = get_engine(engine, asp=asp, budget=optimal) if isinstance(engine, str) else engine
+    found = _solved(puzzle, objective, solver, optimal, confirm, race)
+    if anytime and found.limit and not found.has_plan:
+        found = with_anytime_plan(found, budget)
     verify_plan(found)
     return found
+
+
+#: The weight of the anytime search's bound (weighted A*: its plan at most this many times
+#: the fewest). Of the weights measured on crowded 12×12 boards, 2 gave the shortest plans
+#: at much the same speed as 3 and 5 (bench/anytime.py; bench/README.md, "Issue 56:
+#: anytime plans").
+ANYTIME_WEIGHT = 2
+#: The share of a solve's seconds, when it has a time limit, kept for the anytime search:
+#: the optimal search and its confirmation stop that much earlier (their limit still says
+#: the solve's seconds, the time limit the caller set).
+ANYTIME_SHARE = 0.25
+
+
+def with_anytime_plan(found: Solution, budget: Budget) -> Solution:
+    """``found``, a solution stopped at a limit without a plan, with the best plan that
+    weighted A* (:data:`ANYTIME_WEIGHT`) finds within ``budget`` (its states; the seconds
+    left), not proven minimal, and the ``lower_bound`` proven: the most that the stopped
+    searches proved every plan takes (A*'s f-value still queued, a BFS's depth found whole
+    plus one), and never less than A*'s bound at the start. The limit stays: the answer is
+    still a limit, now with a plan; unless the plan is no longer than the bound, which
+    proves it minimal: then it is the answer, proven by the two (``proofs``: the engine,
+    whose bound it is, then :data:`ANYTIME`), and the limit says which search ``stopped``;
+    a plan shorter than the bound is a bug (:class:`EngineDisagreement`).
+    Its figures go under :data:`ANYTIME` in ``searches``, also where it finds no plan
+    either (``found`` then stays a limit without a plan, with the bound)."""
+    assert found.limit is not None
+    puzzle, objective = found.puzzle, found.objective
+    start = search.start_bound(puzzle.board, puzzle.start, objective)
+    proven = found.limit.proven_at_least()
+    lower = max(start, 0 if proven is None else proven)
+    best = AstarEngine(budget=budget, weight=ANYTIME_WEIGHT).solve(puzzle, objective)
+    searches = dict(found.searches) or {found.engine: search_figures(found)}
+    searches[ANYTIME] = search_figures(best)
+    if not best.has_plan:
+        seconds = found.seconds + best.seconds
+        return replace(found, lower_bound=lower, searches=searches, seconds=seconds)
+    with_plan = replace(
+        found,
+        plan=best.plan,
+        lower_bound=lower,
+        searches=searches,
+        seconds=found.seconds + best.seconds,
+    )
+    if with_plan.length is not None and with_plan.length < lower:
+        raise EngineDisagreement(
+            f"the {ANYTIME} plan takes {with_plan.length} {objective} where the searches "
+            f"proved at least {lower}: this is a bug, please report it",
+            puzzle.name,
+        )
+    if with_plan.length == lower:  # the gap is closed
+        stopped = {found.engine: found.limit}
+        proofs = (found.engine, ANYTIME)
+        return replace(with_plan, limit=None, stopped=stopped, proofs=proofs)
+    return with_plan
 
 
 def _solved(

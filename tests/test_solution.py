@@ -13,8 +13,16 @@ import pytest
 from rhasp import api
 from rhasp.limits import Limit
 from rhasp.output import advised
-from rhasp.solution import Solution
-from tests.boards import EXAMPLES, ORIGINAL, PUZZLES, card
+from rhasp.solution import ANYTIME, Solution
+from tests.boards import (
+    ANYTIME_CARD,
+    ANYTIME_STATES,
+    CARD_MOVES,
+    EXAMPLES,
+    ORIGINAL,
+    PUZZLES,
+    card,
+)
 from tests.command import rhasp
 
 #: (puzzle file, options): a plan proven by BFS, a puzzle proven unsolvable, a search that
@@ -164,3 +172,32 @@ def test_the_summary_line_of_asp_and_of_large_and_unsolvable_boards_fits_100_col
     ]
     for solution in boards:
         assert len(solution.summary()) <= WIDTH, solution.summary()
+
+
+# --- a plan past a limit -----------------------------------------------------------------------
+
+
+def test_a_plan_found_past_a_limit_is_never_called_optimal_and_says_its_gap():
+    found = api.solve(card(ANYTIME_CARD), engine="astar", max_states=ANYTIME_STATES)
+    fewest = CARD_MOVES[ANYTIME_CARD - 1]  # the card's back
+    assert found.limit is not None and found.plan is not None
+    assert not found.optimal and found.proofs == ()
+    assert found.lower_bound is not None
+    assert found.lower_bound <= fewest <= found.moves and found.lower_bound < found.moves
+    summary = found.summary()
+    assert "optimal" not in summary
+    gap = f"not proven minimal: between {found.lower_bound} and {found.moves} moves"
+    assert gap in summary
+    # The limit, not in the summary, is under it even without --verbose.
+    stopped = [line for line in found.notes() if line.startswith("stopped: astar stopped: ")]
+    assert len(stopped) == 1 and "state limit reached after" in stopped[0]
+    assert f"every plan takes at least {found.lower_bound} moves" in stopped[0]  # A*'s bound
+
+
+def test_a_plan_past_a_limit_no_longer_than_the_proven_bound_is_optimal():
+    # left12: 5 moves; A* stops within 1,000 states at f-value 5, and the anytime plan
+    # takes 5: the bound proves it minimal, so the limit no longer stands.
+    found = api.solve(api.read(str(PUZZLES / "large" / "left12.txt")), max_states=1_000)
+    assert found.optimal and found.limit is None and found.moves == 5
+    assert found.proofs == ("astar", ANYTIME) and "astar" in found.stopped
+    assert "optimal: proven by astar's lower bound, met by the anytime plan" in found.summary()

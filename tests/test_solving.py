@@ -20,7 +20,7 @@ from rhasp.generation import board_number
 from rhasp.limits import Budget, Limit
 from rhasp.model import Move, plan_slides, replay
 from rhasp.requests import SolveRequest, run_solve
-from rhasp.solution import EngineDisagreement
+from rhasp.solution import EngineDisagreement, Solution
 from rhasp.solving import confirmation_share
 from tests.boards import PUZZLES
 from tests.command import rhasp
@@ -158,7 +158,10 @@ def test_a_timeout_bounds_the_engine_and_its_confirming_bfs_together(engine):
     found = run_solve(SolveRequest(rhasp_read(LEFT12), engine=engine, timeout=2))
     assert time.perf_counter() - began < 2 + 1
     if engine == "asp":  # the BFS runs first and takes the seconds: ASP stops at once
-        assert "bfs: time limit of 2 s" in str(found.limit)
+        # ... and weighted A* finds a plan in the quarter kept for it, which the BFS's
+        # depth may prove minimal: then the limit is the stopped search's.
+        stopped = found.limit or found.stopped["asp"]
+        assert "bfs: time limit of 2 s" in str(stopped)
     else:  # A* within the seconds (its BFS stopped at its share or the time), or a limit
         assert found.limit or found.moves == LEFT12_MOVES
 
@@ -216,3 +219,27 @@ def test_a_puzzle_both_prove_unsolvable_counts_the_whole_cluster():
     assert found.plan is None and found.proofs == ("astar", "bfs") and not found.limit
     rows = [line[i : i + 6].replace("o", ".").replace("x", "#") for i in range(0, 36, 6)]
     assert found.explored == len(cluster(rows)[0]) == found.searches["bfs"].explored
+
+
+# --- a plan past a limit -----------------------------------------------------------------------
+
+
+def test_an_anytime_plan_shorter_than_the_proven_bound_is_a_bug():
+    # A bound made unsound on purpose: card 1 takes 8 moves (its back), a limit claiming
+    # every plan takes 100 is caught by the plan found after it, never shown as a gap.
+    puzzle = rhasp_read(str(PUZZLES / "original" / "card01.txt"))
+    stopped = Solution(
+        puzzle, "moves", None, "astar", (), None, 0.0, Limit("made up", "states", at_least=100)
+    )
+    with pytest.raises(EngineDisagreement, match="at least 100: this is a bug"):
+        solving.with_anytime_plan(stopped, Budget(10_000))
+
+
+def test_a_deck_line_keeps_a_limit_without_a_plan():
+    # A deck's record of a limit is the limit (rhasp deck), where rhasp solve finds a plan.
+    puzzle = rhasp_read(str(PUZZLES / "original" / "card06.txt"))
+    budget = Budget(900)
+    solve = run_solve(SolveRequest(puzzle, engine="astar", budget=budget))
+    deck = run_solve(SolveRequest(puzzle, engine="astar", budget=budget, anytime=False))
+    assert solve.limit and solve.plan is not None
+    assert deck.limit and deck.plan is None and deck.lower_bound is None

@@ -63,7 +63,8 @@ def render(
                 f"{counted(len(marked), 'cell')} occupied in every reachable state; {verdict}"
             )
         return EXIT_OK
-    found = rhasp.solve(entry, objective.value, engine="bfs", budget=live_budget(max_states))
+    budget = live_budget(max_states)
+    found = rhasp.solve(entry, objective.value, engine="bfs", budget=budget, anytime=False)
     if found.limit:
         raise SearchLimit(found.limit, entry.name)
     if found.plan is None:

@@ -131,9 +131,10 @@ def solve(
 
 
 def outcome(solution: Solution) -> int:
-    if solution.has_plan:
-        return EXIT_OK
-    return EXIT_LIMIT if solution.limit else EXIT_UNSOLVED
+    """A limit stays a limit (exit code 4), with a plan not proven minimal too."""
+    if solution.limit:
+        return EXIT_LIMIT
+    return EXIT_OK if solution.has_plan else EXIT_UNSOLVED
 
 
 def show_solution(

@@ -95,6 +95,7 @@ def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
         options,
         max_atoms=settings.max_atoms,
         in_deck=True,
+        anytime=False,  # a record stopped at a limit says so, without a plan
     )
     one_pass = settings.cluster and request.engine == "bfs" and settings.objective == "moves"
     counting = CountingBfs(budget) if one_pass and len(puzzle.board.targets) == 1 else None

@@ -214,13 +214,15 @@ class AspEngine:
                 ground = now
                 if now + growth > max_atoms:  # the next step would go beyond
                     text = f"ground program limit reached after {now:,} atoms at horizon {grounded}"
-                    return [], Limit(_proven(text, proven, length, unit), "atoms", max_atoms)
+                    said = _proven(text, proven, length, unit)
+                    return [], Limit(said, "atoms", max_atoms, at_least=_at_least(proven))
                 grounded += 1
                 ground_step(control, grounded)
             ask(control, horizon, grounded)
             short = memory_short(solver_threads(control), horizon)
             if short is not None:
-                return [], replace(short, text=_proven(short.text, proven, length, unit))
+                said = _proven(short.text, proven, length, unit)
+                return [], replace(short, text=said, at_least=_at_least(proven))
             found = self._solve_horizon(control, began, stats)
             steps = None  # no plan (False), or no answer in time (None)
             if found is not None and found is not False:  # a plan, of no step at all if empty
@@ -228,7 +230,7 @@ class AspEngine:
             stats.per_horizon.append((horizon, steps, time.perf_counter() - started))
             if found is None:
                 text = _proven(f"timed out at horizon {horizon}", proven, length, unit)
-                return [], Limit(text, "time", self.budget.seconds)
+                return [], Limit(text, "time", self.budget.seconds, at_least=_at_least(proven))
             stats.add(control.statistics)
             # A display written before Progress had proved() shows the horizons as before.
             proved = getattr(self.options.progress, "proved", None)
@@ -240,7 +242,8 @@ class AspEngine:
                     stats.horizon = length
                     return best, None
                 if horizon >= max_horizon:
-                    return [], Limit(f"no plan up to horizon {max_horizon}", "horizon", max_horizon)
+                    text = f"no plan up to horizon {max_horizon}"
+                    return [], Limit(text, "horizon", max_horizon, at_least=_at_least(proven))
                 horizon = min(horizon + self.stride, max_horizon)
             else:
                 best, length = found, steps
@@ -367,6 +370,12 @@ def ask(control: clingo.Control, horizon: int, grounded: int | None = None) -> N
     (``grounded``, else ``horizon``): the horizon may go down as well as up."""
     for step in range(max(horizon, grounded or 0) + 1):
         control.assign_external(clingo.Function("query", [clingo.Number(step)]), step == horizon)
+
+
+def _at_least(proven: int) -> int | None:
+    """What every plan takes when the largest horizon without a plan is ``proven`` (-1: none
+    solved yet): one step more (a step is a move, or a slide by slides)."""
+    return proven + 1 if proven >= 0 else None
 
 
 def _proven(text: str, proven: int, length: int | None, unit: Objective) -> str:

@@ -24,19 +24,21 @@ def with_reading(record: dict[str, Any], puzzle: Puzzle) -> dict[str, Any]:
 #: shares (:meth:`~rhasp.solution.Solution.findings`) with what a solve says besides.
 SOLVE_FIELDS = (
     *("puzzle", "objective", "solved", "length", "moves", "slides", "plan", "optimal"),
-    *("proven_by", "engine", "explored", "seconds", "limit", "stopped", "engine_chosen"),
+    *("lower_bound", "proven_by", "engine", "explored", "seconds", "limit", "stopped"),
+    "engine_chosen",
 )
 
 
 def solution_dict(solution: Solution, notation: Notation) -> dict[str, Any]:
     """The JSON record of a solution: its findings, what was asked (``objective``), whether
-    it was ``solved`` and so proven ``optimal``, the ``engine`` and why it was chosen, and
+    it was ``solved`` and whether the plan is proven ``optimal`` (not a plan found past a
+    ``limit``, beside its ``lower_bound``), the ``engine`` and why it was chosen, and
     the work behind it (:func:`figures_record`); ``plan`` is in card notation whatever
     ``notation`` is, which adds ``plan_arrow`` or ``plan_signed``."""
     said = solution.findings() | {
         "objective": solution.objective,
         "solved": solution.has_plan,
-        "optimal": solution.has_plan,
+        "optimal": solution.optimal,
         "engine": solution.engine,
     }
     if solution.chosen:

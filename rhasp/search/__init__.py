@@ -89,6 +89,7 @@ __all__ = [
     "prepare_shards",
     "settle",
     "solve_and_count",
+    "start_bound",
     "stop_serving",
     "when_compiling",
 ]
@@ -160,7 +161,7 @@ WARM_UP = (
     (core.breadth_first, {"stop_at_goal": True, "with_links": True}),
     (clusters.cluster, {}),
     (core.cheapest, {}),
-    (core.best_first, {"by_slides": False}),
+    (core.best_first, {"by_slides": False, "weight": 1}),  # weighted or not: one signature
 )
 
 
@@ -209,23 +210,44 @@ def fewest_slides(board: Board, start: State, budget: Budget) -> tuple[Plan | No
 
 
 def best_first(
-    board: Board, start: State, objective: str, budget: Budget, *, patterned: bool = False
+    board: Board,
+    start: State,
+    objective: str,
+    budget: Budget,
+    weight: int = 1,
+    *,
+    patterned: bool = False,
 ) -> tuple[Plan | None, int]:
     """A*: a plan with the fewest moves (or slides, then moves), found by expanding only the
     states whose cost so far plus a lower bound on the rest (:func:`core.lower_bound`) can
     still beat the best plan; and the number of states reached. ``patterned``: with pattern
     databases too, where the search is large enough to pay for them
-    (:func:`rhasp.search.pattern_bound.patterned_search`)."""
+    (:func:`rhasp.search.pattern_bound.patterned_search`). With ``weight`` above 1, weighted
+    A*: a plan at most ``weight`` times the fewest, not proven minimal."""
     geometry = Geometry.of(board)
     key, by_slides = geometry.key(start), objective == "slides"
     if patterned:
-        goal, found, path = patterned_search(geometry, key, budget, by_slides)
+        goal, found, path = patterned_search(geometry, key, budget, by_slides, weight)
     else:
         patterns = empty_patterns()
         goal, found, path = run(
-            geometry, core.best_first, key, budget=budget, by_slides=by_slides, patterns=patterns
+            geometry,
+            core.best_first,
+            key,
+            budget=budget,
+            by_slides=by_slides,
+            patterns=patterns,
+            weight=weight,
         )
     return (geometry.plan(path) if goal >= 0 else None), found
+
+
+def start_bound(board: Board, start: State, objective: str) -> int:
+    """At least this many moves (or slides) take the targets out from ``start``: A*'s bound
+    there (:func:`core.lower_bound`); -1 when no plan is left."""
+    geometry = Geometry.of(board)
+    g = geometry.tables
+    return core.lower_bound(g, core.target_vehicles(g), geometry.key(start), objective == "slides")
 
 
 def cluster_size(board: Board, placement: State, budget: Budget) -> int:

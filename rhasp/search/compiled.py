@@ -132,15 +132,18 @@ def way(
     function: Callable[..., Any],
     tables: Any,
     arguments: tuple[Any, ...],
+    flags: dict[str, Any],
     jit: ModuleType | None,
-) -> tuple[Callable[..., Any], tuple[Any, ...], Any]:
-    """The function to call, its tables and arguments as it takes them, and a watch for
-    it to write: the core's own when ``jit`` is None, else the compiled twin of the same
-    name, on int64 arrays."""
+) -> tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any], Any]:
+    """The function to call, its tables, arguments and flags as it takes them, and a watch
+    for it to write: the core's own when ``jit`` is None, else the compiled twin of the same
+    name, on int64 arrays (patterns too: lists where there are none, so that a search run
+    uncompiled loads no numpy)."""
     if jit is None:
         return (
             uncompiled.twin(function),
             (tables, *arguments),
+            flags,
             core.new_buffer(core.WATCH_FIELDS),
         )
     twin, converted = getattr(jit, function.__name__), _converted(jit, tables)
@@ -150,7 +153,8 @@ def way(
         arguments = (jit.key(converted, first), *rest)
         twin = _with_plain_keys(jit, twin, watch)
     keys = (jit.keys(a) if isinstance(a, list) else a for a in arguments)
-    return twin, (converted, *keys), watch
+    flags = {k: jit.patterns(v) if isinstance(v, core.Patterns) else v for k, v in flags.items()}
+    return twin, (converted, *keys), flags, watch
 
 
 class OtherCode(Exception):
@@ -222,7 +226,7 @@ def _make(
     """Make ``call`` compiled, checking that the code is ``call``'s function's; when not
     ``cached``, under the compile lock, and mark it ready."""
     search, tables, arguments, flags = call
-    twin, converted, watch = way(search, tables, arguments, jit)
+    twin, converted, flags, watch = way(search, tables, arguments, flags, jit)
     if cached:
         twin(*converted, watch, **flags)
         own_code(jit, search)

@@ -275,6 +275,12 @@ def tables(values: TablesT) -> TablesT:
     )
 
 
+def patterns(values: core.Patterns) -> core.Patterns:
+    """The same patterns with every part an int64 array (none: empty ones), the one form the
+    compiled ``best_first`` takes."""
+    return core.Patterns(*(np.asarray(v, dtype=np.int64) for v in values))
+
+
 def in_words(value: int, words: int, bits: int) -> tuple[int, ...]:
     """``value`` cut in ``words`` words of ``bits`` bits, lowest first."""
     return tuple((value >> (bits * k)) & ((1 << bits) - 1) for k in range(words))

@@ -63,7 +63,7 @@ MAX_INDEX = 1 << 62
 
 
 def patterned_search(
-    geometry: Geometry, start: int, budget: Budget, by_slides: bool
+    geometry: Geometry, start: int, budget: Budget, by_slides: bool, weight: int = 1
 ) -> tuple[Any, ...]:
     """``core.best_first`` from key ``start``, run as the module docstring says: with its own
     bound for :data:`PROBE_STATES`, then, if it has not ended, again with patterns. Its
@@ -78,6 +78,7 @@ def patterned_search(
             budget=probe,
             by_slides=by_slides,
             patterns=empty_patterns(),
+            weight=weight,
         )
     except SearchLimit as stopped:
         if budget.states <= PROBE_STATES or not _out_of_states(stopped):
@@ -90,7 +91,13 @@ def patterned_search(
     rest = replace(budget, states=budget.states - spent)
     try:
         goal, found, path = run(
-            geometry, core.best_first, start, budget=rest, by_slides=by_slides, patterns=patterns
+            geometry,
+            core.best_first,
+            start,
+            budget=rest,
+            by_slides=by_slides,
+            patterns=patterns,
+            weight=weight,
         )
     except SearchLimit as stopped:
         if stopped.limit is not None and stopped.limit.reached is not None:
@@ -265,5 +272,7 @@ def as_arrays(tables: list[tuple]) -> core.Patterns:
 
 
 def empty_patterns() -> core.Patterns:
-    """No pattern, in the form of :func:`as_arrays`: A* with its own bound alone."""
-    return as_arrays([])
+    """No pattern: A* with its own bound alone. Lists, so that a small search, run
+    uncompiled, loads no numpy (nor a memory-capped one, OpenBLAS's threads): the runner
+    gives the compiled core int64 arrays (``jit.patterns``)."""
+    return core.no_patterns()

@@ -323,7 +323,7 @@ class Runner:
     ) -> tuple[tuple[Any, ...], Any, bool]:
         """What ``function`` returns, run compiled when ``jit`` is given, its watch, and
         whether ``switch`` stopped it (the compiled code came: see :meth:`run`)."""
-        twin, converted, watch = way(function, tables, arguments, jit)
+        twin, converted, flags, watch = way(function, tables, arguments, flags, jit)
         measure = "f" if function is core.best_first else "depth"
 
         def search() -> tuple[Any, ...]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rhasp.errors import SearchLimit
@@ -45,24 +46,50 @@ def interruptibly(work: Callable[[], Any]) -> None:
         raise failed[0]
 
 
+@dataclass(frozen=True)
+class Reached:
+    """How a limit line says where a search stopped (``words``, from the number its watch
+    holds), and what that number proves: every plan takes at least ``proven(number)`` moves
+    or slides (None: nothing)."""
+
+    words: Callable[[int], str]
+    proven: Callable[[int], int | None]
+
+    def __call__(self, number: int) -> str:
+        return self.words(number)
+
+
+def at_least(reached: Callable[[int], str], watch: Sequence[int]) -> int | None:
+    """What a search stopped with ``watch`` proved every plan takes, if ``reached`` says."""
+    return reached.proven(int(watch[core.DEPTH])) if isinstance(reached, Reached) else None
+
+
 def limit(watch: Sequence[int], reached: Callable[[int], str], budget: Budget) -> SearchLimit:
     """The state limit a search's ``watch`` met: ``budget``'s states, or, where the caller
     gave the bound as an argument instead, the states counted."""
     amount = budget.states if budget.states < UNLIMITED else None
-    return state_limit(int(watch[core.STATES]), reached(int(watch[core.DEPTH])), amount)
+    depth = reached(int(watch[core.DEPTH]))
+    return state_limit(int(watch[core.STATES]), depth, amount, at_least(reached, watch))
 
 
-def reached_by(search: Callable[..., Any], flags: dict[str, bool]) -> Callable[[int], str]:
-    """How a limit line says where ``search`` stopped, from the number its watch holds: a
-    breadth-first search's depth; or A*'s f-value (Dijkstra's cost), the smallest cost so
-    far plus lower bound still queued, which every plan reaches (so it is a proven lower
-    bound on the optimum)."""
+def reached_by(search: Callable[..., Any], flags: dict[str, Any]) -> Callable[[int], str]:
+    """How a limit line says where ``search`` stopped, from the number its watch holds, and
+    what it proves (:class:`Reached`): a breadth-first search's depth, whose layer it had
+    found whole, so that a plan to the goal takes at least one move more; or A*'s f-value
+    (Dijkstra's cost), the smallest cost so far plus lower bound still queued, which every
+    plan reaches (so it is a proven lower bound on the optimum). Weighted A* (``weight``
+    above 1) counts its bound several times over: its f-value proves nothing."""
     if search in (core.best_first, core.cheapest):
         by_slides = search is core.cheapest or flags.get("by_slides")  # cheapest: by slides
         unit = "slides" if by_slides else "moves"
         bounded = search is core.best_first and flags.get("bounded", True)
+        if flags.get("weight", 1) != 1:
+            return lambda f: f"at weighted f-value {f}"
         measure = "f-value" if bounded else "cost"
-        return lambda f: f"at {measure} {f}, so every plan takes at least {f} {unit}"
+        words = lambda f: f"at {measure} {f}, so every plan takes at least {f} {unit}"  # noqa: E731
+        return Reached(words, lambda f: f)
+    if search is core.breadth_first and flags.get("stop_at_goal"):
+        return Reached(at_depth, lambda depth: depth + 1)
     return at_depth
 
 
@@ -111,7 +138,8 @@ class Watched:
                 watch[core.STOP] = 1
                 thread.join()
                 stopped = self.reached(int(watch[core.DEPTH]))
-                raise time_limit(budget.seconds or 0, int(watch[core.STATES]), stopped)
+                proven = at_least(self.reached, watch)
+                raise time_limit(budget.seconds or 0, int(watch[core.STATES]), stopped, proven)
         except BaseException:
             watch[core.STOP] = 1
             thread.join()

@@ -114,6 +114,16 @@ def test_unsolvable_example_has_no_plan_up_to_its_state_count():
     assert str(solution.limit) == "no plan up to horizon 3"
 
 
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+def test_a_limit_says_what_the_horizons_proved_every_plan_takes(objective):
+    # Card 1 takes 8 moves and 16 slides (its back, and BFS): horizon 5 has no plan of 5 or
+    # fewer, so every plan takes 6 or more; a time limit before any horizon proves nothing.
+    short = AspEngine(budget=Budget(horizon=5)).solve(card(1), objective)
+    assert str(short.limit) == "no plan up to horizon 5" and short.limit.at_least == 6
+    slow = AspEngine(budget=Budget(seconds=0.0)).solve(card(1), objective)
+    assert slow.limit is not None and slow.limit.at_least is None
+
+
 def test_confirmed_reports_unsolvable_before_the_asp_search():
     solution = confirmed(ASP, BFS, example("unsolvable"), "moves")
     assert not solution.has_plan and solution.limit is None

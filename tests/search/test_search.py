@@ -19,7 +19,7 @@ from rhasp.limits import Budget
 from rhasp.model import plan_slides, replay
 from rhasp.search import runner
 from rhasp.search.geometry import Geometry
-from tests.boards import card, crowded_puzzles, example, grid, puzzles
+from tests.boards import CARD_MOVES, card, crowded_puzzles, example, grid, puzzles
 from tests.volume import examples
 
 
@@ -304,3 +304,40 @@ def test_the_warm_up_covers_every_shape_of_board_the_pages_generator_draws(monke
                 drawn.add(runner.shape(Geometry.of(board.board).tables))
                 board = generation.changed_board(board, rng)
     assert {"1x1", "1x2", "2x2"} <= drawn <= warmed
+
+
+# --- what a search stopped at a limit proved, and weighted A* ---------------------------------
+
+
+@pytest.mark.parametrize("number", [6, 13, 25, 40])
+@pytest.mark.parametrize("states", [60, 400])
+def test_a_search_stopped_at_a_limit_proves_a_bound_no_larger_than_the_fewest(number, states):
+    # BFS stopped while expanding depth d found that layer whole: every plan takes d + 1 or
+    # more; A*'s smallest f-value still queued is a bound as well. Neither may pass the
+    # fewest moves, printed on the card's back.
+    puzzle = card(number)
+    for find in (search.fewest_moves, search.best_first):
+        arguments = (puzzle.board, puzzle.start)
+        if find is search.best_first:
+            arguments += ("moves",)
+        with pytest.raises(SearchLimit) as stopped:
+            find(*arguments, Budget(states))
+        at_least = stopped.value.limit.at_least
+        assert at_least is not None and 1 <= at_least <= CARD_MOVES[number - 1]
+        if find is search.best_first:  # and its line says so
+            assert f"at least {at_least} moves" in str(stopped.value)
+
+
+@pytest.mark.parametrize("number", [1, 6, 14, 40])
+def test_weighted_a_star_finds_a_plan_at_most_weight_times_the_fewest(number):
+    puzzle, fewest = card(number), CARD_MOVES[number - 1]
+    plan, _ = search.best_first(puzzle.board, puzzle.start, "moves", Budget(10**6), weight=2)
+    assert plan is not None and replay(puzzle, plan).solved
+    assert fewest <= len(plan) <= 2 * fewest
+
+
+def test_weighted_a_star_stopped_at_a_limit_claims_no_bound():
+    puzzle = card(40)
+    with pytest.raises(SearchLimit) as stopped:
+        search.best_first(puzzle.board, puzzle.start, "moves", Budget(100), weight=2)
+    assert stopped.value.limit.at_least is None and "at least" not in str(stopped.value)

@@ -610,8 +610,27 @@ def test_a_large_board_is_solved_by_astar_on_the_page(browser: object, server: s
         assert rhasp.play(rhasp.read(LEFT12), " ".join(shown)).solved
 
 
+#: A crowded 12×12 board (bench/anytime.py's crowded-1, 44 vehicles) on which weighted A*
+#: finds no plan within 3 million states, so that past the server's states a solve is a limit
+#: with no plan at all (on left12, weighted A* finds one in 398 states).
+CROWDED12 = """\
+KPPHHH.uu.nn
+KRRRpp.OOOgg
+tBsJJJFFmmDD
+tBs.ii....M.
+.ZQQQ...e.M.
+TZ.AA...e.M.
+T.rrrdccNNNV
+T.f.Ld....vV
+..f.LEESSSvV
+kC...jj.G.vl
+kCWWWbbUGYYl
+hhIII..Uqq..
+"""
+
+
 def test_a_limit_on_the_page_is_said_in_the_pages_words(browser: object, small_server: str) -> None:
-    board = LEFT12.read_text()
+    board = CROWDED12
     for page in opened_page(browser, f"{small_server}?{urlencode({'board': board})}"):
         page.select_option("#engine", "bfs")  # BFS meets the server's 125,000 states
         page.click("#solve-button")
@@ -621,6 +640,22 @@ def test_a_limit_on_the_page_is_said_in_the_pages_words(browser: object, small_s
         page.select_option("#card", "card01")  # a 6×6 board: the engine chosen by hand stays
         page.wait_for_function("document.getElementById('title').textContent.startsWith('Card 1')")
         assert page.input_value("#engine") == "bfs"
+
+
+def test_a_plan_past_a_limit_is_shown_on_the_page_with_what_proves_it(
+    browser: object, small_server: str
+) -> None:
+    # BFS stops at the server's 125,000 states, having found depth 4 whole: every plan takes
+    # 5 moves or more; weighted A*'s plan takes 5 (left12's fewest), so the two prove it.
+    board = LEFT12.read_text()
+    for page in opened_page(browser, f"{small_server}?{urlencode({'board': board})}"):
+        page.select_option("#engine", "bfs")
+        words = solved_on_the_page(page)
+        assert wait_text(page, "#solve-summary", words) == words
+        assert f" · moves {LEFT12_MOVES} · optimal: proven by bfs's lower bound, met by" in words
+        shown = [text.split(". ")[1] for text in page.locator("#plan li").all_text_contents()]
+        assert len(shown) == LEFT12_MOVES
+        assert rhasp.play(rhasp.read(LEFT12), " ".join(shown)).solved
 
 
 # --- the page's messages fit (issue 42, item 5) ---------------------------------------------

@@ -97,10 +97,12 @@ function showSolution(solution) {
   summary.replaceChildren();
   const stopped = solution.stopped || {};
   const last = $("proof").lastElementChild;
-  if (last && solution.asp && stopped.asp) {
+  if (last && solution.asp && (stopped.asp || solution.limit)) {
+    // Stopped short: BFS proved the answer, or a plan came after the limit, not proven
+    // minimal (the server's words below say so); never "optimal" here.
     last.className = "stopped";
-    last.textContent = `horizon ${last.dataset.horizon}: stopped (${stopped.asp})`;
-  } else if (last && solution.asp && solution.solved) {
+    last.textContent = `horizon ${last.dataset.horizon}: stopped (${stopped.asp || solution.limit})`;
+  } else if (last && solution.asp && solution.optimal) {
     // The proof's end: the shortest plan found, and no plan of one step fewer.
     const unit = unitOf(solution.objective);
     const item = document.createElement("li");
@@ -117,7 +119,7 @@ function showSolution(solution) {
     summary.textContent = words;
     return;
   }
-  const atoms = solution.asp && !stopped.asp ? solution.asp.move_atoms : null;
+  const atoms = solution.asp && !stopped.asp && !solution.limit ? solution.asp.move_atoms : null;
   $("atoms-box").hidden = !atoms;
   $("atoms").textContent = atoms ? atoms.join("\n") : "";
   if (!stopped.asp) {
