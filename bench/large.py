@@ -5,7 +5,7 @@ a deck of crowded boards; and static analysis on the walled 12×12 board.
                           [--seed 1] [--generate-seconds 600] [--runs 5]
                           [--bfs-max-states 5000000] [--starts 6]
                           [--deck puzzles/large/crowded.txt] [--deck-runs 3]
-                          [--deck-max-states 20000000] [--parts cards,...,deck]
+                          [--deck-max-states 5000000] [--parts cards,...,deck]
 
 Seven parts (``--parts`` picks some: cards, backward, static, limit, starts, generated,
 deck), each printed as it ends, then one JSON line with everything:
@@ -345,7 +345,7 @@ def main() -> None:
     parser.add_argument("--starts", type=int, default=6)
     parser.add_argument("--deck", default=str(CROWDED))
     parser.add_argument("--deck-runs", type=int, default=3)
-    parser.add_argument("--deck-max-states", type=int, default=20_000_000)
+    parser.add_argument("--deck-max-states", type=int, default=5_000_000)
     parser.add_argument("--parts", default=",".join(PARTS))
     args = parser.parse_args()
     parts = set(args.parts.split(","))
