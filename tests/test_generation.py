@@ -554,7 +554,8 @@ def test_the_counts_of_cells_a_range_of_shares_allows():
     assert not generation.covered_cells(4, 0.18, 0.19)  # 2.88 to 3.04: 3, no set of vehicles
     assert generation.covered_cells(4, 0.10, 0.19) == range(2, 4)  # 2 (the target alone)
     assert not generation.covered_cells(9, 0.85, 0.90)  # past the most boards are filled to
-    assert generation.covered_cells(4, 0.5, 1.0, walls=10)[-1] == 6  # 16 cells less 10 walls
+    assert generation.covered_cells(4, 0.5, 1.0, walls=6) == range(8, 11)  # 16 less 6 walls
+    assert not generation.covered_cells(4, 0.5, 1.0, walls=10)  # 8 cells asked, 6 free
 
 
 @pytest.mark.parametrize(
