@@ -1,11 +1,14 @@
-"""A* against BFS: the 40 cards, generated large boards, a board past BFS's state limit;
-and static analysis on the walled 12×12 board.
+"""A* against BFS: the 40 cards, generated large boards, a board past BFS's state limit,
+a deck of crowded boards; and static analysis on the walled 12×12 board.
 
     python bench/large.py [--sizes 8,10,12] [--per-size 3] [--min-moves 30] [--walls 2]
                           [--seed 1] [--generate-seconds 600] [--runs 5]
                           [--bfs-max-states 5000000] [--starts 6]
+                          [--deck puzzles/large/crowded.txt] [--deck-runs 3]
+                          [--deck-max-states 5000000] [--parts cards,...,deck]
 
-Six parts, each printed as it ends, then one JSON line with everything:
+Seven parts (``--parts`` picks some: cards, backward, static, limit, starts, generated,
+deck), each printed as it ends, then one JSON line with everything:
 
 * **The 40 cards.** BFS (by slides Dijkstra) and A* on the compiled core, both objectives:
   states reached over the deck, seconds (median of ``--runs`` passes), lengths agreeing.
@@ -25,6 +28,12 @@ Six parts, each printed as it ends, then one JSON line with everything:
   their random start: both engines by moves within ``--bfs-max-states``.
 * **Static analysis as a process.** ``rhasp solve puzzles/large/walled12.txt``, start-up
   included, median of ``--runs``: the wall time of the one-line proof that it is unsolvable.
+* **Crowded boards** (issue 56). Each board of ``--deck`` (by default
+  ``puzzles/large/crowded.txt``: 9×9 and 12×12 boards from ``rhasp generate --covered``, as
+  crowded as a university course's) by each engine (BFS, A*) by moves, within
+  ``--deck-max-states`` states: the answer (moves, or the limit), the states reached, and the
+  median seconds of ``--deck-runs`` runs (the states do not change from run to run), after
+  one untimed pass within 200,000 states that loads the compiled core for the deck's shapes.
 
 Not a test: timings on shared machines are noisy; name the machine.
 """
@@ -47,7 +56,7 @@ from rhasp import search
 from rhasp.engines.astar import AstarEngine
 from rhasp.engines.bfs import BfsEngine
 from rhasp.formats import read_path
-from rhasp.generation import Tried, board_number, distinct_puzzles
+from rhasp.generation import Tried, board_number, covered, distinct_puzzles
 from rhasp.limits import Budget
 from rhasp.model import Board, Puzzle, Vehicle
 from rhasp.solution import Solution
@@ -56,6 +65,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DECK = ROOT / "puzzles" / "original40.txt"
 LEFT12 = ROOT / "puzzles" / "large" / "left12.txt"
 WALLED12 = ROOT / "puzzles" / "large" / "walled12.txt"
+CROWDED = ROOT / "puzzles" / "large" / "crowded.txt"
+PARTS = ("cards", "backward", "static", "limit", "starts", "generated", "deck")
 OBJECTIVES = ("moves", "slides")
 UNBOUNDED = Budget(states=10**9)
 
@@ -281,6 +292,49 @@ def static_proof(runs: int) -> dict:
     return {"exit": code, "seconds": round(median, 3), "runs": [round(t, 3) for t in times]}
 
 
+def crowded(path: str, runs: int, max_states: int) -> list[dict]:
+    """Each board of the deck by each engine, by moves, within ``max_states``: the answer,
+    the states, the median seconds of ``runs``."""
+    rows, deck = [], read_path(path)
+    search.prefer_compiled({puzzle.board.width for puzzle in deck})  # the deck's shapes too
+    for puzzle in deck:  # one untimed pass: the compiled code loaded before any timed run
+        for engine in engines(Budget(states=min(max_states, 200_000))).values():
+            engine.solve(puzzle, "moves")
+    print(
+        f"{'board':>8} {'vehicles':>8} {'covered':>7} {'engine':>6} {'answer':>8} "
+        f"{'states':>11} {'seconds':>8}  (median of {runs})"
+    )
+    for number, puzzle in enumerate(deck, 1):
+        board = puzzle.board
+        cells = board.width * board.height
+        share = covered(puzzle) / cells
+        for name, engine in engines(Budget(states=max_states)).items():
+            solutions = [engine.solve(puzzle, "moves") for _ in range(runs)]
+            seconds = statistics.median(solution.seconds for solution in solutions)
+            last = solutions[-1]
+            answer = "limit" if last.limit else "none" if last.plan is None else last.length
+            shape = f"{board.width}×{board.height}"
+            print(
+                f"{number:>2} {shape:>5} {len(board.vehicles):>8} {share:7.0%} {name:>6} "
+                f"{answer!s:>8} {last.explored or max_states:11,d} {seconds:8.2f}",
+                flush=True,
+            )
+            rows.append(
+                {
+                    "board": number,
+                    "size": board.width,
+                    "vehicles": len(board.vehicles),
+                    "covered": round(share, 3),
+                    "engine": name,
+                    "moves": answer,
+                    "states": last.explored,
+                    "seconds": round(seconds, 3),
+                    "runs": [round(solution.seconds, 3) for solution in solutions],
+                }
+            )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="8,10,12")
@@ -294,18 +348,27 @@ def main() -> None:
     parser.add_argument("--bfs-max-states", type=int, default=5_000_000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--starts", type=int, default=6)
+    parser.add_argument("--deck", default=str(CROWDED))
+    parser.add_argument("--deck-runs", type=int, default=3)
+    parser.add_argument("--deck-max-states", type=int, default=5_000_000)
+    parser.add_argument("--parts", default=",".join(PARTS))
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
+    if parts - set(PARTS):
+        parser.error(f"--parts: {', '.join(sorted(parts - set(PARTS)))}: not one of {PARTS}")
     search.prefer_compiled()
-    cards = on_cards(args.runs)
-    backward = backward_start()
-    static = static_proof(args.runs)
-    limit = past_the_limit(args.bfs_max_states)
+    cards = on_cards(args.runs) if "cards" in parts else None
+    backward = backward_start() if "backward" in parts else None
+    static = static_proof(args.runs) if "static" in parts else None
+    limit = past_the_limit(args.bfs_max_states) if "limit" in parts else None
     sizes = [int(size) for size in args.sizes.split(",")]
-    starts = random_starts(sizes, args)
+    starts = random_starts(sizes, args) if "starts" in parts else None
     boards, generation = {}, {}
-    for size in sizes if args.generate_seconds > 0 else ():  # 0: skip this part
+    generating = "generated" in parts and args.generate_seconds > 0  # 0: skip this part
+    for size in sizes if generating else ():
         boards[size], generation[size] = generated(size, args)
-    rows = compare(boards, args.min_moves)
+    rows = compare(boards, args.min_moves) if boards else []
+    deck = crowded(args.deck, args.deck_runs, args.deck_max_states) if "deck" in parts else None
     summary = {
         "bench": "large",
         "args": vars(args),
@@ -316,6 +379,7 @@ def main() -> None:
         "random_starts": starts,
         "generation": generation,
         "boards": rows,
+        "crowded": deck,
         "python": platform.python_version(),
         "machine": platform.machine(),
     }

@@ -390,6 +390,7 @@ def generate(
     seconds: float | None = None,
     max_states: int | None = None,
     max_boards: int | None = None,
+    covered: tuple[float, float] | str | None = None,
 ) -> Puzzle:
     """A new ``size``×``size`` puzzle whose minimum is at least ``min_moves`` (by default, as
     many as make a puzzle worth playing on that size:
@@ -400,7 +401,9 @@ def generate(
     hardest state), else by A* from this state. Always ends: after ``max_boards`` boards or
     ``seconds`` (by default :data:`~rhasp.generation.BOARDS_PER_PUZZLE` and
     :data:`~rhasp.generation.SECONDS_PER_PUZZLE`) without one, a SearchLimit says what was
-    found; no search goes past ``max_states`` states."""
+    found; no search goes past ``max_states`` states. ``covered``, a range of percentages
+    ``(LOW, HIGH)`` or ``"LOW..HIGH"``, makes a crowded board: its vehicles, the target's
+    included, cover that share of the cells (:class:`~rhasp.requests.GenerateRequest`)."""
     chosen = time.time_ns() if seed is None else seed
     request = GenerateRequest(
         chosen,
@@ -409,6 +412,7 @@ def generate(
         max_boards=max_boards,
         seconds=seconds,
         max_states=max_states,
+        covered=covered,
     )
     found = next(run_generate(request))
     meta = {"moves": found.moves}
@@ -436,6 +440,7 @@ def run_generate(
         jobs=request.jobs,
         max_states=request.states,
         progress=progress,
+        covered=request.covered_cells,
     )
 
 

@@ -179,6 +179,44 @@ def _range_text(text: str, name: str) -> tuple[int, int]:
     return int(match[1]), int(match[2] or match[1])
 
 
+_PERCENT = r"\s*(\d{1,3}(?:\.\d{1,6})?)\s*(%?)\s*"
+
+
+def percent_range(value: Any, name: str) -> tuple[float, float]:
+    """A range of percentages from 0 to 100, ``(LOW, HIGH)`` with LOW <= HIGH, or its text
+    ``LOW..HIGH`` (each may end in ``%``: ``65..75``, ``65%..75%``, ``67.5..74``). A range
+    whose top is at most 1, written without ``%``, reads two ways (``0.65..0.75``: under
+    1 %, or shares of 65 % to 75 %), and is refused naming both."""
+    signed = False
+    if isinstance(value, str):
+        match = re.fullmatch(_PERCENT + r"\.\." + _PERCENT, value)
+        if match is None:
+            raise InputError(
+                f"give a range of percentages LOW..HIGH (e.g. 65..75), not {shown(value)}", name
+            )
+        low, high, signed = float(match[1]), float(match[3]), bool(match[2] or match[4])
+    elif (
+        isinstance(value, (tuple, list))
+        and len(value) == 2
+        and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value)
+    ):
+        low, high = float(value[0]), float(value[1])
+    else:
+        raise InputError(f"give a range of percentages (LOW, HIGH), not {shown(value)}", name)
+    if not 0 <= low <= high <= 100:  # NaN fails too
+        raise InputError(
+            f"give percentages from 0 to 100, the lower first, not {shown(value)}", name
+        )
+    if high <= 1 and not signed:
+        raise InputError(
+            f"{shown(value)} reads as {low:g} % to {high:g} %, or as shares of "
+            f"{low * 100:g} % to {high * 100:g} %: give percentages "
+            f"({low * 100:g}..{high * 100:g}), or write % ({low:g}%..{high:g}%)",
+            name,
+        )
+    return low, high
+
+
 def puzzle(value: Any, name: str = "puzzle") -> Puzzle:
     return instance(value, name, Puzzle, "rhasp.read or rhasp.parse makes one")
 

@@ -32,7 +32,7 @@ from rhasp import arguments, solving
 from rhasp.engines import ENGINES, AspOptions, Engine
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
 from rhasp.errors import InputError, SearchLimit, counted
-from rhasp.generation import worth_playing
+from rhasp.generation import MOST_COVERED, covered_cells, worth_playing
 from rhasp.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
@@ -333,7 +333,13 @@ class GenerateRequest(OnWorkers):
     boards and ``seconds`` (by default, per puzzle asked for), no search past ``max_states``
     states (by default, the memory shared by the ``jobs`` workers). More moves than any
     puzzle of the board takes, where that is known (:func:`deepest_puzzle`), is an
-    InputError naming ``min_moves``: no search could end but at its bounds."""
+    InputError naming ``min_moves``: no search could end but at its bounds. ``covered``
+    (None: any) makes crowded boards: the share of the cells the vehicles cover, the target's
+    included, a range of percentages ``(LOW, HIGH)`` or its text ``"LOW..HIGH"``
+    (:func:`rhasp.arguments.percent_range`), kept as the pair; a range no board of the size
+    can cover (no count of cells in it, or past :data:`rhasp.generation.MOST_COVERED`) is an
+    InputError naming ``covered``, and so is ``covered`` with ``minimal``, which takes
+    vehicles off."""
 
     seed: int
     min_moves: int | None = None
@@ -345,6 +351,7 @@ class GenerateRequest(OnWorkers):
     seconds: float | None = None
     jobs: int | None = 1  # None: one per core
     max_states: int | None = None
+    covered: tuple[float, float] | str | None = None
 
     def __post_init__(self) -> None:
         _checked(self, "seed", arguments.whole, None, None)
@@ -366,10 +373,40 @@ class GenerateRequest(OnWorkers):
                 "min_moves",
             )
         arguments.flag(self.minimal, "minimal")
+        self._check_covered()
         # Boards past 2**63 are no bound at all: generating caps them, as the CLI always let it.
         _checked(self, "max_boards", arguments.whole, 1, None)
         arguments.optional(arguments.seconds, self.seconds, "seconds")
         self._check_workers()
+
+    def _check_covered(self) -> None:
+        low, high = _checked(self, "covered", arguments.percent_range) or (None, None)
+        if low is None:
+            return
+        if self.minimal:
+            raise InputError(
+                "minimal takes off the vehicles a puzzle does not need, and with them its "
+                "covered share: give covered or minimal, not both",
+                "covered",
+                ("minimal",),
+            )
+        if not self.covered_cells:
+            cells, most = self.size * self.size, MOST_COVERED * 100
+            walls = f" beside {counted(self.walls, 'wall')}" if self.walls else ""
+            raise InputError(
+                f"{low:g}..{high:g} %: no {self.size}×{self.size} board's vehicles cover a "
+                f"count of its {cells} cells in that range{walls} (2 cells, the target's, or "
+                f"4 and more, up to {most:g} %, the most its boards are filled to)",
+                "covered",
+            )
+
+    @property
+    def covered_cells(self) -> range | None:
+        """The counts of cells the vehicles of every board cover (None: any count)."""
+        if self.covered is None:
+            return None
+        low, high = self.covered
+        return covered_cells(self.size, low / 100, high / 100, self.walls)
 
 
 @dataclass(frozen=True)

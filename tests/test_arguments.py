@@ -64,3 +64,30 @@ def test_a_count_or_a_range():
     for bad in ((1, 2, 3), "1..", "1-3", (0, "2"), -1):
         with pytest.raises(InputError, match=r"^walls: give "):
             arguments.count_or_range(bad, "walls", 0)
+
+
+def test_a_range_of_percentages_as_text_or_a_pair():
+    assert arguments.percent_range("67..74", "covered") == (67.0, 74.0)
+    assert arguments.percent_range(" 67.5% .. 74% ", "covered") == (67.5, 74.0)
+    assert arguments.percent_range((65, 75), "covered") == (65.0, 75.0)
+    assert arguments.percent_range("0.5%..1%", "covered") == (0.5, 1.0)  # % says which
+    for bad in ("70", "75..65", "60..101", (1, 2, 3), (True, 50), "a..b", (math.nan, 50)):
+        with pytest.raises(InputError) as raised:
+            arguments.percent_range(bad, "covered")
+        assert raised.value.where == "covered"
+
+
+@pytest.mark.parametrize(
+    ("value", "percents", "shares"),
+    [
+        ("0.65..0.75", "0.65 % to 0.75 %", "65 % to 75 %"),
+        ((0.65, 0.75), "0.65 %", "65 %"),
+        ("0..1", "0 % to 1 %", "0 % to 100 %"),
+    ],
+)
+def test_a_range_that_reads_as_shares_or_as_percentages_is_refused_naming_both(
+    value, percents, shares
+):
+    with pytest.raises(InputError) as raised:
+        arguments.percent_range(value, "covered")
+    assert percents in raised.value.what and shares in raised.value.what

@@ -536,3 +536,83 @@ def test_the_default_fewest_moves_is_the_one_help_states_and_gives_deeper_puzzle
     moves = [int(line.split()[0]) for line in made.stdout.splitlines() if line[:1].isdigit()]
     assert len(moves) == 3 and min(moves) >= stated
     assert f"--min-moves {stated} " in made.stdout  # the deck's first line says what was asked
+
+
+# --- crowded boards: the share of the cells the vehicles cover (issue 56) ----------------------
+
+
+def _covered_share(board: str) -> float:
+    """The share of a board's cells that vehicles hold, counted from its letters (a database
+    line's ``o`` and ``x``, or a grid's ``.`` and ``#``, are empty cells and walls)."""
+    return sum(ch not in "ox.#" for ch in board) / len(board)
+
+
+def test_the_counts_of_cells_a_range_of_shares_allows():
+    # 81 × 0.67 = 54.27 and 81 × 0.74 = 59.94: 55 to 59 cells.
+    assert generation.covered_cells(9, 0.67, 0.74) == range(55, 60)
+    assert not generation.covered_cells(12, 0.72, 0.72)  # 103.68 cells: no whole count
+    assert not generation.covered_cells(4, 0.18, 0.19)  # 2.88 to 3.04: 3, no set of vehicles
+    assert generation.covered_cells(4, 0.10, 0.19) == range(2, 4)  # 2 (the target alone)
+    assert not generation.covered_cells(9, 0.85, 0.90)  # past the most boards are filled to
+    assert generation.covered_cells(4, 0.5, 1.0, walls=6) == range(8, 11)  # 16 less 6 walls
+    assert not generation.covered_cells(4, 0.5, 1.0, walls=10)  # 8 cells asked, 6 free
+
+
+@pytest.mark.parametrize(
+    ("size", "low", "high"), [(5, 0.55, 0.65), (9, 0.67, 0.74), (12, 0.7, 0.75)]
+)
+def test_crowded_boards_and_their_changes_cover_a_count_in_the_range(size, low, high):
+    cells = generation.covered_cells(size, low, high)
+    counts = set()
+    for number in range(5):
+        board = generation.crowded_number(4, number, size, 1, cells)
+        assert low <= _covered_share(database_board(board)) <= high
+        rng = random.Random(number)
+        for _ in range(40):
+            board = generation.changed_board(board, rng, cells)
+            share = _covered_share(database_board(board))
+            assert low <= share <= high, database_board(board)
+            counts.add(round(share * size * size))
+    assert len(counts) > 1  # the changes do change the cells covered
+
+
+def test_every_puzzle_of_a_crowded_run_covers_a_share_in_the_range():
+    text = rhasp(
+        "generate",
+        "--size",
+        "6",
+        "--covered",
+        "60..70",
+        "--min-moves",
+        "4",
+        "--count",
+        "3",
+        "--seed",
+        "3",
+        "--jobs",
+        "1",
+    ).stdout
+    assert "--covered 60..70" in text.splitlines()[0]  # the command that makes it again
+    lines = database_deck(text)
+    assert len(lines) == 3
+    for moves, rows, _ in lines:
+        assert moves >= 4
+        assert 0.60 <= _covered_share("".join(rows)) <= 0.70
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (("--size", "9", "--covered", "80..90"), ["80..90 %", "9×9", "80 %"]),
+        (("--size", "12", "--covered", "72..72"), ["72..72 %", "144 cells"]),
+        (("--covered", "65..75", "--minimal"), ["--minimal", "not both"]),
+        (("--covered", "0.65..0.75"), ["0.65 % to 0.75 %", "65 % to 75 %"]),
+    ],
+)
+def test_a_range_no_board_can_cover_is_one_line_and_exit_2_without_a_search(args, named):
+    # A bound of 5 s: a run that searched would end there, exit code 4, not at once.
+    result = rhasp("generate", *args, "--seconds", "5")
+    assert result.exit_code == 2, result.stderr
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("rhasp: --covered: ")
+    assert all(part in line for part in named), line

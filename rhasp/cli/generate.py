@@ -75,13 +75,23 @@ def generate(
         Path | None, typer.Option("-o", "--out", help="Write the deck here (default: stdout).")
     ] = None,
     max_states: max_states_option("States any one search may reach", shared=True) = None,
+    covered: Annotated[
+        str | None,
+        typer.Option(
+            "--covered",
+            show_default=False,
+            help="Crowded boards: the share of the cells the vehicles (the target too) cover, "
+            "a range of percentages LOW..HIGH, e.g. 67..74 (default: any).",
+        ),
+    ] = None,
 ) -> int:
     """Make new puzzles, a deck line each: a search over boards for deep ones.
 
     Each kept at the hardest state of its cluster, one per cluster, its minimum proven."""
 
     chosen = random.randrange(10**6) if seed is None else seed
-    with option_names("size", "walls", "min_moves", "count", "max_boards", "seconds"):
+    names = ("size", "walls", "min_moves", "count", "max_boards", "seconds", "covered", "minimal")
+    with option_names(*names):
         request = GenerateRequest(
             chosen,
             min_moves,
@@ -93,8 +103,11 @@ def generate(
             seconds,
             jobs,
             max_states,
+            covered,
         )
     flags = f"--size {size} --min-moves {request.min_moves} --walls {walls} --seed {chosen}"
+    if request.covered is not None:
+        flags += " --covered {:g}..{:g}".format(*request.covered)
     tried = Tried()
     progress = GenerateProgress(err)
     puzzles = api.run_generate(request, tried, progress)

@@ -44,7 +44,10 @@ from rhasp.canonical import (
 from rhasp.errors import SearchLimit, TimeLimit, counted
 from rhasp.formats.line import puzzle_line
 from rhasp.generation.boards import LABELS as LABELS
-from rhasp.generation.boards import board_number, changed_board
+from rhasp.generation.boards import MOST_COVERED as MOST_COVERED
+from rhasp.generation.boards import board_number, changed_board, crowded_number
+from rhasp.generation.boards import covered as covered
+from rhasp.generation.boards import covered_cells as covered_cells
 from rhasp.generation.boards import most_vehicles as most_vehicles
 from rhasp.generation.boards import random_board as random_board
 from rhasp.limits import Budget, Limit, max_states_for
@@ -191,8 +194,9 @@ def accepted(current: int | None, candidate: int | None, temperature: float, dra
 
 @dataclass(frozen=True)
 class Chains:
-    """What every chain of one run shares: the seed, the boards, the depth that ends a chain,
-    its length, and the searches' budgets and deadline (a chain stops past it)."""
+    """What every chain of one run shares: the seed, the boards (``cells``: the counts of
+    cells their vehicles may cover, None for any), the depth that ends a chain, its length,
+    and the searches' budgets and deadline (a chain stops past it)."""
 
     seed: int
     size: int = 6
@@ -200,6 +204,7 @@ class Chains:
     min_moves: int = 1
     steps: int = CHAIN_STEPS
     scoring: Scoring = field(default_factory=Scoring)
+    cells: range | None = None
 
     def chain(self, number: int) -> Iterator[Outcome]:
         """Chain ``number``, board after board: it starts from random board ``number``
@@ -208,9 +213,17 @@ class Chains:
         its cluster standing as its hardest state. While it stands on a board whose cluster
         was too large, the next boards' clusters are tried only every :data:`WHOLE_EVERY`
         steps. It ends at its first puzzle of at least
-        ``min_moves``, after ``steps`` boards, or past the deadline."""
+        ``min_moves``, after ``steps`` boards, or past the deadline. A crowded run's boards
+        (``cells``) all cover a count of cells in it: a chain whose first board jams short of
+        it (:func:`~rhasp.generation.boards.crowded_board`) is that one board, with no goal."""
         rng = random.Random(f"rhasp-anneal-{self.seed}-{number}")
-        board = board_number(self.seed, number, self.size, self.walls)
+        if self.cells is None:
+            board = board_number(self.seed, number, self.size, self.walls)
+        else:
+            board = crowded_number(self.seed, number, self.size, self.walls, self.cells)
+            if board is None:
+                yield None
+                return
         found = score(board, self.scoring)
         yield found
         depth, standing = _depth(found), _standing(found, board)
@@ -218,7 +231,7 @@ class Chains:
         for step in range(1, self.steps):
             if self.deep_enough(found) or self.scoring.past_deadline:
                 return
-            candidate = changed_board(standing, rng)
+            candidate = changed_board(standing, rng, self.cells)
             found = score(candidate, self.scoring, whole or step % WHOLE_EVERY == 0)
             yield found
             temperature = TEMPERATURE * (1 - step / self.steps)
@@ -402,6 +415,7 @@ def distinct_puzzles(
     jobs: int = 1,
     max_states: int | None = None,
     progress: Progress | None = None,
+    covered: range | None = None,
 ) -> Iterator[NewPuzzle]:
     """The puzzles of at least ``min_moves`` moves, each of a cluster not met before, one by
     one, as the chains of :class:`Chains` find them: ``count`` of them, unless ``max_boards``
@@ -409,8 +423,10 @@ def distinct_puzzles(
     :data:`SECONDS_PER_PUZZLE` for each puzzle asked for); then a SearchLimit saying what
     was found. With ``count`` None, as many as the bounds allow (at least one of them given),
     and no SearchLimit. ``max_states`` bounds every search (default: a share of the memory
-    per job); ``tried`` counts the boards, and ``progress`` is shown it after each one. The
-    one loop behind ``rhasp generate`` and ``rhasp.generate``."""
+    per job); ``tried`` counts the boards, and ``progress`` is shown it after each one.
+    ``covered``: the counts of cells every board's vehicles cover (:func:`covered_cells`;
+    None: any), so every puzzle's too (but ``minimal``'s, whose pieces go: the request
+    refuses both). The one loop behind ``rhasp generate`` and ``rhasp.generate``."""
     tried = Tried() if tried is None else tried
     if count is not None:
         max_boards = min(
@@ -424,7 +440,8 @@ def distinct_puzzles(
     if searching is not None:
         tried.ends = tried.began + searching
     deadline = time.perf_counter() + (math.inf if searching is None else searching)
-    chains = Chains(seed, size, walls, min_moves, scoring=Scoring.within(states, deadline))
+    scoring = Scoring.within(states, deadline)
+    chains = Chains(seed, size, walls, min_moves, scoring=scoring, cells=covered)
     prefer_compiled()  # endless work: load the compiled core before any worker starts
     seen: set[Canonical] = set()
     final = functools.partial(chains.scoring.budget, min(states, FINAL_CLUSTER_STATES))

@@ -1,10 +1,14 @@
 """The boards of a generate run: random boards, remade from their seed and number
 (:func:`board_number`), and one small change to a board (:func:`changed_board`), the
-annealing's neighbourhood."""
+annealing's neighbourhood. A crowded run keeps every board's covered cells (the cells its
+vehicles hold, the target's included; walls are not vehicles) within a range of counts
+(:func:`covered_cells`): its random boards are filled to a count in the range, and a change
+that leaves it is drawn again."""
 
 from __future__ import annotations
 
 import dataclasses
+import math
 import random
 from dataclasses import dataclass
 
@@ -23,6 +27,70 @@ def most_vehicles(size: int) -> int:
     """The most vehicles besides the target a board of ``size`` gets: five twelfths of the
     cells, as many as a vehicle's first cells take on a crowded board."""
     return min(size * size * 5 // 12, len(LABELS + MORE_LABELS))
+
+
+#: The largest share of a board's cells a crowded run may ask its vehicles to cover: random
+#: filling (:func:`crowded_board`) reaches it on every side from 4×4 to 12×12 within a few
+#: tries, where a larger share would jam board after board (figures: bench/README.md,
+#: "Issue 56: crowded boards").
+MOST_COVERED = 0.80
+
+
+def covered(puzzle: Puzzle) -> int:
+    """The cells the puzzle's vehicles cover at its start, the target's included."""
+    board = puzzle.board
+    return sum(
+        v.length for v, p in zip(board.vehicles, puzzle.placement, strict=True) if p is not None
+    )
+
+
+def covered_cells(size: int, low: float, high: float, walls: int = 0) -> range:
+    """The counts of cells whose share of a ``size``×``size`` board's cells lies from ``low``
+    to ``high`` (shares from 0 to 1) and that vehicles of 2 and 3 cells, the target among them,
+    can cover beside ``walls`` walls: 2 (the target alone) or 4 and more, up to
+    :data:`MOST_COVERED` of the cells. Empty when no count fits."""
+    cells = size * size
+    fewest = max(2, math.ceil(low * cells - 1e-9))
+    most = min(math.floor(high * cells + 1e-9), math.floor(MOST_COVERED * cells + 1e-9))
+    most = min(most, cells - walls)
+    counts = range(fewest, most + 1)
+    return range(0) if counts == range(3, 4) else counts
+
+
+#: Fillings of a crowded board tried before its drawing gives up (each usually fits).
+FILLS = 50
+
+
+def crowded_board(
+    rng: random.Random, size: int, walls: int, cells: range, name: str
+) -> Puzzle | None:
+    """A board with target ``A`` as :func:`random_board` puts it and other cars and trucks
+    where they fit, filled until its vehicles cover a count of cells drawn from ``cells``
+    (then ``walls`` walls in cells left free); None when :data:`FILLS` fillings all jam
+    short of it."""
+    row = (size - 1) // 2
+    for _ in range(FILLS):
+        goal = rng.choice(cells)
+        layout = Layout(size, [Piece("A", "h", row, rng.randrange(size - 2), 2)], set())
+        taken = layout.taken()
+        labels = list(LABELS + MORE_LABELS)[: most_vehicles(size)]
+        for _ in range(40 * size * size):
+            if len(taken) >= goal or not labels:
+                break
+            # Trucks only once the labels left could not reach the goal as cars.
+            length = 3 if goal - len(taken) > 2 * len(labels) else None
+            piece = _random_piece(rng, labels[0], size, row, length)
+            spots = set(piece.vehicle().cells(piece.position))
+            if spots & taken or len(taken) + len(spots) > cells[-1]:
+                continue
+            layout.pieces.append(piece)
+            taken |= spots
+            del labels[0]
+        free = [(r, c) for r in range(size) for c in range(size) if (r, c) not in taken]
+        if len(taken) in cells and len(free) >= walls:
+            layout.walls = set(rng.sample(free, walls))
+            return layout.puzzle(name)
+    return None
 
 
 def random_board(
@@ -47,8 +115,13 @@ def random_board(
     return build_puzzle(size, size, pieces, wall_cells, [TargetSpec("A")], where=name, name=name)
 
 
-def _random_piece(rng: random.Random, label: str, size: int, exit_row: int) -> Piece:
-    length = 3 if rng.random() < 0.25 else 2
+def _random_piece(
+    rng: random.Random, label: str, size: int, exit_row: int, length: int | None = None
+) -> Piece:
+    """A vehicle ``label`` anywhere on the board but across the target's row: a truck one
+    time in four unless ``length`` is given."""
+    drawn = 3 if rng.random() < 0.25 else 2
+    length = drawn if length is None else length
     if rng.random() < 0.5:
         line = rng.choice([r for r in range(size) if r != exit_row])  # no car behind the target
         return Piece(label, "h", line, rng.randrange(size - length + 1), length)
@@ -159,16 +232,20 @@ def _put(layout: Layout, piece: Piece, instead: Piece | None) -> bool:
 CHANGES = (_add, _remove, _move, _slide)
 
 
-def changed_board(puzzle: Puzzle, rng: random.Random) -> Puzzle:
+def changed_board(puzzle: Puzzle, rng: random.Random, cells: range | None = None) -> Puzzle:
     """The board with one change drawn from ``rng``: a vehicle added, taken off, put on a
     random line elsewhere, or slid along its line (the target only slides, and stays in its
     row); or, on a board with walls, a wall moved. The count of walls never changes: it is
-    what the run was asked for. A change that does not fit is drawn again (a few times)."""
+    what the run was asked for. A change that does not fit, or leaves the vehicles' covered
+    cells outside ``cells`` (None: any count), is drawn again (a few times; then the board
+    is left as it is)."""
     changes = CHANGES + ((_move_wall,) if puzzle.board.walls else ())
     for _ in range(100):
         layout = Layout.of(puzzle)
         if rng.choice(changes)(layout, rng):
-            return layout.puzzle(puzzle.name)
+            changed = layout.puzzle(puzzle.name)
+            if cells is None or covered(changed) in cells:
+                return changed
     return puzzle
 
 
@@ -182,3 +259,11 @@ def board_number(seed: int, number: int, size: int, walls: int) -> Puzzle:
     most = min(most_vehicles(size), len(LABELS))
     others = rng.randint(min(size * size // 4, most), most)
     return random_board(rng, size=size, vehicles=others, walls=walls, name=f"gen-{seed}-{number}")
+
+
+def crowded_number(seed: int, number: int, size: int, walls: int, cells: range) -> Puzzle | None:
+    """Board ``number`` of a crowded run with ``seed`` (its own random source, as
+    :func:`board_number`'s): its vehicles cover a count of cells in ``cells``
+    (:func:`crowded_board`; None when it jams, which :data:`MOST_COVERED` makes rare)."""
+    rng = random.Random(f"rhasp-{seed}-{number}")
+    return crowded_board(rng, size, walls, cells, f"gen-{seed}-{number}")
