@@ -10,11 +10,8 @@ import json
 import re
 from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlparse
-from urllib.request import url2pathname
 
 if TYPE_CHECKING:  # what a SearchLimit carries: rhasp.limits builds on this module
     from rhasp.limits import Limit
@@ -167,6 +164,11 @@ def install_command(extra: str) -> str:
 def installed_from() -> tuple[Path, bool] | None:
     """The source tree rhasp was installed from, and whether editable (PEP 610's
     ``direct_url.json``); None when it came from a package index or is not installed."""
+    # Imported here: with what they import (email, http), a tenth of every command's start.
+    from importlib import metadata
+    from urllib.parse import urlparse
+    from urllib.request import url2pathname
+
     try:
         record = json.loads(metadata.distribution("rhasp").read_text("direct_url.json") or "")
     except (metadata.PackageNotFoundError, ValueError):

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
 
 from rhasp.pictures import BOARD_FORMATS, need, picture_format
 
@@ -123,6 +122,9 @@ def _svg_element(shape: Shape) -> str:
     if isinstance(shape, Polygon):
         points = " ".join(f"{_n(x)},{_n(y)}" for x, y in shape.points)
         return f'<polygon points="{points}" fill="{shape.fill}"/>'
+    # Imported here: it imports urllib.request, a twentieth of every command's start.
+    from xml.sax.saxutils import escape
+
     return (
         f'<text x="{_n(shape.x)}" y="{_n(shape.y)}" fill="{shape.fill}" '
         f'font-size="{_n(shape.size)}" font-family="{FONT}" text-anchor="middle" '
