@@ -14,6 +14,18 @@ A stated limit "held" when the run ended within it plus 1 s (start-up apart: the
 command loads before its clock starts, measured here, the median of three). Prints a table
 (medians) and one JSON line with every run. Not a test: timings on shared machines are noisy;
 name the machine, and run it otherwise idle.
+
+    python bench/cold_start.py --cards [--tree NAME=PATH ...] [--runs 3]
+
+measures instead what every process of a small command pays (issue 56): the 40 cards by moves
+(``puzzles/original/cardNN.txt``), each as a process of ``rhasp solve --engine asp
+--no-confirm --format json``, start-up included, with the compiled code already cached (the
+user's cache, as a second run finds it: one unmeasured run of card 26 per tree first). With
+``--tree`` (twice: before and after), each process runs in that source tree (``PYTHONPATH``
+and the working folder), the trees taking turns card by card (A B, then B A), so that drift
+in the machine's load falls on both; every process must find the same length for a card as
+the first did (a faster wrong answer is no answer). Prints per card the median seconds of each tree, and per tree the median of the runs'
+totals and the slowest card's median, then one JSON line.
 """
 
 from __future__ import annotations
@@ -144,11 +156,102 @@ def startup() -> float:
     return statistics.median(runs)
 
 
+CARDS = 40
+
+
+def card_run(tree: Path, number: int) -> tuple[float, int]:
+    """Wall seconds of one ``rhasp solve --engine asp`` process of card ``number`` in
+    ``tree``, start-up included, and the length it found."""
+    card = f"puzzles/original/card{number:02d}.txt"
+    command = [*RHASP, "solve", card, "--engine", "asp", "--no-confirm", "--format", "json"]
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    began = time.perf_counter()
+    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - began
+    if done.returncode != 0:
+        sys.exit(f"{tree}: card {number}: exit {done.returncode}: {done.stderr[-500:]}")
+    return seconds, json.loads(done.stdout)["length"]
+
+
+def cards_main(trees: dict[str, Path], runs: int) -> None:
+    """The 40 cards as 40 processes a run, per tree (see the module's docstring)."""
+    for tree in trees.values():
+        card_run(tree, 26)  # the compiled code cached (a background compile waited for)
+        for folder in cache_folders():
+            while serving(folder):
+                time.sleep(0.2)
+    seconds: dict[str, list[list[float]]] = {name: [] for name in trees}
+    lengths: dict[int, int] = {}
+    began = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    for run in range(runs):
+        for name in trees:
+            seconds[name].append([])
+        for number in range(1, CARDS + 1):
+            order = list(trees.items())
+            if (run * CARDS + number) % 2:
+                order.reverse()
+            for name, tree in order:
+                took, length = card_run(tree, number)
+                if lengths.setdefault(number, length) != length:
+                    sys.exit(f"card {number}: {name} found {length}, not {lengths[number]}")
+                seconds[name][run].append(took)
+        print(f"run {run + 1} done", file=sys.stderr)
+    names = list(trees)
+    print(f"{'card':>4} {'moves':>5} " + " ".join(f"{name:>10}" for name in names))
+    for number in range(1, CARDS + 1):
+        medians = [statistics.median(r[number - 1] for r in seconds[name]) for name in names]
+        row = " ".join(f"{m:10.2f}" for m in medians)
+        print(f"{number:4d} {lengths[number]:5d} {row}")
+    summary = {}
+    for name in names:
+        totals = [sum(r) for r in seconds[name]]
+        per_card = [statistics.median(r[i] for r in seconds[name]) for i in range(CARDS)]
+        slowest = max(range(CARDS), key=lambda i: per_card[i])
+        summary[name] = {
+            "total": statistics.median(totals),
+            "totals": totals,
+            "slowest_card": slowest + 1,
+            "slowest": per_card[slowest],
+            "over_3_s": sum(1 for r in seconds[name] for s in r if s > 3.0),
+        }
+        print(
+            f"{name}: total {summary[name]['total']:.2f} s (median of {runs}: "
+            f"{', '.join(f'{t:.2f}' for t in totals)}); slowest card {slowest + 1} "
+            f"{per_card[slowest]:.2f} s; processes over 3 s: {summary[name]['over_3_s']}"
+        )
+    print(
+        json.dumps(
+            {
+                "bench": "cold_start --cards",
+                "began": began,
+                "machine": f"{platform.node()} {os.cpu_count()} cores",
+                "trees": {name: str(tree) for name, tree in trees.items()},
+                "summary": summary,
+                "seconds": seconds,
+                "lengths": lengths,
+            }
+        )
+    )
+
+
+def cache_folders() -> list[Path]:
+    """The cache's version folders (the user's cache: what a second run finds)."""
+    from rhasp.search.cache import base
+
+    return [p for p in base().glob("*") if (p / "serving.lock").exists()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--only", default="", help="names, comma-separated (default: all)")
+    parser.add_argument("--cards", action="store_true", help="the 40 cards by ASP (issue 56)")
+    parser.add_argument("--tree", action="append", default=[], help="NAME=PATH (--cards)")
     args = parser.parse_args()
+    if args.cards:
+        trees = dict(t.split("=", 1) for t in args.tree) or {"here": str(ROOT)}
+        cards_main({name: Path(path).resolve() for name, path in trees.items()}, args.runs)
+        return
     names = [*COMMANDS, SERVER]
     if args.only:
         names = [n for n in names if any(part in n for part in args.only.split(","))]
