@@ -76,10 +76,11 @@ def test_a_board_lp_where_rhasp_runs_is_not_read_instead_of_rhasps(tmp_path, mon
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("line", [1, 2, 3])
+@pytest.mark.parametrize("line", [1, 3])
 def test_the_large_cluster_decks_first_lines_asp_agrees_with_bfs(line):
-    # Issue 43's deck: clusters of 42,410, 40,259 and 37,894 states, 35-38 moves, each proven
-    # within half a minute since a plan may end early and the driver skips horizons.
+    # Issue 43's deck: clusters of 42,410 and 37,894 states, 35-38 moves, each proven within
+    # half a minute since a plan may end early and the driver skips horizons. (Line 2 takes
+    # three quarters of a minute alone: bench/asp.py runs the whole deck.)
     agree(read_path(str(LARGE_CLUSTERS))[line - 1], "moves")
 
 
