@@ -24,8 +24,9 @@ user's cache, as a second run finds it: one unmeasured run of card 26 per tree f
 ``--tree`` (twice: before and after), each process runs in that source tree (``PYTHONPATH``
 and the working folder), the trees taking turns card by card (A B, then B A), so that drift
 in the machine's load falls on both; every process must find the same length for a card as
-the first did (a faster wrong answer is no answer). Prints per card the median seconds of each tree, and per tree the median of the runs'
-totals and the slowest card's median, then one JSON line.
+the first did (a faster wrong answer is no answer). Prints per card the median seconds of
+each tree, and per tree the median of the runs' totals and the slowest card's median, then
+one JSON line.
 """
 
 from __future__ import annotations
