@@ -176,7 +176,10 @@ def test_the_servers_memory_is_bounded_in_a_burst_and_given_back_after_it():
             except urllib.error.HTTPError as error:
                 return error.code
 
-        assert solve() == 422  # the code for 12×12 boards loaded, as a running server has it
+        # Each BFS runs to the state limit; the anytime plan then meets the depth it proved
+        # (200), or the limit stands (422). First once: the code for 12×12 boards loaded, as a
+        # running server has it.
+        assert solve() in (200, 422)
         idle = resident_bytes(process.pid)
         peak, done = [idle], threading.Event()
 
@@ -192,7 +195,7 @@ def test_the_servers_memory_is_bounded_in_a_burst_and_given_back_after_it():
         finally:
             done.set()
             watcher.join()
-        assert set(answers) <= {422, 429}, answers  # the state limit, or busy on a slow machine
+        assert set(answers) <= {200, 422, 429}, answers  # or busy on a slow machine
         time.sleep(1)
         after = resident_bytes(process.pid)
         slots = os.cpu_count() or 1
