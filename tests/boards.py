@@ -63,6 +63,18 @@ CARD1_SAS_PLAN = """(left-3 c r5c5 r5c4 r5c3 r5c2 r5c6 r5c5 r5c4 r5c3)
 ANYTIME_CARD, ANYTIME_STATES = 6, 900
 
 
+# A (row 3) leaves right. B stands across its way and can only go down (a wall above), where
+# C stands, which can go left or right; D stands in row 6, off everything.
+THREE_DEEP = """
+...#..
+...B..
+AA.B..
+..CC..
+......
+.DD...
+"""
+
+
 def card(number: int) -> Puzzle:
     return read_path(str(ORIGINAL / f"card{number:02d}.txt"))[0]
 

@@ -40,7 +40,7 @@ from rhasp.search.cache import stop_serving
 from rhasp.search.geometry import WORD_BITS, Geometry
 from rhasp.search.graph import ClusterGraph, all_moves_graph, explore_cluster
 from rhasp.search.pattern import PatternTable
-from rhasp.search.pattern_bound import empty_patterns, patterned_search
+from rhasp.search.pattern_bound import astar, empty_patterns, patterned_search
 from rhasp.search.runner import RUNNER, UNLIMITED, run
 from rhasp.search.shards import (
     EMPTY_CELL,
@@ -226,19 +226,8 @@ def best_first(
     A*: a plan at most ``weight`` times the fewest, not proven minimal."""
     geometry = Geometry.of(board)
     key, by_slides = geometry.key(start), objective == "slides"
-    if patterned:
-        goal, found, path = patterned_search(geometry, key, budget, by_slides, weight)
-    else:
-        patterns = empty_patterns()
-        goal, found, path = run(
-            geometry,
-            core.best_first,
-            key,
-            budget=budget,
-            by_slides=by_slides,
-            patterns=patterns,
-            weight=weight,
-        )
+    find = patterned_search if patterned else astar
+    goal, found, path = find(geometry, key, budget, by_slides, weight)
     return (geometry.plan(path) if goal >= 0 else None), found
 
 

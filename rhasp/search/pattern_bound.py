@@ -62,6 +62,28 @@ CHOICE_SECONDS = 3.0
 MAX_INDEX = 1 << 62
 
 
+def astar(
+    geometry: Geometry,
+    start: int,
+    budget: Budget,
+    by_slides: bool,
+    weight: int = 1,
+    patterns: core.Patterns | None = None,
+) -> tuple[Any, ...]:
+    """``core.best_first`` from key ``start`` by the process's runner, with ``patterns``
+    (none: its own bound alone): the one form every A* is called in."""
+    patterns = empty_patterns() if patterns is None else patterns
+    return run(
+        geometry,
+        core.best_first,
+        start,
+        budget=budget,
+        by_slides=by_slides,
+        patterns=patterns,
+        weight=weight,
+    )
+
+
 def patterned_search(
     geometry: Geometry, start: int, budget: Budget, by_slides: bool, weight: int = 1
 ) -> tuple[Any, ...]:
@@ -71,15 +93,7 @@ def patterned_search(
     began = time.perf_counter()
     probe = replace(budget, states=min(budget.states, PROBE_STATES))
     try:
-        return run(
-            geometry,
-            core.best_first,
-            start,
-            budget=probe,
-            by_slides=by_slides,
-            patterns=empty_patterns(),
-            weight=weight,
-        )
+        return astar(geometry, start, probe, by_slides, weight)
     except SearchLimit as stopped:
         if budget.states <= PROBE_STATES or not _out_of_states(stopped):
             raise
@@ -90,15 +104,7 @@ def patterned_search(
     patterns = patterns_for(geometry, start, seconds)
     rest = replace(budget, states=budget.states - spent)
     try:
-        goal, found, path = run(
-            geometry,
-            core.best_first,
-            start,
-            budget=rest,
-            by_slides=by_slides,
-            patterns=patterns,
-            weight=weight,
-        )
+        goal, found, path = astar(geometry, start, rest, by_slides, weight, patterns)
     except SearchLimit as stopped:
         if stopped.limit is not None and stopped.limit.reached is not None:
             stopped.limit = replace(stopped.limit, reached=stopped.limit.reached + spent)

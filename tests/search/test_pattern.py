@@ -12,20 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from rhasp.limits import Budget
 from rhasp.search import BoundTable, PatternTable, explore_cluster
 from rhasp.search.geometry import Geometry
-from tests.boards import card, grid, puzzles
+from tests.boards import THREE_DEEP, card, grid, puzzles
 from tests.search.test_bound_table import EITHER_WAY, ONE_WAY, distances_to_goal
 from tests.volume import examples
-
-# A (row 3) leaves right. B stands across its way and can only go down (a wall above), where
-# C stands, which can go left or right; D stands in row 6, off everything.
-THREE_DEEP = """
-...#..
-...B..
-AA.B..
-..CC..
-......
-.DD...
-"""
 
 
 def test_the_choice_keeps_what_the_way_out_needs_by_hand():

@@ -13,7 +13,7 @@ from rhasp.limits import Budget
 from rhasp.model import Puzzle
 from rhasp.search import pattern_bound, uncompiled
 from rhasp.search.geometry import Geometry
-from tests.boards import CARD_MOVES, card, grid, puzzles
+from tests.boards import CARD_MOVES, THREE_DEEP, card, grid, puzzles
 from tests.search.test_bound_table import distances_to_goal
 from tests.volume import examples
 
@@ -84,18 +84,6 @@ def test_the_pattern_bound_is_consistent(small_patterns, puzzle):
         for after in geometry.neighbours(key):
             there = CORE.bound_of(g, targets, after, False, patterns)
             assert here <= there + 1, (state, here, there)
-
-
-# A (row 3) leaves right. B stands across its way and can only go down (a wall above), where
-# C stands, which can go left or right; D stands in row 6, off everything.
-THREE_DEEP = """
-...#..
-...B..
-AA.B..
-..CC..
-......
-.DD...
-"""
 
 
 def test_a_pattern_counts_what_blocks_the_blockers_by_hand(small_patterns):
