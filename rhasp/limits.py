@@ -175,9 +175,8 @@ class Limit:
     def proven_at_least(self) -> int | None:
         """The most that this search or the other proved every plan takes (``at_least``);
         None when neither proved any."""
-        known = [self.at_least] if self.at_least is not None else []
         other = None if self.also is None else self.also[1].proven_at_least()
-        return max([*known, *([] if other is None else [other])], default=None)
+        return max((n for n in (self.at_least, other) if n is not None), default=None)
 
     def kinds(self) -> list[RanOut]:
         """What ran out, this search's first, then the other's (each once)."""

@@ -126,15 +126,11 @@ def with_anytime_plan(found: Solution, budget: Budget) -> Solution:
     best = AstarEngine(budget=budget, weight=ANYTIME_WEIGHT).solve(puzzle, objective)
     searches = dict(found.searches) or {found.engine: search_figures(found)}
     searches[ANYTIME] = search_figures(best)
+    seconds = found.seconds + best.seconds
     if not best.has_plan:
-        seconds = found.seconds + best.seconds
         return replace(found, lower_bound=lower, searches=searches, seconds=seconds)
     with_plan = replace(
-        found,
-        plan=best.plan,
-        lower_bound=lower,
-        searches=searches,
-        seconds=found.seconds + best.seconds,
+        found, plan=best.plan, lower_bound=lower, searches=searches, seconds=seconds
     )
     if with_plan.length is not None and with_plan.length < lower:
         raise EngineDisagreement(

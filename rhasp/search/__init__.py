@@ -40,7 +40,7 @@ from rhasp.search.cache import stop_serving
 from rhasp.search.geometry import WORD_BITS, Geometry
 from rhasp.search.graph import ClusterGraph, all_moves_graph, explore_cluster
 from rhasp.search.pattern import PatternTable
-from rhasp.search.pattern_bound import astar, empty_patterns, patterned_search
+from rhasp.search.pattern_bound import astar, patterned_search
 from rhasp.search.runner import RUNNER, UNLIMITED, run
 from rhasp.search.shards import (
     EMPTY_CELL,
@@ -151,7 +151,7 @@ def prefer_compiled(sides: Iterable[int] = ()) -> bool:
             key = geometry.key(puzzle.placement)
             for search, flags in WARM_UP:
                 if search is core.best_first:  # the one form A* is called in
-                    flags = {**flags, "patterns": empty_patterns()}
+                    flags = {**flags, "patterns": core.no_patterns()}
                 loaded.append(RUNNER.warm_up(search, geometry.tables, key, UNLIMITED, **flags))
     return all(loaded)
 

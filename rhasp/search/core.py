@@ -514,7 +514,9 @@ class Patterns(NamedTuple):
 
 
 def no_patterns() -> Patterns:
-    """No pattern at all: :func:`pattern_bound` is 0 everywhere."""
+    """No pattern at all: :func:`pattern_bound` is 0 everywhere. Lists here, so that a small
+    search, run uncompiled, loads no numpy (nor, under a memory cap, OpenBLAS's threads); the
+    compiled core is given int64 arrays (``jit.patterns``, by ``compiled.way``)."""
     return Patterns(
         new_buffer(1), new_buffer(0), new_buffer(0), new_buffer(1), new_buffer(0), new_buffer(0)
     )

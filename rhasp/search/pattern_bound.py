@@ -72,7 +72,7 @@ def astar(
 ) -> tuple[Any, ...]:
     """``core.best_first`` from key ``start`` by the process's runner, with ``patterns``
     (none: its own bound alone): the one form every A* is called in."""
-    patterns = empty_patterns() if patterns is None else patterns
+    patterns = core.no_patterns() if patterns is None else patterns
     return run(
         geometry,
         core.best_first,
@@ -118,10 +118,10 @@ def _out_of_states(stopped: SearchLimit) -> bool:
 
 def patterns_for(geometry: Geometry, start: int, seconds: float) -> core.Patterns:
     """Up to :data:`PATTERNS` patterns for the board of ``geometry`` from key ``start``,
-    chosen within ``seconds`` (none: :func:`empty_patterns`)."""
+    chosen within ``seconds`` (none: :func:`core.no_patterns <rhasp.search.core.no_patterns>`)."""
     board, state = geometry.board, geometry.state(start)
     if len(board.targets) != 1 or None in state:  # a target gone: nothing left to bound
-        return empty_patterns()
+        return core.no_patterns()
     compiled = _cluster_search_loaded(board, state)
     most = PATTERN_BOARDS if compiled else UNCOMPILED_BOARDS
     deadline = time.perf_counter() + max(seconds, 0.0)
@@ -275,10 +275,3 @@ def as_arrays(tables: list[tuple]) -> core.Patterns:
         np.concatenate([np.zeros(0, np.int64), *(t[2] for t in tables)]).astype(np.int64),
         np.concatenate([np.zeros(0, np.int64), *(t[3] for t in tables)]).astype(np.int64),
     )
-
-
-def empty_patterns() -> core.Patterns:
-    """No pattern: A* with its own bound alone. Lists, so that a small search, run
-    uncompiled, loads no numpy (nor a memory-capped one, OpenBLAS's threads): the runner
-    gives the compiled core int64 arrays (``jit.patterns``)."""
-    return core.no_patterns()
