@@ -17,6 +17,7 @@ from rhasp.limits import Budget
 from tests.boards import card
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of xdist's: the suite also runs -p no:xdist
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """One worker more than the machine has cores (``--numprocesses=logical`` in
     pyproject.toml): many tests wait on the processes they start (rhasp's start-up, a Dask

@@ -100,6 +100,8 @@ def test_a_vehicle_named_x_is_not_written_on_one_line():
 
 def test_generated_decks_with_several_walls_verify(tmp_path):
     deck = tmp_path / "walls.txt"
+    # Seed 1 draws clusters of 300 to 600 states, which the readable reference walks in
+    # seconds (seed 5's 8,078-state cluster took it most of a minute).
     generate = [
         sys.executable,
         "-m",
@@ -108,7 +110,7 @@ def test_generated_decks_with_several_walls_verify(tmp_path):
         "--size",
         "6",
         "--seed",
-        "5",
+        "1",
         "--count",
         "3",
         "--min-moves",
