@@ -24,10 +24,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rhasp.errors import SearchLimit, TimeLimit
 from rhasp.progress import Progress
+
+if TYPE_CHECKING:
+    from rhasp.search import Handle
 
 #: What one state costs a search at its peak, uncompiled or compiled, as
 #: ``bench/state_memory.py`` measures it (bench/README.md, "Limits"), rounded up for larger
@@ -223,6 +226,9 @@ class Budget:
     #: this budget shares one clock (a solve and the BFS that confirms it, a search restarted
     #: compiled); None, each search counts from its own start.
     since: float | None = field(default=None, compare=False)
+    #: Set, another thread may stop the core's searches run with this budget, or lower their
+    #: state limit while they run (:class:`rhasp.search.watched.Handle`).
+    handle: Handle | None = field(default=None, compare=False)
 
     def deadline(self, began: float) -> float:
         """When a search that began at ``began`` must stop: ``math.inf`` without seconds."""

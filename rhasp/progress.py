@@ -70,6 +70,35 @@ class Silent:
         pass
 
 
+class UntilMuted:
+    """``shown`` (None: nothing) until :meth:`mute`, then nothing: a search run beside another
+    shows its progress while it runs alone, then leaves the display to the other."""
+
+    def __init__(self, shown: Progress | None) -> None:
+        self.shown: Progress = Silent() if shown is None else shown
+
+    def mute(self) -> None:
+        self.shown = Silent()
+
+    def searching(self, states: int, depth: int, seconds: float, measure: str) -> None:
+        self.shown.searching(states, depth, seconds, measure)
+
+    def proved(self, horizon: int, plan: int | None) -> None:
+        self.shown.proved(horizon, plan)
+
+    def note(self, text: str) -> None:
+        self.shown.note(text)
+
+    def start(self, total: int, skipped: int, resumed: Any = None) -> None:
+        self.shown.start(total, skipped, resumed)
+
+    def advance(self, tally: Any) -> None:
+        self.shown.advance(tally)
+
+    def stop(self) -> None:
+        self.shown.stop()
+
+
 @dataclass(frozen=True)
 class HorizonCalls(Silent):
     """A plain function ``(horizon, seconds, memo states)`` as a :class:`Progress`, which

@@ -94,7 +94,7 @@ class Solution(ShownAsText):
     engine: str  # the engine that answered: "asp", "bfs", "astar", or "static analysis"
     proofs: tuple[str, ...]  # what proves the plan optimal (or the puzzle unsolvable)
     explored: int | None  # states a search reached; None for an engine that does not count them
-    seconds: float  # the searches' time together
+    seconds: float  # the searches' time together (the solve's own where they ran side by side)
     limit: Limit | None = None  # what stopped the search, when nothing is proven either way
     #: Engines that stopped at a limit while another proved the answer: name -> the limit.
     stopped: Mapping[str, Limit] = field(default_factory=dict)

@@ -12,6 +12,8 @@ limit met by one never hides what the other proved (:func:`compared`).
 
 from __future__ import annotations
 
+import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -19,8 +21,9 @@ from dataclasses import replace
 from rhasp import search
 from rhasp.engines import AspOptions, Engine, get_engine
 from rhasp.engines.astar import AstarEngine
-from rhasp.limits import Budget, Limit
+from rhasp.limits import PROGRESS_EVERY, Budget, Limit
 from rhasp.model import Puzzle
+from rhasp.progress import UntilMuted
 from rhasp.solution import (
     ANYTIME,
     EngineDisagreement,
@@ -168,24 +171,84 @@ def raced(
     puzzle: Puzzle,
     objective: Objective,
 ) -> Solution:
-    """A* chosen by the board, after a BFS within :data:`CONFIRM_FLOOR` states and half the
-    seconds left, if ``budget`` has seconds: where that BFS ends, its answer stands alone (it
-    is the very search that would have confirmed A*, whose share is never less, so A* first
-    would only have added its own seconds: bench/README.md, "Issue 56: pattern database in
-    A*"); where it stops at its states or seconds, A* answers, confirmed as
-    :func:`confirmed_within_share` says, that BFS not run again where it stopped at states
-    and the share is no larger. A BFS stopped by memory stops the solve."""
-    race = replace(budget, states=min(budget.states, CONFIRM_FLOOR))
-    if budget.seconds is not None:  # half of what is left: A* keeps the other half at least
-        now = time.perf_counter()
-        race = replace(race, seconds=budget.seconds - (budget.deadline(now) - now) / 2)
-    first = oracle(race).solve(puzzle, objective)
-    if first.limit is None:
-        return replace(first, chosen=f"BFS ended within {CONFIRM_FLOOR:,} states")
-    if first.limit.ran_out not in ("states", "time"):
-        return first  # memory: no room for A* either
-    before = first if first.limit.ran_out == "states" else None
-    return confirmed_within_share(engine, oracle, budget, puzzle, objective, before)
+    """A* chosen by the board, with the BFS that confirms it run beside it, in a thread of
+    its own (the compiled core releases the GIL, so on two cores the two searches take the
+    time of the longer): the BFS starts first, alone, and where it ends within
+    :data:`CONFIRM_FLOOR` states (and half the seconds left, if ``budget`` has seconds) its
+    answer stands alone (it is the very search that would have confirmed A*, whose share is
+    never less: bench/README.md, "Issue 56: pattern database in A*"). Past them A* starts,
+    the BFS going on beside it; when A* ends, the BFS is held to its share as
+    :func:`confirmed_within_share` says (stopped at once where it is past it) and the two
+    are compared; a BFS that ended before A* confirms whatever its share. The seconds are
+    the solve's own, from the BFS's start. A BFS stopped by memory before A* starts stops
+    the solve; where it stops at its states or seconds, A* answers, confirmed by a BFS run
+    again within its share as :func:`confirmed_within_share` says, unless no larger."""
+    began = time.perf_counter()
+    handle, shown = search.Handle(), UntilMuted(budget.progress)
+    beside = Beside(oracle(replace(budget, handle=handle, progress=shown)), puzzle, objective)
+    try:
+        wait = math.inf if budget.seconds is None else (budget.deadline(began) - began) / 2
+        first = beside.ended_within(handle, CONFIRM_FLOOR, began + wait)
+        if first is not None and first.limit is None and first.explored <= CONFIRM_FLOOR:
+            return replace(first, chosen=f"BFS ended within {CONFIRM_FLOOR:,} states")
+        if first is not None and first.limit is not None:
+            if first.limit.ran_out not in ("states", "time"):
+                return first  # memory: no room for A* either
+            before = first if first.limit.ran_out == "states" else None
+            return confirmed_within_share(engine, oracle, budget, puzzle, objective, before)
+        shown.mute()  # the display is A*'s now
+        found = engine.solve(puzzle, objective)
+        share = budget if found.explored is None else confirmation_share(budget, found.explored)
+        handle.stop_past(share.states)
+        check = within_share(beside.result(), share, budget)
+    finally:
+        handle.stop()
+        beside.join()
+    return replace(compared(found, check), seconds=time.perf_counter() - began)
+
+
+#: How often the thread that waits for a search beside it looks at its states (seconds).
+LOOK_EVERY = 0.01
+
+
+class Beside:
+    """``engine``'s solve of ``puzzle``, run in a thread of its own from now on."""
+
+    def __init__(self, engine: Engine, puzzle: Puzzle, objective: Objective) -> None:
+        self._outcome: list[Solution | BaseException] = []
+        self._thread = threading.Thread(
+            target=self._run, args=(engine, puzzle, objective), name="rhasp-beside", daemon=True
+        )
+        self._thread.start()
+
+    def _run(self, engine: Engine, puzzle: Puzzle, objective: Objective) -> None:
+        try:
+            self._outcome.append(engine.solve(puzzle, objective))
+        except BaseException as error:  # handed to the thread that asks for the result
+            self._outcome.append(error)
+
+    def ended_within(self, handle: search.Handle, states: int, deadline: float) -> Solution | None:
+        """The solve's solution if it ends before its search, followed by ``handle``, has
+        found more than ``states`` states, or ``deadline`` (a ``time.perf_counter()`` value)
+        comes; else None. Looked at every :data:`LOOK_EVERY` seconds: it may have ended a
+        little past ``states``."""
+        while self._thread.is_alive() and handle.states <= states:
+            if time.perf_counter() >= deadline:
+                return None
+            self._thread.join(LOOK_EVERY)
+        return None if self._thread.is_alive() else self.result()
+
+    def result(self) -> Solution:
+        """The solve's solution (waiting for it), or what it raised, raised here."""
+        self.join()
+        outcome = self._outcome[0]
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
+    def join(self) -> None:
+        while self._thread.is_alive():  # in slices, so that Ctrl-C is taken here
+            self._thread.join(PROGRESS_EVERY)
 
 
 def confirmed(engine: Engine, oracle: Engine, puzzle: Puzzle, objective: Objective) -> Solution:
@@ -220,11 +283,17 @@ def confirmed_within_share(
     share = budget if found.explored is None else confirmation_share(budget, found.explored)
     reran = before is None or before.limit is None or share.states > (before.limit.amount or 0)
     check = oracle(share).solve(puzzle, objective) if reran else before
+    return compared(found, within_share(check, share, budget))
+
+
+def within_share(check: Solution, share: Budget, budget: Budget) -> Solution:
+    """``check``, the confirming search's solution, its limit said as its share where it
+    stopped there (past it: stopped beside A*), not at the ``budget`` the caller set."""
     reached = (check.limit and check.limit.reached) or 0
     if check.limit and share.states < budget.states and reached >= share.states:
         text = f"stopped at {reached:,} states, its share"
         check = replace(check, limit=Limit(text, "share", share.states, reached))
-    return compared(found, check)
+    return check
 
 
 def compared(found: Solution, check: Solution) -> Solution:

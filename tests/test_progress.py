@@ -8,7 +8,7 @@ from typing import Any
 
 import rhasp
 from rhasp import enumeration
-from rhasp.progress import Silent
+from rhasp.progress import Silent, UntilMuted
 from tests.boards import card
 
 
@@ -80,3 +80,24 @@ def test_a_display_without_proved_still_follows_an_asp_proof():
     shown = OnlySearching([])
     assert rhasp.solve(card(1), progress=shown, confirm=False).moves == 8
     assert shown.seen
+
+
+def test_a_search_beside_another_shows_its_progress_until_muted():
+    shown = SearchRecorder()
+    beside = UntilMuted(shown)
+    beside.searching(10, 1, 0.1, "depth")
+    beside.mute()
+    beside.searching(20, 2, 0.2, "depth")
+    beside.stop()  # its end, after A* took the display, clears nothing
+    assert shown.calls == [("searching", 10)]
+
+
+class SearchRecorder(Silent):
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any]] = []
+
+    def searching(self, states: int, depth: int, seconds: float, measure: str) -> None:
+        self.calls.append(("searching", states))
+
+    def stop(self) -> None:
+        self.calls.append(("stop", None))

@@ -55,6 +55,7 @@ from rhasp.search.shards import (
     Lines,
     ShardLimits,
 )
+from rhasp.search.watched import Handle
 
 #: numba highlights its messages with colorama, whose init and deinit swap ``sys.stdout`` and
 #: ``sys.stderr`` from whichever thread compiles or loads: here a loading thread, whose swap
@@ -75,6 +76,7 @@ __all__ = [
     "WALL_CELL",
     "BoundTable",
     "ClusterGraph",
+    "Handle",
     "Lines",
     "PatternTable",
     "ShardLimits",

@@ -27,9 +27,11 @@ search that only counts skips the links. Each stops at ``max_states`` states and
 
 Every search also keeps a *watch* up to date, a buffer of three numbers: the states found so
 far and the depth being expanded (moves from the start, or slides for Dijkstra), which another
-thread may read to show progress, and a stop flag, which another thread may set to end the
-search early (it then returns ``BUDGET`` too). Writing two numbers per state expanded costs
-nothing measurable, compiled or not.
+thread may read to show progress, and a stop mark, which another thread may set to end the
+search early (it then returns ``BUDGET`` too): 0 for none, else the search stops once it has
+found that many states (1: at once; a larger mark lowers ``max_states`` while it runs, see
+:class:`rhasp.search.watched.Handle`). Writing two numbers per state expanded costs nothing
+measurable, compiled or not.
 """
 
 from __future__ import annotations
@@ -399,11 +401,18 @@ def quick_goal_test(g: Tables) -> tuple[int, int]:
 
 
 def post_progress(watch: Buffer, states: int, depth: int, max_states: int) -> bool:
-    """Post the search's progress on ``watch``; whether it must stop (past max_states, or stop
-    asked for)."""
+    """Post the search's progress on ``watch``; whether it must stop (past max_states, or at
+    its stop mark)."""
     watch[STATES] = states
     watch[DEPTH] = depth
-    return states > max_states or watch[STOP] != 0
+    return states > max_states or stop_asked(watch, states)
+
+
+def stop_asked(watch: Buffer, states: int) -> bool:
+    """Whether ``watch``'s stop mark asks a search that has found ``states`` states to stop
+    (1: at once, whatever it has found)."""
+    mark = watch[STOP]
+    return mark == 1 or (mark != 0 and states >= mark)
 
 
 def walk_back(keys: list[int], parent: list[int], index: int) -> list[int]:

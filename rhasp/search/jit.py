@@ -336,7 +336,7 @@ def _plain_keys(keys: list[tuple[int, ...]], watch: np.ndarray) -> list[int] | N
     """The keys as Python ints (words lowest first), or None when ``watch`` asks to stop."""
     plain_keys: list[int] = []
     for start in range(0, len(keys), SLICE):
-        if watch[core.STOP]:
+        if core.stop_asked(watch, int(watch[core.STATES])):
             return None
         words = np.asarray(keys[start : start + SLICE], dtype=np.int64).astype(object)
         value = words[:, 0]

@@ -329,6 +329,8 @@ class Runner:
         def search() -> tuple[Any, ...]:
             return twin(*converted, watch, **flags)
 
+        if budget.handle is not None:
+            budget.handle.attach(watch)
         watched = Watched(budget, watch, reached, measure, switch)
         outcome = watched.run(search, threaded or switch is not None)
         if jit is not None:

@@ -46,6 +46,48 @@ def interruptibly(work: Callable[[], Any]) -> None:
         raise failed[0]
 
 
+class Handle:
+    """How another thread stops the searches run with a budget that carries this handle
+    (:attr:`Budget.handle <rhasp.limits.Budget.handle>`): at once, or once they have found
+    more than a number of states, a state limit lowered while they run (the BFS beside A*,
+    whose share is known only when A* ends: :func:`rhasp.solving.raced`). A search is
+    attached as it starts, and one attached later (restarted compiled) stops as the mark
+    says. Stopped so, a search ends as at its state limit (a :class:`SearchLimit`)."""
+
+    def __init__(self) -> None:
+        self._watches: list[Any] = []
+        self._mark = 0  # the watch's stop mark (see rhasp.search.core): 0, none
+        self._guard = threading.Lock()
+
+    def attach(self, watch: Any) -> None:
+        """Follow the search that writes ``watch`` (before it starts)."""
+        with self._guard:
+            self._watches.append(watch)
+            self._marked(watch)
+
+    def stop_past(self, states: int) -> None:
+        """Stop the searches once they have found more than ``states`` states (at once if
+        they have); a mark already lower stays."""
+        with self._guard:
+            self._mark = max(1, states + 1) if self._mark == 0 else min(self._mark, states + 1)
+            for watch in self._watches:
+                self._marked(watch)
+
+    def stop(self) -> None:
+        """Stop the searches at once."""
+        self.stop_past(0)
+
+    @property
+    def states(self) -> int:
+        """The states found so far by the search attached last (0 before any)."""
+        with self._guard:
+            return int(self._watches[-1][core.STATES]) if self._watches else 0
+
+    def _marked(self, watch: Any) -> None:
+        if self._mark and (watch[core.STOP] == 0 or watch[core.STOP] > self._mark):
+            watch[core.STOP] = self._mark
+
+
 @dataclass(frozen=True)
 class Reached:
     """How a limit line says where a search stopped (``words``, from the number its watch
