@@ -19,6 +19,10 @@ run stops: a faster wrong answer is no answer.
 6. **cards, ASP**: ``rhasp deck puzzles/original40.txt --engine asp --jobs 1`` (each proof
    confirmed by BFS, as a deck does).
 7. **left12, A***: ``rhasp solve puzzles/large/left12.txt --engine astar --format json``.
+8. **crowded deck, default engine**: ``rhasp deck puzzles/large/crowded.txt --jobs 1
+   --max-states 5000000`` (9×9 and 12×12 boards: A* after a short BFS, confirmed).
+9. **crowded 9×9, default engine**: ``rhasp deck bench/experiments/crowded9.txt --jobs 1``
+   (issue 56's target boards, clusters of up to 15 million states).
 
 Prints a table (medians, the runs, after/before) and one JSON line. Not a test.
 """
@@ -40,6 +44,9 @@ ROOT = Path(__file__).resolve().parents[1]
 CARDS = ROOT / "puzzles" / "original40.txt"
 LEFT12 = ROOT / "puzzles" / "large" / "left12.txt"
 DECK_10K = ROOT / "bench" / "database10k.txt"
+CROWDED = ROOT / "puzzles" / "large" / "crowded.txt"  # issue 56's deck, by the default engine
+CROWDED_OPTIONS = ("--jobs", "1", "--max-states", "5000000")  # as bench/large.py --deck
+CROWDED9 = ROOT / "bench" / "experiments" / "crowded9.txt"  # issue 56's 9×9 target boards
 ANALYZE = """
 import json, sys
 import rhasp
@@ -74,6 +81,8 @@ def measures() -> dict[str, list[str]]:
         ],
         "cards, ASP": [*deck, str(CARDS), "--engine", "asp", "--jobs", "1"],
         "left12, A*": [*rhasp, "solve", str(LEFT12), "--engine", "astar", "--format", "json"],
+        "crowded deck, default engine": [*deck, str(CROWDED), *CROWDED_OPTIONS],
+        "crowded 9x9 (clusters to 15 M), default engine": [*deck, str(CROWDED9), "--jobs", "1"],
     }
 
 
