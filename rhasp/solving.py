@@ -12,7 +12,6 @@ limit met by one never hides what the other proved (:func:`compared`).
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections.abc import Callable
@@ -187,8 +186,8 @@ def raced(
     handle, shown = search.Handle(), UntilMuted(budget.progress)
     beside = Beside(oracle(replace(budget, handle=handle, progress=shown)), puzzle, objective)
     try:
-        wait = math.inf if budget.seconds is None else (budget.deadline(began) - began) / 2
-        first = beside.ended_within(handle, CONFIRM_FLOOR, began + wait)
+        halfway = began + (budget.deadline(began) - began) / 2  # math.inf without seconds
+        first = beside.ended_within(handle, CONFIRM_FLOOR, halfway)
         if first is not None and first.limit is None and first.explored <= CONFIRM_FLOOR:
             return replace(first, chosen=f"BFS ended within {CONFIRM_FLOOR:,} states")
         if first is not None and first.limit is not None:
@@ -198,7 +197,7 @@ def raced(
             return confirmed_within_share(engine, oracle, budget, puzzle, objective, before)
         shown.mute()  # the display is A*'s now
         found = engine.solve(puzzle, objective)
-        share = budget if found.explored is None else confirmation_share(budget, found.explored)
+        share = confirmation_share(budget, found.explored)
         handle.stop_past(share.states)
         check = within_share(beside.result(), share, budget)
     finally:
@@ -280,7 +279,7 @@ def confirmed_within_share(
     stopped at a limit gives the oracle the whole budget. ``before``: the oracle's solution
     within fewer states, stopped at them, taken for the check where the share is no more."""
     found = engine.solve(puzzle, objective)
-    share = budget if found.explored is None else confirmation_share(budget, found.explored)
+    share = confirmation_share(budget, found.explored)
     reran = before is None or before.limit is None or share.states > (before.limit.amount or 0)
     check = oracle(share).solve(puzzle, objective) if reran else before
     return compared(found, within_share(check, share, budget))
@@ -346,10 +345,13 @@ CONFIRM_FACTOR = 10
 CONFIRM_FLOOR = 1_000_000
 
 
-def confirmation_share(budget: Budget, states: int) -> Budget:
+def confirmation_share(budget: Budget, states: int | None) -> Budget:
     """The budget of the BFS that confirms an engine which reached ``states`` states: its
     share, :data:`CONFIRM_FACTOR` times as many and at least :data:`CONFIRM_FLOOR`, within
-    ``budget`` (whose seconds bound it too). Counted in states, not seconds, so that whether
-    the confirmation finishes is the same on every machine and under any load."""
+    ``budget`` (whose seconds bound it too); the whole ``budget`` where the engine counted
+    none (it stopped at a limit). Counted in states, not seconds, so that whether the
+    confirmation finishes is the same on every machine and under any load."""
+    if states is None:
+        return budget
     share = max(CONFIRM_FLOOR, CONFIRM_FACTOR * states)
     return replace(budget, states=min(budget.states, share))
