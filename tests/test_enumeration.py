@@ -92,7 +92,7 @@ def test_the_core_finds_the_same_uncompiled_and_compiled():
     options = enumeration.Options(size=4, max_walls=1)
     lines = enumeration.line_tables(options)
     limits = shards.ShardLimits(1, 16, 0, 1, 1, BUDGET)
-    for number in range(0, enumeration.shard_count(lines), 7):
+    for number in range(0, enumeration.shard_count(lines), 12):
         prefix = enumeration.shard_prefix(lines, number)
         plain = shards.enumerate_shard(lines, prefix, limits, core.new_buffer(3))
         fast = jit.enumerate_shard(jit.tables(lines), jit.keys(prefix), limits, jit.watch())
@@ -150,7 +150,8 @@ def test_a_killed_run_resumes_to_the_uninterrupted_output(tmp_path):
     whole, out = tmp_path / "whole.txt", tmp_path / "db.txt"
     journal = tmp_path / "db.txt.shards"
     slice_ = ("--size", "6", "--pieces", "1..4", "--jobs", "2")  # thousands of small shards
-    assert enumerate_cli(*slice_, "--out", str(whole)).exit_code == 0
+    uninterrupted = enumerate_cli(*slice_, "--out", str(whole))
+    assert uninterrupted.exit_code == 0
     command = [sys.executable, "-m", "rhasp", "enumerate", *slice_, "--out", str(out)]
     process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
@@ -168,9 +169,8 @@ def test_a_killed_run_resumes_to_the_uninterrupted_output(tmp_path):
     assert result.exit_code == 0, result.stderr
     assert out.read_bytes() == whole.read_bytes()
     assert f"resuming: {written:,} shards already done" in result.stderr
-    assert summary(result.stderr, "puzzles") == summary(
-        enumerate_cli(*slice_).stderr, "puzzles"
-    )  # the summary counts the shards done before the kill
+    # The summary counts the shards done before the kill.
+    assert summary(result.stderr, "puzzles") == summary(uninterrupted.stderr, "puzzles")
 
 
 def test_the_workers_of_a_killed_run_stop_with_it(tmp_path):

@@ -165,9 +165,11 @@ def test_the_distance_check_catches_a_bound_broken_on_purpose():
     assert puzzle.board.settle(puzzle.start) in too_high  # C counted: 3 where 2 do
 
 
-def distances_to_goal(puzzle: Puzzle, objective: str) -> dict:
+def distances_to_goal(puzzle: Puzzle, objective: str, max_states: int | None = None) -> dict | None:
     """Every reachable state's fewest moves (or slides) to the goal, by the readable model:
-    the graph of moves from the start, then Dijkstra backwards from the solved states."""
+    the graph of moves from the start, then Dijkstra backwards from the solved states. None
+    where more than ``max_states`` states are reachable (a property's cap on one example's
+    cost: random boards of 8×8 reach clusters of hundreds of thousands)."""
     board = puzzle.board
     start = board.settle(puzzle.start)
     edges: dict = {}  # state -> [(cost, state before)]
@@ -180,6 +182,8 @@ def distances_to_goal(puzzle: Puzzle, objective: str) -> dict:
             if after not in seen:
                 seen.add(after)
                 frontier.append(after)
+        if max_states is not None and len(seen) > max_states:
+            return None
     queue = [(0, n, s) for n, s in enumerate(s for s in seen if board.is_solved(s))]
     heapq.heapify(queue)
     distance: dict = {}

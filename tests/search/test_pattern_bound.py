@@ -6,7 +6,7 @@ agreeing with the card backs and with BFS."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 
 from rhasp import search
 from rhasp.limits import Budget
@@ -30,16 +30,25 @@ def small_patterns(monkeypatch):
     monkeypatch.setattr(pattern_bound, "PROBE_STATES", 1)
 
 
-def too_high(puzzle: Puzzle, objective: str) -> list[tuple]:
+#: The most states a random board's cluster may hold here: the readable model walks it in
+#: Python (about 0.1 ms a state), and some 8×8 boards drawn reach 60,000 states and more.
+MAX_STATES = 10_000
+
+
+def too_high(puzzle: Puzzle, objective: str) -> list[tuple] | None:
     """The states (with their bound and true distance) where A*'s bound with the patterns
     chosen from the start exceeds the true distance to the goal, by the readable model's
-    own search (every state reachable from the start that can reach the goal)."""
+    own search (every state reachable from the start that can reach the goal); None where
+    more than :data:`MAX_STATES` are reachable."""
+    distances = distances_to_goal(puzzle, objective, MAX_STATES)
+    if distances is None:
+        return None
     geometry = Geometry.of(puzzle.board)
     start = geometry.key(puzzle.board.settle(puzzle.start))
     patterns = pattern_bound.patterns_for(geometry, start, 0.5)
     targets, by_slides = list(geometry.targets), objective == "slides"
     found = []
-    for state, left in distances_to_goal(puzzle, objective).items():
+    for state, left in distances.items():
         bound = CORE.bound_of(geometry.tables, targets, geometry.key(state), by_slides, patterns)
         if not 0 <= bound <= left:
             found.append((state, bound, left))
@@ -53,7 +62,9 @@ def too_high(puzzle: Puzzle, objective: str) -> list[tuple]:
 )
 @given(puzzles(min_side=5, max_side=8, max_others=7, max_targets=1))
 def test_the_pattern_bound_never_exceeds_the_distance_left(small_patterns, puzzle):
-    assert too_high(puzzle, "moves") == []
+    by_moves = too_high(puzzle, "moves")
+    assume(by_moves is not None)
+    assert by_moves == []
     assert too_high(puzzle, "slides") == []
 
 
@@ -74,11 +85,13 @@ def test_the_check_catches_a_bound_one_too_high(small_patterns, monkeypatch):
 @given(puzzles(min_side=5, max_side=8, max_others=7, max_targets=1))
 def test_the_pattern_bound_is_consistent(small_patterns, puzzle):
     """One move changes the bound by at most one (by moves): A* never reopens a state."""
+    distances = distances_to_goal(puzzle, "moves", MAX_STATES)
+    assume(distances is not None)
     geometry = Geometry.of(puzzle.board)
     start = geometry.key(puzzle.board.settle(puzzle.start))
     patterns = pattern_bound.patterns_for(geometry, start, 0.5)
     targets, g = list(geometry.targets), geometry.tables
-    for state in distances_to_goal(puzzle, "moves"):
+    for state in distances:
         key = geometry.key(state)
         here = CORE.bound_of(g, targets, key, False, patterns)
         for after in geometry.neighbours(key):
