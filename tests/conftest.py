@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
+import pickle
 import signal
 import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -27,15 +31,55 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return (os.cpu_count() or 1) + 1
 
 
+T = TypeVar("T")
+
+
+def once_a_run(factory: pytest.TempPathFactory, name: str, compute: Callable[[], T]) -> T:
+    """``compute()``, made once for the whole run of the suite: under xdist the first worker
+    to ask makes it, under a lock, and leaves it pickled in the run's own temporary folder
+    (every worker's folder is in it, and a new run has a new one); the others read it there.
+    A fixture each worker would otherwise make again (a 5×5 enumeration, a deck run) is made
+    once, not once a worker. Without xdist, simply ``compute()``."""
+    base = factory.getbasetemp()
+    if not base.name.startswith("popen-gw"):  # not an xdist worker: nothing to share with
+        return compute()
+    kept, lock = base.parent / f"{name}.pickle", base.parent / f"{name}.lock"
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        if kept.exists():
+            return pickle.loads(kept.read_bytes())
+        made = compute()
+        kept.write_bytes(pickle.dumps(made))
+        return made
+
+
 @pytest.fixture(scope="session")
-def card_solutions():
+def shards_of_5x5(tmp_path_factory) -> list:
+    """The complete 5×5 enumeration's shards, in order, from two worker processes."""
+
+    def enumerated() -> list:
+        from rhasp import enumeration
+
+        options = enumeration.Options(size=5)
+        numbers = range(enumeration.shard_count(enumeration.prepared(options)))
+        return list(enumeration.shard_results(options, numbers, 1_000_000, 2, None))
+
+    return once_a_run(tmp_path_factory, "shards_of_5x5", enumerated)
+
+
+@pytest.fixture(scope="session")
+def card_solutions(tmp_path_factory):
     """The oracle's solutions of the 40 original cards, by (card number, objective)."""
-    engine = get_engine("bfs", budget=Budget())
-    return {
-        (number, objective): engine.solve(card(number), objective)
-        for number in range(1, 41)
-        for objective in ("moves", "slides")
-    }
+
+    def solved() -> dict:
+        engine = get_engine("bfs", budget=Budget())
+        return {
+            (number, objective): engine.solve(card(number), objective)
+            for number in range(1, 41)
+            for objective in ("moves", "slides")
+        }
+
+    return once_a_run(tmp_path_factory, "card_solutions", solved)
 
 
 @pytest.fixture

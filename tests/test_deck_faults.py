@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.boards import ROOT
+from tests.conftest import once_a_run
 
 DATABASE = ROOT / "bench" / "database10k.txt"
 LINES = 200  # a run of about two seconds on two workers, with the cluster counted
@@ -30,10 +31,13 @@ def deck(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def uninterrupted(deck, tmp_path_factory) -> dict[int, tuple]:
-    out = tmp_path_factory.mktemp("whole") / "out.jsonl"
-    run = subprocess.run(command(deck, out), capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    return records(out)
+    def run_whole() -> dict[int, tuple]:
+        out = tmp_path_factory.mktemp("whole") / "out.jsonl"
+        run = subprocess.run(command(deck, out), capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        return records(out)
+
+    return once_a_run(tmp_path_factory, "deck_faults_uninterrupted", run_whole)
 
 
 def command(deck: Path, out: Path, *more: str) -> list[str]:
