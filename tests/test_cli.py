@@ -726,8 +726,9 @@ def test_a_long_proof_shows_the_live_line_on_a_terminal_and_never_in_json():
     assert code == 4
     assert re.search(r"proving horizon \d+ · [12]\.\d s · [\d,]+ states in the memo", err)
     assert "timed out at horizon" in out
+    # Past the second after which the terminal's live line shows (above), never shown here.
     code, out, err = run_with_terminal_stderr(
-        "solve", card26, *slides, "--no-confirm", "--timeout", "2.5", "--format", "json"
+        "solve", card26, *slides, "--no-confirm", "--timeout", "1.5", "--format", "json"
     )
     assert code == 4 and "proving" not in err
     assert json.loads(out)["asp"]["memo"]["states"] > 0
@@ -741,7 +742,7 @@ def test_a_long_proof_shows_the_live_line_on_a_terminal_and_never_in_json():
             *slides,
             "--no-confirm",
             "--timeout",
-            "2.5",
+            "1.5",
         ],
         capture_output=True,
         text=True,
@@ -886,9 +887,17 @@ def piped(puzzle, solve_options: list[str], command: str = "solve") -> subproces
     ids=["text", "boards", "signed-boards", "json", "verbose"],
 )
 def test_check_reads_what_solve_prints(puzzle, options, figure):
-    checked = piped(puzzle, options)
-    assert checked.returncode == 0, checked.stderr
+    printed = rhasp("solve", str(puzzle), *options)
+    assert printed.exit_code == 0, printed.stderr
+    checked = rhasp("check", str(puzzle), "-", stdin=printed.stdout)
+    assert checked.exit_code == 0, checked.stderr
     assert "the plan solves the puzzle" in checked.stdout and figure in checked.stdout
+
+
+def test_check_reads_what_solve_prints_through_a_real_pipe():
+    checked = piped(ORIGINAL / "card01.txt", ["--engine", "bfs", "--boards"])
+    assert checked.returncode == 0, checked.stderr
+    assert "the plan solves the puzzle" in checked.stdout and "moves: 8, minimal" in checked.stdout
 
 
 def test_check_reads_a_deck_record_of_one_puzzle(tmp_path):

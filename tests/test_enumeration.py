@@ -114,9 +114,9 @@ def test_the_same_lines_on_one_process_and_on_two(tmp_path, five):
 
 def test_the_same_bytes_on_a_dask_cluster(tmp_path, dask_cluster):
     local, remote = tmp_path / "local.txt", tmp_path / "remote.txt"
-    assert enumerate_cli("--size", "5", "--pieces", "1..5", "--out", str(local)).exit_code == 0
+    assert enumerate_cli("--size", "5", "--pieces", "1..4", "--out", str(local)).exit_code == 0
     result = enumerate_cli(
-        "--size", "5", "--pieces", "1..5", "--scheduler", dask_cluster, "--out", str(remote)
+        "--size", "5", "--pieces", "1..4", "--scheduler", dask_cluster, "--out", str(remote)
     )
     assert result.exit_code == 0, result.stderr
     assert remote.read_bytes() == local.read_bytes()
