@@ -20,6 +20,13 @@ from rhasp.engines import get_engine
 from rhasp.limits import Budget
 from tests.boards import card
 
+# Where PYTHONDONTWRITEBYTECODE is set (this project's machines set it), pytest rewrites every
+# test module's asserts anew in each worker (3 s of each worker's start) and every rhasp
+# process a test starts compiles the checkout's source again: the suite keeps bytecode, as
+# Python does by default, for itself and the processes it starts.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 
 @pytest.hookimpl(optionalhook=True)  # a hook of xdist's: the suite also runs -p no:xdist
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
