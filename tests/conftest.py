@@ -56,7 +56,9 @@ def once_a_run(factory: pytest.TempPathFactory, name: str, compute: Callable[[],
         if kept.exists():
             return pickle.loads(kept.read_bytes())
         made = compute()
-        kept.write_bytes(pickle.dumps(made))
+        part = kept.with_suffix(".part")  # whole or not at all, should this worker die
+        part.write_bytes(pickle.dumps(made))
+        part.replace(kept)
         return made
 
 
