@@ -90,7 +90,7 @@ def test_the_core_finds_the_same_uncompiled_and_compiled():
     options = enumeration.Options(size=4, max_walls=1)
     lines = enumeration.line_tables(options)
     limits = shards.ShardLimits(1, 16, 0, 1, 1, BUDGET)
-    for number in range(0, enumeration.shard_count(lines), 12):
+    for number in range(0, enumeration.shard_count(lines), 16):
         prefix = enumeration.shard_prefix(lines, number)
         plain = shards.enumerate_shard(lines, prefix, limits, core.new_buffer(3))
         fast = jit.enumerate_shard(jit.tables(lines), jit.keys(prefix), limits, jit.watch())
