@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from hypothesis import strategies as st
@@ -18,6 +19,15 @@ PUZZLES = ROOT / "puzzles"
 LARGE_CLUSTERS = PUZZLES / "large-clusters.txt"
 ORIGINAL = PUZZLES / "original"
 EXAMPLES = PUZZLES / "examples"
+#: 10,000 lines of the published database (bench/database10k.txt).
+DATABASE10K = ROOT / "bench" / "database10k.txt"
+
+
+def database_deck_file(path: Path, lines: int) -> Path:
+    """``path`` written with the first ``lines`` lines of :data:`DATABASE10K`; returned."""
+    with DATABASE10K.open() as source:
+        path.write_text("".join(itertools.islice(source, lines)))
+    return path
 
 
 # Minimal moves of the 40 original cards: the lengths of the solutions printed on the card

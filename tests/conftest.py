@@ -47,10 +47,10 @@ def once_a_run(factory: pytest.TempPathFactory, name: str, compute: Callable[[],
     (every worker's folder is in it, and a new run has a new one); the others read it there.
     A fixture each worker would otherwise make again (a 5×5 enumeration, a deck run) is made
     once, not once a worker. Without xdist, simply ``compute()``."""
-    base = factory.getbasetemp()
-    if not base.name.startswith("popen-gw"):  # not an xdist worker: nothing to share with
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # not an xdist worker: nothing to share with
         return compute()
-    kept, lock = base.parent / f"{name}.pickle", base.parent / f"{name}.lock"
+    run = factory.getbasetemp().parent  # the run's folder, which holds each worker's
+    kept, lock = run / f"{name}.pickle", run / f"{name}.lock"
     with lock.open("w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         if kept.exists():

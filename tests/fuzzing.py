@@ -77,11 +77,10 @@ from rhasp.model import (
 )
 from rhasp.notation import NOTATIONS, format_plan, parse_plan
 from rhasp.requests import StaticVerdict
-from tests.boards import place_if_free
+from tests.boards import DATABASE10K, place_if_free
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
-DATABASE_DECK = ROOT / "bench" / "database10k.txt"
 
 READERS = (
     "grid",
@@ -144,7 +143,7 @@ def seeds() -> Seeds:
     grids = tuple(file.read_text(encoding="utf-8") for file in files)
     puzzles = tuple(read_path(str(file))[0] for file in files)
     deck = PUZZLES / "original40.txt"
-    database = DATABASE_DECK.read_text(encoding="utf-8").splitlines()[1::10]
+    database = DATABASE10K.read_text(encoding="utf-8").splitlines()[1::10]
     lines = tuple(deck.read_text(encoding="utf-8").splitlines()) + tuple(database)
     plans: list[tuple[int, str]] = []
     backs = (PUZZLES / "original40-cardbacks.txt").read_text(encoding="utf-8").splitlines()
@@ -1288,7 +1287,7 @@ def http_app() -> Any:
     from rhasp.web.server import Database, ServerLimits, create_app
 
     database = scratch() / "database.txt"
-    lines = DATABASE_DECK.read_text(encoding="utf-8").splitlines()[:200]
+    lines = DATABASE10K.read_text(encoding="utf-8").splitlines()[:200]
     database.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return create_app(ServerLimits(**HTTP_LIMITS), Database(database))
 

@@ -29,6 +29,7 @@ from tests.boards import (
     PUZZLES,
     card,
     card_rows,
+    database_deck_file,
 )
 from tests.command import rhasp, runner
 from tests.reference import fewest
@@ -1071,8 +1072,6 @@ def test_several_puzzles_in_a_one_puzzle_format_need_a_directory():
 
 # --- standard output closed by its reader: quietly, exit 0 or 141 ---------------------------------
 
-DATABASE10K = PUZZLES.parent / "bench" / "database10k.txt"
-
 
 @pytest.mark.parametrize(
     "args",
@@ -1087,10 +1086,8 @@ DATABASE10K = PUZZLES.parent / "bench" / "database10k.txt"
 def test_a_closed_pipe_ends_quietly(args, tmp_path):
     # `rhasp solve ... | head -1` once exited 1 (the "no solution" code), at times after a
     # "Broken pipe" line. The reader here closes after one line, with hundreds still to come
-    # (DECK: the first 500 lines of the database's 10,000; reading all took seconds).
-    deck = tmp_path / "deck.txt"
-    with DATABASE10K.open() as source:
-        deck.write_text("".join(line for _, line in zip(range(500), source, strict=False)))
+    # (DECK: the first 500 lines of bench/database10k.txt; reading all took seconds).
+    deck = database_deck_file(tmp_path / "deck.txt", 500)
     args = [str(deck) if arg == "DECK" else arg for arg in args]
     process = subprocess.Popen(
         [sys.executable, "-m", "rhasp", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE

@@ -14,19 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.boards import ROOT
+from tests.boards import ROOT, database_deck_file
 from tests.conftest import once_a_run
 
-DATABASE = ROOT / "bench" / "database10k.txt"
 LINES = 200  # a run of about two seconds on two workers, with the cluster counted
 
 
 @pytest.fixture(scope="module")
 def deck(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("deck") / "deck.txt"
-    with DATABASE.open() as source:
-        path.write_text("".join(line for _, line in zip(range(LINES), source, strict=False)))
-    return path
+    return database_deck_file(tmp_path_factory.mktemp("deck") / "deck.txt", LINES)
 
 
 @pytest.fixture(scope="module")

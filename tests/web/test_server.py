@@ -656,8 +656,8 @@ def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
     assert record["length"] == fewest["length"] and record["proven_by"] == ["asp"]
     assert record["stopped"]["bfs"].startswith("state limit reached")
     assert "--" not in record["stopped"]["bfs"]  # no command-line option on a page
-    # 2 s: BFS by slides takes 0.06 s here, uncompiled (0.5 s was met by both in CI's first
-    # run, under load); ASP by slides takes 4.6 s.
+    # 2 s: BFS by slides takes 0.06 s here, uncompiled (0.5 s was met by both in a fresh
+    # clone's run with an empty cache, under load); ASP by slides takes 4.6 s.
     hurried = TestClient(create_app(ServerLimits(seconds=2)))
     past_asp = post(hurried, "solve", board=HARDEST, engine="asp", objective="slides").json()
     assert past_asp["proven_by"] == ["bfs"] and past_asp["stopped"]["asp"].startswith("timed out")
