@@ -43,9 +43,14 @@ def main() -> None:
         sys.stderr.write(INTERRUPTED + "\n")
         sys.exit(EXIT_INTERRUPTED)
     except (MemoryError, RuntimeError, ImportError, SyntaxError) as error:
-        if isinstance(error.__cause__, KeyboardInterrupt):  # Ctrl-C inside a class's making
+        # Ctrl-C or SIGTERM inside a class's making: Python 3.11 wraps what a field's
+        # __set_name__ raised in a RuntimeError ("Error calling __set_name__").
+        if isinstance(error.__cause__, KeyboardInterrupt):
             sys.stderr.write(INTERRUPTED + "\n")
             sys.exit(EXIT_INTERRUPTED)
+        if isinstance(error.__cause__, Terminated):
+            sys.stderr.write(TERMINATED + "\n")
+            sys.exit(EXIT_TERMINATED)
         said = out_of_memory(error)
         if said is None:
             raise

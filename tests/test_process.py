@@ -207,6 +207,47 @@ def test_a_syntax_error_in_rhasps_own_file_under_ulimit_is_the_memory(monkeypatc
     assert entry.out_of_memory(elsewhere) is None
 
 
+class _StopsWhileMade:
+    """A class attribute whose ``__set_name__`` meets the signal ``stop`` raises, as a
+    dataclass field does when Ctrl-C or SIGTERM lands while its class is made."""
+
+    def __init__(self, stop: BaseException) -> None:
+        self.stop = stop
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        raise self.stop
+
+
+@pytest.mark.parametrize(
+    ("stop", "code", "said"),
+    [
+        (KeyboardInterrupt(), 130, "rhasp: interrupted\n"),
+        ("Terminated", 143, "rhasp: terminated\n"),
+    ],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_a_signal_while_a_class_is_made_is_one_line_and_its_exit_code(
+    monkeypatch, capsys, stop, code, said
+):
+    # Python 3.11 wraps what __set_name__ raised in a RuntimeError: SIGTERM landing in the
+    # making of rhasp.generation's Chains (a CI run) was a traceback and exit code 1.
+    import types
+
+    import rhasp.__main__ as entry
+
+    stop = entry.Terminated() if stop == "Terminated" else stop
+
+    def loading() -> None:
+        type("Chains", (), {"scoring": _StopsWhileMade(stop)})
+
+    monkeypatch.setitem(sys.modules, "rhasp.cli", types.SimpleNamespace(main=loading))
+    monkeypatch.setattr(entry, "stop_on_sigterm", lambda: None)
+    with pytest.raises(SystemExit) as ended:
+        entry.main()
+    assert ended.value.code == code
+    assert capsys.readouterr().err == said
+
+
 def test_a_sigterm_in_a_callback_python_ignores_is_sent_again_where_it_ends_the_run():
     # Raised in the import system's module-lock callback, SIGTERM would be printed as
     # "Exception ignored in ... cb" and the run would go on to its end, exit code 0.
