@@ -23,6 +23,9 @@ run stops: a faster wrong answer is no answer.
    --max-states 5000000`` (9×9 and 12×12 boards: A* after a short BFS, confirmed).
 9. **crowded 9×9, default engine**: ``rhasp deck bench/experiments/crowded9.txt --jobs 1``
    (issue 56's target boards, clusters of up to 15 million states).
+10. **crowded 9×9 one by one**: each of those boards as its own process, ``rhasp solve BOARD
+   --format json``, as a user solves one (no deck's warm-up: the search switches to the
+   compiled code while it runs).
 
 Prints a table (medians, the runs, after/before) and one JSON line. Not a test.
 """
@@ -83,7 +86,17 @@ def measures() -> dict[str, list[str]]:
         "left12, A*": [*rhasp, "solve", str(LEFT12), "--engine", "astar", "--format", "json"],
         "crowded deck, default engine": [*deck, str(CROWDED), *CROWDED_OPTIONS],
         "crowded 9x9 (clusters to 15 M), default engine": [*deck, str(CROWDED9), "--jobs", "1"],
+        **{
+            f"crowded 9x9 board {number}, solve": [*rhasp, "solve", board, "--format", "json"]
+            for number, board in enumerate(boards(CROWDED9), 1)
+        },
     }
+
+
+def boards(deck: Path) -> list[str]:
+    """The boards of a deck of one-line boards (its comment lines left out)."""
+    lines = deck.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith(";")]
 
 
 def run_once(tree: Path, arguments: list[str], out: Path) -> tuple[float, str]:

@@ -36,9 +36,11 @@ It owns every decision the callers would otherwise repeat:
 from __future__ import annotations
 
 import math
+import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +67,14 @@ SETTLE_SECONDS = 0.5
 #: beside a running search takes seconds (it shares the GIL with it), so with less the search
 #: would end before the code came, slowed by the load meanwhile, and leave it running after.
 LOAD_SECONDS = 5.0
+
+#: The interpreter's switch interval while this process loads compiled code (seconds; Python's
+#: default is 0.005). A load lets go of the GIL thousands of times (files read, LLVM's calls
+#: through ctypes), and beside a thread that holds it (a search running uncompiled) each time
+#: waited up to a whole interval to take it back: a load of 0.65 s alone had not ended after
+#: 12 s beside a BFS (bench/README.md, "The switch to compiled code"). Shorter, it takes
+#: about twice its time alone; the interval is restored when the last load ends.
+LOADING_SWITCH_INTERVAL = 1e-5
 
 #: How long a compiled function's first call on tables of a new shape may take before it is
 #: surely compiling rather than loading numba's cached code (well under a second).
@@ -93,6 +103,8 @@ class Runner:
         #: background process makes to compile a function called by reference.
         self._warm_calls: dict[tuple[str, str], tuple[Any, ...]] = {}
         self._guard = threading.Lock()  # the web server searches in threads
+        self._loads = 0  # loads under way in this process (see LOADING_SWITCH_INTERVAL)
+        self._switch_interval = sys.getswitchinterval()  # the interval to restore after them
 
     def compiled(self) -> ModuleType | None:
         """The compiled core, if this process may use it at all (numba installed and
@@ -141,6 +153,10 @@ class Runner:
         where ``RHASP_JIT=always`` wants the code at once. Code that cannot be had leaves that
         function's searches of that shape uncompiled in this process; damaged code set aside
         by a process that does not compile is asked of the background process again."""
+        with self._prompt_switches():
+            self._load(function, shape, call)
+
+    def _load(self, function: str, shape: str, call: tuple[Any, ...]) -> None:
         jit = self.compiled()
         where = (function, shape)
         if jit is None or where in self._unusable:
@@ -158,6 +174,23 @@ class Runner:
             self._loaded.add(where)
         else:
             self._unusable.add(where)
+
+    @contextmanager
+    def _prompt_switches(self) -> Iterator[None]:
+        """The GIL handed over every :data:`LOADING_SWITCH_INTERVAL` while loads run here, so
+        that a load beside a running search ends in about twice its time alone."""
+        with self._guard:
+            if self._loads == 0:
+                self._switch_interval = sys.getswitchinterval()
+                sys.setswitchinterval(LOADING_SWITCH_INTERVAL)
+            self._loads += 1
+        try:
+            yield
+        finally:
+            with self._guard:
+                self._loads -= 1
+                if self._loads == 0:
+                    sys.setswitchinterval(self._switch_interval)
 
     def have_ready(
         self,

@@ -111,6 +111,35 @@ def test_a_search_starts_a_load_only_with_the_seconds_for_it(monkeypatch, load_s
     assert started == ([("breadth_first", runner.shape(plan.tables))] if loads else [])
 
 
+def test_a_load_takes_the_gil_back_promptly_and_leaves_the_interval_as_it_was(monkeypatch):
+    # A load lets go of the GIL at every file read and LLVM call; beside a search running
+    # uncompiled each took up to Python's switch interval to come back (a 0.65 s load had
+    # not ended after 12 s). Loads run with a short interval, restored when the last ends,
+    # also where it fails and where two overlap.
+    if RUNNER.compiled() is None:
+        pytest.skip("numba is not installed")
+    seen = []
+    fresh = runner.Runner()
+
+    def load_code(jit, where, call, ask_again, compiling):
+        seen.append(sys.getswitchinterval())
+        if where[0] == "outer":  # a second load starts and ends while this one runs
+            fresh.load("inner", "1x1", call)
+            seen.append(sys.getswitchinterval())
+        if where[0] == "failing":
+            raise RuntimeError("numba's error")
+        return True
+
+    monkeypatch.setattr(runner, "load_code", load_code)
+    before = sys.getswitchinterval()
+    fresh.load("outer", "1x1", ())
+    assert seen == [pytest.approx(runner.LOADING_SWITCH_INTERVAL)] * 3
+    assert sys.getswitchinterval() == before
+    with pytest.raises(RuntimeError):
+        fresh.load("failing", "1x1", ())
+    assert sys.getswitchinterval() == before
+
+
 class Interrupter(Silent):
     """Presses Ctrl-C at the first sight of the search's progress."""
 
