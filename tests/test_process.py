@@ -44,12 +44,18 @@ def signalled(command: list[str], sent: signal.Signals, delay: float) -> tuple[i
 
 
 def before_rhasp_ran(stderr: str) -> bool:
-    """A traceback of the interpreter's own start, which no line of rhasp has reached:
-    Python handles Ctrl-C from before it imports ``site`` (``Fatal Python error:
-    init_import_site``) and runpy looks for the package's ``__main__`` before any of it runs.
-    Those milliseconds (about 15 on the development machine; ``python -c pass`` has them
-    too) are Python's, and no entry point can catch what comes before it is called."""
-    return "Traceback" in stderr and not re.search(r"[/\\]rhasp[/\\]", stderr)
+    """A traceback from before rhasp's entry point was called: of the interpreter's own start,
+    which no line of rhasp has reached (Python handles Ctrl-C from before it imports ``site``:
+    ``Fatal Python error: init_import_site``; runpy looks for the package's ``__main__``), or
+    of the package's own ``__init__.py``, which Python runs first on both ways in (runpy
+    imports the package before its ``__main__``, the ``rhasp`` script imports it to find
+    ``main``; a fresh clone compiles it then, a few milliseconds). Those milliseconds (about
+    15 on the development machine; ``python -c pass`` has them too) come before any entry
+    point, and none can catch what comes before it is called."""
+    if "Traceback" not in stderr:
+        return False
+    files = re.findall(r'File "([^"]*[/\\]rhasp[/\\][^"]*)"', stderr)
+    return all(re.search(r"[/\\]rhasp[/\\]__init__\.py$", name) for name in files)
 
 
 def test_ctrl_c_while_rhasp_loads_is_one_line_and_exit_code_130():

@@ -36,6 +36,7 @@ It owns every decision the callers would otherwise repeat:
 from __future__ import annotations
 
 import math
+import os
 import sys
 import threading
 import time
@@ -370,6 +371,16 @@ class Runner:
             self._loaded.add((function.__name__, shape(tables)))
         return outcome, watch, watched.switched
 
+    def forked(self) -> None:
+        """In a process just forked (see :meth:`settle`): the parent's threads are not here, so
+        a lock one of them held is free, and loads of theirs under way are over as far as
+        the interval goes (their shapes stay in ``_loading``: this process runs them
+        uncompiled rather than wait on numba's lock, copied held)."""
+        self._guard = threading.Lock()
+        if self._loads:
+            self._loads = 0
+            sys.setswitchinterval(self._switch_interval)
+
     def _tell_compiling_after(self, seconds: float) -> None:
         """Tell :attr:`on_compiling` if this process's compile takes ``seconds``: loading
         cached code takes less."""
@@ -387,5 +398,7 @@ class Runner:
 
 #: The process's runner (see :class:`Runner`).
 RUNNER = Runner()
+if hasattr(os, "register_at_fork"):  # POSIX: workers are forked (rhasp.parallel)
+    os.register_at_fork(after_in_child=RUNNER.forked)
 #: A search of the core on a geometry, by the process's runner (:meth:`Runner.run`).
 run = RUNNER.run

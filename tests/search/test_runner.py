@@ -140,6 +140,25 @@ def test_a_load_takes_the_gil_back_promptly_and_leaves_the_interval_as_it_was(mo
     assert sys.getswitchinterval() == before
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked on POSIX only")
+def test_a_worker_forked_during_a_load_has_the_usual_interval_and_a_free_guard():
+    # A fork copies the interval a load set and the guard as its thread held it; neither
+    # thread is in the child, so the child must not keep them.
+    before = sys.getswitchinterval()
+    reading, writing = os.pipe()
+    with RUNNER._prompt_switches(), RUNNER._guard:
+        child = os.fork()
+        if child == 0:  # the worker
+            free = RUNNER._guard.acquire(timeout=1)
+            os.write(writing, f"{sys.getswitchinterval()} {free}".encode())
+            os._exit(0)
+    os.waitpid(child, 0)
+    interval, free = os.read(reading, 100).decode().split()
+    os.close(reading)
+    os.close(writing)
+    assert float(interval) == pytest.approx(before) and free == "True"
+
+
 class Interrupter(Silent):
     """Presses Ctrl-C at the first sight of the search's progress."""
 
