@@ -82,14 +82,28 @@ def base() -> Path:
 
 #: Where the files of :data:`SOURCES` are.
 SOURCE_FOLDER = Path(__file__).parent
+#: The folder holding this rhasp package: the background process runs there, so that it
+#: compiles this copy's code (its key is this copy's) whichever rhasp its caller's folder holds.
+PACKAGE_PARENT = SOURCE_FOLDER.parent.parent
 
 
 def key(sources: Path = SOURCE_FOLDER) -> str:
-    """The cache key: the source of :data:`SOURCES` (in the folder ``sources``), numba's
-    version, Python's and the machine's kind (a hash, 16 hex digits)."""
+    """The cache key: the source of :data:`SOURCES` (in the folder ``sources``), where those
+    files are and their times and sizes, numba's version, Python's and the machine's kind (a
+    hash, 16 hex digits).
+
+    numba keeps a function's code under its file's folder and drops it when the file's time
+    or size changes; a key without them let a second install of the same source (another
+    virtual environment, a checkout beside its pip install) or a reinstalled copy find
+    markers for code numba did not have for it, and its first call compiled in the loading
+    process, which no search must wait on (a test's ``rhasp generate`` took 50 s)."""
     digest = hashlib.sha256()
+    digest.update(os.path.abspath(sources).encode())
     for name in SOURCES:
-        digest.update((sources / f"{name}.py").read_bytes())
+        source = sources / f"{name}.py"
+        digest.update(source.read_bytes())
+        stamp = source.stat()
+        digest.update(f"{stamp.st_mtime} {stamp.st_size}".encode())
     numba = importlib.util.find_spec("numba")
     digest.update(_numba_version(numba.origin if numba else None).encode())
     digest.update(f"{sys.version} {platform.machine()}".encode())
@@ -305,6 +319,7 @@ def _start_serving(version: Path) -> None:
             return
         process = subprocess.Popen(
             [sys.executable, "-m", "rhasp.search.compiler", str(version), str(lock.fileno())],
+            cwd=PACKAGE_PARENT,  # where ``-m`` finds this very rhasp first (see key)
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

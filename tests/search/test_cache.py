@@ -33,14 +33,33 @@ def test_an_edit_of_any_file_the_compiled_code_is_built_from_is_a_new_cache(tmp_
     sources = tmp_path / "search"
     shutil.copytree(PACKAGE / "search", sources, ignore=shutil.ignore_patterns("__pycache__"))
     before = cache.key(sources)
-    assert before == cache.key()  # the same source, the same folder
     for name in cache.SOURCES:
         source = sources / f"{name}.py"
-        text = source.read_text()
+        text, stamp = source.read_text(), source.stat()
         source.write_text(text.replace('"""', '""" ', 1))  # a docstring's space
         assert cache.key(sources) != before, name
         source.write_text(text)
+        os.utime(source, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
     assert cache.key(sources) == before
+
+
+def test_another_copy_of_the_same_source_has_a_cache_of_its_own(tmp_path):
+    # numba keeps code under the source file's folder and drops it when the file's time
+    # changes: a copy elsewhere (another virtual environment) or the same bytes rewritten
+    # (a reinstall) that shared the folder found markers for code numba had not got for it,
+    # and compiled in the loading process.
+    sources = tmp_path / "search"
+    shutil.copytree(PACKAGE / "search", sources, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in cache.SOURCES:
+        assert (sources / f"{name}.py").read_bytes() == (
+            PACKAGE / "search" / f"{name}.py"
+        ).read_bytes()
+    assert cache.key(sources) != cache.key()
+    before = cache.key(sources)
+    source = sources / "core.py"
+    stamp = source.stat()
+    os.utime(source, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1_000_000_000))
+    assert cache.key(sources) != before
 
 
 def test_the_key_covers_every_module_of_rhasp_the_compiled_code_imports():

@@ -13,10 +13,15 @@ from tests.search.conftest import ONE_WORD
 
 
 def test_a_request_is_served_by_the_background_process_and_marked_ready(
-    compiled_cache, monkeypatch
+    compiled_cache, monkeypatch, tmp_path
 ):
     # numba's files are in the folder, the marker is not (a compile whose marker was lost):
-    # the process loads the code under the compile lock and writes the marker.
+    # the process loads the code under the compile lock and writes the marker. It runs this
+    # rhasp's code, whatever rhasp the caller's folder holds (python -m looks there first).
+    decoy = tmp_path / "rhasp"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text('raise SystemExit("another rhasp")\n')
+    monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(cache, "_folder", None)
     marker = compiled_cache / "ready" / f"breadth_first.{ONE_WORD}"
     marker.unlink()
