@@ -183,6 +183,7 @@ def raced(
     the solve; where it stops at its states or seconds, A* answers, confirmed by a BFS run
     again within its share as :func:`confirmed_within_share` says, unless no larger."""
     began = time.perf_counter()
+    search.switch_now()  # BFS and A* on a large board: their code loaded from their start
     handle, shown = search.Handle(), UntilMuted(budget.progress)
     beside = Beside(oracle(replace(budget, handle=handle, progress=shown)), puzzle, objective)
     try:

@@ -20,6 +20,7 @@ from rhasp.generation import board_number
 from rhasp.limits import Budget, Limit
 from rhasp.model import Move, plan_slides, replay
 from rhasp.requests import SolveRequest, run_solve
+from rhasp.search import runner
 from rhasp.solution import EngineDisagreement, Solution
 from rhasp.solving import confirmation_share
 from tests.boards import PUZZLES
@@ -164,6 +165,25 @@ def test_a_timeout_bounds_the_engine_and_its_confirming_bfs_together(engine):
         assert "bfs: time limit of 2 s" in str(stopped)
     else:  # A* within the seconds (its BFS stopped at its share or the time), or a limit
         assert found.limit or found.moves == LEFT12_MOVES
+
+
+def test_the_race_on_a_large_board_asks_for_the_compiled_code_from_its_start(monkeypatch):
+    # Its BFS may walk a million states before A* starts: the compiled code is asked for at
+    # the search's first look at its watch, not after the states that make any process
+    # switch (SWITCH_STATES: 1.4 s of a crowded 9×9 board's search, uncompiled).
+    monkeypatch.setenv("RHASP_JIT", "auto")
+    monkeypatch.setattr(runner.RUNNER, "switch_states", 10**12)  # never of its own accord
+    monkeypatch.setattr(runner.RUNNER, "uncompiled_states", 0)
+    monkeypatch.setattr(runner.Runner, "is_loaded", lambda *_: False)
+    asked = []
+
+    def have_ready(self, function, *_):
+        asked.append(function.__name__)
+        return False
+
+    monkeypatch.setattr(runner.Runner, "have_ready", have_ready)
+    run_solve(SolveRequest(rhasp_read(LEFT12), timeout=1))
+    assert "breadth_first" in asked
 
 
 def test_a_timeout_and_the_budget_s_own_seconds_give_the_fewer():

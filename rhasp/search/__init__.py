@@ -93,6 +93,7 @@ __all__ = [
     "solve_and_count",
     "start_bound",
     "stop_serving",
+    "switch_now",
     "when_compiling",
 ]
 
@@ -101,6 +102,13 @@ def when_compiling(tell: Callable[[], None] | None) -> None:
     """Have ``tell()`` called once, from another thread, when this process starts compiling
     (:attr:`Runner.on_compiling <rhasp.search.runner.Runner.on_compiling>`); None: no one."""
     RUNNER.on_compiling = tell
+
+
+def switch_now() -> None:
+    """Have the searches to come run compiled as soon as their code can be loaded beside them
+    (:meth:`Runner.switch_now <rhasp.search.runner.Runner.switch_now>`), numba loaded by the
+    first of them: for work known to be large that must not wait for the load either."""
+    RUNNER.switch_now()
 
 
 def settle() -> None:

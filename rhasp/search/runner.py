@@ -117,8 +117,16 @@ class Runner:
         of any function yet; None if it cannot or must not be compiled."""
         jit = self.compiled()
         if jit is not None:
-            self.uncompiled_states = max(self.uncompiled_states, self.switch_states)
+            self.switch_now()
         return jit
+
+    def switch_now(self) -> None:
+        """Switch this process to the compiled core for good, loading nothing here: each
+        search has its code come from its first look at its watch, loaded beside it where
+        cached (with the seconds for it), else compiled in the background. For a search
+        known to be large before it starts, whose first :data:`SWITCH_STATES` uncompiled
+        would only delay the load."""
+        self.uncompiled_states = max(self.uncompiled_states, self.switch_states)
 
     def is_loaded(self, function: Callable[..., Any], tables: Any) -> bool:
         """Whether ``function``'s compiled code for tables of this shape is loaded here."""
