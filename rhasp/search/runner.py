@@ -23,7 +23,9 @@ It owns every decision the callers would otherwise repeat:
 - **the warm-up.** Work known to be large (decks, generation, the enumeration, the server)
   switches at once (:meth:`Runner.warm_up`): cached code is loaded before workers are forked,
   so that they inherit it; code not yet compiled is asked for, and each process switches
-  when it comes.
+  when it comes. A single search known to be large (the default engine's race past 6×6)
+  switches without loading anything first (:meth:`Runner.switch_now`): its code is loaded
+  beside it from its start.
 - **the watch and threads.** Every search is watched (:class:`rhasp.search.watched.Watched`):
   its progress shown, stopped when its time is up, on Ctrl-C or SIGTERM, or to switch.
   How it runs compiled (numba loaded, tables converted) is :mod:`rhasp.search.compiled`'s.
