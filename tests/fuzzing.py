@@ -77,7 +77,7 @@ from rhasp.model import (
 )
 from rhasp.notation import NOTATIONS, format_plan, parse_plan
 from rhasp.requests import StaticVerdict
-from tests.boards import DATABASE10K, place_if_free
+from tests.boards import DATABASE10K, database_deck_file, place_if_free
 
 ROOT = Path(__file__).resolve().parent.parent
 PUZZLES = ROOT / "puzzles"
@@ -1286,9 +1286,7 @@ def http_app() -> Any:
     """The app ``rhasp serve`` runs, with tiny limits and a small database of 6×6 lines."""
     from rhasp.web.server import Database, ServerLimits, create_app
 
-    database = scratch() / "database.txt"
-    lines = DATABASE10K.read_text(encoding="utf-8").splitlines()[:200]
-    database.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    database = database_deck_file(scratch() / "database.txt", 200)
     return create_app(ServerLimits(**HTTP_LIMITS), Database(database))
 
 

@@ -145,7 +145,7 @@ class Runner:
         is loaded; False where it is not (yet), or cannot be compiled here."""
         if not may_compile():
             return False
-        self.uncompiled_states = max(self.uncompiled_states, self.switch_states)
+        self.switch_now()
         where = (function.__name__, shape(tables))
         call = (function, tables, arguments, flags)
         self._warm_calls[where] = call
