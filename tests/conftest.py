@@ -19,6 +19,7 @@ import pytest
 from rhasp.engines import get_engine
 from rhasp.limits import Budget
 from tests.boards import card
+from tests.processes import started
 
 # Where PYTHONDONTWRITEBYTECODE is set (this project's machines set it), pytest rewrites every
 # test module's asserts anew in each worker (3 s of each worker's start) and every rhasp
@@ -121,40 +122,19 @@ def _dask_processes():
         port = probe.getsockname()[1]
     address = f"tcp://127.0.0.1:{port}"
     dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
-    scheduler = subprocess.Popen(
-        [*dask, "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # a group of its own, its processes killed together after
-    )
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "distributed.cli.dask_worker",
-            address,
-            "--nworkers",
-            "2",
-            "--nthreads",
-            "1",
-            "--no-dashboard",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,  # a group of its own, its processes killed together after
-    )
-    try:
+    worker = [sys.executable, "-m", "distributed.cli.dask_worker", address]
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    # Killed on leaving, each with its group (tests/processes.py), not asked to close: a
+    # nanny's orderly close of its workers takes 8 s, and the test has what it needs.
+    with (
+        started(
+            [*dask, "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"], **quiet
+        ) as scheduler,
+        started([*worker, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"], **quiet),
+    ):
         with distributed.Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=60)
         yield address, scheduler
-    finally:
-        # Killed, not asked to close: a nanny's orderly close of its workers takes 8 s, and
-        # the test has what it needs.
-        for process in (worker, scheduler):
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-        for process in (worker, scheduler):
-            process.wait(timeout=20)
 
 
 @pytest.fixture

@@ -32,6 +32,7 @@ from tests.boards import (
     database_deck_file,
 )
 from tests.command import rhasp, runner
+from tests.processes import started
 from tests.reference import fewest
 from tests.static.test_static import reachable
 
@@ -851,18 +852,18 @@ def test_commands_of_many_puzzles_say_so():
 def piped(puzzle, solve_options: list[str], command: str = "solve") -> subprocess.CompletedProcess:
     """``rhasp COMMAND PUZZLE OPTIONS | rhasp check PUZZLE -`` through a real pipe."""
     rhasp_command = [sys.executable, "-m", "rhasp"]
-    source = subprocess.Popen(
+    with started(
         [*rhasp_command, command, str(puzzle), *solve_options], stdout=subprocess.PIPE
-    )
-    checked = subprocess.run(
-        [*rhasp_command, "check", str(puzzle), "-"],
-        stdin=source.stdout,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    source.stdout.close()
-    assert source.wait(timeout=120) == 0
+    ) as source:
+        checked = subprocess.run(
+            [*rhasp_command, "check", str(puzzle), "-"],
+            stdin=source.stdout,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        source.stdout.close()
+        assert source.wait(timeout=120) == 0
     return checked
 
 
@@ -1089,13 +1090,13 @@ def test_a_closed_pipe_ends_quietly(args, tmp_path):
     # (DECK: the first 500 lines of bench/database10k.txt; reading all took seconds).
     deck = database_deck_file(tmp_path / "deck.txt", 500)
     args = [str(deck) if arg == "DECK" else arg for arg in args]
-    process = subprocess.Popen(
+    with started(
         [sys.executable, "-m", "rhasp", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    assert process.stdout.readline()
-    process.stdout.close()
-    stderr = process.stderr.read().decode()
-    assert process.wait(timeout=120) in (0, 141), stderr
+    ) as process:
+        assert process.stdout.readline()
+        process.stdout.close()
+        stderr = process.stderr.read().decode()
+        assert process.wait(timeout=120) in (0, 141), stderr
     assert stderr == ""
 
 

@@ -4,18 +4,21 @@ resumed, it ends with exactly the records of an uninterrupted run; SIGTERM flush
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.boards import ROOT, database_deck_file
 from tests.conftest import once_a_run
+from tests.processes import started
 
 LINES = 200  # a run of about two seconds on two workers, with the cluster counted
 
@@ -66,18 +69,20 @@ def records(out: Path) -> dict[int, tuple]:
     return found
 
 
-def start_and_wait(deck: Path, out: Path, records_first: int) -> subprocess.Popen:
-    """A deck run, once ``out`` holds at least ``records_first`` lines."""
-    process = subprocess.Popen(
+@contextlib.contextmanager
+def started_and_waited(deck: Path, out: Path, records_first: int) -> Iterator[subprocess.Popen]:
+    """A deck run, once ``out`` holds at least ``records_first`` lines; killed on leaving
+    where it still runs (:func:`tests.processes.started`)."""
+    with started(
         command(deck, out), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and process.poll() is None:
-        if out.exists() and out.read_bytes().count(b"\n") >= records_first:
-            return process
-        time.sleep(0.01)
-    process.kill()
-    pytest.fail(f"the run ended or stalled before {records_first} records")
+    ) as process:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= records_first:
+                yield process
+                return
+            time.sleep(0.01)
+        pytest.fail(f"the run ended or stalled before {records_first} records")
 
 
 @pytest.mark.parametrize(
@@ -87,10 +92,10 @@ def test_a_run_killed_at_any_moment_resumes_to_exactly_the_uninterrupted_records
     deck, uninterrupted, tmp_path, kill_after
 ):
     out = tmp_path / "out.jsonl"
-    process = start_and_wait(deck, out, kill_after)
-    process.send_signal(signal.SIGKILL)
-    process.communicate()
-    assert process.returncode == -signal.SIGKILL
+    with started_and_waited(deck, out, kill_after) as process:
+        process.send_signal(signal.SIGKILL)
+        process.communicate()
+        assert process.returncode == -signal.SIGKILL
     resumed = subprocess.run(command(deck, out, "--resume"), capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
     assert records(out) == uninterrupted
@@ -130,10 +135,10 @@ def test_sigterm_and_ctrl_c_flush_the_records_and_exit_cleanly(
     deck, uninterrupted, tmp_path, sent, code, said
 ):
     out = tmp_path / "out.jsonl"
-    process = start_and_wait(deck, out, SIGNALLED_AFTER)
-    process.send_signal(sent)
-    _, stderr = process.communicate(timeout=60)
-    assert process.returncode == code
+    with started_and_waited(deck, out, SIGNALLED_AFTER) as process:
+        process.send_signal(sent)
+        _, stderr = process.communicate(timeout=60)
+        assert process.returncode == code
     assert stderr.strip().splitlines()[-1] == f"rhasp: {said}"
     assert "Traceback" not in stderr
     partial = records(out)  # whole records only
@@ -149,13 +154,13 @@ def test_sigterm_and_ctrl_c_flush_the_records_and_exit_cleanly(
 
 def test_a_second_run_on_the_same_results_file_refuses(deck, uninterrupted, tmp_path):
     out = tmp_path / "out.jsonl"
-    first = start_and_wait(deck, out, 1)
-    second = subprocess.run(command(deck, out), capture_output=True, text=True)
-    assert second.returncode == 2
-    assert second.stderr.count("\n") == 1
-    assert "another rhasp deck run is writing this file" in second.stderr
-    first.communicate(timeout=120)
-    assert first.returncode == 0
+    with started_and_waited(deck, out, 1) as first:
+        second = subprocess.run(command(deck, out), capture_output=True, text=True)
+        assert second.returncode == 2
+        assert second.stderr.count("\n") == 1
+        assert "another rhasp deck run is writing this file" in second.stderr
+        first.communicate(timeout=120)
+        assert first.returncode == 0
     assert records(out) == uninterrupted  # the refused run neither truncated nor wrote
 
 
@@ -185,20 +190,20 @@ def test_a_lost_dask_scheduler_is_one_line_exit_5_and_resume_finishes(
     # traceback and exit code 1 ("no solution"), saying nothing of the records kept.
     address, lose = dask_cluster_to_lose
     out = tmp_path / "out.jsonl"
-    process = subprocess.Popen(
+    with started(
         command(deck, out, "--scheduler", address), stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and process.poll() is None:
-        if out.exists() and out.read_bytes().count(b"\n") >= 10:
-            break
-        time.sleep(0.01)
-    lose()
-    _, said = process.communicate(timeout=60)
-    stderr = said.decode()
-    partial = records(out)
-    assert 10 <= len(partial) < LINES, stderr
-    assert process.returncode == 5, stderr
+    ) as process:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 10:
+                break
+            time.sleep(0.01)
+        lose()
+        _, said = process.communicate(timeout=60)
+        stderr = said.decode()
+        partial = records(out)
+        assert 10 <= len(partial) < LINES, stderr
+        assert process.returncode == 5, stderr
     # One line says it; before it, only the plain progress lines a run that is not on a
     # terminal prints every few seconds (a loaded machine reaches the first).
     *progress, said_last = stderr.splitlines()

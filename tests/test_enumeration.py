@@ -23,6 +23,7 @@ from rhasp.search import core, shards
 from rhasp.search.runner import RUNNER
 from tests import reference
 from tests.command import runner
+from tests.processes import started
 
 BUDGET = 1_000_000
 
@@ -137,12 +138,12 @@ def test_a_killed_run_resumes_to_the_uninterrupted_output(tmp_path):
     uninterrupted = enumerate_cli(*slice_, "--out", str(whole))
     assert uninterrupted.exit_code == 0
     command = [sys.executable, "-m", "rhasp", "enumerate", *slice_, "--out", str(out)]
-    process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and _shards_in(journal) < 300:
-        time.sleep(0.002)
-    process.send_signal(signal.SIGKILL)
-    process.wait()
+    with started(command, stderr=subprocess.DEVNULL) as process:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and _shards_in(journal) < 300:
+            time.sleep(0.002)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
     written = _shards_in(journal)
     assert (
         0
@@ -162,17 +163,17 @@ def test_the_workers_of_a_killed_run_stop_with_it(tmp_path):
     # its main process would go on computing one nobody reads.
     out = tmp_path / "db.txt"
     command = [sys.executable, "-m", "rhasp", "enumerate", "--size", "6", "--jobs", "2"]
-    process = subprocess.Popen([*command, "--out", str(out)], stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and len(workers := _children(process.pid)) < 2:
-        time.sleep(0.01)
-    time.sleep(1)  # into their first shards
-    process.send_signal(signal.SIGKILL)
-    process.wait()
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and any(map(_running, workers)):
-        time.sleep(0.05)
-    assert len(workers) == 2 and not any(map(_running, workers))
+    with started([*command, "--out", str(out)], stderr=subprocess.DEVNULL) as process:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(workers := _children(process.pid)) < 2:
+            time.sleep(0.01)
+        time.sleep(1)  # into their first shards
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        deadline = time.monotonic() + 5  # within the group, which leaving the block kills
+        while time.monotonic() < deadline and any(map(_running, workers)):
+            time.sleep(0.05)
+        assert len(workers) == 2 and not any(map(_running, workers))
     assert _shards_in(out.with_name("db.txt.shards")) == 0
 
 
@@ -374,19 +375,19 @@ def test_a_7x7_run_stops_at_once_on_ctrl_c_or_sigterm_and_resumes(tmp_path):
     )
     before = ""  # the journal as the last run left it
     for signum, code, words, resume in stops:
-        process = subprocess.Popen(command + resume, stderr=subprocess.PIPE, text=True)
-        journal = out.with_name("db7.txt.shards")
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (journal.exists() and journal.stat().st_size):
-            time.sleep(0.05)  # until the run has begun (its journal's first line)
-        time.sleep(2)  # and is in its first shard
-        process.send_signal(signum)
-        began = time.monotonic()
-        _, stderr = process.communicate(timeout=60)
-        if process.returncode == -signum and not stderr:  # in Python's start, before rhasp's
-            assert resume and journal.read_text() == before
-            continue
-        assert process.returncode == code
+        with started(command + resume, stderr=subprocess.PIPE, text=True) as process:
+            journal = out.with_name("db7.txt.shards")
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not (journal.exists() and journal.stat().st_size):
+                time.sleep(0.05)  # until the run has begun (its journal's first line)
+            time.sleep(2)  # and is in its first shard
+            process.send_signal(signum)
+            began = time.monotonic()
+            _, stderr = process.communicate(timeout=60)
+            if process.returncode == -signum and not stderr:  # in Python's start, before rhasp's
+                assert resume and journal.read_text() == before
+                continue
+            assert process.returncode == code
         assert time.monotonic() - began < 10
         assert stderr.splitlines()[-1] == f"rhasp: {words}"
         header = json.loads(out.with_name("db7.txt.shards").read_text().splitlines()[0])
@@ -434,17 +435,15 @@ def test_a_lost_dask_scheduler_is_one_line_exit_5_and_resume_finishes(
     out = tmp_path / "db.txt"
     journal = out.with_name("db.txt.shards")
     command = [sys.executable, "-m", "rhasp", "enumerate", "--size", "5", "--out", str(out)]
-    process = subprocess.Popen(
-        [*command, "--scheduler", address], stderr=subprocess.PIPE, text=True
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and process.poll() is None and _shards_in(journal) < 10:
-        time.sleep(0.01)  # until the run has written ten shards
-    lose()
-    _, stderr = process.communicate(timeout=60)
-    kept, total = _shards_in(journal), json.loads(journal.read_text().splitlines()[0])["shards"]
-    assert 10 <= kept < total, stderr
-    assert process.returncode == 5, stderr
+    with started([*command, "--scheduler", address], stderr=subprocess.PIPE, text=True) as process:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and process.poll() is None and _shards_in(journal) < 10:
+            time.sleep(0.01)  # until the run has written ten shards
+        lose()
+        _, stderr = process.communicate(timeout=60)
+        kept, total = _shards_in(journal), json.loads(journal.read_text().splitlines()[0])["shards"]
+        assert 10 <= kept < total, stderr
+        assert process.returncode == 5, stderr
     assert "Traceback" not in stderr and stderr.count("\n") == 1
     assert stderr.startswith(f"rhasp: {address}: ")
     assert f"{kept:,} of {total:,} shards kept in {out}" in stderr and "--resume" in stderr
@@ -484,18 +483,18 @@ def test_sigterm_before_the_shard_count_is_known_says_nothing_was_written(tmp_pa
     before = (out.read_bytes(), out.with_name("db.txt.shards").read_bytes()) if resumed else None
     preparing = tmp_path / "preparing"
     args = ["enumerate", "--size", "4", "--out", str(out), *(["--resume"] * resumed)]
-    process = subprocess.Popen(
+    with started(
         [sys.executable, "-c", PAUSED_WHILE_PREPARING, str(preparing), *args],
         stderr=subprocess.PIPE,
         text=True,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not preparing.exists():
-        time.sleep(0.01)
-    assert preparing.exists(), "the run never began to prepare"
-    process.send_signal(signal.SIGTERM)
-    _, stderr = process.communicate(timeout=60)
-    assert process.returncode == 143, stderr
+    ) as process:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not preparing.exists():
+            time.sleep(0.01)
+        assert preparing.exists(), "the run never began to prepare"
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+        assert process.returncode == 143, stderr
     said = stderr.splitlines()
     assert said[-1] == "rhasp: terminated" and len(said) == 2
     assert said[0].startswith(f"rhasp: {out}: ") and "nothing written" in said[0]

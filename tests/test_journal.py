@@ -24,6 +24,7 @@ from rhasp import enumeration
 from rhasp.deck import ResultFile
 from rhasp.journal import JournaledOutput
 from tests.command import rhasp
+from tests.processes import started
 from tests.volume import examples
 
 FIVE = ("--size", "5", "--jobs", "1")
@@ -261,13 +262,13 @@ def test_a_run_stopped_with_sigterm_and_cut_resumes_to_the_whole_bytes(tmp_path,
     out = tmp_path / "db.txt"
     journal = out.with_name("db.txt.shards")
     command = [sys.executable, "-m", "rhasp", "enumerate", *FIVE, "--out", str(out)]
-    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and _entries(journal) < 30:
-        time.sleep(0.005)
-    process.send_signal(signal.SIGTERM)
-    _, stderr = process.communicate(timeout=60)
-    assert process.returncode in (0, 143), stderr
+    with started(command, stderr=subprocess.PIPE, text=True) as process:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and _entries(journal) < 30:
+            time.sleep(0.005)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+        assert process.returncode in (0, 143), stderr
     lines = _lines(out.read_bytes())
     out.write_bytes(b"".join(lines[:99] + lines[200:]))
     result = resume(out)

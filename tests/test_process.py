@@ -15,6 +15,7 @@ import tomllib
 import pytest
 
 from tests.boards import ROOT
+from tests.processes import started
 
 CARD = "puzzles/original/card01.txt"
 
@@ -34,13 +35,13 @@ WAYS = {"python -m rhasp": [sys.executable, "-m", "rhasp"], "rhasp": launcher()}
 def signalled(command: list[str], sent: signal.Signals, delay: float) -> tuple[int, str]:
     """Start ``command``, send it ``sent`` after ``delay`` seconds; its exit code and standard
     error."""
-    process = subprocess.Popen(
+    with started(
         command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-    )
-    time.sleep(delay)
-    process.send_signal(sent)
-    _, stderr = process.communicate(timeout=60)
-    return process.returncode, stderr
+    ) as process:
+        time.sleep(delay)
+        process.send_signal(sent)
+        _, stderr = process.communicate(timeout=60)
+        return process.returncode, stderr
 
 
 def before_rhasp_ran(stderr: str) -> bool:

@@ -22,6 +22,7 @@ import pytest
 import rhasp
 from rhasp.search import cache
 from tests.conftest import processes_naming
+from tests.processes import started
 from tests.volume import examples
 
 PACKAGE = Path(rhasp.__file__).parent
@@ -199,12 +200,12 @@ def test_sigterm_at_any_moment_of_a_first_run_ends_it(empty_compile_cache, tmp_p
             small = [*command[:4], "--size", "4", "--out", str(tmp_path / "db4.txt")]
             subprocess.run(small, env={**cached, "RHASP_JIT": "always"}, check=True)
         out = tmp_path / f"db{attempt}.txt"
-        process = subprocess.Popen(
+        with started(
             [*command, "--out", str(out)], stderr=subprocess.PIPE, text=True, env=env
-        )
-        time.sleep(rng.uniform(0.3, 2.5))
-        process.send_signal(signal.SIGTERM)
-        _ends_as_stopped(process, out)
+        ) as process:
+            time.sleep(rng.uniform(0.3, 2.5))
+            process.send_signal(signal.SIGTERM)
+            _ends_as_stopped(process, out)
 
 
 def test_many_requests_at_once_start_one_background_process(empty_compile_cache):
@@ -285,24 +286,24 @@ def test_sigterm_ends_the_background_compile_and_ctrl_c_leaves_it_to_finish(
 ):
     # A scheduler that kills a job expects nothing of it to run on: the compile the deck
     # started went on for about 15 s at full CPU. Ctrl-C leaves it to serve the next run.
-    process = subprocess.Popen(
+    with started(
         [sys.executable, "-m", "rhasp", "deck", str(deck_of(tmp_path, 40)), "--jobs", "1"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-    )
-    ends = time.monotonic() + 60
-    while not processes_naming(str(empty_compile_cache)) and time.monotonic() < ends:
-        time.sleep(0.05)
-    assert processes_naming(str(empty_compile_cache)), "no background compile started"
-    process.send_signal(stop)
-    _, stderr = process.communicate(timeout=60)
-    # A shell reports 130 for a process that exits 130 and for one that SIGINT ended (-2 here),
-    # which Python does, after "rhasp: interrupted", in about one run of fifteen (a rare
-    # interrupt at exit, not this test's matter).
-    assert process.returncode in ((code, -signal.SIGINT) if stop == signal.SIGINT else (code,)), (
-        stderr
-    )
-    assert "Traceback" not in stderr, stderr
-    time.sleep(1)  # the background process's own end
+    ) as process:
+        ends = time.monotonic() + 60
+        while not processes_naming(str(empty_compile_cache)) and time.monotonic() < ends:
+            time.sleep(0.05)
+        assert processes_naming(str(empty_compile_cache)), "no background compile started"
+        process.send_signal(stop)
+        _, stderr = process.communicate(timeout=60)
+        # A shell reports 130 for a process that exits 130 and for one that SIGINT ended (-2 here),
+        # which Python does, after "rhasp: interrupted", in about one run of fifteen (a rare
+        # interrupt at exit, not this test's matter).
+        assert process.returncode in (
+            (code, -signal.SIGINT) if stop == signal.SIGINT else (code,)
+        ), stderr
+        assert "Traceback" not in stderr, stderr
+        time.sleep(1)  # the background process's own end
     assert bool(processes_naming(str(empty_compile_cache))) == compile_goes_on
