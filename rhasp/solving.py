@@ -109,9 +109,9 @@ ANYTIME_SHARE = 0.25
 
 
 def with_anytime_plan(found: Solution, budget: Budget) -> Solution:
-    """``found``, a solution stopped at a limit without a plan, with the best plan that
-    weighted A* (:data:`ANYTIME_WEIGHT`) finds within ``budget`` (its states; the seconds
-    left), not proven minimal, and the ``lower_bound`` proven: the most that the stopped
+    """``found``, a solution stopped at a limit without a plan, with the best plan found
+    within ``budget`` (its states, for each search; the seconds left) by two searches, not
+    proven minimal (:func:`anytime_plan`), and the ``lower_bound`` proven: the most that the stopped
     searches proved every plan takes (A*'s f-value still queued, a BFS's depth found whole
     plus one), and never less than A*'s bound at the start. The limit stays: the answer is
     still a limit, now with a plan; unless the plan is no longer than the bound, which
@@ -125,10 +125,10 @@ def with_anytime_plan(found: Solution, budget: Budget) -> Solution:
     start = search.start_bound(puzzle.board, puzzle.start, objective)
     proven = found.limit.proven_at_least()
     lower = max(start, 0 if proven is None else proven)
-    best = AstarEngine(budget=budget, weight=ANYTIME_WEIGHT).solve(puzzle, objective)
+    best, figures = anytime_plan(puzzle, objective, budget, lower)
     searches = dict(found.searches) or {found.engine: search_figures(found)}
-    searches[ANYTIME] = search_figures(best)
-    seconds = found.seconds + best.seconds
+    searches[ANYTIME] = figures
+    seconds = found.seconds + figures.seconds
     if not best.has_plan:
         return replace(found, lower_bound=lower, searches=searches, seconds=seconds)
     with_plan = replace(
@@ -145,6 +145,38 @@ def with_anytime_plan(found: Solution, budget: Budget) -> Solution:
         proofs = (found.engine, ANYTIME)
         return replace(with_plan, limit=None, stopped=stopped, proofs=proofs)
     return with_plan
+
+
+def anytime_plan(
+    puzzle: Puzzle, objective: Objective, budget: Budget, lower: int
+) -> tuple[Solution, SearchFigures]:
+    """The shorter plan of two searches within ``budget``, and their figures summed. First
+    weighted A* with its bound raised to an estimate (:func:`rhasp.search.core.estimate`),
+    which follows the chain of vehicles in the way and finds a plan on crowded boards in a
+    few thousand states where weighted A* alone finds none within millions (bench/README.md,
+    "Issue 56: anytime plans"). Then, unless that plan is already no longer than ``lower``,
+    weighted A* alone (:data:`ANYTIME_WEIGHT`), whose plan is at most that many times the
+    fewest and often shorter than the first. Either may stop at the limit."""
+
+    def solve(estimated: bool) -> Solution:
+        engine = AstarEngine(budget=budget, weight=ANYTIME_WEIGHT, estimated=estimated)
+        return engine.solve(puzzle, objective)
+
+    best = quick = solve(estimated=True)
+    ran = [quick]
+    if not quick.has_plan or (quick.length or 0) > lower:
+        bounded = solve(estimated=False)
+        ran.append(bounded)
+        if bounded.has_plan and (not best.has_plan or (bounded.length or 0) < (best.length or 0)):
+            best = bounded
+    last = search_figures(ran[-1])
+    figures = SearchFigures(
+        best.length,
+        sum(search_figures(s).explored or 0 for s in ran),
+        round(sum(s.seconds for s in ran), 6),
+        None if best.has_plan else last.stopped,
+    )
+    return best, figures
 
 
 def _solved(

@@ -67,10 +67,10 @@ CARD1_SAS_PLAN = """(left-3 c r5c5 r5c4 r5c3 r5c2 r5c6 r5c5 r5c4 r5c3)
 """
 
 
-#: Card 6 (9 moves, printed on its back) by A* within this many states: A* and its
-#: confirming BFS stop at the limit, and weighted A*, the anytime search, finds a plan past
-#: it, longer than the bound the searches proved (2026-11-28: 10 moves, between 9 and 10).
-ANYTIME_CARD, ANYTIME_STATES = 6, 900
+#: Card 28 (30 moves, printed on its back) by A* within this many states: A* and its
+#: confirming BFS stop at the limit, and the anytime searches find a plan past it, longer
+#: than the bound the searches proved (2026-11-29: 31 moves, between 28 and 31).
+ANYTIME_CARD, ANYTIME_STATES = 28, 900
 
 
 # A (row 3) leaves right. B stands across its way and can only go down (a wall above), where

@@ -12,10 +12,11 @@ from dataclasses import replace
 
 import pytest
 
-from rhasp import solving
+from rhasp import search, solving
 from rhasp.api import moves_of, parse
 from rhasp.api import read as rhasp_read
 from rhasp.engines import get_engine, reference
+from rhasp.errors import SearchLimit
 from rhasp.generation import board_number
 from rhasp.limits import Budget, Limit
 from rhasp.model import Move, plan_slides, replay
@@ -257,13 +258,28 @@ def test_an_anytime_plan_shorter_than_the_proven_bound_is_a_bug():
         solving.with_anytime_plan(stopped, Budget(10_000))
 
 
+def test_the_anytime_plan_comes_where_weighted_a_star_alone_finds_none():
+    # A row to shift before the blocker can move (counted by hand in tests/search's estimate
+    # test; BFS: 5 moves). Within 40 states A* stops at f-value 4 and weighted A* alone finds
+    # no plan; the estimated search finds the 5 moves: a plan, not proven, the gap said.
+    puzzle = parse("oEoooooECCDDooAAoMoooooMoooooxoooooo")
+    budget = Budget(40)
+    with pytest.raises(SearchLimit):
+        search.best_first(puzzle.board, puzzle.start, "moves", budget, solving.ANYTIME_WEIGHT)
+    found = run_solve(SolveRequest(puzzle, engine="astar", budget=budget))
+    assert found.limit and not found.proofs and found.lower_bound == 4
+    assert found.length == 5 == get_engine("bfs", budget=Budget()).solve(puzzle, "moves").length
+    assert replay(puzzle, found.plan).solved
+    assert found.searches[solving.ANYTIME].length == 5
+
+
 def test_a_deck_line_keeps_a_limit_without_a_plan():
     # A deck's record of a limit is the limit (rhasp deck), where rhasp solve finds a plan.
     puzzle = rhasp_read(str(PUZZLES / "original" / "card06.txt"))
     budget = Budget(900)
     solve = run_solve(SolveRequest(puzzle, engine="astar", budget=budget))
     deck = run_solve(SolveRequest(puzzle, engine="astar", budget=budget, anytime=False))
-    assert solve.limit and solve.plan is not None
+    assert solve.plan is not None  # (here the anytime plan meets the bound: proven)
     assert deck.limit and deck.plan is None and deck.lower_bound is None
 
 

@@ -23,17 +23,19 @@ from rhasp.solution import Objective, Solution
 class AstarEngine:
     """A*; with ``weight`` above 1, weighted A* (:func:`rhasp.search.best_first`), whose plan
     is no proof: the solve policy runs it only for a plan where the optimum is out of reach
-    (:func:`rhasp.solving.with_anytime_plan`)."""
+    (:func:`rhasp.solving.with_anytime_plan`); ``estimated`` too, its bound raised to an
+    estimate (:func:`rhasp.search.core.estimate`)."""
 
     name = "astar"
     budget: Budget = field(kw_only=True)
     weight: int = field(default=1, kw_only=True)
+    estimated: bool = field(default=False, kw_only=True)
 
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
         """The optimal plan, the proof that there is none, or the state limit reached first
         (with ``weight`` above 1, a plan not proven minimal)."""
         board, start, weight = puzzle.board, puzzle.start, self.weight
         find = lambda: search.best_first(  # noqa: E731
-            board, start, objective, self.budget, weight, patterned=True
+            board, start, objective, self.budget, weight, patterned=True, estimated=self.estimated
         )
         return searched(self.name, puzzle, objective, find)

@@ -227,17 +227,20 @@ def best_first(
     weight: int = 1,
     *,
     patterned: bool = False,
+    estimated: bool = False,
 ) -> tuple[Plan | None, int]:
     """A*: a plan with the fewest moves (or slides, then moves), found by expanding only the
     states whose cost so far plus a lower bound on the rest (:func:`core.lower_bound`) can
     still beat the best plan; and the number of states reached. ``patterned``: with pattern
     databases too, where the search is large enough to pay for them
     (:func:`rhasp.search.pattern_bound.patterned_search`). With ``weight`` above 1, weighted
-    A*: a plan at most ``weight`` times the fewest, not proven minimal."""
+    A*: a plan at most ``weight`` times the fewest, not proven minimal. ``estimated``: the
+    bound raised to an estimate where that is larger (:func:`core.estimate`), for *a* plan
+    where even weighted A* finds none: of no stated length."""
     geometry = Geometry.of(board)
     key, by_slides = geometry.key(start), objective == "slides"
     find = patterned_search if patterned else astar
-    goal, found, path = find(geometry, key, budget, by_slides, weight)
+    goal, found, path = find(geometry, key, budget, by_slides, weight, estimated=estimated)
     return (geometry.plan(path) if goal >= 0 else None), found
 
 

@@ -444,6 +444,7 @@ def best_first(
     bounded: bool = True,
     patterns: Patterns | None = None,
     weight: int = 1,
+    estimated: bool = False,
 ) -> tuple[int, int, list[int]]:
     """A*: Dijkstra's search over whole moves (cost: slides, then moves; or moves alone), each
     state queued by its cost so far plus :func:`bound_of` (with ``bounded``: the larger of
@@ -453,7 +454,10 @@ def best_first(
     depth is the smallest f-value still queued (moves, or slides). With ``weight`` above 1,
     weighted A*: the bound counts ``weight`` times, so the first goal taken is a plan at most
     ``weight`` times the optimum, found in far fewer states, and the watch's depth is no
-    lower bound.
+    lower bound. With ``estimated`` too, each state's bound is raised to :func:`estimate`
+    where that is larger: a search for *a* plan (the anytime search), no longer within
+    ``weight`` times the optimum, that follows the chain of vehicles in the way where the
+    bound sees only the first of them.
 
     Returns (the goal's index, or NOT_FOUND or BUDGET; the states reached; the keys of the
     optimal path to the goal).
@@ -463,6 +467,8 @@ def best_first(
     if patterns is None:
         patterns = no_patterns()
     first_bound = bound_of(g, targets, first, by_slides, patterns) if bounded else 0
+    if estimated and first_bound >= 0:
+        first_bound = max(first_bound, estimate(g, targets, first))
     if first_bound < 0:
         return NOT_FOUND, 1, [first][:0]
     order = [first]
@@ -491,6 +497,8 @@ def best_first(
                 left = bound_of(g, targets, keys[j], by_slides, patterns) if bounded else 0
                 if left < 0:
                     continue  # a wall on a target's way out: no plan through this state
+                if estimated:
+                    left = max(left, estimate(g, targets, keys[j]))
                 there = len(order)
                 index[keys[j]] = there
                 order.append(keys[j])
@@ -664,6 +672,84 @@ def clearing(g: Tables, i: int, p: int, way: int) -> int:
             if 0 <= q <= g.last[i] and not meet(cells_at(g.masks, base + q), way):
                 return distance
     return -1
+
+
+def estimate(g: Tables, targets: list[int], key: int) -> int:
+    """An estimate of the moves left from ``key``, by moves: **not a bound** (it may count
+    more than a plan takes), for a search after any plan (``best_first``'s ``estimated``).
+
+    :func:`lower_bound` counts the targets and the vehicles across their ways out; this
+    follows the chain on. Each vehicle in the chain must free some cells (a target's way,
+    or the room the vehicle that needs it moves into): of the nearest position of its line
+    that stands off them in each direction, it takes the one whose cells on the way there
+    hold fewer vehicles not counted yet. A direction is closed by a wall, the edge, or the
+    cells of a vehicle that waits for this one (those free only after it has moved). The
+    vehicles in the room it takes join the chain, needing that room freed. Every vehicle
+    counts once, one move each: the targets, then the chain. On a crowded board, where the
+    bound stays at the few vehicles across the way while the plan must first clear the room
+    they move into (say a row of vehicles packed end to end, moved one by one), this counts
+    them all."""
+    counted = [False] * g.count
+    walls = g.walls
+    here = [cells_of(g, key, i) for i in range(g.count)]
+    total = 0
+    chain = [-1]  # the vehicles to move, in the order found (from index 1 on); for each,
+    needs = [no_cells(walls)]  # the cells it must free,
+    held = [no_cells(walls)]  # and the cells of the vehicles that wait for it
+    for t in targets:
+        p = field(key, g.shift[t], g.gone)
+        counted[t] = True
+        if p == g.gone:
+            continue  # left already
+        total += 1
+        way = way_out(g, t, p)
+        for i in range(g.count):
+            if not counted[i] and meet(here[i], way):
+                counted[i] = True
+                total += 1
+                chain.append(i)
+                needs.append(way)
+                held.append(here[t])
+    k = 1
+    while k < len(chain):
+        i, need, waiting = chain[k], needs[k], held[k]
+        k += 1
+        base, p = i * g.stride, field(key, g.shift[i], g.gone)
+        own = here[i]
+        fewest, room = g.count + 1, no_cells(walls)
+        for step in (-1, 1):
+            swept, q = no_cells(walls), p + step
+            while 0 <= q <= g.last[i]:
+                cells = cells_at(g.masks, base + q)
+                if meet(cells, walls) or meet(cells, waiting):
+                    break
+                swept = joined(swept, cells)
+                if not meet(cells, need):
+                    there = without(swept, own)
+                    new = 0
+                    for j in range(g.count):
+                        if not counted[j] and meet(here[j], there):
+                            new += 1
+                    if new < fewest:
+                        fewest, room = new, there
+                    break
+                q += step
+        if fewest > g.count:
+            continue  # no position off those cells: it counts, nothing more
+        for j in range(g.count):
+            if not counted[j] and meet(here[j], room):
+                counted[j] = True
+                total += 1
+                chain.append(j)
+                needs.append(room)
+                held.append(joined(waiting, own))
+    return total
+
+
+def cells_of(g: Tables, key: int, i: int) -> int:
+    """The cells of vehicle ``i`` in state ``key`` (none for a target that has left)."""
+    p = field(key, g.shift[i], g.gone)
+    return no_cells(g.walls) if p == g.gone else cells_at(g.masks, i * g.stride + p)
 
 
 def is_target(targets: list[int], i: int) -> bool:

@@ -69,6 +69,7 @@ def astar(
     by_slides: bool,
     weight: int = 1,
     patterns: core.Patterns | None = None,
+    estimated: bool = False,
 ) -> tuple[Any, ...]:
     """``core.best_first`` from key ``start`` by the process's runner, with ``patterns``
     (none: its own bound alone): the one form every A* is called in."""
@@ -81,11 +82,17 @@ def astar(
         by_slides=by_slides,
         patterns=patterns,
         weight=weight,
+        estimated=estimated,
     )
 
 
 def patterned_search(
-    geometry: Geometry, start: int, budget: Budget, by_slides: bool, weight: int = 1
+    geometry: Geometry,
+    start: int,
+    budget: Budget,
+    by_slides: bool,
+    weight: int = 1,
+    estimated: bool = False,
 ) -> tuple[Any, ...]:
     """``core.best_first`` from key ``start``, run as the module docstring says: with its own
     bound for :data:`PROBE_STATES`, then, if it has not ended, again with patterns. Its
@@ -93,7 +100,7 @@ def patterned_search(
     began = time.perf_counter()
     probe = replace(budget, states=min(budget.states, PROBE_STATES))
     try:
-        return astar(geometry, start, probe, by_slides, weight)
+        return astar(geometry, start, probe, by_slides, weight, estimated=estimated)
     except SearchLimit as stopped:
         if budget.states <= PROBE_STATES or not _out_of_states(stopped):
             raise
@@ -104,7 +111,7 @@ def patterned_search(
     patterns = patterns_for(geometry, start, seconds)
     rest = replace(budget, states=budget.states - spent)
     try:
-        goal, found, path = astar(geometry, start, rest, by_slides, weight, patterns)
+        goal, found, path = astar(geometry, start, rest, by_slides, weight, patterns, estimated)
     except SearchLimit as stopped:
         if stopped.limit is not None and stopped.limit.reached is not None:
             stopped.limit = replace(stopped.limit, reached=stopped.limit.reached + spent)

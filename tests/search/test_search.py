@@ -11,13 +11,14 @@ from contextlib import contextmanager
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+import rhasp
 from rhasp import generation, limits, search
 from rhasp.canonical import cluster_graph
 from rhasp.engines import reference
 from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
 from rhasp.model import plan_slides, replay
-from rhasp.search import runner
+from rhasp.search import core, runner
 from rhasp.search.geometry import Geometry
 from tests.boards import CARD_MOVES, card, crowded_puzzles, example, grid, puzzles
 from tests.volume import examples
@@ -180,6 +181,7 @@ def bounded_results(puzzle) -> tuple:
         lambda: search.best_first(board, start, "moves", budget),
         lambda: search.best_first(board, start, "slides", budget),
         lambda: search.cluster_size(board, placement, budget),
+        lambda: search.best_first(board, start, "moves", budget, 2, estimated=True),
     ]
     if len(board.targets) == 1:
         searches.append(lambda: search.solve_and_count(board, placement, budget))
@@ -341,3 +343,32 @@ def test_weighted_a_star_stopped_at_a_limit_claims_no_bound():
     with pytest.raises(SearchLimit) as stopped:
         search.best_first(puzzle.board, puzzle.start, "moves", Budget(100), weight=2)
     assert stopped.value.limit.at_least is None and "at least" not in str(stopped.value)
+
+
+# --- the estimate that guides the anytime search ------------------------------------------------
+
+
+def test_the_estimate_follows_the_chain_of_vehicles_in_the_way():
+    # Counted by hand: A leaves right of row 3 through M (a car over a wall: it must go up
+    # two); M's room needs D off the corner; D, at the edge, moves left into C's place; C
+    # cannot move right into D's (D waits for it), so it moves left, where E stands, and E
+    # moves down. Five vehicles, one move each: the fewest moves (BFS below). The bound
+    # counts A and M; without the rule that D waits, C would move "into" D: four.
+    puzzle = rhasp.parse("oEoooooECCDDooAAoMoooooMoooooxoooooo")
+    geometry = Geometry.of(puzzle.board)
+    g, key = geometry.tables, geometry.key(puzzle.start)
+    targets = core.target_vehicles(g)
+    assert core.lower_bound(g, targets, key, False) == 2
+    assert core.estimate(g, targets, key) == 5 == rhasp.solve(puzzle, engine="bfs").moves
+
+
+@pytest.mark.parametrize("number", [1, 6, 14, 40])
+def test_the_estimated_search_finds_a_valid_plan_and_claims_no_bound(number):
+    puzzle = card(number)
+    board, start = puzzle.board, puzzle.start
+    plan, _ = search.best_first(board, start, "moves", Budget(10**6), 2, estimated=True)
+    assert plan is not None and replay(puzzle, plan).solved
+    assert len(plan) >= CARD_MOVES[number - 1]
+    with pytest.raises(SearchLimit) as stopped:
+        search.best_first(board, start, "moves", Budget(50), 2, estimated=True)
+    assert stopped.value.limit.at_least is None
