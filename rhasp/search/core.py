@@ -701,15 +701,8 @@ def estimate(g: Tables, targets: list[int], key: int) -> int:
         counted[t] = True
         if p == g.gone:
             continue  # left already
-        total += 1
         way = way_out(g, t, p)
-        for i in range(g.count):
-            if not counted[i] and meet(here[i], way):
-                counted[i] = True
-                total += 1
-                chain.append(i)
-                needs.append(way)
-                held.append(here[t])
+        total += 1 + enlisted(here, way, here[t], counted, chain, needs, held)
     k = 1
     while k < len(chain):
         i, need, waiting = chain[k], needs[k], held[k]
@@ -734,16 +727,31 @@ def estimate(g: Tables, targets: list[int], key: int) -> int:
                         fewest, room = new, there
                     break
                 q += step
-        if fewest > g.count:
-            continue  # no position off those cells: it counts, nothing more
-        for j in range(g.count):
-            if not counted[j] and meet(here[j], room):
-                counted[j] = True
-                total += 1
-                chain.append(j)
-                needs.append(room)
-                held.append(joined(waiting, own))
+        if fewest <= g.count:  # else no position off those cells: it counts, nothing more
+            total += enlisted(here, room, joined(waiting, own), counted, chain, needs, held)
     return total
+
+
+def enlisted(
+    here: list[int],
+    cells: int,
+    waiting: int,
+    counted: list[bool],
+    chain: list[int],
+    needs: list[int],
+    held: list[int],
+) -> int:
+    """How many vehicles not counted yet stand on ``cells``, each now counted and added to
+    :func:`estimate`'s chain, needing ``cells`` freed while the ``waiting`` cells stay."""
+    added = 0
+    for j in range(len(here)):
+        if not counted[j] and meet(here[j], cells):
+            counted[j] = True
+            added += 1
+            chain.append(j)
+            needs.append(cells)
+            held.append(waiting)
+    return added
 
 
 def cells_of(g: Tables, key: int, i: int) -> int:
