@@ -42,7 +42,7 @@ def main() -> None:
     except KeyboardInterrupt:  # the command line catches its own; this is before, or after
         sys.stderr.write(INTERRUPTED + "\n")
         sys.exit(EXIT_INTERRUPTED)
-    except (MemoryError, RuntimeError, ImportError, SyntaxError) as error:
+    except (MemoryError, RuntimeError, ImportError, SyntaxError, SystemError) as error:
         # Ctrl-C or SIGTERM inside a class's making: Python 3.11 wraps what a field's
         # __set_name__ raised in a RuntimeError ("Error calling __set_name__").
         if isinstance(error.__cause__, KeyboardInterrupt):
@@ -78,6 +78,11 @@ def out_of_memory(error: BaseException) -> str | None:
         # yet (a fresh checkout), reports a SyntaxError ("expected ':'") in a file that
         # compiles: rhasp's own files do (the tests import every one), so under a limit on
         # the address space the memory ran out.
+        return RAN_OUT
+    if isinstance(error, SystemError) and _address_space_limited():
+        # CPython short of memory where a failed allocation sets no exception: "error return
+        # without exception set", met compiling the standard library's regular expressions
+        # while rhasp loaded under ulimit -v 24000 (a CI run of 2026-11-29, once).
         return RAN_OUT
     return None
 

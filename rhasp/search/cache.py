@@ -41,7 +41,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import importlib.util
 import os
 import pickle
@@ -97,6 +96,10 @@ def key(sources: Path = SOURCE_FOLDER) -> str:
     virtual environment, a checkout beside its pip install) or a reinstalled copy find
     markers for code numba did not have for it, and its first call compiled in the loading
     process, which no search must wait on (a test's ``rhasp generate`` took 50 s)."""
+    # Imported here: under a tight ulimit -v, hashlib's import writes an error to standard
+    # error when a hash's code cannot load (CI, 2026-11-29), and many commands need no key.
+    import hashlib
+
     digest = hashlib.sha256()
     digest.update(os.path.abspath(sources).encode())
     for name in SOURCES:

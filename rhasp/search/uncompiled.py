@@ -128,6 +128,7 @@ def _inlined(module: ModuleType, source: ast.Module, names: dict[str, Any]) -> M
 #: The core and the cluster functions, uncompiled and with the helpers in place.
 CORE = _inlined(core, _CORE_SOURCE, {})
 CLUSTERS = _inlined(clusters, ast.parse(inspect.getsource(clusters)), {"core": CORE})
+del _CORE_SOURCE  # the parsed core, used: let go (every command loads this module)
 _BY_MODULE = {core.__name__: CORE, clusters.__name__: CLUSTERS}
 
 
