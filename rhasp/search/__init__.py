@@ -171,7 +171,9 @@ WARM_UP = (
     (core.breadth_first, {"stop_at_goal": True, "with_links": True}),
     (clusters.cluster, {}),
     (core.cheapest, {}),
-    (core.best_first, {"by_slides": False, "weight": 1}),  # weighted or not: one signature
+    # Weighted or not, estimated or not: one signature, every flag passed as A* passes it
+    # (pattern_bound.astar; a flag left out is another signature, compiled at the first A*).
+    (core.best_first, {"by_slides": False, "weight": 1, "estimated": False}),
 )
 
 

@@ -18,7 +18,7 @@ from rhasp.engines import reference
 from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
 from rhasp.model import plan_slides, replay
-from rhasp.search import core, runner
+from rhasp.search import core, pattern_bound, runner
 from rhasp.search.geometry import Geometry
 from tests.boards import CARD_MOVES, card, crowded_puzzles, example, grid, puzzles
 from tests.volume import examples
@@ -284,6 +284,24 @@ def test_without_a_loadable_compiled_core_every_search_runs_uncompiled(monkeypat
     with core_mode("always"):
         assert every_result(puzzle) == expected
         assert not search.prefer_compiled()
+
+
+def test_the_warm_up_calls_a_star_with_every_flag_a_star_is_called_with(monkeypatch):
+    # numba compiles a call that leaves out a flag with a default as another signature: a
+    # warm-up without `estimated` had every server's first A* compile in its own process (a
+    # cold CI's page waited past 60 s for a generated board).
+    called = {}
+
+    def run(geometry, function, start, **flags):
+        called.update(flags)
+        raise SearchLimit(None)
+
+    monkeypatch.setattr(pattern_bound, "run", run)
+    puzzle = card(1)
+    with pytest.raises(SearchLimit):
+        search.best_first(puzzle.board, puzzle.start, "moves", Budget(10))
+    (warmed,) = [flags for function, flags in search.WARM_UP if function is core.best_first]
+    assert set(called) - {"budget"} == {*warmed, "patterns"}
 
 
 def test_the_warm_up_covers_every_shape_of_board_the_pages_generator_draws(monkeypatch):
