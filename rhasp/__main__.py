@@ -17,10 +17,18 @@ line and exit code 4, a limit, like every other.
 import os  # loaded with Python itself (site imports it): importing it here takes no time
 import sys
 
+#: Ctrl-C while the two modules below load (a fresh install compiles them, some milliseconds):
+#: their words, which are not loaded yet (tests/test_process.py checks that they agree).
+EARLY_INTERRUPTED, EARLY_EXIT_INTERRUPTED = "rhasp: interrupted\n", 130
+
 # Modules that load nothing: this one says their words before the command line loads, and
 # before anything that could fail to.
-from rhasp.exit_codes import EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_TERMINATED
-from rhasp.stopping import INTERRUPTED, TERMINATED, Terminated, stop_on_sigterm
+try:
+    from rhasp.exit_codes import EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_TERMINATED
+    from rhasp.stopping import INTERRUPTED, TERMINATED, Terminated, stop_on_sigterm
+except KeyboardInterrupt:
+    sys.stderr.write(EARLY_INTERRUPTED)
+    sys.exit(EARLY_EXIT_INTERRUPTED)
 
 #: How Linux's loader says a library could not be mapped: under an address-space limit, the
 #: memory ran out (an import of clingo or numpy at ``ulimit -v 50000``).

@@ -80,6 +80,17 @@ def test_ctrl_c_while_rhasp_loads_is_one_line_and_exit_code_130():
     assert interrupted >= 4  # most tries stopped rhasp while it loaded or ran
 
 
+def test_ctrl_c_before_the_entry_point_s_own_words_load_says_the_same():
+    # A fresh clone's Ctrl-C at 13 ms landed in `python -m rhasp` importing rhasp.stopping,
+    # before main(): a traceback. There it says the words of that module, not loaded yet.
+    from rhasp import __main__ as entry
+    from rhasp.exit_codes import EXIT_INTERRUPTED
+    from rhasp.stopping import INTERRUPTED
+
+    assert entry.EARLY_INTERRUPTED == INTERRUPTED + "\n"
+    assert entry.EARLY_EXIT_INTERRUPTED == EXIT_INTERRUPTED
+
+
 def test_sigterm_while_rhasp_loads_ends_it_with_exit_code_143():
     # From the entry point's first line, a handler prints one line and exits 143 (the entry
     # point's while the command line loads, then the command line's). Before it, in
