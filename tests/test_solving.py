@@ -16,6 +16,7 @@ from rhasp import search, solving
 from rhasp.api import moves_of, parse
 from rhasp.api import read as rhasp_read
 from rhasp.engines import get_engine, reference
+from rhasp.engines.astar import AstarEngine
 from rhasp.errors import SearchLimit
 from rhasp.generation import board_number
 from rhasp.limits import Budget, Limit
@@ -271,6 +272,20 @@ def test_the_anytime_plan_comes_where_weighted_a_star_alone_finds_none():
     assert found.length == 5 == get_engine("bfs", budget=Budget()).solve(puzzle, "moves").length
     assert replay(puzzle, found.plan).solved
     assert found.searches[solving.ANYTIME].length == 5
+
+
+def test_with_a_plan_in_hand_a_shorter_one_is_looked_for_within_a_share(monkeypatch):
+    # The row-shifting board: the estimated search's plan in 26 states, weighted A*'s alone in
+    # 61. With the share at once the first's states, the second stops there, not at its plan.
+    monkeypatch.setattr(solving, "BETTER_FACTOR", 1)
+    monkeypatch.setattr(solving, "BETTER_FLOOR", 0)
+    puzzle = parse("oEoooooECCDDooAAoMoooooMoooooxoooooo")
+    budget = Budget(10**6)
+    quick = AstarEngine(budget=budget, weight=solving.ANYTIME_WEIGHT, estimated=True)
+    first = quick.solve(puzzle, "moves").explored
+    best, figures = solving.anytime_plan(puzzle, "moves", budget, lower=0)
+    assert best.length == 5 and replay(puzzle, best.plan).solved
+    assert first < figures.explored <= 2 * first + 10  # the second stopped near its share
 
 
 def test_a_deck_line_keeps_a_limit_without_a_plan():
