@@ -186,19 +186,18 @@ def anytime_plan(
     if not quick.has_plan or (quick.length or 0) > lower:
         within = budget
         if quick.has_plan:  # a plan in hand: a shorter one is looked for, not at any cost
-            reached = search_figures(quick).explored or 0
-            bettering = max(BETTER_FLOOR, BETTER_FACTOR * reached)
+            bettering = max(BETTER_FLOOR, BETTER_FACTOR * (quick.explored or 0))
             within = replace(budget, states=min(budget.states, bettering))
         bounded = solve(False, within)
         ran.append(bounded)
         if bounded.has_plan and (not best.has_plan or (bounded.length or 0) < (best.length or 0)):
             best = bounded
-    last = search_figures(ran[-1])
+    each = [search_figures(s) for s in ran]
     figures = SearchFigures(
         best.length,
-        sum(search_figures(s).explored or 0 for s in ran),
-        round(sum(s.seconds for s in ran), 6),
-        None if best.has_plan else last.stopped,
+        sum(f.explored or 0 for f in each),
+        round(sum(f.seconds for f in each), 6),
+        None if best.has_plan else each[-1].stopped,
     )
     return best, figures
 

@@ -755,9 +755,9 @@ def enlisted(
 
 
 def cells_of(g: Tables, key: int, i: int) -> int:
-    """The cells of vehicle ``i`` in state ``key`` (none for a target that has left)."""
-    p = field(key, g.shift[i], g.gone)
-    return no_cells(g.walls) if p == g.gone else cells_at(g.masks, i * g.stride + p)
+    """The cells of vehicle ``i`` in state ``key`` (none for a target that has left: the
+    tables' row for ``gone`` is empty, as :func:`occupancy` reads them too)."""
+    return cells_at(g.masks, i * g.stride + field(key, g.shift[i], g.gone))
 
 
 def is_target(targets: list[int], i: int) -> bool:
