@@ -168,6 +168,7 @@ class Limit:
     reached: int | None = None  # the states reached by then, when counted
     also: tuple[str, Limit] | None = None  # (the other engine, its limit)
     at_least: int | None = None  # every plan takes at least this many, as proven by then
+    where: str | None = None  # where the line says it stopped ("at depth 7"), when it says
 
     def __str__(self) -> str:
         if self.also is None:
@@ -200,13 +201,28 @@ def state_limit(
     having proven that every plan takes ``at_least`` moves or slides (None: not known)."""
     text = f"state limit reached after {states:,} states {reached}"
     amount = states if amount is None else amount
-    return SearchLimit(Limit(text, "states", amount, states, at_least=at_least))
+    return SearchLimit(Limit(text, "states", amount, states, at_least=at_least, where=reached))
 
 
 def time_limit(seconds: float, states: int, reached: str, at_least: int | None = None) -> TimeLimit:
     """The limit of a search stopped after ``seconds`` (see :func:`state_limit`)."""
     text = f"time limit of {seconds:g} s reached after {states:,} states {reached}"
-    return TimeLimit(Limit(text, "time", seconds, states, at_least=at_least))
+    return TimeLimit(Limit(text, "time", seconds, states, at_least=at_least, where=reached))
+
+
+def after_earlier(stopped: SearchLimit, earlier: int) -> SearchLimit:
+    """The state or time limit ``stopped`` of a search that went on from ``earlier`` states
+    of a run before it (A* again with patterns after its probe), said as one search's: its
+    states, its state budget and its line count both runs. Any other limit as it is."""
+    limit = stopped.limit
+    if limit is None or limit.reached is None or limit.where is None:
+        return stopped
+    states = limit.reached + earlier
+    if limit.ran_out == "states" and limit.amount is not None:
+        return state_limit(states, limit.where, int(limit.amount) + earlier, limit.at_least)
+    if limit.ran_out == "time" and limit.amount is not None:
+        return time_limit(limit.amount, states, limit.where, limit.at_least)
+    return stopped
 
 
 @dataclass(frozen=True)

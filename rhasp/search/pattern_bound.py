@@ -36,7 +36,7 @@ from dataclasses import replace
 from typing import Any
 
 from rhasp.errors import SearchLimit
-from rhasp.limits import Budget
+from rhasp.limits import Budget, after_earlier
 from rhasp.model import Board, Puzzle, State
 from rhasp.search import clusters, core
 from rhasp.search.geometry import Geometry, key_words
@@ -113,9 +113,7 @@ def patterned_search(
     try:
         goal, found, path = astar(geometry, start, rest, by_slides, weight, patterns, estimated)
     except SearchLimit as stopped:
-        if stopped.limit is not None and stopped.limit.reached is not None:
-            stopped.limit = replace(stopped.limit, reached=stopped.limit.reached + spent)
-        raise
+        raise after_earlier(stopped, spent) from None
     return goal, found + spent, path
 
 
