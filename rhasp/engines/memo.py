@@ -81,6 +81,9 @@ PATTERN_FROM = 12
 #: The least time left to the deadline for the choice to start: it first loads the compiled
 #: core, a few tenths of a second.
 PATTERN_SECONDS_LEAST = 1.0
+#: What the pattern's first choice in a process costs, about (numba's import and the compiled
+#: cluster search's load, then the choice): the seconds a solve spends before it pays them.
+PATTERN_RENT = 0.5
 
 #: go(T,V,P): (step, vehicle index, its field after it: position P - 1, or gone)
 GoEntry = tuple[int, int, int]
@@ -154,11 +157,15 @@ class StateMemo:
     #: first horizon of ``pattern_from`` steps or more.
     pattern: bool = True
     pattern_from: int = PATTERN_FROM
+    #: ... and once the solve has spent this many seconds, unless the pattern's code is
+    #: loaded in this process already (:meth:`_pattern_due`).
+    pattern_rent: float = PATTERN_RENT
     #: When the solve must end (``time.perf_counter()``; the driver sets it): the pattern's
     #: choice takes at most the time left, and none when too little is.
     deadline: float = math.inf
     _start: int = 0  # the board at step 0
     _patterned: bool = False  # the pattern database has been chosen (or found to be none)
+    _since: float = math.inf  # when the memo first met the solve (``time.perf_counter()``)
 
     def figures(self) -> dict[str, int]:
         """For the solution's record: boards in the memo, nogoods added."""
@@ -177,6 +184,7 @@ class StateMemo:
         true during the search.
         """
         if self._board is None:
+            self._since = time.perf_counter()
             self._board = _Board.read(init.symbolic_atoms)
         while self._add_step(init, self._steps):
             self._steps += 1
@@ -200,11 +208,20 @@ class StateMemo:
         """Whether to choose the pattern database now: with the bound and the pattern on, by
         moves, once, at the first horizon of :attr:`pattern_from` steps or more (the horizons
         before it are cheap, and most of the cards end there; choosing takes up to a
-        second)."""
+        second), once the solve has spent :attr:`pattern_rent` seconds, what the first
+        choice in a process costs, or at once where that cost is paid already (the
+        pattern's code loaded). Renting until the rent adds up to the price: an easy card in
+        a process of its own ends before it pays for a pattern it would not use, and a
+        solve pays at most about twice what the better choice in hindsight costs. When the
+        pattern comes changes only what is pruned, never the answer: its bound is a true
+        lower bound whenever it is added (:class:`rhasp.search.PatternTable`)."""
         board = self._board
         assert board is not None
         wanted = self.bound and self.pattern and not board.by_cells
-        return wanted and not self._patterned and self._last() >= self.pattern_from
+        if not wanted or self._patterned or self._last() < self.pattern_from:
+            return False
+        paid = time.perf_counter() - self._since >= self.pattern_rent
+        return paid or PatternTable.costs_no_load(board.model)
 
     def _add_pattern(self) -> None:
         """Bound also by the fewest moves of the puzzle with some of its vehicles only

@@ -65,6 +65,13 @@ class PatternTable:
     gone: int  # a target's field once it has left (a real key's)
     target_shift: int  # where the target's field starts in a real key
 
+    @staticmethod
+    def costs_no_load(board: Board) -> bool:
+        """Whether choosing a pattern for ``board`` now would load nothing: the compiled
+        cluster search for its boards (the board's cells, keys of one word) is already loaded
+        in this process. Asks only; loads nothing."""
+        return RUNNER.is_loaded(clusters.cluster, Geometry.of(board, targets_leave=False).tables)
+
     @classmethod
     def of(
         cls,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import clingo
@@ -15,7 +16,7 @@ from rhasp.engines.memo import StateMemo
 from rhasp.formats.facts import write_facts
 from rhasp.limits import Budget
 from rhasp.model import Puzzle
-from rhasp.search import fewest_moves
+from rhasp.search import PatternTable, fewest_moves
 from rhasp.search.geometry import Geometry
 from tests.boards import card, example, puzzles
 from tests.volume import examples
@@ -158,7 +159,7 @@ def test_the_pattern_from_the_first_horizon_keeps_the_optimum(puzzle):
     chosen at once: the first satisfiable horizon is still BFS's."""
     plan, _ = fewest_moves(puzzle.board, puzzle.start, Budget())
     assume(plan is not None)
-    memo = StateMemo(pattern_from=0)
+    memo = StateMemo(pattern_from=0, pattern_rent=0)
     horizon, _ = solve_with(memo, puzzle, "moves")
     assert horizon == len(plan)
     # (where every vehicle has two positions, a step is a slide, and the memo reads slides)
@@ -169,13 +170,25 @@ def test_the_pattern_prunes_a_card_and_keeps_its_optimum():
     """Card 26 (28 moves) with the pattern from horizon 12 (the default) and without it
     (never chosen): the same optimum, and fewer choices with it (measured: about 1,400
     against 17,000, one thread)."""
-    with_pattern, without = StateMemo(), StateMemo(pattern_from=1000)
+    with_pattern, without = StateMemo(pattern_rent=0), StateMemo(pattern_from=1000)
     horizon, choices = solve_with(with_pattern, card(26), "moves")
     horizon_without, choices_without = solve_with(without, card(26), "moves")
     assert horizon == horizon_without == BFS.solve(card(26), "moves").length
     assert with_pattern._board.table.pattern is not None
     assert without._board.table.pattern is None
     assert choices < choices_without / 2
+
+
+@pytest.mark.parametrize("loaded", [False, True])
+def test_the_pattern_waits_for_its_rent_unless_its_code_is_loaded(monkeypatch, loaded):
+    """A solve that has not yet spent what the pattern's first load costs chooses none,
+    unless the code is loaded in the process already: card 26 (28 moves) with the rent out
+    of reach, its answer BFS's either way."""
+    monkeypatch.setattr(PatternTable, "costs_no_load", staticmethod(lambda board: loaded))
+    memo = StateMemo(pattern_rent=math.inf)
+    horizon, _ = solve_with(memo, card(26), "moves")
+    assert horizon == BFS.solve(card(26), "moves").length
+    assert (memo._board.table.pattern is not None) is loaded
 
 
 @pytest.mark.parametrize("memo", [True, False])

@@ -4,6 +4,9 @@ random boards (and caught when built wrong on purpose), and chosen within its li
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from dataclasses import replace
 
 import pytest
@@ -12,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from rhasp.limits import Budget
 from rhasp.search import BoundTable, PatternTable, explore_cluster
 from rhasp.search.geometry import Geometry
-from tests.boards import THREE_DEEP, card, grid, puzzles
+from tests.boards import ROOT, THREE_DEEP, card, grid, puzzles
 from tests.search.test_bound_table import EITHER_WAY, ONE_WAY, distances_to_goal
 from tests.volume import examples
 
@@ -113,3 +116,27 @@ def test_no_pattern_for_two_targets_nor_by_slides():
     table = PatternTable.of(puzzle.board, puzzle.start)
     with pytest.raises(ValueError, match="slides"):
         BoundTable.of(puzzle.board, by_slides=True).with_pattern(table)
+
+
+@pytest.mark.parametrize("jit", ["always", "never"])
+def test_a_process_knows_whether_a_choice_would_load_code(jit):
+    # In a process of its own: nothing loaded before the first choice, and asking loads
+    # nothing; loaded after it where the code is compiled here (RHASP_JIT=always).
+    program = (
+        "from rhasp.search import PatternTable\n"
+        "from tests.boards import card\n"
+        "board, start = card(26).board, card(26).start\n"
+        "before = [PatternTable.costs_no_load(board) for _ in range(2)]\n"
+        "PatternTable.of(board, start)\n"
+        "print(*before, PatternTable.costs_no_load(board))\n"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", program],
+        capture_output=True,
+        text=True,
+        env=os.environ | {"RHASP_JIT": jit},
+        cwd=ROOT,
+        timeout=300,
+        check=True,
+    ).stdout.split()
+    assert shown == ["False", "False", str(jit == "always")]
