@@ -553,7 +553,10 @@ def test_analyze_past_its_limit_with_nothing_proven_is_a_limit_everywhere():
 # --- /api/generate -----------------------------------------------------------------------------
 
 
-def test_generate_keeps_its_promise_and_its_seed(client):
+def test_generate_keeps_its_promise_and_its_seed():
+    # Generous seconds, as below: a busy machine with the core not compiled yet can pass the
+    # default 10 s (time limits are tested on their own).
+    client = TestClient(create_app(ServerLimits(seconds=60)))
     first = post(client, "generate", min_moves=5, seed=3).json()
     (cells,) = first["board"].split()  # the board alone (once a database line), A the target
     rows = database_rows(cells)
