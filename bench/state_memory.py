@@ -11,9 +11,21 @@ the work, less the peak before it:
 - analysis: ``rhasp analyze``'s work on that board (the cluster with every state's
   neighbours, the distances, the all-moves graph), per state of the cluster;
 - atoms: the ASP engine (with the state memo) on card 40 up to a fixed horizon, peak memory
-  against clingo's count of atoms in the ground program.
+  against clingo's count of atoms in the ground program;
+- large boards (issue 56), compiled: A* (by moves; and unbounded by slides, Dijkstra's
+  search, which stores its states as A* does and runs far on boards where the bound ends
+  A* early), BFS (links kept, to the goal) and BFS over the whole cluster (links kept,
+  targets staying, ``solve_and_count``: it runs far where BFS ends early) on 12x12 boards,
+  puzzles/large/left12.txt unless ``--board`` names others (``FILE:N``: the file's Nth
+  puzzle), each search stopped at ``--large-states``,
+  each after a small search of the same board has loaded its compiled code (compiled in an
+  earlier process, so that no compile's peak hides the search's). With ``--tree``
+  (repeated) these run on each source tree given (``PYTHONPATH``), before and after a change
+  in one run.
 
-    python bench/state_memory.py [--runs 3] [--states 2000000]
+    python bench/state_memory.py [--runs 3] [--states 2000000] [--large-states 2000000]
+        [--board puzzles/large/left12.txt --board puzzles/large/crowded.txt:6]
+        [--tree /path/to/before --tree .] [--only-large] [--kinds astar,dijkstra,bfs,cluster]
 
 Prints a table, then one JSON line.
 """
@@ -22,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import subprocess
@@ -83,12 +96,73 @@ print(found.asp.record()["atoms"], (after - before) * 1024)
 """
 
 
-def measure(script: str, argument: str) -> tuple[int, int]:
+LARGE = """
+import os, resource, sys
+os.environ["RHASP_JIT"] = "always"
+from rhasp.errors import SearchLimit
+from rhasp.formats import read_path
+from rhasp.limits import Budget
+from rhasp.search import best_first, fewest_moves, fewest_slides, prefer_compiled, solve_and_count
+prefer_compiled()
+states, path, kind = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+path, _, line = path.partition(":")
+puzzle = read_path(path)[int(line or 1) - 1]
+def search(budget):
+    try:
+        if kind == "astar":
+            return best_first(puzzle.board, puzzle.start, "moves", budget)[1]
+        if kind == "dijkstra":
+            return fewest_slides(puzzle.board, puzzle.start, budget)[1]
+        if kind == "cluster":
+            return solve_and_count(puzzle.board, puzzle.placement, budget)[2]
+        return fewest_moves(puzzle.board, puzzle.start, budget)[1]
+    except SearchLimit:
+        return budget.states
+search(Budget(1_000))  # the compiled code for this board's shape, loaded (or compiled) first
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+found = search(Budget(states))
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(found, (after - before) * 1024)
+"""
+
+
+def measure(script: str, argument: str, *more: str, tree: str | None = None) -> tuple[int, int]:
+    """Run ``script`` in a fresh process (on the source ``tree`` when given: its folder is the
+    process's own, ahead of any other on the path, as ``python -c`` puts it first; file
+    arguments are taken from this folder); its count and bytes."""
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = os.path.abspath(tree)
+        more = tuple(_here(m) for m in more)
     run = subprocess.run(
-        [sys.executable, "-c", script, argument], capture_output=True, text=True, check=True
+        [sys.executable, "-c", script, argument, *more],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=tree,
     )
-    count, used = run.stdout.split()
+    count, used = run.stdout.split()[-2:]
     return int(count), int(used)
+
+
+def _here(argument: str) -> str:
+    """``argument`` as a path from this folder if it names a file here (``FILE:N`` too)."""
+    path, colon, line = argument.partition(":")
+    return os.path.abspath(path) + colon + line if os.path.isfile(path) else argument
+
+
+def row(name: str, runs: list[tuple[int, int]], rows: dict[str, dict[str, float]]) -> None:
+    """Record and print the median bytes a state (or atom) of ``runs``."""
+    count = runs[0][0]
+    per = statistics.median(used / count for _, used in runs)
+    peak = statistics.median(used for _, used in runs) / 2**20
+    rows[name] = {"count": count, "bytes_each": round(per, 1), "peak_mb": round(peak, 1)}
+    print(
+        f"{name:40} {count:>11,}  {per:8.1f} bytes each  "
+        f"(median of {len(runs)}, peak +{peak:,.0f} MB)",
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -96,23 +170,46 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--states", type=int, default=2_000_000)
     parser.add_argument("--horizon", type=int, default=50)
+    parser.add_argument("--large-states", type=int, default=2_000_000)
+    parser.add_argument(
+        "--board", action="append", help="a board, FILE or FILE:N for its Nth (repeat)"
+    )
+    parser.add_argument("--tree", action="append", help="a source tree to run on (repeat)")
+    parser.add_argument("--only-large", action="store_true", help="the large boards only")
+    parser.add_argument(
+        "--kinds", default="astar,dijkstra,bfs,cluster", help="the large boards' searches"
+    )
     args = parser.parse_args()
-    rows = {}
-    for name, script, argument in (
+    rows: dict[str, dict[str, float]] = {}
+    small = (
         ("states, uncompiled (12x12)", UNCOMPILED, str(args.states)),
         ("states, compiled (6x6)", COMPILED, ""),
         ("analyze, per cluster state (6x6)", ANALYSIS, ""),
         ("ground atoms (card 40, memo)", ATOMS, str(args.horizon)),
-    ):
-        runs = [measure(script, argument) for _ in range(args.runs)]
-        count = runs[0][0]
-        per = statistics.median(used / count for _, used in runs)
-        peak = statistics.median(used for _, used in runs) / 2**20
-        rows[name] = {"count": count, "bytes_each": round(per, 1), "peak_mb": round(peak, 1)}
-        print(
-            f"{name:30} {count:>11,}  {per:8.1f} bytes each  "
-            f"(median of {args.runs}, peak +{rows[name]['peak_mb']:,.0f} MB)"
-        )
+    )
+    for name, script, argument in () if args.only_large else small:
+        row(name, [measure(script, argument) for _ in range(args.runs)], rows)
+    kinds = (
+        ("astar", "A*"),
+        ("dijkstra", "A* unbounded"),
+        ("bfs", "BFS"),
+        ("cluster", "BFS, cluster"),
+    )
+    for path in args.board or ["puzzles/large/left12.txt"]:
+        board = os.path.basename(path)
+        for kind, label in kinds:
+            if kind not in args.kinds.split(","):
+                continue
+            for tree in args.tree or [None]:
+                name = f"{label}, compiled ({board})" + (f" [{tree}]" if tree else "")
+                # A first run fills the compiled code's cache for the tree: a compile in the
+                # measured process would raise its peak before the search, hiding the search's.
+                measure(LARGE, "1000", path, kind, tree=tree)
+                runs = [
+                    measure(LARGE, str(args.large_states), path, kind, tree=tree)
+                    for _ in range(args.runs)
+                ]
+                row(name, runs, rows)
     print(json.dumps({"bench": "state_memory", "python": platform.python_version(), **rows}))
 
 
