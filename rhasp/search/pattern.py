@@ -70,7 +70,7 @@ class PatternTable:
         """Whether choosing a pattern for ``board`` now would load nothing: the compiled
         cluster search for its boards (the board's cells, keys of one word) is already loaded
         in this process. Asks only; loads nothing."""
-        return RUNNER.is_loaded(clusters.cluster, Geometry.of(board, targets_leave=False).tables)
+        return RUNNER.is_loaded(clusters.cluster, _choice_geometry(board).tables)
 
     @classmethod
     def of(
@@ -167,8 +167,15 @@ def _compiled(board: Board, start: State) -> bool:
     explores a few hundred small clusters, several times faster compiled. Loaded now if
     cached (a few tenths of a second), else compiled in the background while the choice runs
     uncompiled."""
-    geometry = Geometry.of(board, targets_leave=False)
+    geometry = _choice_geometry(board)
     return RUNNER.warm_up(clusters.cluster, geometry.tables, geometry.key(start), UNLIMITED)
+
+
+def _choice_geometry(board: Board) -> Geometry:
+    """The tables whose compiled cluster search the choice has come (:func:`_compiled`) and
+    asks about (:meth:`PatternTable.costs_no_load`): the board's, its targets staying, as a
+    cluster is searched."""
+    return Geometry.of(board, targets_leave=False)
 
 
 def explore_pattern(
