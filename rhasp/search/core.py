@@ -8,8 +8,10 @@ is loaded only once a process has searched enough), where numba is missing, and 
 checking. So there is one core, and :mod:`rhasp.search.runner` decides which way it runs.
 The two ways differ in a few small places only, each a function here with a compiled twin in
 ``jit`` (a numba ``overload``): scratch buffers (:func:`new_buffer`, :func:`key_buffer`), the
-set of states seen (:func:`key_set`, :func:`add_new`, :func:`with_room`), a Python set here
-and an open-addressing table of int64 when compiled, and the few operations on keys and sets
+set of states BFS has seen (:func:`key_set`, :func:`add_new`, :func:`with_room`), a Python set
+here and an open-addressing table of int64 when compiled, the states A* keeps
+(:mod:`rhasp.search.store`: lists and a dict here, blocks of numpy words and an index of int32
+places when compiled), and the few operations on keys and sets
 of cells (:func:`field`, :func:`moved`, :func:`meet` ...): one int64 word each on a board
 whose keys and cells fit 63 bits, where the twin is this source itself, and a tuple of words
 on larger boards (8×8 and up, or many vehicles).
@@ -39,6 +41,8 @@ from __future__ import annotations
 import heapq
 from collections.abc import MutableSequence, Sequence
 from typing import NamedTuple
+
+from rhasp.search import store
 
 NOT_FOUND = -1
 BUDGET = -2  # returned instead of an index: the search reached its limit of states (max_states)
@@ -165,8 +169,9 @@ def key_at(table: Buffer, at: int, like: int) -> int:
     return table[at]
 
 
-# The one table of keys, for the states a compiled search has seen (:func:`key_set`, twinned
-# by ``jit``) and for a cluster's states and their indices (``clusters.explore``, both ways):
+# The one table of keys, for the states a compiled BFS has seen (:func:`key_set`, twinned by
+# ``jit``) and for a cluster's states and their indices (``clusters.explore``, both ways; A*
+# keeps its states in :mod:`rhasp.search.store`, whose index holds no key):
 # open addressing with linear probing in one buffer, kept at most half full. A slot is
 # ``width`` words: a key's (its first word EMPTY_SLOT where free) and what is kept beside it,
 # if anything. Its users know how many keys it holds (their lists of states).
@@ -471,47 +476,53 @@ def best_first(
         first_bound = max(first_bound, estimate(g, targets, first))
     if first_bound < 0:
         return NOT_FOUND, 1, [first][:0]
-    order = [first]
-    parent = [-1]
-    cost = [0]
-    bound = [first_bound * unit * weight]
-    index = {first: 0}
-    queue = [bound[0] << INDEX_BITS]
-    keys, slides, movers = buffers(g, first)
+    max_states = min(max_states, store.MOST_STATES)
+    keys = store.key_store(first)  # every state's key, in the order first reached
+    parent = store.small_store(-1)  # the place of the state each was last reached from
+    cost = store.small_store(0)  # its cost so far (moves; or slides * WEIGHT + moves)
+    bound = store.small_store(first_bound * unit * weight)  # its bound, in the same unit
+    index = store.key_index(keys, first)
+    states = 1
+    queue = [store.value_of(bound, 0) << INDEX_BITS]
+    after_keys, slides, movers = buffers(g, first)
     mask = (1 << INDEX_BITS) - 1
     while queue:
         item = heapq.heappop(queue)
         here, f = item & mask, item >> INDEX_BITS
-        spent = cost[here]
-        if f > spent + bound[here]:
+        spent = store.value_of(cost, here)
+        if f > spent + store.value_of(bound, here):
             continue  # reached more cheaply since this entry was queued
-        if solved(g, order[here]):
-            return here, len(order), walk_back(order, parent, here)
-        if post_progress(watch, len(order), f // unit, max_states):
-            return BUDGET, len(order), order[:0]
-        n = successors(g, order[here], NO_SKIP, keys, slides, movers)
+        key = store.key_of(keys, here, first)
+        if solved(g, key):
+            return here, states, store.stored_path(keys, parent, here, first)
+        if post_progress(watch, states, f // unit, max_states):
+            return BUDGET, states, [first][:0]
+        if store.index_full(index, states + len(slides)):
+            index = store.no_index(index)  # let go before the new one is made
+            index = store.rebuilt_index(index, keys, states, first)
+        n = successors(g, key, NO_SKIP, after_keys, slides, movers)
         for j in range(n):
             new = spent + (slides[j] * WEIGHT + 1 if by_slides else 1)
-            there = index.get(keys[j], -1)
+            there = store.place_of(index, keys, after_keys[j])
             if there < 0:
-                left = bound_of(g, targets, keys[j], by_slides, patterns) if bounded else 0
+                left = bound_of(g, targets, after_keys[j], by_slides, patterns) if bounded else 0
                 if left < 0:
                     continue  # a wall on a target's way out: no plan through this state
                 if estimated:
-                    left = max(left, estimate(g, targets, keys[j]))
-                there = len(order)
-                index[keys[j]] = there
-                order.append(keys[j])
-                parent.append(here)
-                cost.append(new)
-                bound.append(left * unit * weight)
-            elif new < cost[there]:
-                cost[there] = new
-                parent[there] = here
+                    left = max(left, estimate(g, targets, after_keys[j]))
+                store.remember(index, after_keys[j], there, states)
+                there, states = states, states + 1
+                store.add_key(keys, there, after_keys[j])
+                store.add_value(parent, there, here)
+                store.add_value(cost, there, new)
+                store.add_value(bound, there, left * unit * weight)
+            elif new < store.value_of(cost, there):
+                store.set_value(cost, there, new)
+                store.set_value(parent, there, here)
             else:
                 continue
-            heapq.heappush(queue, (new + bound[there]) << INDEX_BITS | there)
-    return NOT_FOUND, len(order), order[:0]
+            heapq.heappush(queue, (new + store.value_of(bound, there)) << INDEX_BITS | there)
+    return NOT_FOUND, states, [first][:0]
 
 
 class Patterns(NamedTuple):

@@ -19,7 +19,7 @@ from numba import njit, types
 from numba.cpython.unsafe.tuple import tuple_setitem
 from numba.extending import overload, register_jitable
 
-from rhasp.search import clusters, core, shards
+from rhasp.search import clusters, core, shards, store
 from rhasp.search.geometry import CELL_TABLES, KEY_WORD, WORD_BITS, cell_words, key_words
 
 TablesT = TypeVar("TablesT", core.Tables, shards.Lines)
@@ -177,12 +177,9 @@ for _function, _wide_twin in WIDE.items():
     _twin(_function, _wide_twin)
 
 
-# The states seen, compiled: in place of numba's own set, which is slower on this core's
-# clusters (bench/README.md, "Figures behind the code"), the core's one table of keys
-# (:func:`rhasp.search.core.key_table`), a slot a key.
-
-
-# numba passes the argument types to each overload; the function it returns is the code.
+# The states BFS has seen, compiled: the core's one table of keys (faster than numba's own set:
+# bench/README.md, "Figures behind the code"). The states A* keeps: :mod:`rhasp.search.store`,
+# whose docstring says how its twins below keep them.
 
 
 @overload(core.new_buffer)
@@ -221,6 +218,139 @@ def _room(seen, keys, like):
     return room
 
 
+@overload(store.small_store)
+def _small_store(first):
+    def make(first):
+        block = np.zeros(store.BLOCK, np.int32)
+        block[0] = first
+        return [block]
+
+    return make
+
+
+@overload(store.key_store)
+def _key_store(first):
+    def make(first):
+        block = np.zeros(store.BLOCK * core.words(first), np.int64)
+        core.put_key(block, 0, first)
+        return [block]
+
+    return make
+
+
+@overload(store.key_of)
+def _key_of(keys, place, like):
+    def key(keys, place, like):
+        at = (place & (store.BLOCK - 1)) * core.words(like)
+        return core.key_at(keys[place >> store.BLOCK_BITS], at, like)
+
+    return key
+
+
+@overload(store.add_key)
+def _add_key(keys, place, key):
+    def add(keys, place, key):
+        width = core.words(key)
+        if place >> store.BLOCK_BITS == len(keys):
+            keys.append(np.empty(store.BLOCK * width, np.int64))
+        core.put_key(keys[place >> store.BLOCK_BITS], (place & (store.BLOCK - 1)) * width, key)
+
+    return add
+
+
+@overload(store.value_of)
+def _value_of(values, place):
+    return lambda values, place: values[place >> store.BLOCK_BITS][place & (store.BLOCK - 1)]
+
+
+@overload(store.add_value)
+def _add_value(values, place, value):
+    def add(values, place, value):
+        if place >> store.BLOCK_BITS == len(values):
+            values.append(np.empty_like(values[0]))
+        values[place >> store.BLOCK_BITS][place & (store.BLOCK - 1)] = value
+
+    return add
+
+
+@overload(store.set_value)
+def _set_value(values, place, value):
+    def change(values, place, value):
+        values[place >> store.BLOCK_BITS][place & (store.BLOCK - 1)] = value
+
+    return change
+
+
+def _home_slot(key, slots):
+    """The slot where a look-up of ``key`` starts among ``slots`` (any number under 2**31):
+    the key's hash (:func:`rhasp.search.core.spread`), 32 bits, scaled to the slots."""
+    return ((core.spread(key) & 0xFFFFFFFF) * slots) >> 32
+
+
+_home_slot_jit = register_jitable(inline="always")(_home_slot)
+
+
+def _probe(index, keys, key):
+    """The place of ``key`` in ``keys`` by the table ``index``; else ``-1 -`` the free slot
+    where it goes."""
+    slots = len(index)
+    slot = _home_slot_jit(key, slots)
+    width = core.words(key)
+    while index[slot] != core.EMPTY_SLOT:
+        place = index[slot]
+        at = (place & (store.BLOCK - 1)) * width
+        if core.holds_key(keys[place >> store.BLOCK_BITS], at, key):
+            return place
+        slot += 1
+        if slot == slots:
+            slot = 0
+    return -1 - slot
+
+
+_probe_jit = register_jitable(inline="always")(_probe)
+
+
+def _index_of(keys, first):
+    table = np.full(store.slots_for(1), core.EMPTY_SLOT, np.int32)
+    table[-1 - _probe_jit(table, keys, first)] = 0
+    return table
+
+
+overload(store.key_index)(lambda keys, first: _index_of)
+
+
+overload(store.place_of)(lambda index, keys, key: _probe)
+
+
+@overload(store.remember)
+def _remember(index, key, found, place):
+    def put(index, key, found, place):
+        index[-1 - found] = place
+
+    return put
+
+
+overload(store.index_full)(
+    lambda index, keys: lambda index, keys: store.over_load(len(index), keys)
+)
+overload(store.no_index)(lambda index: lambda index: np.empty(0, np.int32))
+
+
+@overload(store.rebuilt_index)
+def _rebuilt_index(index, keys, count, like):
+    def rebuild(index, keys, count, like):
+        slots = store.slots_for(count)
+        table = np.full(slots, core.EMPTY_SLOT, np.int32)
+        for place in range(count):  # keys all different: each goes to the first free slot
+            slot = _home_slot_jit(store.key_of(keys, place, like), slots)
+            while table[slot] != core.EMPTY_SLOT:
+                slot = slot + 1 if slot + 1 < slots else 0
+            table[slot] = place
+        return table
+
+    return rebuild
+
+
 #: The core's functions with a compiled twin above; every other function of the core, of the
 #: cluster functions and of the enumeration is registered, found rather than listed, so none
 #: can be forgotten.
@@ -230,6 +360,19 @@ TWINNED = (
     core.key_set,
     core.add_new,
     core.with_room,
+    store.key_store,
+    store.small_store,
+    store.key_of,
+    store.add_key,
+    store.value_of,
+    store.add_value,
+    store.set_value,
+    store.key_index,
+    store.place_of,
+    store.remember,
+    store.index_full,
+    store.no_index,
+    store.rebuilt_index,
     core.cells_at,
     *WIDE,
 )
@@ -247,9 +390,9 @@ def _functions(module: object) -> list[object]:
 #: layout the enumeration visits, cost 4 % of a 5×5 run as a call of their own; whether the
 #: table of keys has room, asked once a state expanded (its growth, inlined too, cost 14 %),
 #: and the look-up of a key in it, once a move.
-INLINED = (core.fill_rows, core.has_room, core.slot_of)
+INLINED = (core.fill_rows, core.has_room, core.slot_of, store.over_load)
 
-for _helper in _functions(core) + _functions(clusters) + _functions(shards):
+for _helper in _functions(core) + _functions(clusters) + _functions(shards) + _functions(store):
     if _helper not in TWINNED:
         register_jitable(inline="always" if _helper in INLINED else "never")(_helper)
 

@@ -1,18 +1,23 @@
-"""The compiled twins of the core's functions must behave as the Python source does: the set
-of states seen, and the operations on keys and cells of several words."""
+"""The compiled twins of the core's functions must behave as the Python source does: the
+set of states BFS has seen, the states A* keeps (rhasp.search.store), and the operations on
+keys and cells of several words."""
 
 from __future__ import annotations
 
 import operator
 
 import numpy as np
-from hypothesis import given, settings
+import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from numba import njit
+from numba.typed import List
 
-from rhasp.search import core
+from rhasp.formats import read_path
+from rhasp.search import core, store, uncompiled
 from rhasp.search.compiled import compiled_core
-from rhasp.search.geometry import KEY_WORD, WORD_BITS, field_shifts
+from rhasp.search.geometry import KEY_WORD, WORD_BITS, Geometry, field_shifts, key_words
+from tests.boards import PUZZLES, crowded_puzzles, puzzles
 from tests.volume import examples
 
 #: Loaded as the runner loads it, so that its code is cached where the product caches it (an
@@ -22,7 +27,7 @@ jit = compiled_core()
 
 @njit
 def _news(keys):
-    """For each key in turn, whether the compiled set took it as new; and the keys it holds
+    """For each key in turn, whether BFS's compiled set took it as new; and the keys it holds
     in the end (the slots taken)."""
     seen = core.key_set(keys[0])
     news = [True]
@@ -32,7 +37,7 @@ def _news(keys):
     return news, np.sum(seen[:: core.words(keys[0])] != core.EMPTY_SLOT)
 
 
-def _python_news(keys: list[int]) -> tuple[list[bool], int]:
+def _python_set_news(keys: list[int]) -> tuple[list[bool], int]:
     seen = core.key_set(keys[0])
     news = [True] + [core.add_new(seen, key) for key in keys[1:]]
     return news, len(seen)
@@ -43,13 +48,81 @@ def _python_news(keys: list[int]) -> tuple[list[bool], int]:
 def test_the_compiled_key_table_agrees_with_a_python_set(keys):
     # Large keys, small ones, repeats, and more keys than the first table holds (it grows).
     news, count = _news(jit.keys(keys))
-    assert (list(news), int(count)) == _python_news(keys)
+    assert (list(news), int(count)) == _python_set_news(keys)
 
 
 def test_the_table_grows_past_its_first_size_and_keeps_every_key():
     keys = [k * 2**40 + 7 for k in range(5000)] * 2  # 5,000 keys, then each again
     news, count = _news(jit.keys(keys))
     assert list(news) == [True] * 5000 + [False] * 5000 and count == 5000
+
+
+def _store_news(keys):
+    """For each key in turn, whether the index of a store (rhasp.search.store, as best_first
+    keeps its states) found it new, rebuilt as it fills; the keys stored, in order; and each
+    key's place by the index in the end."""
+    first = keys[0]
+    kept = store.key_store(first)
+    index = store.key_index(kept, first)
+    states = 1
+    news = [True]
+    for k in range(1, len(keys)):
+        if store.index_full(index, states + 1):
+            index = store.no_index(index)
+            index = store.rebuilt_index(index, kept, states, first)
+        found = store.place_of(index, kept, keys[k])
+        news.append(found < 0)
+        if found < 0:
+            store.remember(index, keys[k], found, states)
+            store.add_key(kept, states, keys[k])
+            states += 1
+    stored = [store.key_of(kept, place, first) for place in range(states)]
+    places = [0]
+    for key in keys:
+        places.append(store.place_of(index, kept, key))
+    return news, stored, places
+
+
+_compiled_news = njit(_store_news)
+
+
+def _python_news(keys: list[int]) -> tuple[list[bool], list[int], list[int]]:
+    """What a Python set and dict say of the keys (the store's results, independently)."""
+    seen: dict[int, int] = {}
+    news = []
+    for key in keys:
+        news.append(key not in seen)
+        seen.setdefault(key, len(seen))
+    return news, list(seen), [0] + [seen[key] for key in keys]
+
+
+def _plain(found) -> tuple[list[bool], list[int], list[int]]:
+    news, stored, places = found
+    as_int = (lambda k: int(k)) if not stored or not isinstance(stored[0], tuple) else _joined
+    return list(map(bool, news)), [as_int(k) for k in stored], [int(p) for p in places]
+
+
+def _joined(key: tuple[int, ...]) -> int:
+    return sum(int(word) << (KEY_WORD * k) for k, word in enumerate(key))
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.integers(0, 2**63 - 1) | st.integers(0, 3000), min_size=1, max_size=9000))
+def test_the_compiled_store_agrees_with_a_python_set_and_dict(keys):
+    # Large keys, small ones, repeats, more keys than the first index holds (rebuilt) and
+    # than a block of the store holds (another block): the same news, order and places, as
+    # the store's own source gives uncompiled.
+    expected = _python_news(keys)
+    assert _plain(_compiled_news(jit.keys(keys))) == expected
+    assert _plain(_store_news(keys)) == expected
+
+
+def test_the_store_grows_past_its_first_block_and_index_and_keeps_every_key():
+    keys = [k * 2**40 + 7 for k in range(3 * store.BLOCK)] * 2  # each key, then each again
+    news, stored, places = _plain(_compiled_news(jit.keys(keys)))
+    assert news == [True] * (3 * store.BLOCK) + [False] * (3 * store.BLOCK)
+    assert stored == keys[: 3 * store.BLOCK]
+    assert places == [0, *range(3 * store.BLOCK), *range(3 * store.BLOCK)]
 
 
 # Keys and cells of several words (boards past 63 bits): each operation of the core on the
@@ -152,11 +225,89 @@ def test_wide_cell_operations_agree_with_python_integers(data, words):
 
 @settings(max_examples=examples(60), deadline=None)
 @given(WORDS, st.lists(st.integers(0, 2**63 - 1) | st.integers(0, 3000), min_size=3, max_size=9000))
+def test_the_compiled_store_of_wide_keys_agrees_with_a_python_set_and_dict(words, values):
+    # Keys of several words from the values, the same value in more than one key (every
+    # word must match), more keys than the first index and the first block hold.
+    keys = [tuple(values[(n + k) % len(values)] for k in range(words)) for n in range(len(values))]
+    keys += keys[: len(keys) // 3]  # each again
+    plain = [_joined(key) for key in keys]
+    assert _plain(_compiled_news(List(keys))) == _python_news(plain)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(WORDS, st.lists(st.integers(0, 2**63 - 1) | st.integers(0, 3000), min_size=3, max_size=5000))
 def test_the_compiled_table_of_wide_keys_agrees_with_a_python_set(words, values):
     # Keys of several words from the values, the same value in more than one key (every
     # word must match), more keys than the first table holds.
     keys = [tuple(values[(n + k) % len(values)] for k in range(words)) for n in range(len(values))]
     keys += keys[: len(keys) // 3]  # each again
-    news, count = _news(keys)
-    plain = [sum(word << (KEY_WORD * k) for k, word in enumerate(key)) for key in keys]
-    assert (list(news), int(count)) == _python_news(plain)
+    news, count = _news(List(keys))
+    assert (list(news), int(count)) == _python_set_news([_joined(key) for key in keys])
+
+
+# The searches: compiled, they must return what the core's source returns uncompiled (on
+# lists, sets and dicts), to the state, past A*'s store's first block and its index's
+# rebuilds and past BFS's table's growth; on boards of keys of one word and of several.
+
+STORE_STATES = store.BLOCK + store.BLOCK // 2  # a block added, the index rebuilt several times
+
+
+def _searches(g: core.Tables, key: int, run) -> list:
+    """Each search of the core that keeps its states in the store, within STORE_STATES, its
+    flags passed as the product passes them (``rhasp.search.WARM_UP``: another form of call
+    is another signature, compiled here): A* by moves, by slides, weighted with the
+    estimate, and Dijkstra's search (A* unbounded)."""
+    return [
+        run(core.best_first, g, key, **_astar(False, 1, False)),
+        run(core.best_first, g, key, **_astar(True, 1, False)),
+        run(core.best_first, g, key, **_astar(False, 2, True)),
+        run(core.cheapest, g, key),
+    ]
+
+
+def _astar(by_slides: bool, weight: int, estimated: bool) -> dict:
+    patterns = core.no_patterns()
+    return {"by_slides": by_slides, "patterns": patterns, "weight": weight, "estimated": estimated}
+
+
+def _uncompiled(search, g, key, **flags):
+    twin = uncompiled.twin(search)
+    goal, states, path = twin(g, key, STORE_STATES, core.new_buffer(core.WATCH_FIELDS), **flags)
+    return goal, states, list(path)
+
+
+def _compiled(search, g, key, **flags):
+    watch = jit.watch()
+    flags = {k: jit.patterns(f) if isinstance(f, core.Patterns) else f for k, f in flags.items()}
+    found = getattr(jit, search.__name__)(
+        jit.tables(g), jit.key(g, key), STORE_STATES, watch, **flags
+    )
+    goal, states, path = jit.plain(found, watch)
+    return int(goal), int(states), [int(k) for k in path]
+
+
+def _both_ways(puzzle, targets_leave: bool = True) -> list:
+    geometry = Geometry.of(puzzle.board, targets_leave=targets_leave)
+    g, key = geometry.tables, geometry.key(puzzle.placement)
+    expected = _searches(g, key, _uncompiled)
+    assert _searches(g, key, _compiled) == expected
+    return expected
+
+
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(crowded_puzzles(min_side=5, max_side=8) | puzzles(min_side=5, max_side=8, max_others=8))
+def test_compiled_searches_return_what_the_core_returns_as_their_store_grows(puzzle):
+    # Keys of one and two words; three on the crowded 12×12 below.
+    _both_ways(puzzle)
+
+
+@pytest.mark.parametrize(
+    ("path", "line", "words"), [("large/left12.txt", 0, 2), ("large/crowded.txt", 5, 3)]
+)
+def test_compiled_searches_agree_on_wide_boards_whose_store_grows(path, line, words):
+    # left12 (24 vehicles) and the crowded 12×12 (43 vehicles): keys of two and three words,
+    # A* by slides and Dijkstra's search past a block of the store.
+    puzzle = read_path(str(PUZZLES / path))[line]
+    assert key_words(Geometry.of(puzzle.board).tables) == words
+    found = _both_ways(puzzle)  # as A* reads a board: its targets leave
+    assert found[1][1] > store.BLOCK and found[3][1] > store.BLOCK

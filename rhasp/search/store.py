@@ -1,0 +1,136 @@
+"""The states A* keeps, in little memory: for :func:`rhasp.search.core.best_first` (and
+Dijkstra's search, :func:`~rhasp.search.core.cheapest`), in numba's subset as the core is
+(issue 56; docs/design.md says why it is a module of its own; bench/README.md, "Issue 56:
+states in less memory", what it costs, and why BFS keeps its table of keys).
+
+A search keeps, per state found, its key and a few small numbers (the state it was last
+reached from, its cost and bound), each in a *store* indexed by the state's place (the order
+found), and an *index* from a key to its place. Here, uncompiled, these are Python lists and
+a dict. Compiled (``jit`` twins every function below but :func:`stored_path`):
+
+- a store is a list of numpy blocks of :data:`BLOCK` places each (keys: int64 words,
+  :func:`rhasp.search.core.words` a key; the small numbers: int32), a block added as the
+  last fills: never copied, so that no growth holds two copies at once, and the memory grows
+  with the states, a page at a time;
+- the index is an open-addressing table of int32 places, whose slots hold no key of their own
+  (a look-up starts from the key's hash, :func:`rhasp.search.core.spread`, and compares the
+  key at the place in the store of keys): a key is kept once. It is
+  kept between :data:`LEAST_LOAD` and :data:`MOST_LOAD` full; past that the table is let go
+  first, then built again from the store of keys (:func:`no_index`, :func:`rebuilt_index`), so
+  that two tables are never held at once either.
+
+So a state costs, at the peak, its key's words, 4 bytes a small number and at most
+4 / LEAST_LOAD bytes of index: on a 12×12 board of 44 vehicles (keys of three words),
+24 + 3 * 4 + 10 bytes and A*'s queue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence
+
+BLOCK_BITS = 10
+BLOCK = 1 << BLOCK_BITS  # places a block of a store holds, compiled (1,024: 24 KB of 3-word keys)
+#: The most states a search keeps, whatever its budget (both ways, so that they answer alike):
+#: compiled, places are int32, and a state's successors go in before the search checks its
+#: count. Costs are int32 too: by slides (``slides * 2**16 + moves``), plans under 32,768 slides.
+MOST_STATES = (1 << 31) - (1 << 16)
+#: The compiled index is rebuilt when it would pass MOST_LOAD full, at LEAST_LOAD full: linear
+#: probing stays short at 60 % (about 3.6 slots tried for a key not there), and a state costs
+#: at most 10 bytes of it.
+MOST_LOAD = 0.6
+LEAST_LOAD = 0.4
+
+
+def key_store(first: int) -> list[int]:
+    """A store of keys holding ``first`` at place 0 (compiled: int64 blocks, a key's words
+    at ``words * place``)."""
+    return [first]
+
+
+def small_store(first: int) -> list[int]:
+    """A store of small numbers holding ``first`` at place 0 (compiled: int32 blocks)."""
+    return [first]
+
+
+def key_of(keys: list[int], place: int, like: int) -> int:
+    """The key at ``place`` in the store ``keys`` (keys of the same form as ``like``)."""
+    return keys[place]
+
+
+def add_key(keys: list[int], place: int, key: int) -> None:
+    """Put ``key`` at ``place``, the store's first free place (the number of keys in it)."""
+    keys.append(key)
+
+
+def value_of(values: list[int], place: int) -> int:
+    """The number at ``place`` in the store ``values``."""
+    return values[place]
+
+
+def add_value(values: list[int], place: int, value: int) -> None:
+    """Put ``value`` at ``place``, the store's first free place."""
+    values.append(value)
+
+
+def set_value(values: list[int], place: int, value: int) -> None:
+    """Change the number at ``place`` (a place already filled) to ``value``."""
+    values[place] = value
+
+
+def key_index(keys: list[int], first: int) -> dict[int, int]:
+    """The index of a search that asks where a key is (:func:`place_of`), holding ``first``
+    at place 0 of ``keys`` (compiled: the table of places)."""
+    return {first: 0}
+
+
+def place_of(index: dict[int, int], keys: list[int], key: int) -> int:
+    """Where ``key`` is in ``keys``; when it is not there, a negative number that
+    :func:`remember` takes (compiled: ``-1 -`` the free slot where it goes)."""
+    return index.get(key, -1)
+
+
+def remember(index: dict[int, int], key: int, found: int, place: int) -> None:
+    """Index ``key``, new (``found`` is what :func:`place_of` answered), at ``place``: the
+    caller puts it there in the store of keys before the next look-up."""
+    index[key] = place
+
+
+def index_full(index: dict[int, int], keys: int) -> bool:
+    """Whether ``index`` must be built again (:func:`no_index`, :func:`rebuilt_index`) before
+    it holds ``keys`` keys (compiled: past :data:`MOST_LOAD`; here, never: Python's sets and
+    dicts grow as they go)."""
+    return False
+
+
+def no_index(index: dict[int, int]) -> dict[int, int]:
+    """What a search holds in place of ``index`` while it is built again: compiled, an empty
+    table, so that the old one is let go before the new one is made."""
+    return index
+
+
+def rebuilt_index(index: dict[int, int], keys: list[int], count: int, like: int) -> dict[int, int]:
+    """An index of the ``count`` keys of ``keys`` (of the same form as ``like``), with room
+    for more (compiled: :data:`LEAST_LOAD` full); here ``index`` as it is."""
+    return index
+
+
+def stored_path(
+    keys: MutableSequence[int], parent: MutableSequence[int], place: int, like: int
+) -> list[int]:
+    """The keys from the search's start to the state at ``place``, by the links ``parent``."""
+    path = [key_of(keys, place, like)]
+    while value_of(parent, place) >= 0:
+        place = value_of(parent, place)
+        path.append(key_of(keys, place, like))
+    path.reverse()
+    return path
+
+
+def slots_for(keys: int) -> int:
+    """The slots of a compiled index built for ``keys`` keys: :data:`LEAST_LOAD` full."""
+    return max(1024, int(keys / LEAST_LOAD) + 1)
+
+
+def over_load(slots: int, keys: int) -> bool:
+    """Whether ``keys`` keys pass :data:`MOST_LOAD` of ``slots`` slots."""
+    return keys > MOST_LOAD * slots
