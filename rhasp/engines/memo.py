@@ -39,11 +39,11 @@ A second rule looks ahead to the goal, rather than back at the memo:
 
 * The bound (:meth:`rhasp.search.BoundTable.bound`, argued there) counts by moves the
   vehicles that must move at least once (a target, what stands across its way, what stands
-  in the way of every way those have off it, and so on) or, where that is more, from the
-  first horizon of :attr:`StateMemo.pattern_from` steps, the fewest moves of the puzzle with
-  some vehicles lifted off (:class:`rhasp.search.PatternTable`, argued there); by slides the
-  search core's cells (:func:`rhasp.search.core.lower_bound`, A*'s). No plan from the board
-  finishes in fewer steps.
+  in the way of every way those have off it, and so on), by slides the search core's cells
+  (:func:`rhasp.search.core.lower_bound`, A*'s); or, where that is more, from the first
+  horizon of :attr:`StateMemo.pattern_from` steps, the fewest moves (by slides: slides) of
+  the puzzle with some vehicles lifted off (:class:`rhasp.search.PatternTable`, argued
+  there). No plan from the board finishes in fewer steps.
 * The nogood is "not (this board at step t, and every target gone at step t + b - 1)",
   with the last step grounded in place of t + b - 1 when that lies beyond (gone persists,
   so gone there means gone by t + b - 1). It states a fact about the puzzle, true at every
@@ -76,7 +76,7 @@ from clingo import Function, Number
 from rhasp.model import Board, Vehicle
 from rhasp.search import BoundTable, PatternTable
 
-#: The first horizon at which the memo chooses its pattern database (by moves).
+#: The first horizon at which the memo chooses its pattern database (steps: moves or slides).
 PATTERN_FROM = 12
 #: The least time left to the deadline for the choice to start: it first loads the compiled
 #: core, a few tenths of a second.
@@ -153,8 +153,8 @@ class StateMemo:
     #: a nogood about a board); 0 where the encoding never derives that atom.
     _state_literals: list[list[list[int]]] = field(default_factory=list)
     _forced: list[GoEntry] = field(default_factory=list)  # go atoms of new steps true at once
-    #: By moves, the pattern database too (bench/asp.py measures it both ways), chosen at the
-    #: first horizon of ``pattern_from`` steps or more.
+    #: The pattern database too (bench/asp.py measures it both ways), by moves or by slides
+    #: as the steps are, chosen at the first horizon of ``pattern_from`` steps or more.
     pattern: bool = True
     pattern_from: int = PATTERN_FROM
     #: ... and once the solve has spent this many seconds, unless the pattern's code is
@@ -205,8 +205,8 @@ class StateMemo:
         self._forced.clear()
 
     def _pattern_due(self) -> bool:
-        """Whether to choose the pattern database now: with the bound and the pattern on, by
-        moves, once, at the first horizon of :attr:`pattern_from` steps or more (the horizons
+        """Whether to choose the pattern database now: with the bound and the pattern on,
+        once, at the first horizon of :attr:`pattern_from` steps or more (the horizons
         before it are cheap, and most of the cards end there; choosing takes up to a
         second), once the solve has spent :attr:`pattern_rent` seconds, what the first
         choice in a process costs, or at once where that cost is paid already (the
@@ -217,15 +217,16 @@ class StateMemo:
         lower bound whenever it is added (:class:`rhasp.search.PatternTable`)."""
         board = self._board
         assert board is not None
-        wanted = self.bound and self.pattern and not board.by_cells
+        wanted = self.bound and self.pattern
         if not wanted or self._patterned or self._last() < self.pattern_from:
             return False
         paid = time.perf_counter() - self._since >= self.pattern_rent
         return paid or PatternTable.costs_no_load(board.model)
 
     def _add_pattern(self) -> None:
-        """Bound also by the fewest moves of the puzzle with some of its vehicles only
-        (:class:`rhasp.search.PatternTable`, argued there), chosen from the start."""
+        """Bound also by the fewest moves (by slides: slides) of the puzzle with some of its
+        vehicles only (:class:`rhasp.search.PatternTable`, argued there), chosen from the
+        start."""
         self._patterned = True
         board = self._board
         assert board is not None
@@ -234,7 +235,7 @@ class StateMemo:
             return
         gone = board.table.gone
         start = tuple(None if f == gone else f for f in board.table.fields(self._start))
-        pattern = PatternTable.of(board.model, start, seconds=left / 2)
+        pattern = PatternTable.of(board.model, start, seconds=left / 2, by_slides=board.by_cells)
         if pattern is not None:
             self._board = replace(board, table=board.table.with_pattern(pattern))
 

@@ -16,6 +16,10 @@ stand in the way of every way they have to get off it (the argument is there). I
 least the core's bound by moves, whose vehicles are its first round, and it halves the
 choices of the ASP search on some cards (bench/README.md, "ASP at scale"). A* keeps the
 core's bound, argued consistent there, which its queue relies on for speed.
+
+Either way the memo may add a pattern database of the same unit
+(:class:`~rhasp.search.PatternTable`, :meth:`BoundTable.with_pattern`): the bound is then
+the larger of the two.
 """
 
 from __future__ import annotations
@@ -54,11 +58,12 @@ class BoundTable:
     #: Per vehicle, from its field to another: the cells it crosses or enters (for a target,
     #: to ``gone``: its way out, :func:`core.way_out`), which must be free.
     crossed: tuple[tuple[dict[int, int], ...], ...]
-    #: By moves, the fewest moves of the puzzle with some vehicles only (None: no pattern).
+    #: The fewest moves (or slides) of the puzzle with some vehicles only (None: no pattern).
     pattern: PatternTable | None = None
-    #: Worked out once, on the memo's hot path: the bound by moves per board, and per (vehicle,
-    #: field, cells to stand off) what every way off crosses.
-    _by_moves: dict[int, int] = field(default_factory=dict, init=False, compare=False, repr=False)
+    #: Worked out once, on the memo's hot path: the bound per board (by moves; by slides
+    #: with a pattern), and per (vehicle, field, cells to stand off) what every way off
+    #: crosses.
+    _known: dict[int, int] = field(default_factory=dict, init=False, compare=False, repr=False)
     _ways_off: dict[tuple[int, int, int], int] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
@@ -96,10 +101,12 @@ class BoundTable:
         )
 
     def with_pattern(self, pattern: PatternTable) -> BoundTable:
-        """This table, by moves, bounding also by ``pattern``'s fewest moves (the larger of
-        the two; both are lower bounds, so their maximum is one)."""
-        if self.by_slides:
-            raise ValueError("a pattern's moves bound the moves left, not the slides")
+        """This table, bounding also by ``pattern``'s fewest moves (or slides: the pattern's
+        must be this table's unit) where they are more: both are lower bounds, so their
+        maximum is one."""
+        if pattern.by_slides != self.by_slides:
+            unit = "slides" if self.by_slides else "moves"
+            raise ValueError(f"this table bounds the {unit} left: a pattern of its {unit} only")
         return replace(self, pattern=pattern, most=max(self.most, pattern.most))
 
     # The memo asks these once a step and once a move it looks ahead at, from Python, on the
@@ -129,18 +136,18 @@ class BoundTable:
         return occupied
 
     def bound(self, key: int) -> int:
-        """What the memo prunes by: by slides :meth:`core_bound`; by moves :meth:`must_move`,
-        or the pattern's fewest moves (:meth:`with_pattern`) where that is more, NEVER where
-        the pattern has no plan (worked out once a board)."""
-        if self.by_slides:
+        """What the memo prunes by: by slides :meth:`core_bound`, by moves :meth:`must_move`;
+        or the pattern's fewest slides or moves (:meth:`with_pattern`) where that is more,
+        NEVER where the pattern has no plan (worked out once a board)."""
+        if self.by_slides and self.pattern is None:
             return self.core_bound(key)
-        known = self._by_moves.get(key)
+        known = self._known.get(key)
         if known is None:
-            known = self.must_move(key)
+            known = self.core_bound(key) if self.by_slides else self.must_move(key)
             if self.pattern is not None and known < NEVER:
                 fewest = self.pattern.bound(key)
                 known = NEVER if fewest < 0 else max(known, fewest)
-            self._by_moves[key] = known
+            self._known[key] = known
         return known
 
     def core_bound(self, key: int) -> int:

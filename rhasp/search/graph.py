@@ -10,6 +10,7 @@ shards.
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -60,6 +61,30 @@ class ClusterGraph:
     def farthest(self) -> int | None:
         """The most moves any state takes to a goal; None when no goal is reachable."""
         return self.distance[self.by_distance[-1]] if self.by_distance else None
+
+    @cached_property
+    def slide_distance(self) -> list[int]:
+        """Each state's fewest slides (cells) to the nearest goal, -1 when none is reachable:
+        Dijkstra's search from every goal at once over the moves kept, a move costing the
+        cells its vehicle slides. A move undone slides as many cells back, so the cost to a
+        goal is the cost from it. Worked out the first time it is asked for, in Python: for
+        the small clusters of pattern databases (:class:`rhasp.search.PatternTable`)."""
+        positions = [self.state(i) for i in range(self.states)]
+        distance = [-1] * self.states
+        queue = [(0, goal) for goal in self.goals]
+        while queue:
+            d, i = heapq.heappop(queue)
+            if distance[i] >= 0:
+                continue
+            distance[i] = d
+            here = positions[i]
+            for j in self.neighbours(i):
+                if distance[j] < 0:
+                    cells = sum(
+                        abs(int(a) - int(b)) for a, b in zip(here, positions[j], strict=True)
+                    )
+                    heapq.heappush(queue, (d + cells, j))
+        return distance
 
     def neighbours(self, i: int) -> Sequence[int]:
         return self.edges[self.first_edge[i] : self.first_edge[i + 1]]

@@ -1,9 +1,11 @@
-"""A pattern database: the fewest moves of the puzzle played with some of its vehicles only.
+"""A pattern database: the fewest moves (or slides) of the puzzle played with some of its
+vehicles only.
 
 Take the puzzle, keep its target and some other vehicles, and lift the rest off the board:
 that smaller puzzle (the *pattern*) has few enough boards to be solved whole, from every
 board of its cluster, before the ASP search starts. Its fewest moves are a lower bound on
-the real puzzle's, board by board (the argument the ASP engine's pruning rests on):
+the real puzzle's, board by board, and so are its fewest slides (the argument the ASP
+engine's pruning rests on, by moves and by slides alike):
 
 * Any plan of the real puzzle, with the moves of the vehicles lifted off dropped, is a plan
   of the pattern. Each move kept is still legal: the cells it crosses were free of every
@@ -11,7 +13,10 @@ the real puzzle's, board by board (the argument the ASP engine's pruning rests o
   its exit edge, since its own moves are all kept.
 * Dropping moves never adds one, so the pattern's plan has at most as many moves as the real
   one, and the pattern's fewest moves from the board's projection is at most the real
-  puzzle's from the board. A projection with no plan of its own means no real plan either.
+  puzzle's from the board. Each move kept slides its vehicle as many cells as before, so
+  the same holds of slides: the pattern's plan slides at most as many cells, and its fewest
+  slides are at most the real puzzle's. A projection with no plan of its own means no real
+  plan either.
 * Every board the ASP search meets is reached from the start by legal moves, so its
   projection is reached from the start's projection by the same moves, dropped where they
   move a vehicle lifted off: it lies in the pattern's cluster, explored from there.
@@ -23,10 +28,14 @@ least one vehicle stays off (with every vehicle, the table would be the real puz
 distances: a breadth-first search, not a bound). The table is the
 core's cluster search (:func:`rhasp.search.explore_cluster`) on the pattern's board.
 
-By moves only, and for one target (the cluster's distances are defined for one); the memo
-prunes by the larger of this and :meth:`BoundTable.must_move
-<rhasp.search.BoundTable.must_move>`. The idea is Culberson and Schaeffer's (1998), for the
-fifteen puzzle.
+For one target (the cluster's distances are defined for one). The vehicles are chosen by
+the pattern's fewest moves, by slides too (a few hundred patterns are tried, and the fewest
+moves come with each cluster, where slides would cost a search more each); the table then
+holds the chosen pattern's fewest slides (:attr:`ClusterGraph.slide_distance
+<rhasp.search.graph.ClusterGraph.slide_distance>`). The memo prunes by the larger of this
+and :meth:`BoundTable.must_move <rhasp.search.BoundTable.must_move>` by moves, of this and
+:meth:`BoundTable.core_bound <rhasp.search.BoundTable.core_bound>` by slides. The idea is
+Culberson and Schaeffer's (1998), for the fifteen puzzle.
 """
 
 from __future__ import annotations
@@ -56,14 +65,16 @@ SECONDS = 1.0
 
 @dataclass(frozen=True)
 class PatternTable:
-    """The pattern's fewest moves, looked up by the real puzzle's keys: ``moves[key & mask]``
-    (the fields of the vehicles kept, as the real key holds them)."""
+    """The pattern's fewest moves (or slides, ``by_slides``), looked up by the real puzzle's
+    keys: ``fewest[key & mask]`` (the fields of the vehicles kept, as the real key holds
+    them)."""
 
     keep: tuple[int, ...]  # the vehicles kept, by their index on the real board
     mask: int  # the kept vehicles' fields in a real key
-    moves: dict[int, int]  # the kept fields of a real key -> the pattern's fewest moves (-1: none)
+    fewest: dict[int, int]  # the kept fields of a real key -> the pattern's fewest (-1: none)
     gone: int  # a target's field once it has left (a real key's)
     target_shift: int  # where the target's field starts in a real key
+    by_slides: bool = False  # fewest slides, else fewest moves
 
     @staticmethod
     def costs_no_load(board: Board) -> bool:
@@ -79,10 +90,12 @@ class PatternTable:
         start: State,
         max_boards: int | None = None,
         seconds: float | None = None,
+        by_slides: bool = False,
     ) -> PatternTable | None:
-        """The pattern chosen for ``board`` from its ``start`` (a placement), or None when
-        there is none to choose: more than one target, or no pattern of at least one other
-        vehicle within ``max_boards``.
+        """The pattern chosen for ``board`` from its ``start`` (a placement), its table by
+        slides with ``by_slides`` (chosen by moves all the same: module docstring), or None
+        when there is none to choose: more than one target, or no pattern of at least one
+        other vehicle within ``max_boards``.
 
         The choice is a beam search over the vehicles kept: from the target alone, each
         round adds one vehicle to each of the :data:`BEAM` best patterns so far and keeps
@@ -126,40 +139,45 @@ class PatternTable:
         if best is None:
             return None
         _, keep, graph = best
-        return cls._table(board, keep, graph)
+        return cls._table(board, keep, graph, by_slides)
 
     @classmethod
-    def kept(cls, board: Board, start: State, keep: tuple[int, ...]) -> PatternTable | None:
+    def kept(
+        cls, board: Board, start: State, keep: tuple[int, ...], by_slides: bool = False
+    ) -> PatternTable | None:
         """The table of the pattern that keeps the vehicles ``keep`` (the target among them),
         None if its cluster has more than :data:`MAX_BOARDS` boards."""
         keep = tuple(sorted(keep))
         found = explore_pattern(board, start, keep, MAX_BOARDS)
-        return None if found is None else cls._table(board, keep, found)
+        return None if found is None else cls._table(board, keep, found, by_slides)
 
     @classmethod
-    def _table(cls, board: Board, keep: tuple[int, ...], graph: ClusterGraph) -> PatternTable:
+    def _table(
+        cls, board: Board, keep: tuple[int, ...], graph: ClusterGraph, by_slides: bool
+    ) -> PatternTable:
         target = board.index(board.targets[0])
         real = Geometry.of(board).tables
         shift, gone = real.shift, real.gone
-        moves = {}
+        distance = graph.slide_distance if by_slides else graph.distance
+        fewest = {}
         for i in range(graph.states):
             positions = graph.state(i)
-            key = sum(p << shift[v] for v, p in zip(keep, positions, strict=True))
-            moves[key] = graph.distance[i]
+            key = sum(int(p) << shift[v] for v, p in zip(keep, positions, strict=True))
+            fewest[key] = int(distance[i])
         mask = sum(gone << shift[v] for v in keep)
-        return cls(keep, mask, moves, gone, shift[target])
+        return cls(keep, mask, fewest, gone, shift[target], by_slides)
 
     @property
     def most(self) -> int:
         """The largest bound the table gives."""
-        return max(self.moves.values(), default=0)
+        return max(self.fewest.values(), default=0)
 
     def bound(self, key: int) -> int:
-        """The pattern's fewest moves from the real board ``key``: 0 once the target has left,
-        -1 when the pattern has no plan (then neither has the board)."""
+        """The pattern's fewest moves (or slides) from the real board ``key``: 0 once the
+        target has left, -1 when the pattern has no plan (then neither has the board)."""
         if ((key >> self.target_shift) & self.gone) == self.gone:
             return 0
-        return self.moves.get(key & self.mask, 0)
+        return self.fewest.get(key & self.mask, 0)
 
 
 def _compiled(board: Board, start: State) -> bool:

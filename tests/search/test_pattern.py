@@ -1,6 +1,7 @@
-"""The pattern database: the fewest moves with some vehicles lifted off, a lower bound on the
-real puzzle's, by hand on small boards, never above the true moves left on every state of
-random boards (and caught when built wrong on purpose), and chosen within its limits."""
+"""The pattern database: the fewest moves (or slides) with some vehicles lifted off, a lower
+bound on the real puzzle's, by hand on small boards, never above the true moves or slides
+left on every state of random boards (and caught when built wrong on purpose), and chosen
+within its limits."""
 
 from __future__ import annotations
 
@@ -42,30 +43,48 @@ def test_a_pattern_counts_what_blocks_the_blockers_by_hand():
     assert PatternTable.kept(board, puzzle.start, (a,)).bound(key) == 1
 
 
+def test_a_pattern_counts_the_slides_of_what_blocks_the_blockers_by_hand():
+    # THREE_DEEP by slides: C one cell left, off B's column (two right), B two down (a wall
+    # above), A four to its exit: 7, the optimum. Without C: 2 + 4; A alone: 4.
+    puzzle = grid(THREE_DEEP)
+    board = puzzle.board
+    key = Geometry.of(board).key(board.settle(puzzle.start))
+    a, b, c = (board.index(label) for label in "ABC")
+    kept = {
+        keep: PatternTable.kept(board, puzzle.start, keep, by_slides=True)
+        for keep in [(a, b, c), (a, b), (a,)]
+    }
+    assert [table.bound(key) for table in kept.values()] == [7, 6, 4]
+    assert all(table.by_slides for table in kept.values())
+
+
+@pytest.mark.parametrize("objective", ["moves", "slides"])
 @settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(max_side=6, max_others=5, max_targets=1))
-def test_the_pattern_never_exceeds_the_moves_left(puzzle):
+def test_the_pattern_never_exceeds_the_moves_or_slides_left(objective, puzzle):
     """What makes the memo's pruning by the pattern sound: from every state, reachable from
-    the start, that can still reach the goal, the pattern's moves (and the table's bound with
-    it) are at most the true fewest moves, by the readable model's own search; from one that
-    cannot, a pattern may say so (-1)."""
-    board = puzzle.board
-    table = PatternTable.of(board, puzzle.start, max_boards=200)  # small: a real subset
-    if table is None:
+    the start, that can still reach the goal, the pattern's moves (or slides; and the
+    table's bound with it) are at most the true fewest, by the readable model's own search;
+    from one that cannot, a pattern may say so (-1)."""
+    board, by_slides = puzzle.board, objective == "slides"
+    table = PatternTable.of(board, puzzle.start, max_boards=200, by_slides=by_slides)
+    if table is None:  # small above: a real subset
         return
     assert len(table.keep) < len(board.vehicles)
     geometry = Geometry.of(board)
-    bounds = BoundTable.of(board, by_slides=False).with_pattern(table)
-    for state, left in distances_to_goal(puzzle, "moves").items():
+    bounds = BoundTable.of(board, by_slides=by_slides).with_pattern(table)
+    for state, left in distances_to_goal(puzzle, objective).items():
         key = geometry.key(state)
         assert table.bound(key) <= left, (state, left)
         assert bounds.bound(key) <= left, (state, left)
 
 
-def test_the_distance_check_catches_a_pattern_built_wrong_on_purpose():
+@pytest.mark.parametrize(("objective", "fewest"), [("moves", 2), ("slides", 6)])
+def test_the_distance_check_catches_a_pattern_built_wrong_on_purpose(objective, fewest):
     # Lifted vehicles left standing as walls, instead of lifted off: a pattern that is no
     # relaxation. ONE_WAY keeping A and B: B cannot go down with D frozen across its way, so
-    # the pattern says "no plan" where there is one of 3 moves.
+    # the pattern says "no plan" where there is one of 3 moves (10 slides). Built right: B
+    # two down and A out, 2 moves (6 slides).
     puzzle = grid(ONE_WAY)
     board = puzzle.board
     a, b = board.index("A"), board.index("B")
@@ -73,15 +92,16 @@ def test_the_distance_check_catches_a_pattern_built_wrong_on_purpose():
         cell for i, p in enumerate(puzzle.start) if i not in (a, b) for cell in board.cells_at(i, p)
     }
     walled = replace(board, walls=board.walls | frozen)
-    broken = PatternTable.kept(walled, puzzle.start, (a, b))
+    by_slides = objective == "slides"
+    broken = PatternTable.kept(walled, puzzle.start, (a, b), by_slides)
     too_high = [
         state
-        for state, left in distances_to_goal(puzzle, "moves").items()
+        for state, left in distances_to_goal(puzzle, objective).items()
         if not 0 <= broken.bound(Geometry.of(board).key(state)) <= left
     ]
     assert board.settle(puzzle.start) in too_high
-    right = PatternTable.kept(board, puzzle.start, (a, b))
-    assert right.bound(Geometry.of(board).key(board.settle(puzzle.start))) == 2
+    right = PatternTable.kept(board, puzzle.start, (a, b), by_slides)
+    assert right.bound(Geometry.of(board).key(board.settle(puzzle.start))) == fewest
 
 
 def test_the_choice_stays_within_its_limits():
@@ -91,7 +111,7 @@ def test_the_choice_stays_within_its_limits():
     puzzle = card(26)
     board = puzzle.board
     table = PatternTable.of(board, puzzle.start, max_boards=2_000)
-    assert len(table.moves) <= 2_000 and len(table.keep) < len(board.vehicles)
+    assert len(table.fewest) <= 2_000 and len(table.keep) < len(board.vehicles)
     key = Geometry.of(board).key(board.settle(puzzle.start))
     plain = BoundTable.of(board, by_slides=False)
     assert plain.bound(key) <= plain.with_pattern(table).bound(key) <= 28
@@ -99,7 +119,7 @@ def test_the_choice_stays_within_its_limits():
     assert PatternTable.of(board, puzzle.start, seconds=0) is None  # no time: no pattern
 
 
-def test_no_pattern_for_two_targets_nor_by_slides():
+def test_no_pattern_for_two_targets_nor_of_another_unit():
     puzzle = grid(
         """
         ......
@@ -113,9 +133,12 @@ def test_no_pattern_for_two_targets_nor_by_slides():
     assert PatternTable.of(puzzle.board, puzzle.start) is not None
     two = replace(puzzle.board, exits=(*puzzle.board.exits, ("C", "right")))
     assert PatternTable.of(two, puzzle.start) is None
-    table = PatternTable.of(puzzle.board, puzzle.start)
+    by_moves = PatternTable.of(puzzle.board, puzzle.start)
+    by_slides = PatternTable.of(puzzle.board, puzzle.start, by_slides=True)
     with pytest.raises(ValueError, match="slides"):
-        BoundTable.of(puzzle.board, by_slides=True).with_pattern(table)
+        BoundTable.of(puzzle.board, by_slides=True).with_pattern(by_moves)
+    with pytest.raises(ValueError, match="moves"):
+        BoundTable.of(puzzle.board, by_slides=False).with_pattern(by_slides)
 
 
 @pytest.mark.parametrize("jit", ["always", "never"])
