@@ -98,7 +98,7 @@ def main() -> None:
     driver = fast_downward()
     os.environ["RHASP_JIT"] = "always"
     search.prefer_compiled()
-    asp, bfs = get_engine("asp", budget=Budget()), BfsEngine()
+    asp, bfs = get_engine("asp", budget=Budget()), BfsEngine(budget=Budget())
     seconds: dict[tuple[int, str, str], list[float]] = {}
     lengths: dict[tuple[int, str], int] = {}
     wrong: list[str] = []
