@@ -15,12 +15,13 @@ command loads before its clock starts, measured here, the median of three). Prin
 (medians) and one JSON line with every run. Not a test: timings on shared machines are noisy;
 name the machine, and run it otherwise idle.
 
-    python bench/cold_start.py --cards [--tree NAME=PATH ...] [--runs 3]
+    python bench/cold_start.py --cards [--objective moves|slides] [--tree NAME=PATH ...] [--runs 3]
 
-measures instead what every process of a small command pays (issue 56): the 40 cards by moves
-(``puzzles/original/cardNN.txt``), each as a process of ``rhasp solve --engine asp
---no-confirm --format json``, start-up included, with the compiled code already cached (the
-user's cache, as a second run finds it: one unmeasured run of card 26 per tree first). With
+measures instead what every process of a small command pays (issues 56 and 57): the 40 cards
+by moves, or by slides (``puzzles/original/cardNN.txt``), each as a process of ``rhasp solve
+--engine asp --no-confirm --format json [--objective slides]``, start-up included, with the
+compiled code already cached (the user's cache, as a second run finds it: one unmeasured run
+of card 26 per tree first). With
 ``--tree`` (twice: before and after), each process runs in that source tree (``PYTHONPATH``
 and the working folder), the trees taking turns card by card (A B, then B A), so that drift
 in the machine's load falls on both; every process must find the same length for a card as
@@ -160,11 +161,12 @@ def startup() -> float:
 CARDS = 40
 
 
-def card_run(tree: Path, number: int) -> tuple[float, int]:
+def card_run(tree: Path, number: int, objective: str = "moves") -> tuple[float, int]:
     """Wall seconds of one ``rhasp solve --engine asp`` process of card ``number`` in
-    ``tree``, start-up included, and the length it found."""
+    ``tree`` by ``objective``, start-up included, and the length it found."""
     card = f"puzzles/original/card{number:02d}.txt"
     command = [*RHASP, "solve", card, "--engine", "asp", "--no-confirm", "--format", "json"]
+    command += ["--objective", objective]
     env = {**os.environ, "PYTHONPATH": str(tree)}
     began = time.perf_counter()
     done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
@@ -174,7 +176,7 @@ def card_run(tree: Path, number: int) -> tuple[float, int]:
     return seconds, json.loads(done.stdout)["length"]
 
 
-def cards_main(trees: dict[str, Path], runs: int) -> None:
+def cards_main(trees: dict[str, Path], runs: int, objective: str = "moves") -> None:
     """The 40 cards as 40 processes a run, per tree (see the module's docstring)."""
     for tree in trees.values():
         card_run(tree, 26)  # the compiled code cached (a background compile waited for)
@@ -192,17 +194,17 @@ def cards_main(trees: dict[str, Path], runs: int) -> None:
             if (run * CARDS + number) % 2:
                 order.reverse()
             for name, tree in order:
-                took, length = card_run(tree, number)
+                took, length = card_run(tree, number, objective)
                 if lengths.setdefault(number, length) != length:
                     sys.exit(f"card {number}: {name} found {length}, not {lengths[number]}")
                 seconds[name][run].append(took)
         print(f"run {run + 1} done", file=sys.stderr)
     names = list(trees)
-    print(f"{'card':>4} {'moves':>5} " + " ".join(f"{name:>10}" for name in names))
+    print(f"{'card':>4} {objective:>6} " + " ".join(f"{name:>10}" for name in names))
     for number in range(1, CARDS + 1):
         medians = [statistics.median(r[number - 1] for r in seconds[name]) for name in names]
         row = " ".join(f"{m:10.2f}" for m in medians)
-        print(f"{number:4d} {lengths[number]:5d} {row}")
+        print(f"{number:4d} {lengths[number]:6d} {row}")
     summary = {}
     for name in names:
         totals = [sum(r) for r in seconds[name]]
@@ -224,6 +226,7 @@ def cards_main(trees: dict[str, Path], runs: int) -> None:
         json.dumps(
             {
                 "bench": "cold_start --cards",
+                "objective": objective,
                 "began": began,
                 "machine": f"{platform.node()} {os.cpu_count()} cores",
                 "trees": {name: str(tree) for name, tree in trees.items()},
@@ -248,10 +251,12 @@ def main() -> None:
     parser.add_argument("--only", default="", help="names, comma-separated (default: all)")
     parser.add_argument("--cards", action="store_true", help="the 40 cards by ASP (issue 56)")
     parser.add_argument("--tree", action="append", default=[], help="NAME=PATH (--cards)")
+    parser.add_argument("--objective", choices=("moves", "slides"), default="moves")
     args = parser.parse_args()
     if args.cards:
         trees = dict(t.split("=", 1) for t in args.tree) or {"here": str(ROOT)}
-        cards_main({name: Path(path).resolve() for name, path in trees.items()}, args.runs)
+        trees_found = {name: Path(path).resolve() for name, path in trees.items()}
+        cards_main(trees_found, args.runs, args.objective)
         return
     names = [*COMMANDS, SERVER]
     if args.only:
