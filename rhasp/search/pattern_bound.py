@@ -31,6 +31,7 @@ them; the states it reports are both runs'.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import replace
 from typing import Any
@@ -108,7 +109,7 @@ def patterned_search(
     probed = time.perf_counter() - began
     left = budget.deadline(began) - time.perf_counter()
     seconds = min(CHOICE_SECONDS, max(CHOICE_FACTOR * probed, LEAST_CHOICE), left / 4)
-    patterns = patterns_for(geometry, start, seconds)
+    patterns = patterns_for(geometry, start, seconds, left)
     rest = replace(budget, states=budget.states - spent)
     try:
         goal, found, path = astar(geometry, start, rest, by_slides, weight, patterns, estimated)
@@ -121,13 +122,17 @@ def _out_of_states(stopped: SearchLimit) -> bool:
     return stopped.limit is not None and stopped.limit.ran_out == "states"
 
 
-def patterns_for(geometry: Geometry, start: int, seconds: float) -> core.Patterns:
+def patterns_for(
+    geometry: Geometry, start: int, seconds: float, seconds_left: float = math.inf
+) -> core.Patterns:
     """Up to :data:`PATTERNS` patterns for the board of ``geometry`` from key ``start``,
-    chosen within ``seconds`` (none: :func:`core.no_patterns <rhasp.search.core.no_patterns>`)."""
+    chosen within ``seconds`` (none: :func:`core.no_patterns <rhasp.search.core.no_patterns>`),
+    by the compiled cluster search where it is loaded, or cached and the search has
+    ``seconds_left`` for the load (:meth:`rhasp.search.runner.Runner.warm_up`)."""
     board, state = geometry.board, geometry.state(start)
     if len(board.targets) != 1 or None in state:  # a target gone: nothing left to bound
         return core.no_patterns()
-    compiled = _cluster_search_loaded(board, state)
+    compiled = _cluster_search_loaded(board, state, seconds_left)
     most = PATTERN_BOARDS if compiled else UNCOMPILED_BOARDS
     deadline = time.perf_counter() + max(seconds, 0.0)
     chosen = []
@@ -215,15 +220,18 @@ def _ways_off(board: Board, state: State, i: int, avoid: set, nearer: bool) -> l
     return [cells for _, cells in ways]
 
 
-def _cluster_search_loaded(board: Board, state: State) -> bool:
+def _cluster_search_loaded(board: Board, state: State, seconds_left: float) -> bool:
     """Have the compiled cluster search come for the patterns' boards (the board with one
     vehicle: keys of one word, the board's cells), and say whether it is loaded: cached, it
-    loads in a few tenths of a second; else it is compiled in the background meanwhile."""
+    loads in a few tenths of a second where the search has ``seconds_left`` for it; else it
+    is compiled in the background meanwhile."""
     target = board.targets[0]
     alone = Puzzle(board, state).without([v.label for v in board.vehicles if v.label != target])
     geometry = Geometry.of(alone.board, targets_leave=False)
     key = geometry.key(alone.placement)
-    return RUNNER.warm_up(clusters.cluster, geometry.tables, key, UNLIMITED)
+    return RUNNER.warm_up(
+        clusters.cluster, geometry.tables, key, UNLIMITED, seconds_left=seconds_left
+    )
 
 
 def _table(geometry: Geometry, keep: tuple[int, ...], graph: ClusterGraph) -> tuple | None:

@@ -135,14 +135,21 @@ class Runner:
         return (function.__name__, shape(tables)) in self._loaded
 
     def warm_up(
-        self, function: Callable[..., Any], tables: Any, *arguments: Any, **flags: Any
+        self,
+        function: Callable[..., Any],
+        tables: Any,
+        *arguments: Any,
+        seconds_left: float = math.inf,
+        **flags: Any,
     ) -> bool:
         """Switch this process to the compiled core, for work known to be large, and have
         ``function``'s code for tables of this shape come: loaded now if it is cached (so that
-        workers forked afterwards inherit it; a second or two), else compiled in the
-        background while the work starts uncompiled (each process switches when the code
-        is there). ``arguments`` must make a call that answers at once. True when the code
-        is loaded; False where it is not (yet), or cannot be compiled here."""
+        workers forked afterwards inherit it; a second or two) and the work has
+        ``seconds_left`` of at least :data:`LOAD_SECONDS` (a load cannot be stopped: with
+        less, it could outlast the work's time limit), else compiled in the background while
+        the work starts uncompiled (each process switches when the code is there).
+        ``arguments`` must make a call that answers at once. True when the code is loaded;
+        False where it is not (yet), or cannot be compiled here."""
         if not may_compile():
             return False
         self.switch_now()
@@ -152,6 +159,8 @@ class Runner:
         if where in self._loaded:
             return self.compiled() is not None
         if mode() == "always" or cache.ready(*where):
+            if mode() != "always" and seconds_left < LOAD_SECONDS:
+                return False  # cached: the next work with the seconds for it loads it
             interruptibly(lambda: self.load(*where, call))
             return where in self._loaded and self.compiled() is not None
         self._ask(where, call)

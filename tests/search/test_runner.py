@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import errno
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -22,7 +23,7 @@ from rhasp.engines import reference
 from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
 from rhasp.progress import Silent
-from rhasp.search import cache, core, geometry, runner, shards
+from rhasp.search import cache, clusters, core, geometry, runner, shards
 from rhasp.search.runner import RUNNER, UNLIMITED
 from tests.boards import CARD_MOVES, card
 from tests.search.conftest import ONE_WORD, numba_files, read_only
@@ -109,6 +110,27 @@ def test_a_search_starts_a_load_only_with_the_seconds_for_it(monkeypatch, load_s
         fresh.run(plan, core.breadth_first, plan.key(puzzle.start), budget=Budget(seconds=1), **bfs)
     fresh.settle()
     assert started == ([("breadth_first", runner.shape(plan.tables))] if loads else [])
+
+
+@pytest.mark.parametrize("seconds_left, loads", [(1.0, False), (math.inf, True)])
+def test_a_warm_up_loads_cached_code_only_with_the_seconds_for_it(monkeypatch, seconds_left, loads):
+    # A warm-up loads cached code at once, and a load cannot be stopped: a search with less
+    # than LOAD_SECONDS left (A*'s patterns chosen for a solve's last second) goes on
+    # uncompiled rather than outlast its time limit by the load (3.5 s for 2 s in a CI run).
+    if RUNNER.compiled() is None:
+        pytest.skip("numba is not installed")
+    monkeypatch.setenv("RHASP_JIT", "auto")
+    monkeypatch.setattr(runner.cache, "ready", lambda *_: True)
+    started = []
+    monkeypatch.setattr(runner.Runner, "load", lambda self, *where: started.append(where[:2]))
+    fresh = runner.Runner()
+    puzzle = card(13)
+    plan = geometry.Geometry.of(puzzle.board, targets_leave=False)
+    key = plan.key(puzzle.start)
+    assert not fresh.warm_up(
+        clusters.cluster, plan.tables, key, UNLIMITED, seconds_left=seconds_left
+    )
+    assert started == ([("cluster", runner.shape(plan.tables))] if loads else [])
 
 
 def test_a_load_takes_the_gil_back_promptly_and_leaves_the_interval_as_it_was(monkeypatch):
