@@ -36,15 +36,21 @@ def stop_on_sigterm() -> None:
 def terminate(signum: int, frame: "FrameType | None") -> None:
     """SIGTERM's handler: raise :class:`Terminated` where the command runs. Where the signal
     lands in a callback whose exceptions Python ignores (the import system's module locks,
-    which print "Exception ignored in … cb" and go on), it is sent again a moment later
-    instead, to land where it ends the run."""
-    if (
-        frame is not None
-        and frame.f_code.co_name == "cb"
-        and "importlib" in (frame.f_code.co_filename)
+    and any object's finalizer, ``__del__``, such as clingo's ``Control`` freed at the end
+    of a solve: each prints "Exception ignored in …" and goes on), it is sent again a
+    moment later instead, to land where it ends the run; by a daemon timer, so that a run
+    ending meanwhile ends as it would have (it has no thread left to run at its exit)."""
+    if frame is not None and (
+        frame.f_code.co_name == "__del__"
+        or (frame.f_code.co_name == "cb" and "importlib" in frame.f_code.co_filename)
     ):
         import threading  # loaded already (stop_on_sigterm)
 
-        threading.Timer(0.01, os.kill, (os.getpid(), signum)).start()
+        again = threading.Timer(0.01, os.kill, (os.getpid(), signum))
+        again.daemon = True
+        try:  # noqa: SIM105 - contextlib may not be loaded yet, and the handler loads nothing
+            again.start()
+        except RuntimeError:  # the interpreter is ending: so is the run
+            pass
         return
     raise Terminated
