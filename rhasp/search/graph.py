@@ -66,10 +66,10 @@ class ClusterGraph:
     def slide_distance(self) -> list[int]:
         """Each state's fewest slides (cells) to the nearest goal, -1 when none is reachable:
         Dijkstra's search from every goal at once over the moves kept, a move costing the
-        cells its vehicle slides. A move undone slides as many cells back, so the cost to a
-        goal is the cost from it. Worked out the first time it is asked for, in Python: for
-        the small clusters of pattern databases (:class:`rhasp.search.PatternTable`)."""
-        positions = [self.state(i) for i in range(self.states)]
+        cells its vehicle slides (:meth:`move`'s distance). A move undone slides as many
+        cells back, so the cost to a goal is the cost from it. Worked out the first time it
+        is asked for, in Python: for the small clusters of pattern databases
+        (:class:`rhasp.search.PatternTable`)."""
         distance = [-1] * self.states
         queue = [(0, goal) for goal in self.goals]
         while queue:
@@ -77,13 +77,9 @@ class ClusterGraph:
             if distance[i] >= 0:
                 continue
             distance[i] = d
-            here = positions[i]
             for j in self.neighbours(i):
                 if distance[j] < 0:
-                    cells = sum(
-                        abs(int(a) - int(b)) for a, b in zip(here, positions[j], strict=True)
-                    )
-                    heapq.heappush(queue, (d + cells, j))
+                    heapq.heappush(queue, (d + abs(self.move(i, j).delta), j))
         return distance
 
     def neighbours(self, i: int) -> Sequence[int]:

@@ -111,8 +111,9 @@ class PatternTable:
         if len(board.targets) != 1 or None in start:
             return None
         max_boards = MAX_BOARDS if max_boards is None else max_boards
-        width = BEAM if _compiled(board, start, seconds) else 1
-        deadline = time.perf_counter() + min(SECONDS, math.inf if seconds is None else seconds)
+        left = math.inf if seconds is None else seconds
+        width = BEAM if _compiled(board, start, left) else 1
+        deadline = time.perf_counter() + min(SECONDS, left)
         target = board.index(board.targets[0])
         count = len(board.vehicles)
         beam: list[tuple[int, ...]] = [(target,)]
@@ -180,16 +181,15 @@ class PatternTable:
         return self.fewest.get(key & self.mask, 0)
 
 
-def _compiled(board: Board, start: State, seconds: float | None) -> bool:
+def _compiled(board: Board, start: State, seconds: float) -> bool:
     """Have the core's cluster search come compiled, and say whether it has: the choice
     explores a few hundred small clusters, several times faster compiled. Loaded now if
-    cached (a few tenths of a second) and the search has ``seconds`` left for it (None: no
-    limit; :meth:`rhasp.search.runner.Runner.warm_up`), else compiled in the background
-    while the choice runs uncompiled."""
+    cached (a few tenths of a second) and the choice has ``seconds`` for it
+    (:meth:`rhasp.search.runner.Runner.warm_up`), else compiled in the background while the
+    choice runs uncompiled."""
     geometry = _choice_geometry(board)
-    left = math.inf if seconds is None else seconds
     key = geometry.key(start)
-    return RUNNER.warm_up(clusters.cluster, geometry.tables, key, UNLIMITED, seconds_left=left)
+    return RUNNER.warm_up(clusters.cluster, geometry.tables, key, UNLIMITED, seconds_left=seconds)
 
 
 def _choice_geometry(board: Board) -> Geometry:
