@@ -35,15 +35,13 @@ def stop_on_sigterm() -> None:
 
 def terminate(signum: int, frame: "FrameType | None") -> None:
     """SIGTERM's handler: raise :class:`Terminated` where the command runs. Where the signal
-    lands in a callback whose exceptions Python ignores (the import system's module locks,
-    and any object's finalizer, ``__del__``, such as clingo's ``Control`` freed at the end
-    of a solve: each prints "Exception ignored in …" and goes on), it is sent again a
-    moment later instead, to land where it ends the run; by a daemon timer, so that a run
-    ending meanwhile ends as it would have (it has no thread left to run at its exit)."""
-    if frame is not None and (
-        frame.f_code.co_name == "__del__"
-        or (frame.f_code.co_name == "cb" and "importlib" in frame.f_code.co_filename)
-    ):
+    lands in a callback whose exceptions Python ignores, or in code such a callback runs
+    (the import system's module locks, and any object's finalizer, ``__del__``, such as
+    clingo's ``Control`` freed at the end of a solve: each prints "Exception ignored in …"
+    and goes on), it is sent again a moment later instead, to land where it ends the run;
+    by a daemon timer, so that a run ending meanwhile ends as it would have (it has no
+    thread left to run at its exit)."""
+    if _in_ignoring_callback(frame):
         import threading  # loaded already (stop_on_sigterm)
 
         again = threading.Timer(0.01, os.kill, (os.getpid(), signum))
@@ -54,3 +52,14 @@ def terminate(signum: int, frame: "FrameType | None") -> None:
             pass
         return
     raise Terminated
+
+
+def _in_ignoring_callback(frame: "FrameType | None") -> bool:
+    """Whether ``frame`` or a frame that called it is a callback whose exceptions Python
+    prints and ignores: an exception raised here would stop there, not end the run."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "__del__" or (code.co_name == "cb" and "importlib" in code.co_filename):
+            return True
+        frame = frame.f_back
+    return False

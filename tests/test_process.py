@@ -266,20 +266,27 @@ def test_a_signal_while_a_class_is_made_is_one_line_and_its_exit_code(
     assert capsys.readouterr().err == said
 
 
+@pytest.mark.parametrize("called", [False, True])
 @pytest.mark.parametrize(
     ("filename", "name"),
     [("<frozen importlib._bootstrap>", "cb"), (".../clingo/control.py", "__del__")],
 )
-def test_a_sigterm_in_a_callback_python_ignores_is_sent_again_where_it_ends_the_run(filename, name):
+def test_a_sigterm_in_a_callback_python_ignores_is_sent_again_where_it_ends_the_run(
+    filename, name, called
+):
     # Raised in the import system's module-lock callback or in a finalizer (clingo's
-    # Control.__del__, at a solve's end: a fresh-clone CI run on 2026-11-29), SIGTERM would
-    # be printed as "Exception ignored in ..." and the run would go on to its end, exit 0.
+    # Control.__del__, at a solve's end: a fresh-clone CI run on 2026-11-29), or in code
+    # either calls, SIGTERM would be printed as "Exception ignored in ..." and the run would
+    # go on to its end, exit 0.
     import types
 
     from rhasp import stopping
 
     code = compile("pass", filename, "exec").replace(co_name=name)
-    in_callback = types.SimpleNamespace(f_code=code)
+    in_callback = types.SimpleNamespace(f_code=code, f_back=None)
+    if called:  # the signal lands in a helper the callback called
+        helper = compile("pass", "helper.py", "exec").replace(co_name="helper")
+        in_callback = types.SimpleNamespace(f_code=helper, f_back=in_callback)
     again = []
     previous = signal.signal(signal.SIGTERM, lambda signum, frame: again.append(signum))
     try:
