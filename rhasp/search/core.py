@@ -8,10 +8,8 @@ is loaded only once a process has searched enough), where numba is missing, and 
 checking. So there is one core, and :mod:`rhasp.search.runner` decides which way it runs.
 The two ways differ in a few small places only, each a function here with a compiled twin in
 ``jit`` (a numba ``overload``): scratch buffers (:func:`new_buffer`, :func:`key_buffer`), the
-set of states BFS has seen (:func:`key_set`, :func:`add_new`, :func:`with_room`), a Python set
-here and an open-addressing table of int64 when compiled, the states A* keeps
-(:mod:`rhasp.search.store`: lists and a dict here, blocks of numpy words and an index of int32
-places when compiled), and the few operations on keys and sets
+states BFS and A* keep (:mod:`rhasp.search.store`: lists, a set and a dict here, blocks of
+numpy words and open-addressing tables when compiled), and the few operations on keys and sets
 of cells (:func:`field`, :func:`moved`, :func:`meet` ...): one int64 word each on a board
 whose keys and cells fit 63 bits, where the twin is this source itself, and a tuple of words
 on larger boards (8×8 and up, or many vehicles).
@@ -98,25 +96,6 @@ def key_buffer(size: int, like: int) -> Buffer:
     return [like] * size
 
 
-def key_set(first: int) -> set[int]:
-    """The set of states seen, holding ``first`` (compiled: an open-addressing table)."""
-    return {first}
-
-
-def add_new(seen: set[int], key: int) -> bool:
-    """Whether ``key`` is new to ``seen``, which holds it from now on."""
-    if key in seen:
-        return False
-    seen.add(key)
-    return True
-
-
-def with_room(seen: set[int], keys: int, like: int) -> set[int]:
-    """``seen``, ready to hold ``keys`` keys of the same form as ``like`` (compiled: the table
-    grows here, before a state's successors go in, rather than inside each insertion)."""
-    return seen
-
-
 # A key or a set of cells is one integer here (of any size); compiled, one int64 word, or a
 # tuple of words for the boards it outgrows (``jit`` twins each function below for both). The
 # core reads and changes keys and cells through these functions only, never with the
@@ -169,9 +148,8 @@ def key_at(table: Buffer, at: int, like: int) -> int:
     return table[at]
 
 
-# The one table of keys, for the states a compiled BFS has seen (:func:`key_set`, twinned by
-# ``jit``) and for a cluster's states and their indices (``clusters.explore``, both ways; A*
-# keeps its states in :mod:`rhasp.search.store`, whose index holds no key):
+# The table of keys, for a cluster's states and their indices (``clusters.explore``, both ways;
+# BFS and A* keep their states in :mod:`rhasp.search.store`):
 # open addressing with linear probing in one buffer, kept at most half full. A slot is
 # ``width`` words: a key's (its first word EMPTY_SLOT where free) and what is kept beside it,
 # if anything. Its users know how many keys it holds (their lists of states).
@@ -362,38 +340,44 @@ def breadth_first(
     the keys of a shortest path from ``first`` to that goal, empty without ``with_links``).
     With ``stop_at_goal`` it stops at that goal, else it visits every reachable state.
     """
-    order = [first]
-    parent = [-1]
-    found_by = [NO_SKIP]  # the vehicle whose move found each state (see NO_SKIP)
-    seen = key_set(first)
+    max_states = min(max_states, store.MOST_STATES)
+    order = store.key_store(first)  # every state's key, in breadth-first order
+    parent = store.small_store(-1)  # with links: the place of the state each was found from
+    found_by = store.byte_store(NO_SKIP)  # the vehicle whose move found each (see NO_SKIP)
+    seen = store.seen_set(order, first)
+    states = 1
     goal = 0 if solved(g, first) else NOT_FOUND
     keys, slides, movers = buffers(g, first)
     first_shift, first_pos = quick_goal_test(g)
     done = 0
-    depth, layer_end = 0, 1  # the layer being expanded ends before order[layer_end]
-    while done < len(order) and not (stop_at_goal and goal >= 0):
+    depth, layer_end = 0, 1  # the layer being expanded ends before place layer_end
+    while done < states and not (stop_at_goal and goal >= 0):
         if done == layer_end:
-            depth, layer_end = depth + 1, len(order)
-        if post_progress(watch, len(order), depth, max_states):
-            return BUDGET, len(order), order[:0]
-        seen = with_room(seen, len(order) + len(keys), first)
-        n = successors(g, order[done], found_by[done], keys, slides, movers)
+            depth, layer_end = depth + 1, states
+        if post_progress(watch, states, depth, max_states):
+            return BUDGET, states, [first][:0]
+        if store.set_full(seen, states + len(keys)):
+            seen = store.no_set(seen)  # let go before the new one is made
+            seen = store.rebuilt_set(seen, order, states, first)
+        here = store.key_of(order, done, first)
+        n = successors(g, here, store.value_of(found_by, done), keys, slides, movers)
         for j in range(n):
             after = keys[j]
-            if add_new(seen, after):
-                order.append(after)
-                found_by.append(movers[j])
+            if store.add_new(seen, order, after, states):
+                store.add_key(order, states, after)
+                store.add_value(found_by, states, movers[j])
                 if with_links:
-                    parent.append(done)
+                    store.add_value(parent, states, done)
+                states += 1
                 if goal < 0 and field(after, first_shift, g.gone) == first_pos and solved(g, after):
-                    goal = len(order) - 1
+                    goal = states - 1
                     if stop_at_goal:
                         break
         done += 1
-    path = order[:0]
+    path = [first][:0]
     if goal >= 0 and with_links:
-        path = walk_back(order, parent, goal)
-    return goal, len(order), path
+        path = store.stored_path(order, parent, goal, first)
+    return goal, states, path
 
 
 def quick_goal_test(g: Tables) -> tuple[int, int]:
@@ -418,16 +402,6 @@ def stop_asked(watch: Buffer, states: int) -> bool:
     (1: at once, whatever it has found)."""
     mark = watch[STOP]
     return mark == 1 or (mark != 0 and states >= mark)
-
-
-def walk_back(keys: list[int], parent: list[int], index: int) -> list[int]:
-    """The keys from the search's start to state ``index``, by the links."""
-    path = [keys[index]]
-    while parent[index] >= 0:
-        index = parent[index]
-        path.append(keys[index])
-    path.reverse()
-    return path
 
 
 def cheapest(g: Tables, first: int, max_states: int, watch: Buffer) -> tuple[int, int, list[int]]:

@@ -177,9 +177,9 @@ for _function, _wide_twin in WIDE.items():
     _twin(_function, _wide_twin)
 
 
-# The states BFS has seen, compiled: the core's one table of keys (faster than numba's own set:
-# bench/README.md, "Figures behind the code"). The states A* keeps: :mod:`rhasp.search.store`,
-# whose docstring says how its twins below keep them.
+# The states BFS and A* keep: :mod:`rhasp.search.store`, whose docstring says how its twins
+# below keep them (a table of keys of their own is faster than numba's own set: bench/README.md,
+# "Figures behind the code").
 
 
 @overload(core.new_buffer)
@@ -194,34 +194,20 @@ def _key_buffer(size, like):
     return lambda size, like: np.zeros(size, np.int64)
 
 
-@overload(core.key_set)
-def _key_set(first):
-    def table(first):
-        seen = core.key_table(1024, core.words(first))
-        core.slot_of(seen, first, core.words(first))
-        return seen
-
-    return table
-
-
-@overload(core.add_new)
-def _added(seen, key):
-    return lambda seen, key: core.slot_of(seen, key, core.words(key)) < 0
-
-
-@overload(core.with_room)
-def _room(seen, keys, like):
-    def room(seen, keys, like):
-        width = core.words(like)
-        return seen if core.has_room(seen, keys, width) else core.grown_table(seen, width, like)
-
-    return room
-
-
 @overload(store.small_store)
 def _small_store(first):
     def make(first):
         block = np.zeros(store.BLOCK, np.int32)
+        block[0] = first
+        return [block]
+
+    return make
+
+
+@overload(store.byte_store)
+def _byte_store(first):
+    def make(first):
+        block = np.zeros(store.BLOCK, np.int8)
         block[0] = first
         return [block]
 
@@ -351,16 +337,90 @@ def _rebuilt_index(index, keys, count, like):
     return rebuild
 
 
+# BFS's set of keys seen (store.py says why two forms): for keys of several words, the index;
+# for one word, a table of the keys themselves, EMPTY_SLOT where free.
+
+
+def _key_slot(table, key):
+    """The slot of ``key`` in the table of one-word keys ``table``; else ``-1 -`` the free
+    slot where it goes."""
+    slots = len(table)
+    slot = _home_slot_jit(key, slots)
+    while table[slot] != core.EMPTY_SLOT:
+        if table[slot] == key:
+            return slot
+        slot += 1
+        if slot == slots:
+            slot = 0
+    return -1 - slot
+
+
+_key_slot_jit = register_jitable(inline="always")(_key_slot)
+
+
+@overload(store.seen_set)
+def _seen_set(keys, first):
+    if _wide(first):
+        return _index_of
+
+    def table(keys, first):
+        seen = np.full(store.slots_for(1), core.EMPTY_SLOT, np.int64)
+        seen[-1 - _key_slot_jit(seen, first)] = first
+        return seen
+
+    return table
+
+
+@overload(store.add_new)
+def _add_new(seen, keys, key, place):
+    if _wide(key):
+
+        def put_place(seen, keys, key, place):
+            found = _probe_jit(seen, keys, key)
+            if found >= 0:
+                return False
+            seen[-1 - found] = place
+            return True
+
+        return put_place
+
+    def put_key(seen, keys, key, place):
+        found = _key_slot_jit(seen, key)
+        if found >= 0:
+            return False
+        seen[-1 - found] = key
+        return True
+
+    return put_key
+
+
+overload(store.set_full)(lambda seen, keys: lambda seen, keys: store.over_load(len(seen), keys))
+overload(store.no_set)(lambda seen: lambda seen: np.empty_like(seen[:0]))
+
+
+@overload(store.rebuilt_set)
+def _rebuilt_set(seen, keys, count, like):
+    if _wide(like):
+        return lambda seen, keys, count, like: store.rebuilt_index(seen, keys, count, like)
+
+    def rebuild(seen, keys, count, like):
+        table = np.full(store.slots_for(count), core.EMPTY_SLOT, np.int64)
+        for place in range(count):
+            key = store.key_of(keys, place, like)
+            table[-1 - _key_slot_jit(table, key)] = key
+        return table
+
+    return rebuild
+
+
 #: The core's functions with a compiled twin above; every other function of the core, of the
 #: cluster functions and of the enumeration is registered, found rather than listed, so none
 #: can be forgotten.
 TWINNED = (
     core.new_buffer,
     core.key_buffer,
-    core.key_set,
-    core.add_new,
-    core.with_room,
     store.key_store,
+    store.byte_store,
     store.small_store,
     store.key_of,
     store.add_key,
@@ -373,6 +433,11 @@ TWINNED = (
     store.index_full,
     store.no_index,
     store.rebuilt_index,
+    store.seen_set,
+    store.add_new,
+    store.set_full,
+    store.no_set,
+    store.rebuilt_set,
     core.cells_at,
     *WIDE,
 )
@@ -389,7 +454,8 @@ def _functions(module: object) -> list[object]:
 #: Helpers numba inlines where they are called: one vehicle's table rows, filled for every
 #: layout the enumeration visits, cost 4 % of a 5×5 run as a call of their own; whether the
 #: table of keys has room, asked once a state expanded (its growth, inlined too, cost 14 %),
-#: and the look-up of a key in it, once a move.
+#: and the look-up of a key in it, once a move (the cluster search's; the store's are inlined
+#: where they are defined).
 INLINED = (core.fill_rows, core.has_room, core.slot_of, store.over_load)
 
 for _helper in _functions(core) + _functions(clusters) + _functions(shards) + _functions(store):

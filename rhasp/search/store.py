@@ -1,27 +1,32 @@
-"""The states A* keeps, in little memory: for :func:`rhasp.search.core.best_first` (and
-Dijkstra's search, :func:`~rhasp.search.core.cheapest`), in numba's subset as the core is
-(issue 56; docs/design.md says why it is a module of its own; bench/README.md, "Issue 56:
-states in less memory", what it costs, and why BFS keeps its table of keys).
+"""The states a search keeps, in little memory: for BFS (:func:`rhasp.search.core.breadth_first`)
+and A* (:func:`~rhasp.search.core.best_first`, and Dijkstra's search,
+:func:`~rhasp.search.core.cheapest`), in numba's subset as the core is (issue 56; docs/design.md
+says why it is a module of its own; bench/README.md, "Issue 56: states in less memory", what
+it costs).
 
 A search keeps, per state found, its key and a few small numbers (the state it was last
-reached from, its cost and bound), each in a *store* indexed by the state's place (the order
-found), and an *index* from a key to its place. Here, uncompiled, these are Python lists and
-a dict. Compiled (``jit`` twins every function below but :func:`stored_path`):
+reached from; A*'s cost and bound; BFS's vehicle that found it), each in a *store* indexed by
+the state's place (the order found), and an *index* from a key to its place (A*) or a *set* of
+the keys seen (BFS). Here, uncompiled, these are Python lists, a dict and a set. Compiled
+(``jit`` twins every function below but :func:`stored_path`):
 
 - a store is a list of numpy blocks of :data:`BLOCK` places each (keys: int64 words,
-  :func:`rhasp.search.core.words` a key; the small numbers: int32), a block added as the
-  last fills: never copied, so that no growth holds two copies at once, and the memory grows
-  with the states, a page at a time;
+  :func:`rhasp.search.core.words` a key; the small numbers: int32, or int8), a block added as
+  the last fills: never copied, so that no growth holds two copies at once, and the memory
+  grows with the states, a page at a time;
 - the index is an open-addressing table of int32 places, whose slots hold no key of their own
   (a look-up starts from the key's hash, :func:`rhasp.search.core.spread`, and compares the
   key at the place in the store of keys): a key is kept once. It is
   kept between :data:`LEAST_LOAD` and :data:`MOST_LOAD` full; past that the table is let go
   first, then built again from the store of keys (:func:`no_index`, :func:`rebuilt_index`), so
-  that two tables are never held at once either.
+  that two tables are never held at once either;
+- BFS's set is that index for keys of several words, and for keys of one word a table of the
+  keys themselves (8 bytes a slot), as full and rebuilt the same way (comment above
+  :func:`seen_set`).
 
-So a state costs, at the peak, its key's words, 4 bytes a small number and at most
-4 / LEAST_LOAD bytes of index: on a 12×12 board of 44 vehicles (keys of three words),
-24 + 3 * 4 + 10 bytes and A*'s queue.
+So a state costs, at the peak, its key's words, its small numbers and at most 4 / LEAST_LOAD
+bytes of index (8 / LEAST_LOAD of BFS's table of one-word keys): on a 12×12 board of 44
+vehicles (keys of three words), A* 24 + 3 * 4 + 10 bytes and its queue, BFS 24 + 4 + 1 + 10.
 """
 
 from __future__ import annotations
@@ -77,6 +82,12 @@ def set_value(values: list[int], place: int, value: int) -> None:
     values[place] = value
 
 
+def byte_store(first: int) -> list[int]:
+    """A store of numbers from -128 to 127 holding ``first`` at place 0 (compiled: int8
+    blocks): BFS's vehicle that found each state."""
+    return [first]
+
+
 def key_index(keys: list[int], first: int) -> dict[int, int]:
     """The index of a search that asks where a key is (:func:`place_of`), holding ``first``
     at place 0 of ``keys`` (compiled: the table of places)."""
@@ -112,6 +123,44 @@ def rebuilt_index(index: dict[int, int], keys: list[int], count: int, like: int)
     """An index of the ``count`` keys of ``keys`` (of the same form as ``like``), with room
     for more (compiled: :data:`LEAST_LOAD` full); here ``index`` as it is."""
     return index
+
+
+# BFS asks only whether a key is new, never where it is: its *set* of keys seen. Uncompiled, a
+# Python set. Compiled, for keys of several words, the index above (a key once, in the store
+# of keys); for keys of one word, an open-addressing table of the keys themselves, as full as
+# the index and rebuilt the same way from the store of keys: the key beside its slot spares a
+# look-up a second read from memory, what keeps the 6×6 decks' speed (bench/README.md, "Issue
+# 56: states in less memory").
+
+
+def seen_set(keys: list[int], first: int) -> set[int]:
+    """The set of keys a search has seen, holding ``first``, at place 0 of ``keys``."""
+    return {first}
+
+
+def add_new(seen: set[int], keys: list[int], key: int, place: int) -> bool:
+    """Whether ``key`` is new to ``seen``; if so ``seen`` holds it from now on, at ``place``
+    of ``keys``, where the caller puts it before the next look-up."""
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
+
+
+def set_full(seen: set[int], keys: int) -> bool:
+    """Whether ``seen`` must be built again (:func:`no_set`, :func:`rebuilt_set`) before it
+    holds ``keys`` keys: as :func:`index_full`."""
+    return False
+
+
+def no_set(seen: set[int]) -> set[int]:
+    """What a search holds in place of ``seen`` while it is built again (:func:`no_index`)."""
+    return seen
+
+
+def rebuilt_set(seen: set[int], keys: list[int], count: int, like: int) -> set[int]:
+    """A set of the ``count`` keys of ``keys``, with room for more (:func:`rebuilt_index`)."""
+    return seen
 
 
 def stored_path(

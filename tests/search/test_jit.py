@@ -25,36 +25,50 @@ from tests.volume import examples
 jit = compiled_core()
 
 
-@njit
-def _news(keys):
-    """For each key in turn, whether BFS's compiled set took it as new; and the keys it holds
-    in the end (the slots taken)."""
-    seen = core.key_set(keys[0])
+def _seen_news(keys):
+    """For each key in turn, whether BFS's set of keys seen (rhasp.search.store.seen_set)
+    took it as new, rebuilt as it fills, the new keys stored in order as breadth_first
+    stores them; and the keys stored."""
+    first = keys[0]
+    kept = store.key_store(first)
+    seen = store.seen_set(kept, first)
+    states = 1
     news = [True]
     for k in range(1, len(keys)):
-        seen = core.with_room(seen, k + 1, keys[0])  # as breadth_first gives it room
-        news.append(core.add_new(seen, keys[k]))
-    return news, np.sum(seen[:: core.words(keys[0])] != core.EMPTY_SLOT)
+        if store.set_full(seen, states + 1):
+            seen = store.no_set(seen)
+            seen = store.rebuilt_set(seen, kept, states, first)
+        new = store.add_new(seen, kept, keys[k], states)
+        news.append(new)
+        if new:
+            store.add_key(kept, states, keys[k])
+            states += 1
+    return news, [store.key_of(kept, place, first) for place in range(states)]
 
 
-def _python_set_news(keys: list[int]) -> tuple[list[bool], int]:
-    seen = core.key_set(keys[0])
-    news = [True] + [core.add_new(seen, key) for key in keys[1:]]
-    return news, len(seen)
+_compiled_seen_news = njit(_seen_news)
 
 
 @settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.integers(0, 2**63 - 1) | st.integers(0, 3000), min_size=1, max_size=5000))
-def test_the_compiled_key_table_agrees_with_a_python_set(keys):
-    # Large keys, small ones, repeats, and more keys than the first table holds (it grows).
-    news, count = _news(jit.keys(keys))
-    assert (list(news), int(count)) == _python_set_news(keys)
+def test_the_compiled_set_of_keys_seen_agrees_with_a_python_set(keys):
+    # Large keys, small ones, repeats, more keys than the first table holds (rebuilt): the
+    # same news and order as a Python dict gives (independently) and the source uncompiled.
+    expected = _python_news(keys)[:2]
+    assert _plain((*_compiled_seen_news(jit.keys(keys)), []))[:2] == expected
+    assert _plain((*_seen_news(keys), []))[:2] == expected
 
 
-def test_the_table_grows_past_its_first_size_and_keeps_every_key():
-    keys = [k * 2**40 + 7 for k in range(5000)] * 2  # 5,000 keys, then each again
-    news, count = _news(jit.keys(keys))
-    assert list(news) == [True] * 5000 + [False] * 5000 and count == 5000
+@pytest.mark.parametrize("words", [1, 2, 3])
+def test_the_set_of_keys_seen_is_rebuilt_past_its_first_size_and_keeps_every_key(words):
+    keys = [k * 2**40 + 7 for k in range(3000)] * 2  # 3,000 keys, then each again
+    keys = [sum(key << (KEY_WORD * k) for k in range(words)) for key in keys]
+    news, stored, _ = _plain((*_compiled_seen_news(_keys_of(keys, words)), []))
+    assert news == [True] * 3000 + [False] * 3000 and stored == keys[:3000]
+
+
+def _keys_of(keys: list[int], words: int):
+    return jit.keys(keys) if words == 1 else List([jit.in_words(k, words, KEY_WORD) for k in keys])
 
 
 def _store_news(keys):
@@ -236,13 +250,14 @@ def test_the_compiled_store_of_wide_keys_agrees_with_a_python_set_and_dict(words
 
 @settings(max_examples=examples(60), deadline=None)
 @given(WORDS, st.lists(st.integers(0, 2**63 - 1) | st.integers(0, 3000), min_size=3, max_size=5000))
-def test_the_compiled_table_of_wide_keys_agrees_with_a_python_set(words, values):
+def test_the_compiled_set_of_wide_keys_seen_agrees_with_a_python_set(words, values):
     # Keys of several words from the values, the same value in more than one key (every
     # word must match), more keys than the first table holds.
     keys = [tuple(values[(n + k) % len(values)] for k in range(words)) for n in range(len(values))]
     keys += keys[: len(keys) // 3]  # each again
-    news, count = _news(List(keys))
-    assert (list(news), int(count)) == _python_set_news([_joined(key) for key in keys])
+    news, stored = _compiled_seen_news(List(keys))
+    expected = _python_news([_joined(key) for key in keys])[:2]
+    assert _plain((news, stored, []))[:2] == expected
 
 
 # The searches: compiled, they must return what the core's source returns uncompiled (on

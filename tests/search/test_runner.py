@@ -87,7 +87,10 @@ def test_the_warm_up_switches_for_good_unless_told_never(monkeypatch):
     monkeypatch.setenv("RHASP_JIT", "auto")
     if RUNNER.compiled() is None:
         pytest.skip("numba is not installed")
-    assert RUNNER.warm_up(shards.enumerate_shard, lines, [0], nothing)
+    # Loaded where the suite's cache holds the code, else asked of the background: either way
+    # the process has switched.
+    loaded = RUNNER.warm_up(shards.enumerate_shard, lines, [0], nothing)
+    assert loaded == (("enumerate_shard", runner.shape(lines)) in RUNNER._loaded)
     assert RUNNER.uncompiled_states >= RUNNER.switch_states
 
 
