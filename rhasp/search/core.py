@@ -436,10 +436,13 @@ def best_first(
     lower bound. With ``estimated`` too, each state's bound is raised to :func:`estimate`
     where that is larger: a search for *a* plan (the anytime search), no longer within
     ``weight`` times the optimum, that follows the chain of vehicles in the way where the
-    bound sees only the first of them.
+    bound sees only the first of them. Each state is expanded once: with the bound consistent,
+    none is reached more cheaply after its expansion; weighted A* that expands none again
+    stays within ``weight`` times the optimum all the same (Likhachev, Gordon and Thrun,
+    ARA*, 2003: each state expanded has a cost within ``weight`` times its fewest).
 
     Returns (the goal's index, or NOT_FOUND or BUDGET; the states reached; the keys of the
-    optimal path to the goal).
+    optimal path to the goal, :func:`cheapest_path`).
     """
     unit = WEIGHT if by_slides else 1
     targets = target_vehicles(g)
@@ -452,25 +455,26 @@ def best_first(
         return NOT_FOUND, 1, [first][:0]
     max_states = min(max_states, store.MOST_STATES)
     keys = store.key_store(first)  # every state's key, in the order first reached
-    parent = store.small_store(-1)  # the place of the state each was last reached from
-    cost = store.small_store(0)  # its cost so far (moves; or slides * WEIGHT + moves)
-    bound = store.small_store(first_bound * unit * weight)  # its bound, in the same unit
+    # Its cost so far (moves; or slides * WEIGHT + moves), written ~cost (negative) once it is
+    # expanded (closed: see below); neither the state it came from nor its bound is kept.
+    cost = store.small_store(0)
     index = store.key_index(keys, first)
     states = 1
-    queue = [store.value_of(bound, 0) << INDEX_BITS]
+    queue = [first_bound * unit * weight << INDEX_BITS]
     after_keys, slides, movers = buffers(g, first)
     mask = (1 << INDEX_BITS) - 1
     while queue:
         item = heapq.heappop(queue)
         here, f = item & mask, item >> INDEX_BITS
         spent = store.value_of(cost, here)
-        if f > spent + store.value_of(bound, here):
-            continue  # reached more cheaply since this entry was queued
+        if spent < 0:
+            continue  # expanded already, from this entry's cheaper twin
         key = store.key_of(keys, here, first)
         if solved(g, key):
-            return here, states, store.stored_path(keys, parent, here, first)
+            return here, states, cheapest_path(g, keys, index, cost, here, first, by_slides)
         if post_progress(watch, states, f // unit, max_states):
             return BUDGET, states, [first][:0]
+        store.set_value(cost, here, ~spent)
         if store.index_full(index, states + len(slides)):
             index = store.no_index(index)  # let go before the new one is made
             index = store.rebuilt_index(index, keys, states, first)
@@ -478,25 +482,74 @@ def best_first(
         for j in range(n):
             new = spent + (slides[j] * WEIGHT + 1 if by_slides else 1)
             there = store.place_of(index, keys, after_keys[j])
+            if there >= 0 and not 0 <= new < store.value_of(cost, there):
+                continue  # expanded already, or reached as cheaply
+            left = bound_of(g, targets, after_keys[j], by_slides, patterns) if bounded else 0
+            if left < 0:
+                continue  # a wall on a target's way out: no plan through this state
+            if estimated:
+                left = max(left, estimate(g, targets, after_keys[j]))
             if there < 0:
-                left = bound_of(g, targets, after_keys[j], by_slides, patterns) if bounded else 0
-                if left < 0:
-                    continue  # a wall on a target's way out: no plan through this state
-                if estimated:
-                    left = max(left, estimate(g, targets, after_keys[j]))
                 store.remember(index, after_keys[j], there, states)
                 there, states = states, states + 1
                 store.add_key(keys, there, after_keys[j])
-                store.add_value(parent, there, here)
                 store.add_value(cost, there, new)
-                store.add_value(bound, there, left * unit * weight)
-            elif new < store.value_of(cost, there):
-                store.set_value(cost, there, new)
-                store.set_value(parent, there, here)
             else:
-                continue
-            heapq.heappush(queue, (new + store.value_of(bound, there)) << INDEX_BITS | there)
+                store.set_value(cost, there, new)
+            heapq.heappush(queue, (new + left * unit * weight) << INDEX_BITS | there)
     return NOT_FOUND, states, [first][:0]
+
+
+# A* keeps no state's parent: the plan is found again from the costs. Soundness: every cost
+# stored is that of a real path (the cost of the state it was reached from, then expanded,
+# plus the move), and an expanded state's cost never changes again. So every state but the
+# start has a neighbour ``p`` with ``cost(p) + move <= cost(state)`` (the one its cost was last
+# set from, at least), found by trying every vehicle at every other position; any such ``p``
+# will do, its cost being a real path's too. Costs fall at each step back, so the walk ends at
+# the start (the one state of cost 0), and the plan costs no more than the state it ends at:
+# the optimum, where A* proves one. A move can
+# take a target off the board, which no move brings back, so a step back is tried as a move
+# forward from each candidate (:func:`successors`), never as the reverse move.
+
+
+def cheapest_path(
+    g: Tables, keys: Buffer, index: Buffer, cost: Buffer, place: int, like: int, by_slides: bool
+) -> list[int]:
+    """The keys from the start of an A* search (place 0 of ``keys``) to the state at
+    ``place``, by the search's ``index`` and ``cost`` (see above), at most its cost."""
+    after_keys, slides, movers = buffers(g, like)
+    path = [store.key_of(keys, place, like)]
+    while place != 0:
+        key, spent = path[-1], cost_of(cost, place)
+        place = -1
+        for i in range(g.count):
+            at = field(key, g.shift[i], g.gone)
+            for p in range(g.last[i] + 1):
+                before = moved(key, g.shift[i], p - at)
+                there = -1 if p == at else store.place_of(index, keys, before)
+                if there < 0:
+                    continue  # no state the search reached
+                n = successors(g, before, NO_SKIP, after_keys, slides, movers)
+                for j in range(n):
+                    step = slides[j] * WEIGHT + 1 if by_slides else 1
+                    same = not less(after_keys[j], key) and not less(key, after_keys[j])
+                    if same and cost_of(cost, there) + step <= spent:
+                        place = there
+                if place >= 0:
+                    break
+            if place >= 0:
+                break
+        if place < 0:
+            raise AssertionError("A* found no way back from a state it reached")
+        path.append(store.key_of(keys, place, like))
+    path.reverse()
+    return path
+
+
+def cost_of(cost: Buffer, place: int) -> int:
+    """The cost A* stored for the state at ``place``, expanded or not."""
+    value = store.value_of(cost, place)
+    return ~value if value < 0 else value
 
 
 class Patterns(NamedTuple):

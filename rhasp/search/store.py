@@ -4,8 +4,9 @@ and A* (:func:`~rhasp.search.core.best_first`, and Dijkstra's search,
 says why it is a module of its own; bench/README.md, "Issue 56: states in less memory", what
 it costs).
 
-A search keeps, per state found, its key and a few small numbers (the state it was last
-reached from; A*'s cost and bound; BFS's vehicle that found it), each in a *store* indexed by
+A search keeps, per state found, its key and a few small numbers (BFS: the state it was
+found from and the vehicle that found it; A*: its cost, nothing else, see
+:func:`rhasp.search.core.cheapest_path`), each in a *store* indexed by
 the state's place (the order found), and an *index* from a key to its place (A*) or a *set* of
 the keys seen (BFS). Here, uncompiled, these are Python lists, a dict and a set. Compiled
 (``jit`` twins every function below but :func:`stored_path`):
@@ -26,7 +27,7 @@ the keys seen (BFS). Here, uncompiled, these are Python lists, a dict and a set.
 
 So a state costs, at the peak, its key's words, its small numbers and at most 4 / LEAST_LOAD
 bytes of index (8 / LEAST_LOAD of BFS's table of one-word keys): on a 12×12 board of 44
-vehicles (keys of three words), A* 24 + 3 * 4 + 10 bytes and its queue, BFS 24 + 4 + 1 + 10.
+vehicles (keys of three words), A* 24 + 4 + 13.3 bytes and its queue, BFS 24 + 4 + 1 + 13.3.
 """
 
 from __future__ import annotations
@@ -40,10 +41,11 @@ BLOCK = 1 << BLOCK_BITS  # places a block of a store holds, compiled (1,024: 24 
 #: count. Costs are int32 too: by slides (``slides * 2**16 + moves``), plans under 32,768 slides.
 MOST_STATES = (1 << 31) - (1 << 16)
 #: The compiled index is rebuilt when it would pass MOST_LOAD full, at LEAST_LOAD full: linear
-#: probing stays short at 60 % (about 3.6 slots tried for a key not there), and a state costs
-#: at most 10 bytes of it.
+#: probing stays short at 60 % (about 3.6 slots tried for a key not there), a state costs at
+#: most 13.3 bytes of it, and a rebuild doubles it, so that all rebuilds insert each key
+#: twice on average (at 40 %, three times: BFS's 6×6 decks 7 % slower, bench/README.md).
 MOST_LOAD = 0.6
-LEAST_LOAD = 0.4
+LEAST_LOAD = 0.3
 
 
 def key_store(first: int) -> list[int]:
