@@ -235,7 +235,9 @@ class StateMemo:
             return
         gone = board.table.gone
         start = tuple(None if f == gone else f for f in board.table.fields(self._start))
-        pattern = PatternTable.of(board.model, start, seconds=left / 2, by_slides=board.by_cells)
+        pattern = PatternTable.of(
+            board.model, start, seconds=left / 2, by_slides=board.by_cells, seconds_left=left
+        )
         if pattern is not None:
             self._board = replace(board, table=board.table.with_pattern(pattern))
 

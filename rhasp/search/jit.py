@@ -404,7 +404,7 @@ def _rebuilt_set(seen, keys, count, like):
         return lambda seen, keys, count, like: store.rebuilt_index(seen, keys, count, like)
 
     def rebuild(seen, keys, count, like):
-        table = np.full(store.slots_for(count), core.EMPTY_SLOT, np.int64)
+        table = np.full(store.slots_for(count, store.SEEN_LEAST_LOAD), core.EMPTY_SLOT, np.int64)
         for place in range(count):
             key = store.key_of(keys, place, like)
             table[-1 - _key_slot_jit(table, key)] = key

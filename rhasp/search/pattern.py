@@ -91,6 +91,7 @@ class PatternTable:
         max_boards: int | None = None,
         seconds: float | None = None,
         by_slides: bool = False,
+        seconds_left: float = math.inf,
     ) -> PatternTable | None:
         """The pattern chosen for ``board`` from its ``start`` (a placement), its table by
         slides with ``by_slides`` (chosen by moves all the same: module docstring), or None
@@ -104,16 +105,17 @@ class PatternTable:
         no one vehicle moves the start farther but two would; the beam gets past most such
         places (bench/README.md, "Later still: a pattern database"). Where the core is not
         compiled (yet), the choice is greedy: the beam would not get far within the time.
-        After :data:`SECONDS` (or ``seconds``, if fewer: what a search's deadline leaves) it
-        stops with the best so far: a weaker bound on a slow machine or where the core is
-        not compiled yet, never another answer.
+        After :data:`SECONDS` (or ``seconds``, if fewer: the share of a search's deadline it
+        may take) it stops with the best so far: a weaker bound on a slow machine or where the
+        core is not compiled yet, never another answer. Cached compiled code is loaded only
+        where the search has ``seconds_left`` for it, as for A*'s patterns
+        (:meth:`rhasp.search.runner.Runner.warm_up`).
         """
         if len(board.targets) != 1 or None in start:
             return None
         max_boards = MAX_BOARDS if max_boards is None else max_boards
-        left = math.inf if seconds is None else seconds
-        width = BEAM if _compiled(board, start, left) else 1
-        deadline = time.perf_counter() + min(SECONDS, left)
+        width = BEAM if _compiled(board, start, seconds_left) else 1
+        deadline = time.perf_counter() + min(SECONDS, math.inf if seconds is None else seconds)
         target = board.index(board.targets[0])
         count = len(board.vehicles)
         beam: list[tuple[int, ...]] = [(target,)]
@@ -184,7 +186,7 @@ class PatternTable:
 def _compiled(board: Board, start: State, seconds: float) -> bool:
     """Have the core's cluster search come compiled, and say whether it has: the choice
     explores a few hundred small clusters, several times faster compiled. Loaded now if
-    cached (a few tenths of a second) and the choice has ``seconds`` for it
+    cached (a few tenths of a second) and the search has ``seconds`` left for it
     (:meth:`rhasp.search.runner.Runner.warm_up`), else compiled in the background while the
     choice runs uncompiled."""
     geometry = _choice_geometry(board)

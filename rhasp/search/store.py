@@ -22,11 +22,11 @@ the keys seen (BFS). Here, uncompiled, these are Python lists, a dict and a set.
   first, then built again from the store of keys (:func:`no_index`, :func:`rebuilt_index`), so
   that two tables are never held at once either;
 - BFS's set is that index for keys of several words, and for keys of one word a table of the
-  keys themselves (8 bytes a slot), as full and rebuilt the same way (comment above
-  :func:`seen_set`).
+  keys themselves (8 bytes a slot), rebuilt the same way from :data:`SEEN_LEAST_LOAD` full
+  (comment above :func:`seen_set`).
 
 So a state costs, at the peak, its key's words, its small numbers and at most 4 / LEAST_LOAD
-bytes of index (8 / LEAST_LOAD of BFS's table of one-word keys): on a 12×12 board of 44
+bytes of index (8 / SEEN_LEAST_LOAD of BFS's table of one-word keys): on a 12×12 board of 44
 vehicles (keys of three words), A* 24 + 4 + 13.3 bytes and its queue, BFS 24 + 4 + 1 + 13.3.
 """
 
@@ -46,6 +46,12 @@ MOST_STATES = (1 << 31) - (1 << 16)
 #: twice on average (at 40 %, three times: BFS's 6×6 decks 7 % slower, bench/README.md).
 MOST_LOAD = 0.6
 LEAST_LOAD = 0.3
+#: BFS's table of one-word keys (every 6×6 board: the decks' fast path) is built again at 15 %
+#: full, so that the rebuilds insert each key 1.3 times on average, not twice: at 30 % the
+#: 6×6 decks ran 10 % slower than on the table grown fourfold before the store, at 15 % 5 %
+#: (bench/README.md, "Issue 56: states in less memory"); its 8 bytes a slot then cost from 13
+#: to 53 bytes a state (keys of several words: the index, at most 13.3).
+SEEN_LEAST_LOAD = 0.15
 
 
 def key_store(first: int) -> list[int]:
@@ -177,9 +183,9 @@ def stored_path(
     return path
 
 
-def slots_for(keys: int) -> int:
-    """The slots of a compiled index built for ``keys`` keys: :data:`LEAST_LOAD` full."""
-    return max(1024, int(keys / LEAST_LOAD) + 1)
+def slots_for(keys: int, least: float = LEAST_LOAD) -> int:
+    """The slots of a compiled index built for ``keys`` keys: ``least`` full."""
+    return max(1024, int(keys / least) + 1)
 
 
 def over_load(slots: int, keys: int) -> bool:
