@@ -59,7 +59,7 @@ from typing import Any
 #: The modules whose source the compiled code is built from (jit compiles the functions of
 #: core, store, clusters and shards and reads geometry's word sizes): a test checks that none of
 #: them imports another module of rhasp's outside this list.
-SOURCES = ("core", "store", "clusters", "shards", "geometry", "jit")
+SOURCES = ("core", "store", "clusters", "shards", "geometry", "jit", "jit_store")
 #: How many keyed folders stay: the newest (an older rhasp, or the code before an edit).
 KEPT = 3
 #: What a write refused for want of room or right says (a full disk, a quota, a file size

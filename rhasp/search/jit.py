@@ -15,11 +15,11 @@ from types import FunctionType
 from typing import Any, TypeVar
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 from numba.cpython.unsafe.tuple import tuple_setitem
 from numba.extending import overload, register_jitable
 
-from rhasp.search import clusters, core, shards, store
+from rhasp.search import clusters, core, jit_store, shards, store
 from rhasp.search.geometry import CELL_TABLES, KEY_WORD, WORD_BITS, cell_words, key_words
 
 TablesT = TypeVar("TablesT", core.Tables, shards.Lines)
@@ -37,9 +37,7 @@ CELL_WORD = (1 << WORD_BITS) - 1
 # keys or cells its tuple version, and the core's own source for one word.
 
 
-def _wide(value: Any) -> bool:
-    """Whether numba's type ``value`` is the tuple form (a key or cells of several words)."""
-    return isinstance(value, types.UniTuple)
+_wide = jit_store.wide
 
 
 def _twin(function: Any, wide: Any) -> None:
@@ -177,9 +175,8 @@ for _function, _wide_twin in WIDE.items():
     _twin(_function, _wide_twin)
 
 
-# The states BFS and A* keep: :mod:`rhasp.search.store`, whose docstring says how its twins
-# below keep them (a table of keys of their own is faster than numba's own set: bench/README.md,
-# "Figures behind the code").
+# The states BFS and A* keep: :mod:`rhasp.search.store`, compiled by its twins in
+# :mod:`rhasp.search.jit_store` (imported above).
 
 
 @overload(core.new_buffer)
@@ -194,250 +191,13 @@ def _key_buffer(size, like):
     return lambda size, like: np.zeros(size, np.int64)
 
 
-@overload(store.small_store)
-def _small_store(first):
-    def make(first):
-        block = np.zeros(store.BLOCK, np.int32)
-        block[0] = first
-        return [block]
-
-    return make
-
-
-@overload(store.byte_store)
-def _byte_store(first):
-    def make(first):
-        block = np.zeros(store.BLOCK, np.int8)
-        block[0] = first
-        return [block]
-
-    return make
-
-
-@overload(store.key_store)
-def _key_store(first):
-    def make(first):
-        block = np.zeros(store.BLOCK * core.words(first), np.int64)
-        core.put_key(block, 0, first)
-        return [block]
-
-    return make
-
-
-@overload(store.key_of)
-def _key_of(keys, place, like):
-    def key(keys, place, like):
-        at = (place & (store.BLOCK - 1)) * core.words(like)
-        return core.key_at(keys[place >> store.BLOCK_BITS], at, like)
-
-    return key
-
-
-@overload(store.add_key)
-def _add_key(keys, place, key):
-    def add(keys, place, key):
-        width = core.words(key)
-        if place >> store.BLOCK_BITS == len(keys):
-            keys.append(np.empty(store.BLOCK * width, np.int64))
-        core.put_key(keys[place >> store.BLOCK_BITS], (place & (store.BLOCK - 1)) * width, key)
-
-    return add
-
-
-@overload(store.value_of)
-def _value_of(values, place):
-    return lambda values, place: values[place >> store.BLOCK_BITS][place & (store.BLOCK - 1)]
-
-
-@overload(store.add_value)
-def _add_value(values, place, value):
-    def add(values, place, value):
-        if place >> store.BLOCK_BITS == len(values):
-            values.append(np.empty_like(values[0]))
-        values[place >> store.BLOCK_BITS][place & (store.BLOCK - 1)] = value
-
-    return add
-
-
-@overload(store.set_value)
-def _set_value(values, place, value):
-    def change(values, place, value):
-        values[place >> store.BLOCK_BITS][place & (store.BLOCK - 1)] = value
-
-    return change
-
-
-def _home_slot(key, slots):
-    """The slot where a look-up of ``key`` starts among ``slots`` (any number under 2**31):
-    the key's hash (:func:`rhasp.search.core.spread`), 32 bits, scaled to the slots."""
-    return ((core.spread(key) & 0xFFFFFFFF) * slots) >> 32
-
-
-_home_slot_jit = register_jitable(inline="always")(_home_slot)
-
-
-def _probe(index, keys, key):
-    """The place of ``key`` in ``keys`` by the table ``index``; else ``-1 -`` the free slot
-    where it goes."""
-    slots = len(index)
-    slot = _home_slot_jit(key, slots)
-    width = core.words(key)
-    while index[slot] != core.EMPTY_SLOT:
-        place = index[slot]
-        at = (place & (store.BLOCK - 1)) * width
-        if core.holds_key(keys[place >> store.BLOCK_BITS], at, key):
-            return place
-        slot += 1
-        if slot == slots:
-            slot = 0
-    return -1 - slot
-
-
-_probe_jit = register_jitable(inline="always")(_probe)
-
-
-def _index_of(keys, first):
-    table = np.full(store.slots_for(1), core.EMPTY_SLOT, np.int32)
-    table[-1 - _probe_jit(table, keys, first)] = 0
-    return table
-
-
-overload(store.key_index)(lambda keys, first: _index_of)
-
-
-overload(store.place_of)(lambda index, keys, key: _probe)
-
-
-@overload(store.remember)
-def _remember(index, key, found, place):
-    def put(index, key, found, place):
-        index[-1 - found] = place
-
-    return put
-
-
-overload(store.index_full)(
-    lambda index, keys: lambda index, keys: store.over_load(len(index), keys)
-)
-overload(store.no_index)(lambda index: lambda index: np.empty(0, np.int32))
-
-
-@overload(store.rebuilt_index)
-def _rebuilt_index(index, keys, count, like):
-    def rebuild(index, keys, count, like):
-        slots = store.slots_for(count)
-        table = np.full(slots, core.EMPTY_SLOT, np.int32)
-        for place in range(count):  # keys all different: each goes to the first free slot
-            slot = _home_slot_jit(store.key_of(keys, place, like), slots)
-            while table[slot] != core.EMPTY_SLOT:
-                slot = slot + 1 if slot + 1 < slots else 0
-            table[slot] = place
-        return table
-
-    return rebuild
-
-
-# BFS's set of keys seen (store.py says why two forms): for keys of several words, the index;
-# for one word, a table of the keys themselves, EMPTY_SLOT where free.
-
-
-def _key_slot(table, key):
-    """The slot of ``key`` in the table of one-word keys ``table``; else ``-1 -`` the free
-    slot where it goes."""
-    slots = len(table)
-    slot = _home_slot_jit(key, slots)
-    while table[slot] != core.EMPTY_SLOT:
-        if table[slot] == key:
-            return slot
-        slot += 1
-        if slot == slots:
-            slot = 0
-    return -1 - slot
-
-
-_key_slot_jit = register_jitable(inline="always")(_key_slot)
-
-
-@overload(store.seen_set)
-def _seen_set(keys, first):
-    if _wide(first):
-        return _index_of
-
-    def table(keys, first):
-        seen = np.full(store.slots_for(1), core.EMPTY_SLOT, np.int64)
-        seen[-1 - _key_slot_jit(seen, first)] = first
-        return seen
-
-    return table
-
-
-@overload(store.add_new)
-def _add_new(seen, keys, key, place):
-    if _wide(key):
-
-        def put_place(seen, keys, key, place):
-            found = _probe_jit(seen, keys, key)
-            if found >= 0:
-                return False
-            seen[-1 - found] = place
-            return True
-
-        return put_place
-
-    def put_key(seen, keys, key, place):
-        found = _key_slot_jit(seen, key)
-        if found >= 0:
-            return False
-        seen[-1 - found] = key
-        return True
-
-    return put_key
-
-
-overload(store.set_full)(lambda seen, keys: lambda seen, keys: store.over_load(len(seen), keys))
-overload(store.no_set)(lambda seen: lambda seen: np.empty_like(seen[:0]))
-
-
-@overload(store.rebuilt_set)
-def _rebuilt_set(seen, keys, count, like):
-    if _wide(like):
-        return lambda seen, keys, count, like: store.rebuilt_index(seen, keys, count, like)
-
-    def rebuild(seen, keys, count, like):
-        table = np.full(store.slots_for(count, store.SEEN_LEAST_LOAD), core.EMPTY_SLOT, np.int64)
-        for place in range(count):
-            key = store.key_of(keys, place, like)
-            table[-1 - _key_slot_jit(table, key)] = key
-        return table
-
-    return rebuild
-
-
 #: The core's functions with a compiled twin above; every other function of the core, of the
 #: cluster functions and of the enumeration is registered, found rather than listed, so none
 #: can be forgotten.
 TWINNED = (
     core.new_buffer,
     core.key_buffer,
-    store.key_store,
-    store.byte_store,
-    store.small_store,
-    store.key_of,
-    store.add_key,
-    store.value_of,
-    store.add_value,
-    store.set_value,
-    store.key_index,
-    store.place_of,
-    store.remember,
-    store.index_full,
-    store.no_index,
-    store.rebuilt_index,
-    store.seen_set,
-    store.add_new,
-    store.set_full,
-    store.no_set,
-    store.rebuilt_set,
+    *jit_store.TWINNED,
     core.cells_at,
     *WIDE,
 )
