@@ -291,10 +291,10 @@ def test_with_a_plan_in_hand_a_shorter_one_is_looked_for_within_a_share(monkeypa
 def test_a_deck_line_keeps_a_limit_without_a_plan():
     # A deck's record of a limit is the limit (rhasp deck), where rhasp solve finds a plan.
     puzzle = rhasp_read(str(PUZZLES / "original" / "card06.txt"))
-    budget = Budget(900)
+    budget = Budget(750)  # A* proves the 9 moves in 836 states
     solve = run_solve(SolveRequest(puzzle, engine="astar", budget=budget))
     deck = run_solve(SolveRequest(puzzle, engine="astar", budget=budget, anytime=False))
-    assert solve.plan is not None  # (here the anytime plan meets the bound: proven)
+    assert solve.plan is not None  # the anytime plan
     assert deck.limit and deck.plan is None and deck.lower_bound is None
 
 

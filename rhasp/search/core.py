@@ -36,7 +36,6 @@ measurable, compiled or not.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import MutableSequence, Sequence
 from typing import NamedTuple
 
@@ -45,7 +44,6 @@ from rhasp.search import store
 NOT_FOUND = -1
 BUDGET = -2  # returned instead of an index: the search reached its limit of states (max_states)
 WEIGHT = 1 << 16  # fewest slides: a slide outweighs any number of moves (fewer than 2**16)
-INDEX_BITS = 32  # Dijkstra's queue holds cost << INDEX_BITS | index in one integer
 STATES, DEPTH, STOP = 0, 1, 2  # the watch's fields (see the module docstring)
 SPREAD = -7046029254386353131  # 2**64 / golden ratio, as int64 (see :func:`spread`)
 WATCH_FIELDS = 3
@@ -429,7 +427,8 @@ def best_first(
     state queued by its cost so far plus :func:`bound_of` (with ``bounded``: the larger of
     :func:`lower_bound` and the ``patterns``' fewest moves), so that states that cannot lead
     to a shorter plan are never expanded. The bound is admissible and consistent (see there),
-    so the first goal taken from the queue is optimal, as in Dijkstra's search; the watch's
+    so the first goal taken from the queue is optimal, as in Dijkstra's search (of equal
+    f-values, the state queued last is taken first: :func:`rhasp.search.store.f_queue`); the watch's
     depth is the smallest f-value still queued (moves, or slides). With ``weight`` above 1,
     weighted A*: the bound counts ``weight`` times, so the first goal taken is a plan at most
     ``weight`` times the optimum, found in far fewer states, and the watch's depth is no
@@ -460,12 +459,10 @@ def best_first(
     cost = store.small_store(0)
     index = store.key_index(keys, first)
     states = 1
-    queue = [first_bound * unit * weight << INDEX_BITS]
+    queue = store.f_queue(first_bound * unit * weight, 0)
     after_keys, slides, movers = buffers(g, first)
-    mask = (1 << INDEX_BITS) - 1
-    while queue:
-        item = heapq.heappop(queue)
-        here, f = item & mask, item >> INDEX_BITS
+    while not store.queue_empty(queue):
+        f, here = store.queue_pop(queue)
         spent = store.value_of(cost, here)
         if spent < 0:
             continue  # expanded already, from this entry's cheaper twin
@@ -496,7 +493,7 @@ def best_first(
                 store.add_value(cost, there, new)
             else:
                 store.set_value(cost, there, new)
-            heapq.heappush(queue, (new + left * unit * weight) << INDEX_BITS | there)
+            store.queue_push(queue, new + left * unit * weight, there)
     return NOT_FOUND, states, [first][:0]
 
 

@@ -5,11 +5,13 @@ a question of memory, not of the game (docs/design.md)."""
 
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 import numpy as np
 from numba import types
 from numba.extending import overload, register_jitable
+from numba.typed import Dict, List
 
 from rhasp.search import core, store
 
@@ -238,6 +240,36 @@ def _rebuilt_set(seen, keys, count, like):
     return rebuild
 
 
+_BUCKET = types.ListType(types.int32)  # a bucket of A*'s queue: the places at one f
+
+
+@overload(store.f_queue)
+def _f_queue(f, place):
+    def make(f, place):
+        bucket = List.empty_list(types.int32)
+        bucket.append(np.int32(place))  # under MOST_STATES
+        buckets = Dict.empty(types.int64, _BUCKET)
+        buckets[f] = bucket
+        return buckets, [f]
+
+    return make
+
+
+@overload(store.queue_push)
+def _queue_push(queue, f, place):
+    def push(queue, f, place):
+        buckets, values = queue
+        if f in buckets:
+            buckets[f].append(np.int32(place))
+        else:
+            bucket = List.empty_list(types.int32)
+            bucket.append(np.int32(place))  # under MOST_STATES
+            buckets[f] = bucket
+            heapq.heappush(values, f)
+
+    return push
+
+
 #: The store's functions with a compiled twin above.
 TWINNED = (
     store.key_store,
@@ -259,4 +291,6 @@ TWINNED = (
     store.set_full,
     store.no_set,
     store.rebuilt_set,
+    store.f_queue,
+    store.queue_push,
 )

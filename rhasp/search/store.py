@@ -25,13 +25,17 @@ the keys seen (BFS). Here, uncompiled, these are Python lists, a dict and a set.
   keys themselves (8 bytes a slot), rebuilt the same way from :data:`SEEN_LEAST_LOAD` full
   (comment above :func:`seen_set`).
 
+A*'s queue is here too (:func:`f_queue`): a bucket of int32 places for each f-value queued.
+
 So a state costs, at the peak, its key's words, its small numbers and at most 4 / LEAST_LOAD
 bytes of index (8 / SEEN_LEAST_LOAD of BFS's table of one-word keys): on a 12×12 board of 44
-vehicles (keys of three words), A* 24 + 4 + 13.3 bytes and its queue, BFS 24 + 4 + 1 + 13.3.
+vehicles (keys of three words), A* 24 + 4 + 13.3 bytes and 4 a place queued, BFS 24 + 4 + 1
++ 13.3.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import MutableSequence
 
 BLOCK_BITS = 10
@@ -94,6 +98,46 @@ def byte_store(first: int) -> list[int]:
     """A store of numbers from -128 to 127 holding ``first`` at place 0 (compiled: int8
     blocks): BFS's vehicle that found each state."""
     return [first]
+
+
+# A*'s queue: its places by f-value, a bucket (a list of places) for each f-value queued and a
+# heap of those values, so that a state queued costs 4 bytes (int32, compiled) where a heap of
+# f and place together cost 8. The lowest f comes out first and, among equal ones, the place
+# queued last: deepest first, as A* breaks ties at its best (a heap by place expanded the
+# oldest first, each f-layer breadth-first).
+
+
+def f_queue(f: int, place: int) -> tuple[dict[int, list[int]], list[int]]:
+    """A*'s queue holding ``place`` at ``f`` (compiled: typed lists of int32 places in a typed
+    dict by f)."""
+    return {f: [place]}, [f]
+
+
+def queue_push(queue: tuple[dict[int, list[int]], list[int]], f: int, place: int) -> None:
+    """Queue ``place`` at ``f``."""
+    buckets, values = queue
+    if f in buckets:
+        buckets[f].append(place)
+    else:
+        buckets[f] = [place]
+        heapq.heappush(values, f)
+
+
+def queue_empty(queue: tuple[dict[int, list[int]], list[int]]) -> bool:
+    """Whether nothing is queued."""
+    return len(queue[1]) == 0
+
+
+def queue_pop(queue: tuple[dict[int, list[int]], list[int]]) -> tuple[int, int]:
+    """The lowest f queued and the place queued last at it, taken off the queue."""
+    buckets, values = queue
+    f = values[0]
+    bucket = buckets[f]
+    place = bucket.pop()
+    if len(bucket) == 0:
+        del buckets[f]
+        heapq.heappop(values)
+    return f, place
 
 
 def key_index(keys: list[int], first: int) -> dict[int, int]:
