@@ -11,6 +11,7 @@ import re
 import pytest
 
 from rhasp import api
+from rhasp.formats import read_path
 from rhasp.limits import Limit
 from rhasp.output import advised
 from rhasp.solution import ANYTIME, Solution
@@ -195,9 +196,11 @@ def test_a_plan_found_past_a_limit_is_never_called_optimal_and_says_its_gap():
 
 
 def test_a_plan_past_a_limit_no_longer_than_the_proven_bound_is_optimal():
-    # left12: 5 moves; A* stops within 1,000 states at f-value 5, and the anytime plan
-    # takes 5: the bound proves it minimal, so the limit no longer stands.
-    found = api.solve(api.read(str(PUZZLES / "large" / "left12.txt")), max_states=1_000)
+    # The crowded deck's third board (9×9): 5 moves; A* stops within 200 states at f-value
+    # 5, and the anytime plan takes 5: the bound proves it minimal, so the limit no longer
+    # stands.
+    third = read_path(str(PUZZLES / "large" / "crowded.txt"))[2]
+    found = api.solve(third, max_states=200)
     assert found.optimal and found.limit is None and found.moves == 5
     assert found.proofs == ("astar", ANYTIME) and "astar" in found.stopped
     assert "optimal: proven by astar's lower bound, met by the anytime plan" in found.summary()
