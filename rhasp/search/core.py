@@ -504,9 +504,9 @@ def best_first(
 # set from, at least), found by trying every vehicle at every other position; any such ``p``
 # will do, its cost being a real path's too. Costs fall at each step back, so the walk ends at
 # the start (the one state of cost 0), and the plan costs no more than the state it ends at:
-# the optimum, where A* proves one. A move can
-# take a target off the board, which no move brings back, so a step back is tried as a move
-# forward from each candidate (:func:`successors`), never as the reverse move.
+# the optimum, where A* proves one. A move can take a target off the board, which no move
+# brings back, so a step back is tried as a move forward from each candidate
+# (:func:`successors`), never as the reverse move.
 
 
 def cheapest_path(
@@ -517,30 +517,46 @@ def cheapest_path(
     after_keys, slides, movers = buffers(g, like)
     path = [store.key_of(keys, place, like)]
     while place != 0:
-        key, spent = path[-1], cost_of(cost, place)
-        place = -1
-        for i in range(g.count):
-            at = field(key, g.shift[i], g.gone)
-            for p in range(g.last[i] + 1):
-                before = moved(key, g.shift[i], p - at)
-                there = -1 if p == at else store.place_of(index, keys, before)
-                if there < 0:
-                    continue  # no state the search reached
-                n = successors(g, before, NO_SKIP, after_keys, slides, movers)
-                for j in range(n):
-                    step = slides[j] * WEIGHT + 1 if by_slides else 1
-                    same = not less(after_keys[j], key) and not less(key, after_keys[j])
-                    if same and cost_of(cost, there) + step <= spent:
-                        place = there
-                if place >= 0:
-                    break
-            if place >= 0:
-                break
+        place = step_back(g, keys, index, cost, place, like, by_slides, after_keys, slides, movers)
         if place < 0:
             raise AssertionError("A* found no way back from a state it reached")
         path.append(store.key_of(keys, place, like))
     path.reverse()
     return path
+
+
+def step_back(
+    g: Tables,
+    keys: Buffer,
+    index: Buffer,
+    cost: Buffer,
+    place: int,
+    like: int,
+    by_slides: bool,
+    after_keys: Buffer,
+    slides: Buffer,
+    movers: Buffer,
+) -> int:
+    """The place of a state one move from which reaches the state at ``place`` for no more
+    than the difference of their costs (see above); -1 where there is none. ``after_keys``,
+    ``slides`` and ``movers``: scratch room for :func:`successors`."""
+    key, spent = store.key_of(keys, place, like), cost_of(cost, place)
+    for i in range(g.count):
+        at = field(key, g.shift[i], g.gone)
+        for p in range(g.last[i] + 1):
+            if p == at:
+                continue
+            before = moved(key, g.shift[i], p - at)
+            there = store.place_of(index, keys, before)
+            if there < 0:
+                continue  # no state the search reached
+            n = successors(g, before, NO_SKIP, after_keys, slides, movers)
+            for j in range(n):
+                step = slides[j] * WEIGHT + 1 if by_slides else 1
+                same = not less(after_keys[j], key) and not less(key, after_keys[j])
+                if same and cost_of(cost, there) + step <= spent:
+                    return there
+    return -1
 
 
 def cost_of(cost: Buffer, place: int) -> int:

@@ -21,24 +21,19 @@ def wide(value: Any) -> bool:
     return isinstance(value, types.UniTuple)
 
 
-@overload(store.small_store)
-def _small_store(first):
+def _numbers(dtype: Any) -> Any:
+    """A store of small numbers of numpy's ``dtype``, holding ``first`` at place 0."""
+
     def make(first):
-        block = np.zeros(store.BLOCK, np.int32)
+        block = np.zeros(store.BLOCK, dtype)
         block[0] = first
         return [block]
 
     return make
 
 
-@overload(store.byte_store)
-def _byte_store(first):
-    def make(first):
-        block = np.zeros(store.BLOCK, np.int8)
-        block[0] = first
-        return [block]
-
-    return make
+overload(store.small_store)(lambda first: _numbers(np.int32))
+overload(store.byte_store)(lambda first: _numbers(np.int8))
 
 
 @overload(store.key_store)

@@ -47,7 +47,7 @@ MOST_STATES = (1 << 31) - (1 << 16)
 #: The compiled index is rebuilt when it would pass MOST_LOAD full, at LEAST_LOAD full: linear
 #: probing stays short at 60 % (about 3.6 slots tried for a key not there), a state costs at
 #: most 13.3 bytes of it, and a rebuild doubles it, so that all rebuilds insert each key
-#: twice on average (at 40 %, three times: BFS's 6×6 decks 7 % slower, bench/README.md).
+#: twice on average (at 40 %, three times; bench/README.md, "Issue 56: states in less memory").
 MOST_LOAD = 0.6
 LEAST_LOAD = 0.3
 #: BFS's table of one-word keys (every 6×6 board: the decks' fast path) is built again at 15 %
