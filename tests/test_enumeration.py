@@ -3,6 +3,7 @@ reference, the same bytes however it runs, resumable, filtered in the enumeratio
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -179,8 +180,12 @@ def summary(stderr: str, name: str) -> str:
 
 
 def _children(pid: int) -> list[int]:
-    tasks = Path(f"/proc/{pid}/task").iterdir()
-    return [int(child) for task in tasks for child in (task / "children").read_text().split()]
+    """The process's children, over its threads; a thread that ends while they are read has none."""
+    children = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            children += [int(child) for child in (task / "children").read_text().split()]
+    return children
 
 
 def _running(pid: int) -> bool:
