@@ -5,11 +5,11 @@ The core reads keys and cells through small functions (:func:`rhasp.search.core.
 :func:`~rhasp.search.core.meet` ...), so that numba can compile the same source for keys of
 one word and of several (:mod:`rhasp.search.jit`). In plain Python each is a call, and the
 calls cost about a quarter of an uncompiled search's time (bench/README.md, "Figures behind
-the code"). So the uncompiled core is this: the same modules, their
-source read once at import, each call of a helper whose body is one ``return`` replaced by
-that expression with the arguments put in (they are plain names and subscripts, evaluated
-once or not at all there), compiled again. One source still; tests compare the two
-(``tests/search/test_uncompiled.py``).
+the code"). So the uncompiled core is this: the same modules, their source read once, at
+the first use (``CORE``, ``CLUSTERS``, :func:`twin`), each call of a helper whose body is one
+``return`` replaced by that expression with the arguments put in (they are plain names and
+subscripts, evaluated once or not at all there), compiled again. One source still; tests
+compare the two (``tests/search/test_uncompiled.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import functools
 import inspect
 from collections.abc import Callable
 from types import ModuleType
@@ -46,19 +47,13 @@ WRITTEN_IN_PLACE = (
     *("field", "moved", "above", "less", "words", "spread", "holds_key", "key_at"),
     *("no_cells", "cells_at", "joined", "without", "meet", "within"),
 )
-_CORE_SOURCE = ast.parse(inspect.getsource(core))
-HELPERS = {
-    name: node for name, node in _one_line_helpers(_CORE_SOURCE).items() if name in WRITTEN_IN_PLACE
-}
 #: The one helper written differently uncompiled. Here keys are Python ints of any width, and
 #: the core's hash (one multiplication, see :func:`rhasp.search.core.spread`) keeps only the
 #: key's low bits in the bits it takes a slot from: keys that differ only above bit 64 (a wide
 #: board whose low vehicles stand still) would all go to one slot and be probed one by one,
 #: a cluster explored at a thousand states a second. Python's own hash of an int (the int
 #: modulo 2**61 - 1) folds every bit in first; on a key of one word it is the key, mostly.
-HELPERS["spread"] = _one_line_helpers(
-    ast.parse("def spread(key):\n    return (hash(key) * SPREAD) >> 32")
-)["spread"]
+_SPREAD = "def spread(key):\n    return (hash(key) * SPREAD) >> 32"
 
 
 def _expression(helper: ast.FunctionDef) -> ast.expr:
@@ -72,18 +67,19 @@ def _expression(helper: ast.FunctionDef) -> ast.expr:
 
 
 class _Inliner(ast.NodeTransformer):
-    """Replaces ``helper(a, b)`` (or ``core.helper(a, b)``) by the helper's expression; in a
-    module other than the core, the core's names in it as ``core.NAME``."""
+    """Replaces ``helper(a, b)`` (or ``core.helper(a, b)``) by the helper's expression, the
+    helpers ``helpers``; in a module other than the core, the core's names in it as
+    ``core.NAME``."""
 
-    def __init__(self, in_core: bool) -> None:
-        self.in_core = in_core
+    def __init__(self, helpers: dict[str, ast.FunctionDef], in_core: bool) -> None:
+        self.helpers, self.in_core = helpers, in_core
 
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
-        name = _helper_name(node.func)
+        name = _helper_name(node.func, self.helpers)
         if name is None or node.keywords:
             return node
-        helper = HELPERS[name]
+        helper = self.helpers[name]
         names = [argument.arg for argument in helper.args.args]
         bound = dict(zip(names, node.args, strict=True))
         written = _Substitute(bound, self.in_core).visit(copy.deepcopy(_expression(helper)))
@@ -92,11 +88,11 @@ class _Inliner(ast.NodeTransformer):
         return written
 
 
-def _helper_name(function: ast.expr) -> str | None:
-    if isinstance(function, ast.Name) and function.id in HELPERS:
+def _helper_name(function: ast.expr, helpers: dict[str, ast.FunctionDef]) -> str | None:
+    if isinstance(function, ast.Name) and function.id in helpers:
         return function.id
     is_core = isinstance(function, ast.Attribute) and isinstance(function.value, ast.Name)
-    if is_core and function.value.id == "core" and function.attr in HELPERS:  # type: ignore[attr-defined]
+    if is_core and function.value.id == "core" and function.attr in helpers:  # type: ignore[attr-defined]
         return function.attr  # type: ignore[attr-defined]
     return None
 
@@ -113,10 +109,15 @@ class _Substitute(ast.NodeTransformer):
         return ast.Attribute(ast.Name("core", ast.Load()), node.id, ast.Load())
 
 
-def _inlined(module: ModuleType, source: ast.Module, names: dict[str, Any]) -> ModuleType:
-    """A copy of ``module`` with the helpers written in place (in its parsed ``source``,
+def _inlined(
+    module: ModuleType,
+    source: ast.Module,
+    helpers: dict[str, ast.FunctionDef],
+    names: dict[str, Any],
+) -> ModuleType:
+    """A copy of ``module`` with the ``helpers`` written in place (in its parsed ``source``,
     changed: the helpers' own bodies call no helper), its globals ``names`` set."""
-    inliner = _Inliner(in_core=module is core)
+    inliner = _Inliner(helpers, in_core=module is core)
     tree = inliner.visit(source)
     plain = ModuleType(module.__name__, module.__doc__)
     plain.__file__ = module.__file__
@@ -125,15 +126,35 @@ def _inlined(module: ModuleType, source: ast.Module, names: dict[str, Any]) -> M
     return plain
 
 
-#: The core and the cluster functions, uncompiled and with the helpers in place.
-CORE = _inlined(core, _CORE_SOURCE, {})
-CLUSTERS = _inlined(clusters, ast.parse(inspect.getsource(clusters)), {"core": CORE})
-del _CORE_SOURCE  # the parsed core, used: let go (every command loads this module)
-_BY_MODULE = {core.__name__: CORE, clusters.__name__: CLUSTERS}
+@functools.cache
+def _written() -> dict[str, Any]:
+    """The helpers (``HELPERS``) and the core and the cluster functions with them written in
+    place (``CORE``, ``CLUSTERS``): made at their first use, not at import, which every
+    command pays for and most never use (a solve by ASP of a card: 20 ms of 0.3 s)."""
+    core_source = ast.parse(inspect.getsource(core))
+    helpers = {
+        name: node
+        for name, node in _one_line_helpers(core_source).items()
+        if name in WRITTEN_IN_PLACE
+    }
+    helpers["spread"] = _one_line_helpers(ast.parse(_SPREAD))["spread"]
+    plain_core = _inlined(core, core_source, helpers, {})
+    clusters_source = ast.parse(inspect.getsource(clusters))
+    plain_clusters = _inlined(clusters, clusters_source, helpers, {"core": plain_core})
+    return {"HELPERS": helpers, "CORE": plain_core, "CLUSTERS": plain_clusters}
+
+
+def __getattr__(name: str) -> Any:
+    """``HELPERS``, ``CORE`` and ``CLUSTERS`` (:func:`_written`)."""
+    written = _written()
+    if name in written:
+        return written[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def twin(function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` of the core or the cluster functions as it runs uncompiled (any other
     function as it is)."""
-    module = _BY_MODULE.get(function.__module__)
-    return function if module is None else getattr(module, function.__name__)
+    by_module = {core.__name__: "CORE", clusters.__name__: "CLUSTERS"}
+    module = by_module.get(function.__module__)
+    return function if module is None else getattr(_written()[module], function.__name__)
