@@ -235,17 +235,51 @@ def _rebuilt_set(seen, keys, count, like):
     return rebuild
 
 
-_BUCKET = types.ListType(types.int32)  # a bucket of A*'s queue: the places at one f
+# A*'s queue, compiled: a bucket for each f-value queued, its places written as the
+# difference from the place queued before it at that f (zigzag, so that a smaller place is a
+# small number too), in 7-bit groups: a state queued costs a byte or two, where an int32 took
+# 4. On a crowded 12×12 board A* stores 26 states for each it expands, and nearly every
+# state stored is still queued when it stops (bench/README.md, "Issue 56: states in less
+# memory"). The first byte of a place has its high bit clear and the rest set, so that the
+# place queued last is read back from the end; the bucket's last place is kept beside it.
+_BUCKET = types.ListType(types.uint8)
+
+
+@register_jitable
+def _put_place(bucket, before, place):
+    step = place - before
+    zigzag = (step << 1) ^ (step >> 63)
+    bucket.append(np.uint8(zigzag & 0x7F))
+    zigzag >>= 7
+    while zigzag:
+        bucket.append(np.uint8(0x80 | (zigzag & 0x7F)))
+        zigzag >>= 7
+
+
+@register_jitable
+def _take_place(bucket, last):
+    """The place queued last in ``bucket``, whose last place is ``last``, taken off: the
+    place queued before it at that f (or 0), as the bucket's last."""
+    zigzag = 0
+    byte = np.int64(bucket.pop())
+    while byte & 0x80:
+        zigzag = (zigzag << 7) | (byte & 0x7F)
+        byte = np.int64(bucket.pop())
+    zigzag = (zigzag << 7) | byte
+    step = (zigzag >> 1) ^ -(zigzag & 1)
+    return last - step
 
 
 @overload(store.f_queue)
 def _f_queue(f, place):
     def make(f, place):
-        bucket = List.empty_list(types.int32)
-        bucket.append(np.int32(place))  # under MOST_STATES
         buckets = Dict.empty(types.int64, _BUCKET)
+        lasts = Dict.empty(types.int64, types.int64)
+        bucket = List.empty_list(types.uint8)
+        _put_place(bucket, 0, np.int64(place))
         buckets[f] = bucket
-        return buckets, [f]
+        lasts[f] = np.int64(place)
+        return buckets, [f], lasts
 
     return make
 
@@ -253,16 +287,36 @@ def _f_queue(f, place):
 @overload(store.queue_push)
 def _queue_push(queue, f, place):
     def push(queue, f, place):
-        buckets, values = queue
+        buckets, values, lasts = queue
         if f in buckets:
-            buckets[f].append(np.int32(place))
+            _put_place(buckets[f], lasts[f], np.int64(place))
         else:
-            bucket = List.empty_list(types.int32)
-            bucket.append(np.int32(place))  # under MOST_STATES
+            bucket = List.empty_list(types.uint8)
+            _put_place(bucket, 0, np.int64(place))
             buckets[f] = bucket
             heapq.heappush(values, f)
+        lasts[f] = np.int64(place)
 
     return push
+
+
+@overload(store.queue_pop)
+def _queue_pop(queue):
+    def pop(queue):
+        buckets, values, lasts = queue
+        f = values[0]
+        bucket = buckets[f]
+        place = lasts[f]
+        before = _take_place(bucket, place)
+        if len(bucket) == 0:
+            del buckets[f]
+            del lasts[f]
+            heapq.heappop(values)
+        else:
+            lasts[f] = before
+        return f, place
+
+    return pop
 
 
 #: The store's functions with a compiled twin above.
@@ -288,4 +342,5 @@ TWINNED = (
     store.rebuilt_set,
     store.f_queue,
     store.queue_push,
+    store.queue_pop,
 )

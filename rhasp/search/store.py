@@ -25,12 +25,13 @@ the keys seen (BFS). Here, uncompiled, these are Python lists, a dict and a set.
   keys themselves (8 bytes a slot), rebuilt the same way from :data:`SEEN_LEAST_LOAD` full
   (comment above :func:`seen_set`).
 
-A*'s queue is here too (:func:`f_queue`): a bucket of int32 places for each f-value queued.
+A*'s queue is here too (:func:`f_queue`): a bucket of places for each f-value queued, each
+place compiled in a byte or two.
 
 So a state costs, at the peak, its key's words, its small numbers and at most 4 / LEAST_LOAD
 bytes of index (8 / SEEN_LEAST_LOAD of BFS's table of one-word keys): on a 12×12 board of 44
-vehicles (keys of three words), A* 24 + 4 + 13.3 bytes and 4 a place queued, BFS 24 + 4 + 1
-+ 13.3.
+vehicles (keys of three words), A* 24 + 4 + 13.3 bytes and 1-2 a place queued, BFS 24 + 4 +
+1 + 13.3.
 """
 
 from __future__ import annotations
@@ -101,15 +102,16 @@ def byte_store(first: int) -> list[int]:
 
 
 # A*'s queue: its places by f-value, a bucket (a list of places) for each f-value queued and a
-# heap of those values, so that a state queued costs 4 bytes (int32, compiled) where a heap of
-# f and place together cost 8. The lowest f comes out first and, among equal ones, the place
-# queued last: deepest first, as A* breaks ties at its best (a heap by place expanded the
-# oldest first, each f-layer breadth-first).
+# heap of those values, so that a state queued costs a byte or two (compiled: each place
+# written as its difference from the one before it in its bucket, see jit_store) where a
+# heap of f and place together cost 8. The lowest f comes out first and, among equal ones,
+# the place queued last: deepest first, as A* breaks ties at its best (a heap by place
+# expanded the oldest first, each f-layer breadth-first).
 
 
 def f_queue(f: int, place: int) -> tuple[dict[int, list[int]], list[int]]:
-    """A*'s queue holding ``place`` at ``f`` (compiled: typed lists of int32 places in a typed
-    dict by f)."""
+    """A*'s queue holding ``place`` at ``f`` (compiled: typed lists of bytes in a typed dict
+    by f, and each bucket's last place, third)."""
     return {f: [place]}, [f]
 
 

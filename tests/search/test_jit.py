@@ -139,6 +139,39 @@ def test_the_store_grows_past_its_first_block_and_index_and_keeps_every_key():
     assert places == [0, *range(3 * store.BLOCK), *range(3 * store.BLOCK)]
 
 
+@njit
+def _queue_run(fs, places):
+    """Each (f, place) pushed in turn, f -1 a pop (where anything is queued), then the rest
+    popped: every (f, place) popped, in order."""
+    queue = store.f_queue(fs[0], places[0])
+    popped = []
+    for i in range(1, len(fs)):
+        if fs[i] >= 0:
+            store.queue_push(queue, fs[i], places[i])
+        elif not store.queue_empty(queue):
+            popped.append(store.queue_pop(queue))
+    while not store.queue_empty(queue):
+        popped.append(store.queue_pop(queue))
+    return popped
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(-1, 12), st.integers(0, 40) | st.integers(0, store.MOST_STATES)),
+        min_size=1,
+        max_size=600,
+    ).filter(lambda operations: operations[0][0] >= 0)
+)
+def test_the_compiled_queue_pops_what_the_stores_source_pops(operations):
+    # Places near and far from the one queued before at their f (the compiled queue writes
+    # each as that difference, in bytes), smaller and larger, f-values again after their
+    # bucket emptied: the same order as the store's own source gives uncompiled.
+    fs, places = (np.array(column, dtype=np.int64) for column in zip(*operations, strict=True))
+    expected = _queue_run.py_func(fs.tolist(), places.tolist())
+    assert [(int(f), int(place)) for f, place in _queue_run(fs, places)] == expected
+
+
 # Keys and cells of several words (boards past 63 bits): each operation of the core on the
 # compiled tuple form must give what it gives on Python integers.
 
