@@ -69,17 +69,21 @@ class ClusterGraph:
         cells its vehicle slides (:meth:`move`'s distance). A move undone slides as many
         cells back, so the cost to a goal is the cost from it. Worked out the first time it
         is asked for, in Python: for the small clusters of pattern databases
-        (:class:`rhasp.search.PatternTable`)."""
+        (:class:`rhasp.search.PatternTable`). The cells are read from the two keys
+        (:meth:`Geometry.slid <rhasp.search.geometry.Geometry.slid>`): the targets stay in a
+        cluster, so no move takes one off the board."""
         distance = [-1] * self.states
         queue = [(0, goal) for goal in self.goals]
+        keys, edges, first_edge, slid = self.keys, self.edges, self.first_edge, self.geometry.slid
         while queue:
             d, i = heapq.heappop(queue)
             if distance[i] >= 0:
                 continue
             distance[i] = d
-            for j in self.neighbours(i):
+            key = keys[i]
+            for j in edges[first_edge[i] : first_edge[i + 1]]:
                 if distance[j] < 0:
-                    heapq.heappush(queue, (d + abs(self.move(i, j).delta), j))
+                    heapq.heappush(queue, (d + slid(key, keys[j]), j))
         return distance
 
     def neighbours(self, i: int) -> Sequence[int]:

@@ -162,11 +162,17 @@ class PatternTable:
         real = Geometry.of(board).tables
         shift, gone = real.shift, real.gone
         distance = graph.slide_distance if by_slides else graph.distance
+        # The pattern's vehicles are the kept ones, in order: each field of a pattern's key
+        # goes to its vehicle's field of a real key (no target leaves a cluster).
+        pattern = graph.geometry.tables
+        moved = [(pattern.shift[k], shift[v]) for k, v in enumerate(keep)]
+        field = pattern.gone
         fewest = {}
-        for i in range(graph.states):
-            positions = graph.state(i)
-            key = sum(int(p) << shift[v] for v, p in zip(keep, positions, strict=True))
-            fewest[key] = int(distance[i])
+        for pattern_key, fewest_left in zip(graph.keys, distance, strict=True):
+            key = 0
+            for at, to in moved:
+                key |= ((pattern_key >> at) & field) << to
+            fewest[key] = int(fewest_left)
         mask = sum(gone << shift[v] for v in keep)
         return cls(keep, mask, fewest, gone, shift[target], by_slides)
 

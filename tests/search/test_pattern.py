@@ -13,7 +13,9 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from rhasp.engines import reference
 from rhasp.limits import Budget
+from rhasp.model import Puzzle, plan_slides
 from rhasp.search import BoundTable, PatternTable, explore_cluster
 from rhasp.search.geometry import Geometry
 from tests.boards import ROOT, THREE_DEEP, card, grid, puzzles
@@ -56,6 +58,26 @@ def test_a_pattern_counts_the_slides_of_what_blocks_the_blockers_by_hand():
     }
     assert [table.bound(key) for table in kept.values()] == [7, 6, 4]
     assert all(table.by_slides for table in kept.values())
+
+
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+@pytest.mark.parametrize("number", [1, 26, 40])
+def test_the_table_gives_the_patterns_own_fewest_for_vehicles_kept_anywhere(number, objective):
+    # The target and the last two vehicles kept (their fields sit elsewhere in the pattern's
+    # keys than in the real board's): the table, looked up by the real start's key, gives
+    # the fewest moves (slides) of the pattern puzzle, by the readable model's own search.
+    puzzle = card(number)
+    board = puzzle.board
+    keep = tuple(
+        sorted({board.index(board.targets[0]), len(board.vehicles) - 2, len(board.vehicles) - 1})
+    )
+    table = PatternTable.kept(board, puzzle.start, keep, by_slides=objective == "slides")
+    lifted = {v.label for i, v in enumerate(board.vehicles) if i not in keep}
+    pattern = Puzzle(board, puzzle.start).without(lifted)
+    search = reference.fewest_slides if objective == "slides" else reference.fewest_moves
+    plan, _ = search(pattern.board, pattern.start)
+    fewest = plan_slides(plan) if objective == "slides" else len(plan)
+    assert table.bound(Geometry.of(board).key(board.settle(puzzle.start))) == fewest
 
 
 @pytest.mark.parametrize("objective", ["moves", "slides"])
