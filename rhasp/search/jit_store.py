@@ -247,6 +247,7 @@ _BUCKET = types.ListType(types.uint8)
 
 @register_jitable
 def _put_place(bucket, before, place):
+    """Write ``place`` at the end of ``bucket``, whose last place is ``before`` (0: none)."""
     step = place - before
     zigzag = (step << 1) ^ (step >> 63)
     bucket.append(np.uint8(zigzag & 0x7F))
@@ -258,8 +259,8 @@ def _put_place(bucket, before, place):
 
 @register_jitable
 def _take_place(bucket, last):
-    """The place queued last in ``bucket``, whose last place is ``last``, taken off: the
-    place queued before it at that f (or 0), as the bucket's last."""
+    """Take the place queued last (``last``) off ``bucket``, and return the place queued
+    before it there (0: none), the bucket's last from now on."""
     zigzag = 0
     byte = np.int64(bucket.pop())
     while byte & 0x80:
