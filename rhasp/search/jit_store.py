@@ -118,30 +118,49 @@ def _probe(index, keys, key):
 _probe_jit = register_jitable(inline="always")(_probe)
 
 
+# The index is held in a list of one table, which a rebuild replaces: the search's variable
+# holds the list, so the old table, held by the list alone, is let go before the new one is
+# made. Held in the search's own variable, an old table could outlive the rebuild (numba
+# keeps a loop's old value alive): Dijkstra's search to 2,000,000 states took 35.7 bytes a
+# state on left12 that way, 33.0 held in the list. BFS's table of one-word keys stays a bare
+# table: the list's read at every look-up cost the 6×6 decks 3 %, and its memory did not
+# change (bench/README.md, "Issue 56: states in less memory").
+
+
 def _index_of(keys, first):
     table = np.full(store.slots_for(1), core.EMPTY_SLOT, np.int32)
     table[-1 - _probe_jit(table, keys, first)] = 0
-    return table
+    return [table]
 
 
 overload(store.key_index)(lambda keys, first: _index_of)
 
 
-overload(store.place_of)(lambda index, keys, key: _probe)
+overload(store.place_of)(
+    lambda index, keys, key: lambda index, keys, key: _probe_jit(index[0], keys, key)
+)
 
 
 @overload(store.remember)
 def _remember(index, key, found, place):
     def put(index, key, found, place):
-        index[-1 - found] = place
+        index[0][-1 - found] = place
 
     return put
 
 
 overload(store.index_full)(
-    lambda index, keys: lambda index, keys: store.over_load(len(index), keys)
+    lambda index, keys: lambda index, keys: store.over_load(len(index[0]), keys)
 )
-overload(store.no_index)(lambda index: lambda index: np.empty(0, np.int32))
+
+
+@overload(store.no_index)
+def _no_index(index):
+    def let_go(index):
+        index[0] = np.empty_like(index[0][:0])  # a new empty table: no view of the old one
+        return index
+
+    return let_go
 
 
 @overload(store.rebuilt_index)
@@ -154,7 +173,8 @@ def _rebuilt_index(index, keys, count, like):
             while table[slot] != core.EMPTY_SLOT:
                 slot = slot + 1 if slot + 1 < slots else 0
             table[slot] = place
-        return table
+        index[0] = table
+        return index
 
     return rebuild
 
@@ -198,10 +218,11 @@ def _add_new(seen, keys, key, place):
     if wide(key):
 
         def put_place(seen, keys, key, place):
-            found = _probe_jit(seen, keys, key)
+            table = seen[0]
+            found = _probe_jit(table, keys, key)
             if found >= 0:
                 return False
-            seen[-1 - found] = place
+            table[-1 - found] = place
             return True
 
         return put_place
@@ -216,8 +237,18 @@ def _add_new(seen, keys, key, place):
     return put_key
 
 
-overload(store.set_full)(lambda seen, keys: lambda seen, keys: store.over_load(len(seen), keys))
-overload(store.no_set)(lambda seen: lambda seen: np.empty_like(seen[:0]))
+@overload(store.set_full)
+def _set_full(seen, keys):
+    if isinstance(seen, types.List):  # the index
+        return lambda seen, keys: store.index_full(seen, keys)
+    return lambda seen, keys: store.over_load(len(seen), keys)
+
+
+@overload(store.no_set)
+def _no_set(seen):
+    if isinstance(seen, types.List):
+        return lambda seen: store.no_index(seen)
+    return lambda seen: np.empty_like(seen[:0])
 
 
 @overload(store.rebuilt_set)
