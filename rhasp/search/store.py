@@ -144,7 +144,8 @@ def queue_pop(queue: tuple[dict[int, list[int]], list[int]]) -> tuple[int, int]:
 
 def key_index(keys: list[int], first: int) -> dict[int, int]:
     """The index of a search that asks where a key is (:func:`place_of`), holding ``first``
-    at place 0 of ``keys`` (compiled: the table of places)."""
+    at place 0 of ``keys`` (compiled: a list of one table of places, which a rebuild
+    replaces; jit_store says why)."""
     return {first: 0}
 
 
