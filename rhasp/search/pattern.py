@@ -165,12 +165,12 @@ class PatternTable:
         # The pattern's vehicles are the kept ones, in order: each field of a pattern's key
         # goes to its vehicle's field of a real key (no target leaves a cluster).
         pattern = graph.geometry.tables
-        moved = [(pattern.shift[k], shift[v]) for k, v in enumerate(keep)]
+        shifts = [(pattern.shift[k], shift[v]) for k, v in enumerate(keep)]
         field = pattern.gone
         fewest = {}
         for pattern_key, fewest_left in zip(graph.keys, distance, strict=True):
             key = 0
-            for at, to in moved:
+            for at, to in shifts:
                 key |= ((pattern_key >> at) & field) << to
             fewest[key] = int(fewest_left)
         mask = sum(gone << shift[v] for v in keep)

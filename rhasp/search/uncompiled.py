@@ -144,17 +144,20 @@ def _written() -> dict[str, Any]:
     return {"HELPERS": helpers, "CORE": plain_core, "CLUSTERS": plain_clusters}
 
 
+_WRITTEN = ("HELPERS", "CORE", "CLUSTERS")
+_BY_MODULE = {core.__name__: "CORE", clusters.__name__: "CLUSTERS"}
+
+
 def __getattr__(name: str) -> Any:
-    """``HELPERS``, ``CORE`` and ``CLUSTERS`` (:func:`_written`)."""
-    written = _written()
-    if name in written:
-        return written[name]
+    """``HELPERS``, ``CORE`` and ``CLUSTERS`` (:func:`_written`); any other name missing, as
+    usual, without writing anything (introspection asks for names a module lacks)."""
+    if name in _WRITTEN:
+        return _written()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def twin(function: Callable[..., Any]) -> Callable[..., Any]:
     """``function`` of the core or the cluster functions as it runs uncompiled (any other
     function as it is)."""
-    by_module = {core.__name__: "CORE", clusters.__name__: "CLUSTERS"}
-    module = by_module.get(function.__module__)
+    module = _BY_MODULE.get(function.__module__)
     return function if module is None else getattr(_written()[module], function.__name__)
