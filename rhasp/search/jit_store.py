@@ -98,17 +98,35 @@ def _home_slot(key, slots):
 _home_slot_jit = register_jitable(inline="always")(_home_slot)
 
 
+# An index's slot holds a place (bits 0 to store.PLACE_BITS - 1) and, above it, store.TAG_BITS
+# bits of the key's hash (its lowest, which the home slot, scaled from the highest, leaves
+# alone): a look-up reads the key in the store of keys only where the tag is the key's own, so
+# that the slots it passes cost no read of a key (1 in 2**TAG_BITS of them do, by chance).
+
+
+def _tagged(key, place):
+    """What the index holds for ``key`` at ``place``: the place and the key's tag."""
+    return place | ((core.spread(key) & ((1 << store.TAG_BITS) - 1)) << store.PLACE_BITS)
+
+
+_tagged_jit = register_jitable(inline="always")(_tagged)
+
+
 def _probe(index, keys, key):
     """The place of ``key`` in ``keys`` by the table ``index``; else ``-1 -`` the free slot
     where it goes."""
     slots = len(index)
-    slot = _home_slot_jit(key, slots)
+    hashed = core.spread(key)
+    slot = ((hashed & 0xFFFFFFFF) * slots) >> 32  # _home_slot's, the hash computed once
+    tag = hashed & ((1 << store.TAG_BITS) - 1)
     width = core.words(key)
     while index[slot] != core.EMPTY_SLOT:
-        place = index[slot]
-        at = (place & (store.BLOCK - 1)) * width
-        if core.holds_key(keys[place >> store.BLOCK_BITS], at, key):
-            return place
+        held = index[slot]
+        if held >> store.PLACE_BITS == tag:
+            place = held & ((1 << store.PLACE_BITS) - 1)
+            at = (place & (store.BLOCK - 1)) * width
+            if core.holds_key(keys[place >> store.BLOCK_BITS], at, key):
+                return place
         slot += 1
         if slot == slots:
             slot = 0
@@ -129,7 +147,7 @@ _probe_jit = register_jitable(inline="always")(_probe)
 
 def _index_of(keys, first):
     table = np.full(store.slots_for(1), core.EMPTY_SLOT, np.int32)
-    table[-1 - _probe_jit(table, keys, first)] = 0
+    table[-1 - _probe_jit(table, keys, first)] = _tagged_jit(first, 0)
     return [table]
 
 
@@ -144,7 +162,7 @@ overload(store.place_of)(
 @overload(store.remember)
 def _remember(index, key, found, place):
     def put(index, key, found, place):
-        index[0][-1 - found] = place
+        index[0][-1 - found] = _tagged_jit(key, place)
 
     return put
 
@@ -169,10 +187,11 @@ def _rebuilt_index(index, keys, count, like):
         slots = store.slots_for(count)
         table = np.full(slots, core.EMPTY_SLOT, np.int32)
         for place in range(count):  # keys all different: each goes to the first free slot
-            slot = _home_slot_jit(store.key_of(keys, place, like), slots)
+            key = store.key_of(keys, place, like)
+            slot = _home_slot_jit(key, slots)
             while table[slot] != core.EMPTY_SLOT:
                 slot = slot + 1 if slot + 1 < slots else 0
-            table[slot] = place
+            table[slot] = _tagged_jit(key, place)
         index[0] = table
         return index
 
@@ -222,7 +241,7 @@ def _add_new(seen, keys, key, place):
             found = _probe_jit(table, keys, key)
             if found >= 0:
                 return False
-            table[-1 - found] = place
+            table[-1 - found] = _tagged_jit(key, place)
             return True
 
         return put_place

@@ -17,7 +17,8 @@ the keys seen (BFS). Here, uncompiled, these are Python lists, a dict and a set.
   grows with the states, a page at a time;
 - the index is an open-addressing table of int32 places, whose slots hold no key of their own
   (a look-up starts from the key's hash, :func:`rhasp.search.core.spread`, and compares the
-  key at the place in the store of keys): a key is kept once. It is
+  key at the place in the store of keys, only where the slot's tag, a few bits of the hash
+  kept above the place, is the key's own): a key is kept once. It is
   kept between :data:`LEAST_LOAD` and :data:`MOST_LOAD` full; past that the table is let go
   first, then built again from the store of keys (:func:`no_index`, :func:`rebuilt_index`), so
   that two tables are never held at once either;
@@ -41,10 +42,16 @@ from collections.abc import MutableSequence
 
 BLOCK_BITS = 10
 BLOCK = 1 << BLOCK_BITS  # places a block of a store holds, compiled (1,024: 24 KB of 3-word keys)
+#: A compiled index's slot (int32, -1 where free) holds a place in its PLACE_BITS low bits and
+#: TAG_BITS bits of the key's hash above them (jit_store says why).
+PLACE_BITS = 28
+TAG_BITS = 3
 #: The most states a search keeps, whatever its budget (both ways, so that they answer alike):
-#: compiled, places are int32, and a state's successors go in before the search checks its
-#: count. Costs are int32 too: by slides (``slides * 2**16 + moves``), plans under 32,768 slides.
-MOST_STATES = (1 << 31) - (1 << 16)
+#: compiled, places take PLACE_BITS bits, and a state's successors go in before the search
+#: checks its count (268 million states: 10 GB of A*'s store on keys of three words, past the
+#: default limit, BYTES_PER_STATE, on machines of up to 50 GB). Costs are int32: by slides
+#: (``slides * 2**16 + moves``), plans under 32,768 slides.
+MOST_STATES = (1 << PLACE_BITS) - (1 << 16)
 #: The compiled index is rebuilt when it would pass MOST_LOAD full, at LEAST_LOAD full: linear
 #: probing stays short at 60 % (about 3.6 slots tried for a key not there), a state costs at
 #: most 13.3 bytes of it, and a rebuild doubles it, so that all rebuilds insert each key
