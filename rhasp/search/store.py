@@ -31,8 +31,8 @@ place compiled in a byte or two.
 
 So a state costs, at the peak, its key's words, its small numbers and at most 4 / LEAST_LOAD
 bytes of index (8 / SEEN_LEAST_LOAD of BFS's table of one-word keys): on a 12×12 board of 44
-vehicles (keys of three words), A* 24 + 4 + 13.3 bytes and 1-2 a place queued, BFS 24 + 4 +
-1 + 13.3.
+vehicles (keys of three words), A* 24 + 4 + 10 bytes and about 1 a place queued, BFS 24 + 4 +
+1 + 10.
 """
 
 from __future__ import annotations
@@ -53,16 +53,18 @@ TAG_BITS = 3
 #: (``slides * 2**16 + moves``), plans under 32,768 slides.
 MOST_STATES = (1 << PLACE_BITS) - (1 << 16)
 #: The compiled index is rebuilt when it would pass MOST_LOAD full, at LEAST_LOAD full: linear
-#: probing stays short at 60 % (about 3.6 slots tried for a key not there), a state costs at
-#: most 13.3 bytes of it, and a rebuild doubles it, so that all rebuilds insert each key
-#: twice on average (at 40 %, three times; bench/README.md, "Issue 56: states in less memory").
+#: probing stays short at 60 % (about 3.6 slots tried for a key not there, each read of a key
+#: spared by the tag but 1 in 8), a state costs at most 10 bytes of it (so that A* stays under
+#: 40 bytes a state on keys of three words, just after a rebuild too), and a rebuild makes it
+#: 1.5 times larger, so that all rebuilds insert each key three times on average (from 30 %,
+#: twice, at up to 13.3 bytes a state; bench/README.md, "Issue 56: states in less memory").
 MOST_LOAD = 0.6
-LEAST_LOAD = 0.3
+LEAST_LOAD = 0.4
 #: BFS's table of one-word keys (every 6×6 board: the decks' fast path) is built again at 15 %
 #: full, so that the rebuilds insert each key 1.3 times on average, not twice: at 30 % the
 #: 6×6 decks ran 10 % slower than on the table grown fourfold before the store, at 15 % 5 %
 #: (bench/README.md, "Issue 56: states in less memory"); its 8 bytes a slot then cost from 13
-#: to 53 bytes a state (keys of several words: the index, at most 13.3).
+#: to 53 bytes a state (keys of several words: the index, at most 10).
 SEEN_LEAST_LOAD = 0.15
 
 
