@@ -89,10 +89,18 @@ def _set_value(values, place, value):
     return change
 
 
+def _scaled(hashed, slots):
+    """The slot where a look-up of a key of hash ``hashed`` (:func:`rhasp.search.core.spread`)
+    starts among ``slots`` (any number under 2**31): its 32 bits scaled to the slots."""
+    return ((hashed & 0xFFFFFFFF) * slots) >> 32
+
+
+_scaled_jit = register_jitable(inline="always")(_scaled)
+
+
 def _home_slot(key, slots):
-    """The slot where a look-up of ``key`` starts among ``slots`` (any number under 2**31):
-    the key's hash (:func:`rhasp.search.core.spread`), 32 bits, scaled to the slots."""
-    return ((core.spread(key) & 0xFFFFFFFF) * slots) >> 32
+    """The slot where a look-up of ``key`` starts among ``slots``."""
+    return _scaled_jit(core.spread(key), slots)
 
 
 _home_slot_jit = register_jitable(inline="always")(_home_slot)
@@ -104,12 +112,21 @@ _home_slot_jit = register_jitable(inline="always")(_home_slot)
 # that the slots it passes cost no read of a key (1 in 2**TAG_BITS of them do, by chance).
 
 
-def _tagged(key, place):
-    """What the index holds for ``key`` at ``place``: the place and the key's tag."""
-    return place | ((core.spread(key) & ((1 << store.TAG_BITS) - 1)) << store.PLACE_BITS)
+def _tag(hashed):
+    """The tag of a key of hash ``hashed``."""
+    return hashed & ((1 << store.TAG_BITS) - 1)
 
 
-_tagged_jit = register_jitable(inline="always")(_tagged)
+_tag_jit = register_jitable(inline="always")(_tag)
+
+
+def _entry(hashed, place):
+    """What the index holds for a key of hash ``hashed`` at ``place``: the place and the
+    key's tag."""
+    return place | (_tag_jit(hashed) << store.PLACE_BITS)
+
+
+_entry_jit = register_jitable(inline="always")(_entry)
 
 
 def _probe(index, keys, key):
@@ -117,8 +134,8 @@ def _probe(index, keys, key):
     where it goes."""
     slots = len(index)
     hashed = core.spread(key)
-    slot = ((hashed & 0xFFFFFFFF) * slots) >> 32  # _home_slot's, the hash computed once
-    tag = hashed & ((1 << store.TAG_BITS) - 1)
+    slot = _scaled_jit(hashed, slots)
+    tag = _tag_jit(hashed)
     width = core.words(key)
     while index[slot] != core.EMPTY_SLOT:
         held = index[slot]
@@ -147,7 +164,7 @@ _probe_jit = register_jitable(inline="always")(_probe)
 
 def _index_of(keys, first):
     table = np.full(store.slots_for(1), core.EMPTY_SLOT, np.int32)
-    table[-1 - _probe_jit(table, keys, first)] = _tagged_jit(first, 0)
+    table[-1 - _probe_jit(table, keys, first)] = _entry_jit(core.spread(first), 0)
     return [table]
 
 
@@ -162,7 +179,7 @@ overload(store.place_of)(
 @overload(store.remember)
 def _remember(index, key, found, place):
     def put(index, key, found, place):
-        index[0][-1 - found] = _tagged_jit(key, place)
+        index[0][-1 - found] = _entry_jit(core.spread(key), place)
 
     return put
 
@@ -187,11 +204,11 @@ def _rebuilt_index(index, keys, count, like):
         slots = store.slots_for(count)
         table = np.full(slots, core.EMPTY_SLOT, np.int32)
         for place in range(count):  # keys all different: each goes to the first free slot
-            key = store.key_of(keys, place, like)
-            slot = _home_slot_jit(key, slots)
+            hashed = core.spread(store.key_of(keys, place, like))
+            slot = _scaled_jit(hashed, slots)
             while table[slot] != core.EMPTY_SLOT:
                 slot = slot + 1 if slot + 1 < slots else 0
-            table[slot] = _tagged_jit(key, place)
+            table[slot] = _entry_jit(hashed, place)
         index[0] = table
         return index
 
@@ -241,7 +258,7 @@ def _add_new(seen, keys, key, place):
             found = _probe_jit(table, keys, key)
             if found >= 0:
                 return False
-            table[-1 - found] = _tagged_jit(key, place)
+            table[-1 - found] = _entry_jit(core.spread(key), place)
             return True
 
         return put_place
