@@ -2,9 +2,9 @@
 finds after it, and the lower bound the searches proved.
 
     python bench/anytime.py [--seconds 60] [--seeds 1,4,7] [--weights 2,3,5]
-                            [--weight-states 3000000]
+                            [--weight-states 3000000] [--far STATES] [--far-seconds 1800]
 
-Two parts, each printed as it ends, then one JSON line with everything:
+Two parts (three with ``--far``), each printed as it ends, then one JSON line with everything:
 
 * **The solve, as a user runs it.** ``rhasp.solve(board, timeout=SECONDS)``, the default
   engine (A*, confirmed by BFS; a quarter of the seconds kept for the anytime search), on
@@ -16,6 +16,13 @@ Two parts, each printed as it ends, then one JSON line with everything:
 * **Which weight.** Weighted A* alone (``rhasp.search.best_first`` with ``weight``) on the
   same boards, each of ``--weights`` within ``--weight-states`` states: seconds to its plan,
   its length, states.
+* **How far A*'s bound gets** (``--far STATES``, issue 56's "the optimum proven within 30
+  minutes, or how far the bound got"): A* with its patterns alone (``best_first(...,
+  patterned=True)``) on each crowded board, in a process of its own, within STATES states
+  (past the default limit: ``--max-states`` as a user would raise it) and ``--far-seconds``:
+  its plan, proven minimal, or the f-value every plan was proven to reach; states, seconds,
+  the peak resident memory and the bytes a state (the peak over the states, less the
+  process's peak before the search).
 
 All compiled (``RHASP_JIT=always``): each board's code is loaded (or compiled, once) by a
 small search before anything is timed. Not a test: timings on shared machines are noisy;
@@ -30,6 +37,9 @@ import json
 import os
 import platform
 import random
+import resource
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -146,6 +156,52 @@ def weighted(puzzle: Puzzle, weight: int, states: int) -> dict[str, Any]:
     return row
 
 
+def far(seed: int, states: int, seconds: float) -> dict[str, Any]:
+    """How far A* with its patterns gets on crowded board ``seed``, in a process of its own
+    (so that its peak memory is its own): the row :func:`_far_here` prints."""
+    command = [sys.executable, __file__, "--far-board", str(seed), "--far", str(states)]
+    command += ["--far-seconds", str(seconds)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    row = json.loads(done.stdout.splitlines()[-1])
+    print(
+        f"{row['board']:>11} {_cell(row['plan']):>5} {_cell(row['at_least']):>8} "
+        f"{_cell(row['states']):>13} {row['seconds']:>8.1f} {row['peak_gb']:>7.2f} "
+        f"{_cell(row['bytes_a_state']):>7}",
+        flush=True,
+    )
+    return row
+
+
+def _far_here(seed: int, states: int, seconds: float) -> None:
+    """The search of :func:`far`, in this process: one JSON line."""
+    puzzle = crowded(seed)
+    with contextlib.suppress(SearchLimit):  # the code loaded (or compiled) before the timing
+        search.best_first(puzzle.board, puzzle.start, "moves", Budget(300_000), patterned=True)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    began = time.perf_counter()
+    plan, at_least = None, None
+    try:
+        found, reached = search.best_first(
+            puzzle.board, puzzle.start, "moves", Budget(states, seconds=seconds), patterned=True
+        )
+        plan = None if found is None else len(found)
+    except SearchLimit as limit:
+        reached = limit.states
+        at_least = limit.limit.at_least if limit.limit else None
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    row = {
+        "board": puzzle.name,
+        "plan": plan,
+        "at_least": at_least,
+        "states": reached,
+        "seconds": round(wall, 1),
+        "peak_gb": round(after / 2**20, 2),
+        "bytes_a_state": round((after - before) * 1024 / reached, 1) if reached else None,
+    }
+    print(json.dumps(row))
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return "—"
@@ -158,7 +214,13 @@ def main() -> None:
     parser.add_argument("--seeds", default="1,4,7")
     parser.add_argument("--weights", default="2,3,5")
     parser.add_argument("--weight-states", type=int, default=3_000_000)
+    parser.add_argument("--far", type=int, default=0, help="A* with patterns to this many states")
+    parser.add_argument("--far-seconds", type=float, default=1800.0)
+    parser.add_argument("--far-board", type=int, help=argparse.SUPPRESS)  # one board, here
     args = parser.parse_args()
+    if args.far_board is not None:
+        _far_here(args.far_board, args.far, args.far_seconds)
+        return
     boards = [rhasp.read(str(LEFT12))] + [crowded(int(s)) for s in args.seeds.split(",")]
     for puzzle in boards:
         warm_up(puzzle)
@@ -176,6 +238,15 @@ def main() -> None:
         for puzzle in boards
         for w in args.weights.split(",")
     ]
+    fars = []
+    if args.far:
+        limits = f"{args.far:,} states, {args.far_seconds:g} s"
+        print(f"how far A*'s bound gets: A* with patterns, {limits}")
+        print(
+            f"{'board':>11} {'plan':>5} {'at least':>8} {'states':>13} {'seconds':>8} "
+            f"{'peak GB':>7} {'B/state':>7}"
+        )
+        fars = [far(int(s), args.far, args.far_seconds) for s in args.seeds.split(",")]
     summary = {
         "bench": "anytime",
         "date": time.strftime("%Y-%m-%d"),
@@ -183,6 +254,7 @@ def main() -> None:
         "cores": os.cpu_count(),
         "solves": solves,
         "weights": weights,
+        "far": fars,
     }
     print(json.dumps(summary))
 
