@@ -29,6 +29,7 @@ from rhasp.errors import InputError
 from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle
 from rhasp.progress import HorizonCalls, Progress
+from rhasp.search.store import MOST_STATES
 
 #: The largest count a search takes (states, atoms, steps): the compiled core counts in 64-bit
 #: words, and a count past them is an OverflowError deep in a worker.
@@ -40,7 +41,7 @@ MAX_JOBS = 1024
 #: The bounds (lowest, highest) of the counts that the entry points take, by argument name:
 #: the requests check them (:func:`bounded`), the command line's options declare them.
 BOUNDS = {
-    "max_states": (1, LARGEST),
+    "max_states": (1, MOST_STATES),  # the most a search's store holds: a limit no budget passes
     "max_atoms": (1, LARGEST),
     "max_horizon": (0, LARGEST),
     "jobs": (1, MAX_JOBS),

@@ -18,6 +18,7 @@ from rhasp.requests import (
     EnumerateRequest,
     SolveRequest,
 )
+from rhasp.search.store import MOST_STATES
 from tests.boards import card
 from tests.command import rhasp as command
 
@@ -58,6 +59,12 @@ def test_the_command_line_says_the_same_with_its_options():
         ("--jobs", "0", lambda: DeckRequest("x.txt", jobs=0)),
         ("--jobs", "1025", lambda: DeckRequest("x.txt", jobs=1025)),
         ("--max-states", "0", lambda: DeckRequest("x.txt", max_states=0)),
+        # past what a search's store holds: a budget it could not keep
+        (
+            "--max-states",
+            str(MOST_STATES + 1),
+            lambda: DeckRequest("x.txt", max_states=MOST_STATES + 1),
+        ),
         ("--max-atoms", "0", lambda: DeckRequest("x.txt", max_atoms=0)),
     ],
 )
