@@ -29,7 +29,7 @@ from rhasp.errors import InputError
 from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle
 from rhasp.progress import HorizonCalls, Progress
-from rhasp.search.store import MOST_STATES
+from rhasp.search import MOST_STATES
 
 #: The largest count a search takes (states, atoms, steps): the compiled core counts in 64-bit
 #: words, and a count past them is an OverflowError deep in a worker.

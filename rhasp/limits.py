@@ -121,12 +121,8 @@ def peak_memory() -> int:
 
 def default_max_states(processes: int = 1, bytes_each: int = BYTES_PER_STATE) -> int:
     """The states one search may reach unless told otherwise: half the memory, shared by
-    ``processes`` searching at once, at ``bytes_each`` a state, and never more than a search
-    keeps (:data:`rhasp.search.store.MOST_STATES`, as ``--max-states`` is bounded)."""
-    from rhasp.search.store import MOST_STATES  # here: rhasp.search imports this module
-
-    held = int(machine_memory() * MEMORY_SHARE) // processes // bytes_each
-    return max(1_000, min(held, MOST_STATES))
+    ``processes`` searching at once, at ``bytes_each`` a state."""
+    return max(1_000, int(machine_memory() * MEMORY_SHARE) // processes // bytes_each)
 
 
 def max_states_for(

@@ -23,6 +23,7 @@ from rhasp.limits import Budget
 from rhasp.model import Move, Puzzle
 from rhasp.pictures.boards import TARGET
 from rhasp.requests import DeckRequest, SolveRequest
+from rhasp.search import MOST_STATES
 from tests import reference
 from tests.boards import (
     CARD1_BFS_ATOMS,
@@ -359,7 +360,7 @@ def test_a_limit_one_engine_meets_never_hides_what_the_other_proved():
 
 # --- every public function checks its arguments (issue 30) -------------------------------------
 
-LARGEST = 2**63 - 1  # the compiled core counts states in 64-bit words
+LARGEST = 2**63 - 1  # the largest int64: past what any count may be
 
 
 @pytest.mark.parametrize("engine", ["bfs", "astar", "asp"])
@@ -421,18 +422,20 @@ def test_a_bad_argument_is_an_input_error_naming_it(name):
         lambda states: rhasp.enumerate(size=4, max_states=states),
     ],
 )
-@pytest.mark.parametrize("states", ["10", True, 0, LARGEST + 1, 2**64, 1.0])
-def test_max_states_is_a_whole_number_from_1_to_the_largest_int64(call, states):
+@pytest.mark.parametrize("states", ["10", True, 0, MOST_STATES + 1, LARGEST + 1, 2**64, 1.0])
+def test_max_states_is_a_whole_number_from_1_to_what_a_search_keeps(call, states):
     with pytest.raises(rhasp.InputError, match=r"^max_states: give a whole number from 1 to "):
         call(states)
 
 
-def test_max_states_takes_numpy_integers_and_the_largest_int64():
+def test_max_states_takes_numpy_integers_up_to_what_a_search_keeps():
     numpy = pytest.importorskip("numpy")
     limited = rhasp.solve(card(1), engine="bfs", max_states=numpy.int64(10))
     assert limited.plan is None and limited.limit.reached > 10
     assert (limited.limit.ran_out, limited.limit.amount) == ("states", 10)
-    assert rhasp.solve(card(1), engine="bfs", max_states=LARGEST).moves == 8
+    assert rhasp.solve(card(1), engine="bfs", max_states=numpy.int64(MOST_STATES)).moves == 8
+    with pytest.raises(rhasp.InputError, match=f"^max_states: .* to {MOST_STATES:,}, not "):
+        rhasp.solve(card(1), engine="bfs", max_states=LARGEST)
 
 
 def test_enumerate_checks_its_arguments_at_the_call_not_at_the_first_line():

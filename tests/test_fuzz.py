@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rhasp
+from rhasp.search import MOST_STATES
 from tests.fuzzing import (
     API,
     PUZZLES,
@@ -221,15 +222,16 @@ def test_analyze_with_a_second_picture_that_cannot_be_written(tmp_path):
 # Found by bench/fuzz.py in the commands' newest options, since fixed.
 
 
-def test_max_states_past_a_64_bit_integer_on_the_compiled_core(monkeypatch):
-    # The largest count of 64 bits is taken, compiled; past it is one line, exit code 2 that
-    # names the range (not an OverflowError from a worker).
+def test_max_states_past_what_a_search_keeps_on_the_compiled_core(monkeypatch):
+    # The most states a search keeps is taken, compiled; past it, even past 64 bits, is one
+    # line, exit code 2 that names the range (not an OverflowError from a worker).
     monkeypatch.setenv("RHASP_JIT", "always")
     solve = ("solve", str(EXAMPLES / "4x4.txt"), "--engine", "bfs", "--max-states")
-    code, shown, _ = outcome(*solve, str(2**63 - 1))
+    code, shown, _ = outcome(*solve, str(MOST_STATES))
     assert code == 0 and "moves 3" in shown  # the 4×4 example: 3 moves, by hand
-    code, _, said = outcome(*solve, "9" * 20)
-    assert code == 2 and said.count("\n") == 1 and f"from 1 to {2**63 - 1:,}" in said
+    for past in (str(MOST_STATES + 1), str(2**63 - 1), "9" * 20):
+        code, _, said = outcome(*solve, past)
+        assert code == 2 and said.count("\n") == 1 and f"from 1 to {MOST_STATES:,}" in said
 
 
 def test_analyze_an_unsolvable_board_with_both_pictures(tmp_path):

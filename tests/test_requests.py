@@ -18,7 +18,7 @@ from rhasp.requests import (
     EnumerateRequest,
     SolveRequest,
 )
-from rhasp.search.store import MOST_STATES
+from rhasp.search import MOST_STATES
 from tests.boards import card
 from tests.command import rhasp as command
 

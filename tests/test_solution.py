@@ -124,7 +124,7 @@ def test_print_says_what_rhasp_solve_prints(path, options, verbose):
         api.read(str(path)),
         named.get("--objective", "moves"),
         engine=engine,
-        max_states=int(named.get("--max-states", 10**9)),
+        max_states=int(named["--max-states"]) if "--max-states" in named else None,
     )
     # print shows the plain words; --verbose adds the engines' work, a limit as advised.
     text = "\n".join(solution.lines(verbose=True, advised=advised)) if verbose else str(solution)

@@ -55,6 +55,7 @@ from rhasp.search.shards import (
     Lines,
     ShardLimits,
 )
+from rhasp.search.store import MOST_STATES
 from rhasp.search.watched import Handle
 
 #: numba highlights its messages with colorama, whose init and deinit swap ``sys.stdout`` and
@@ -70,6 +71,7 @@ __all__ = [
     "HORIZONTAL",
     "LAYOUTS",
     "LEAST",
+    "MOST_STATES",
     "SOLVABLE",
     "VERTICAL",
     "WALL",

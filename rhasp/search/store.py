@@ -48,9 +48,9 @@ PLACE_BITS = 28
 TAG_BITS = 3
 #: The most states a search keeps, whatever its budget (both ways, so that they answer alike):
 #: compiled, places take PLACE_BITS bits, and a state's successors go in before the search
-#: checks its count (268 million states: 10 GB of A*'s store on keys of three words, past the
-#: default limit, BYTES_PER_STATE, on machines of up to 50 GB). Costs are int32: by slides
-#: (``slides * 2**16 + moves``), plans under 32,768 slides.
+#: checks its count (268 million states: 9 GB of A* on 12×12 boards). ``--max-states`` goes
+#: no further (:data:`rhasp.arguments.BOUNDS`). Costs are int32: by slides (``slides * 2**16 +
+#: moves``), plans under 32,768 slides.
 MOST_STATES = (1 << PLACE_BITS) - (1 << 16)
 #: The compiled index is rebuilt when it would pass MOST_LOAD full, at LEAST_LOAD full: linear
 #: probing stays short at 60 % (about 3.6 slots tried for a key not there, each read of a key
