@@ -31,8 +31,9 @@ from rhasp.model import Move, Puzzle
 from rhasp.progress import HorizonCalls, Progress
 from rhasp.search import MOST_STATES
 
-#: The largest count a search takes (states, atoms, steps): the compiled core counts in 64-bit
-#: words, and a count past them is an OverflowError deep in a worker.
+#: The largest count an entry point takes (atoms, steps, counts; states stop sooner, at
+#: MOST_STATES): the compiled core counts in 64-bit words, and a count past them is an
+#: OverflowError deep in a worker.
 LARGEST = 2**63 - 1
 #: The most worker processes a command starts: each is a process of its own, forked at once,
 #: and a count past the machine's few hundred processes is a hang, not a speed-up.
