@@ -71,7 +71,6 @@ from rhasp.limits import (
     Limit,
     RanOut,
     max_atoms_for,
-    max_states_for,
 )
 from rhasp.model import Cell, Move, Puzzle, position_after
 from rhasp.notation import extract_plan, parse_plan
@@ -86,6 +85,7 @@ from rhasp.requests import (
     GenerateRequest,
     SolveRequest,
     StaticVerdict,
+    max_states_for,
     run_solve,
     search_budget,
 )

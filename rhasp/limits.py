@@ -120,21 +120,17 @@ def peak_memory() -> int:
 
 
 def default_max_states(processes: int = 1, bytes_each: int = BYTES_PER_STATE) -> int:
-    """The states one search may reach unless told otherwise: half the memory, shared by
-    ``processes`` searching at once, at ``bytes_each`` a state."""
+    """What half the memory holds at ``bytes_each`` a state, shared by ``processes``
+    searching at once. The states a search may reach unless told otherwise are this, at most
+    the store's ``MOST_STATES`` (:func:`rhasp.requests.max_states_for`: this module sits
+    below the search and cannot name it; a search stops at ``MOST_STATES`` whatever its
+    budget)."""
     return max(1_000, int(machine_memory() * MEMORY_SHARE) // processes // bytes_each)
 
 
-def max_states_for(
-    max_states: int | None, processes: int = 1, bytes_each: int = BYTES_PER_STATE
-) -> int:
-    """``max_states`` when given, else what half the memory holds at ``bytes_each`` a state,
-    shared by ``processes`` searching at once: the one place that default is reckoned."""
-    return default_max_states(processes, bytes_each) if max_states is None else max_states
-
-
 def max_atoms_for(max_atoms: int | None, processes: int = 1) -> int:
-    """``max_atoms`` when given, else what the memory holds, shared as :func:`max_states_for`."""
+    """``max_atoms`` when given, else what the memory holds, shared by ``processes`` searching
+    at once, at :data:`BYTES_PER_ATOM` an atom."""
     return default_max_atoms(processes) if max_atoms is None else max_atoms
 
 

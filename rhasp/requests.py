@@ -37,12 +37,25 @@ from rhasp.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
     Budget,
+    default_max_states,
     max_atoms_for,
-    max_states_for,
 )
 from rhasp.model import MAX_SIDE, Puzzle, ShownAsText
 from rhasp.progress import Progress
+from rhasp.search import MOST_STATES
 from rhasp.solution import OBJECTIVES, Objective, Solution
+
+
+def max_states_for(
+    max_states: int | None, processes: int = 1, bytes_each: int = BYTES_PER_STATE
+) -> int:
+    """``max_states`` when given, else what half the memory holds at ``bytes_each`` a state,
+    shared by ``processes`` searching at once, and at most :data:`rhasp.search.MOST_STATES`,
+    the most a search's store keeps (a larger default would stop there and advise raising a
+    limit :data:`rhasp.arguments.BOUNDS` refuses): the one place that default is reckoned."""
+    if max_states is not None:
+        return max_states
+    return min(default_max_states(processes, bytes_each), MOST_STATES)
 
 
 def processes_for(jobs: int | None) -> int:

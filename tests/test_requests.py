@@ -17,6 +17,8 @@ from rhasp.requests import (
     DeckRequest,
     EnumerateRequest,
     SolveRequest,
+    max_states_for,
+    search_budget,
 )
 from rhasp.search import MOST_STATES
 from tests.boards import card
@@ -119,3 +121,15 @@ def test_a_static_verdict_reads_as_the_command_line_says_it():
     assert first == f"walled12 · no solution · proven by static analysis: {verdict.proof}"
     assert stopped.startswith("the cluster analysis stopped: state limit reached")
     assert str(verdict) == "".join(shown)
+
+
+def test_the_default_state_limit_stops_at_the_most_a_store_keeps(monkeypatch):
+    """On a machine whose memory holds more states than a search's store keeps, the default
+    is MOST_STATES: a larger one would stop there and advise raising a limit the bounds
+    refuse. A number given is left as it is (the bounds check it)."""
+    monkeypatch.setattr("rhasp.limits.machine_memory", lambda: 1 << 50)  # a petabyte
+    assert max_states_for(None) == MOST_STATES
+    assert search_budget().states == MOST_STATES
+    assert max_states_for(1_000) == 1_000
+    monkeypatch.setattr("rhasp.limits.machine_memory", lambda: 1 << 30)
+    assert max_states_for(None) < MOST_STATES

@@ -14,7 +14,7 @@ from typing import Any
 
 from rhasp.errors import SearchLimit
 from rhasp.limits import PROGRESS_EVERY, Budget, state_limit, time_limit, wait_until_done
-from rhasp.search import core
+from rhasp.search import core, store
 
 #: A bound that is no bound, for work bounded otherwise (an int64 holds it).
 UNLIMITED = 1 << 62
@@ -107,9 +107,10 @@ def at_least(reached: Callable[[int], str], watch: Sequence[int]) -> int | None:
 
 
 def limit(watch: Sequence[int], reached: Callable[[int], str], budget: Budget) -> SearchLimit:
-    """The state limit a search's ``watch`` met: ``budget``'s states, or, where the caller
-    gave the bound as an argument instead, the states counted."""
-    amount = budget.states if budget.states < UNLIMITED else None
+    """The state limit a search's ``watch`` met: ``budget``'s states, at most the
+    ``MOST_STATES`` the store keeps (where the search stopped, whatever its budget), or,
+    where the caller gave the bound as an argument instead, the states counted."""
+    amount = min(budget.states, store.MOST_STATES) if budget.states < UNLIMITED else None
     depth = reached(int(watch[core.DEPTH]))
     return state_limit(int(watch[core.STATES]), depth, amount, at_least(reached, watch))
 

@@ -12,7 +12,7 @@ from rhasp import search
 from rhasp.api import read
 from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
-from rhasp.search import core
+from rhasp.search import core, watched
 from rhasp.search.watched import Handle
 from tests.boards import PUZZLES
 from tests.search.test_search import core_mode
@@ -64,3 +64,14 @@ def test_a_lower_mark_stays():
     assert watch[core.STOP] == 101
     handle.stop()
     assert watch[core.STOP] == 1
+
+
+def test_a_limit_past_the_most_a_store_keeps_says_where_the_search_stopped():
+    """A budget past MOST_STATES (Budget's own default, on a machine of much memory) stops
+    the search at MOST_STATES: its limit says so, not the budget it never reached."""
+    watch = [0] * (max(core.STATES, core.DEPTH) + 1)
+    watch[core.STATES] = search.MOST_STATES
+    reached = watched.reached_by(core.breadth_first, {"stop_at_goal": True})
+    stopped = watched.limit(watch, reached, Budget(states=search.MOST_STATES * 2))
+    assert stopped.limit.amount == search.MOST_STATES
+    assert watched.limit(watch, reached, Budget(states=5)).limit.amount == 5
