@@ -184,12 +184,17 @@ class AspEngine:
         memo = None
         if self.options.memo:
             given = {"bound": self.memo_bound, "pattern": self.memo_pattern}
-            memo = StateMemo(**{name: value for name, value in given.items() if value is not None})
+            chosen = {name: value for name, value in given.items() if value is not None}
+            memo = StateMemo(**chosen, pattern_aside=True)
         control = self._control(puzzle, objective, self.arguments())
         if memo is not None:
             control.register_propagator(memo)
         stats = HorizonStats(memo=memo)
-        atoms, limit = self._grow_horizon(control, stats, began, objective)
+        try:
+            atoms, limit = self._grow_horizon(control, stats, began, objective)
+        finally:
+            if memo is not None:
+                memo.close()
         stats.seconds = time.perf_counter() - began
         return atoms, stats, limit
 

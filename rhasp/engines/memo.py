@@ -74,7 +74,7 @@ from typing import Any
 from clingo import Function, Number
 
 from rhasp.model import Board, Vehicle
-from rhasp.search import BoundTable, PatternTable
+from rhasp.search import BoundTable, PatternAside, PatternTable
 
 #: The first horizon at which the memo chooses its pattern database (steps: moves or slides).
 PATTERN_FROM = 12
@@ -163,6 +163,12 @@ class StateMemo:
     #: When the solve must end (``time.perf_counter()``; the driver sets it): the pattern's
     #: choice takes at most the time left, and none when too little is.
     deadline: float = math.inf
+    #: Where the pattern's code is not loaded in this process, choose it in a child process
+    #: (:class:`rhasp.search.PatternAside`) at once, and search on until it comes, rather
+    #: than rent first and then wait for the load here. rhasp's driver sets it; the clingo
+    #: executable, whose interpreter is not one to start, keeps the default.
+    pattern_aside: bool = False
+    _aside: PatternAside | None = None  # the child choosing the pattern, until it answers
     _start: int = 0  # the board at step 0
     _patterned: bool = False  # the pattern database has been chosen (or found to be none)
     _since: float = math.inf  # when the memo first met the solve (``time.perf_counter()``)
@@ -195,6 +201,7 @@ class StateMemo:
             self._threads = [_Thread(start, table) for _ in range(init.number_of_threads)]
         if self._pattern_due():
             self._add_pattern()
+        self._came()
         if len(self._threads) != init.number_of_threads:
             raise RuntimeError("the state memo needs the same number of threads every solve")
         for thread in self._threads:
@@ -212,16 +219,20 @@ class StateMemo:
         choice in a process costs, or at once where that cost is paid already (the
         pattern's code loaded). Renting until the rent adds up to the price: an easy card in
         a process of its own ends before it pays for a pattern it would not use, and a
-        solve pays at most about twice what the better choice in hindsight costs. When the
-        pattern comes changes only what is pruned, never the answer: its bound is a true
-        lower bound whenever it is added (:class:`rhasp.search.PatternTable`)."""
+        solve pays at most about twice what the better choice in hindsight costs. With
+        :attr:`pattern_aside`, a process's first pattern is asked of a child process at once
+        instead (:class:`rhasp.search.PatternAside`): the solve goes on meanwhile and takes
+        the pattern when it comes, so it rents nothing. When the pattern comes changes only
+        what is pruned, never the answer: its bound is a true lower bound whenever it is
+        added (:class:`rhasp.search.PatternTable`)."""
         board = self._board
         assert board is not None
         wanted = self.bound and self.pattern
         if not wanted or self._patterned or self._last() < self.pattern_from:
             return False
         paid = time.perf_counter() - self._since >= self.pattern_rent
-        return paid or PatternTable.costs_no_load(board.model)
+        aside = self.pattern_aside and PatternAside.worth(board.model)
+        return paid or aside or PatternTable.costs_no_load(board.model)
 
     def _add_pattern(self) -> None:
         """Bound also by the fewest moves (by slides: slides) of the puzzle with some of its
@@ -235,11 +246,38 @@ class StateMemo:
             return
         gone = board.table.gone
         start = tuple(None if f == gone else f for f in board.table.fields(self._start))
-        pattern = PatternTable.of(
-            board.model, start, seconds=left / 2, by_slides=board.by_cells, seconds_left=left
-        )
+        choice = {"seconds": left / 2, "by_slides": board.by_cells, "seconds_left": left}
+        if self.pattern_aside and PatternAside.worth(board.model):
+            try:
+                self._aside = PatternAside(board.model, start, **choice)
+                return
+            except OSError:  # no process to start: choose here
+                pass
+        self._take(PatternTable.of(board.model, start, **choice))
+
+    def _take(self, pattern: PatternTable | None) -> None:
+        """Bound by ``pattern`` too from now on, if there is one."""
+        board = self._board
+        assert board is not None
         if pattern is not None:
             self._board = replace(board, table=board.table.with_pattern(pattern))
+
+    def _came(self) -> None:
+        """Take the child's pattern, if it has answered; where it failed, choose again here
+        (:meth:`_pattern_due`: no child is asked twice in a process)."""
+        aside = self._aside
+        if aside is not None and aside.ready:
+            self._aside = None
+            aside.close()
+            if aside.failed:
+                self._patterned = False
+            self._take(aside.table())
+
+    def close(self) -> None:
+        """End the child choosing the pattern, if it still runs: the search is over."""
+        if self._aside is not None:
+            self._aside.close()
+            self._aside = None
 
     def _start_key(self, init: Any) -> int:
         """The board at step 0, from its state atoms (facts: true before any search)."""
@@ -284,6 +322,8 @@ class StateMemo:
         return True
 
     def propagate(self, control: Any, changes: Iterable[int]) -> None:
+        if self._aside is not None:
+            self._came()
         thread = self._threads[control.thread_id]
         watches = self._watches
         for literal in changes:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import ClassVar
 
 import clingo
 import pytest
@@ -238,3 +239,62 @@ def memo_key(puzzle: Puzzle, state) -> int:
     order = sorted(range(len(state)), key=lambda i: puzzle.board.vehicles[i].label)
     board = replace(puzzle.board, vehicles=tuple(puzzle.board.vehicles[i] for i in order))
     return Geometry.of(board).key(tuple(state[i] for i in order))
+
+
+class _Aside:
+    """A child that has answered at once: with ``keep``'s table, or failed (None)."""
+
+    keep: tuple[int, ...] | None = None
+    asked: ClassVar[list[tuple[int, ...] | None]] = []
+
+    def __init__(self, board, start, **choice):
+        self.board, self.start, self.by_slides = board, start, choice["by_slides"]
+        _Aside.asked.append(self.keep)
+
+    ready = True
+
+    @property
+    def failed(self):
+        return self.keep is None
+
+    def table(self):
+        if self.keep is None:
+            return None
+        return PatternTable.kept(self.board, self.start, self.keep, by_slides=self.by_slides)
+
+    def close(self):
+        pass
+
+    @staticmethod
+    def worth(board):
+        return not _Aside.asked
+
+
+def test_a_pattern_asked_of_a_child_comes_without_rent(monkeypatch):
+    """With ``pattern_aside``, card 26's pattern is asked of a child at once, the rent out of
+    reach, and taken as the child answers: the answer is BFS's."""
+    puzzle = card(26)
+    target = puzzle.board.index(puzzle.board.targets[0])
+    monkeypatch.setattr(_Aside, "keep", (0, target))
+    monkeypatch.setattr(_Aside, "asked", [])
+    monkeypatch.setattr("rhasp.engines.memo.PatternAside", _Aside)
+    memo = StateMemo(pattern_aside=True, pattern_rent=math.inf)
+    horizon, _ = solve_with(memo, puzzle, "moves")
+    assert horizon == BFS.solve(puzzle, "moves").length
+    assert _Aside.asked == [(0, target)]  # once
+    assert memo._board.table.pattern.keep == (0, target)
+
+
+def test_a_pattern_a_child_failed_to_give_is_chosen_here(monkeypatch):
+    """Where the child fails, the memo chooses the pattern itself (the rent paid at once
+    here), and asks no child again: the answer is BFS's."""
+    puzzle = card(26)
+    monkeypatch.setattr(_Aside, "keep", None)
+    monkeypatch.setattr(_Aside, "asked", [])
+    monkeypatch.setattr("rhasp.engines.memo.PatternAside", _Aside)
+    monkeypatch.setattr(PatternTable, "costs_no_load", staticmethod(lambda board: False))
+    memo = StateMemo(pattern_aside=True, pattern_rent=0)
+    horizon, _ = solve_with(memo, puzzle, "moves")
+    assert horizon == BFS.solve(puzzle, "moves").length
+    assert _Aside.asked == [None]
+    assert memo._board.table.pattern is not None

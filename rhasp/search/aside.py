@@ -1,0 +1,95 @@
+"""A pattern database chosen in a process of its own, while the search that wants it goes on.
+
+Choosing the pattern (:meth:`PatternTable.of`) in a new process first loads numba and the
+compiled cluster search, most of a second, holding the interpreter's lock: a thread beside
+the ASP search would stall the memo's callbacks (bench/README.md, "the pattern's compiled code
+loaded from the first horizon, in a thread"). A child process holds no lock of the parent's
+and runs on the other core, so the search goes on without the pattern meanwhile and takes it
+when it comes. The answer cannot change: the pattern's bound is a true lower bound whenever it
+is added, and a child that fails or is too late only leaves the search without it.
+
+The child is this module run by the same interpreter (``python -m rhasp.search.aside``): it
+reads the question (the board, the start and the choice's bounds) pickled from its standard
+input and writes the table pickled to its standard output. Both ends are this code, of this
+process's installation, in one call: nothing is read back that this call did not just ask.
+"""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+import threading
+from typing import Any
+
+from rhasp.model import Board, State
+from rhasp.search.pattern import PatternTable
+
+
+class PatternAside:
+    """:meth:`PatternTable.of` for ``board`` from ``start``, asked of a child process at once:
+    :attr:`ready` once it has answered (or failed), :meth:`table` then its answer, None where
+    there is none or the child failed; :meth:`close` ends the child if it still runs."""
+
+    #: Whether this process has asked a child before: one that solves several puzzles (a
+    #: deck, a benchmark, a notebook) does better to load the pattern's code once itself.
+    asked = False
+
+    @classmethod
+    def worth(cls, board: Board) -> bool:
+        """Whether to ask a child for ``board``'s pattern: the code it needs is not loaded in
+        this process, and no child was asked here before."""
+        return not cls.asked and not PatternTable.costs_no_load(board)
+
+    def __init__(self, board: Board, start: State, **choice: Any) -> None:
+        PatternAside.asked = True
+        self._answer: bytes | None = None
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", __name__],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        question = pickle.dumps((board, start, choice))
+        threading.Thread(target=self._talk, args=(question,), daemon=True).start()
+
+    def _talk(self, question: bytes) -> None:
+        """Ask, then wait for the answer (the wait lets go of the interpreter's lock)."""
+        try:
+            answer, _ = self._process.communicate(question)
+        except (OSError, ValueError):  # the child ended early, or was closed
+            answer = b""
+        self._answer = answer if self._process.returncode == 0 else b""
+
+    @property
+    def ready(self) -> bool:
+        """Whether the child has answered, or failed."""
+        return self._answer is not None
+
+    @property
+    def failed(self) -> bool:
+        """Whether the child ended without an answer (killed, or no Python to run this
+        module: a frozen application), once :attr:`ready`."""
+        return self._answer == b""
+
+    def table(self) -> PatternTable | None:
+        """The child's pattern, once :attr:`ready`: None where it found none or failed."""
+        if not self._answer:
+            return None
+        table = pickle.loads(self._answer)
+        return table if isinstance(table, PatternTable) else None
+
+    def close(self) -> None:
+        """End the child if it still runs (the search ended first)."""
+        if self._process.poll() is None:
+            self._process.kill()
+        self._process.wait()
+
+
+def _answer() -> None:
+    board, start, choice = pickle.loads(sys.stdin.buffer.read())
+    sys.stdout.buffer.write(pickle.dumps(PatternTable.of(board, start, **choice)))
+
+
+if __name__ == "__main__":
+    _answer()

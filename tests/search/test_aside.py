@@ -1,0 +1,69 @@
+"""A pattern chosen in a child process (rhasp.search.aside): its answer is the table the
+parent would build for the same vehicles, and a child closed or without Python to run
+fails without an answer."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import pytest
+
+from rhasp.search import PatternAside, PatternTable
+from tests.boards import card
+
+
+def answered(aside: PatternAside, seconds: float = 120) -> PatternAside:
+    """``aside`` once it has answered (or failed)."""
+    ends = time.perf_counter() + seconds
+    while not aside.ready:
+        assert time.perf_counter() < ends, "the child never answered"
+        time.sleep(0.01)
+    return aside
+
+
+@pytest.fixture(autouse=True)
+def _not_asked(monkeypatch):
+    monkeypatch.setattr(PatternAside, "asked", False)
+
+
+@pytest.mark.parametrize(("number", "objective"), [(26, "moves"), (16, "slides")])
+def test_the_childs_table_is_the_one_built_here_for_its_vehicles(number, objective):
+    puzzle = card(number)
+    by_slides = objective == "slides"
+    aside = answered(PatternAside(puzzle.board, puzzle.start, by_slides=by_slides))
+    aside.close()
+    table = aside.table()
+    assert not aside.failed and table is not None
+    assert puzzle.board.index(puzzle.board.targets[0]) in table.keep
+    here = PatternTable.kept(puzzle.board, puzzle.start, table.keep, by_slides=by_slides)
+    assert table == here  # the same vehicles, mask, fewest by key, unit
+
+
+def test_a_child_closed_before_it_answers_fails():
+    puzzle = card(40)  # its choice takes a good part of a second
+    aside = PatternAside(puzzle.board, puzzle.start)
+    aside.close()
+    assert answered(aside, 10).failed
+    assert aside.table() is None
+
+
+def test_a_child_without_python_to_run_fails_or_is_refused(monkeypatch):
+    puzzle = card(26)
+    monkeypatch.setattr(sys, "executable", "/bin/false")  # runs, and ends without an answer
+    aside = answered(PatternAside(puzzle.board, puzzle.start), 10)
+    assert aside.failed and aside.table() is None
+    monkeypatch.setattr(sys, "executable", "/no/such/python")
+    with pytest.raises(OSError):
+        PatternAside(puzzle.board, puzzle.start)
+
+
+def test_a_child_is_worth_asking_once_a_process_and_only_where_nothing_is_loaded(monkeypatch):
+    board = card(26).board
+    monkeypatch.setattr(PatternTable, "costs_no_load", staticmethod(lambda board: False))
+    assert PatternAside.worth(board)
+    monkeypatch.setattr(PatternAside, "asked", True)
+    assert not PatternAside.worth(board)
+    monkeypatch.setattr(PatternAside, "asked", False)
+    monkeypatch.setattr(PatternTable, "costs_no_load", staticmethod(lambda board: True))
+    assert not PatternAside.worth(board)
