@@ -25,6 +25,9 @@ from typing import Any
 from rhasp.model import Board, State
 from rhasp.search.pattern import PatternTable
 
+#: What the child wrote when it is not an answer (it printed something else).
+_UNREADABLE = object()
+
 
 class PatternAside:
     """:meth:`PatternTable.of` for ``board`` from ``start``, asked of a child process at once:
@@ -69,15 +72,24 @@ class PatternAside:
     @property
     def failed(self) -> bool:
         """Whether the child ended without an answer (killed, or no Python to run this
-        module: a frozen application), once :attr:`ready`."""
-        return self._answer == b""
+        module: a frozen application; or its answer is not one), once :attr:`ready`."""
+        return self._answer == b"" or self._read() is _UNREADABLE
 
     def table(self) -> PatternTable | None:
         """The child's pattern, once :attr:`ready`: None where it found none or failed."""
+        table = self._read()
+        return table if isinstance(table, PatternTable) else None
+
+    def _read(self) -> object:
+        """The child's answer unpickled, None before it, :data:`_UNREADABLE` if it is not a
+        pattern or None (the child printed something else, or ended early)."""
         if not self._answer:
             return None
-        table = pickle.loads(self._answer)
-        return table if isinstance(table, PatternTable) else None
+        try:
+            answer = pickle.loads(self._answer)
+        except Exception:  # whatever unpickling raises: not an answer
+            return _UNREADABLE
+        return answer if answer is None or isinstance(answer, PatternTable) else _UNREADABLE
 
     def close(self) -> None:
         """End the child if it still runs (the search ended first)."""
@@ -87,8 +99,12 @@ class PatternAside:
 
 
 def _answer() -> None:
+    """The child's part: the question from standard input, the answer to standard output,
+    which nothing else writes to (what the choice prints goes to standard error)."""
+    answer, sys.stdout = sys.stdout.buffer, sys.stderr
     board, start, choice = pickle.loads(sys.stdin.buffer.read())
-    sys.stdout.buffer.write(pickle.dumps(PatternTable.of(board, start, **choice)))
+    answer.write(pickle.dumps(PatternTable.of(board, start, **choice)))
+    answer.flush()
 
 
 if __name__ == "__main__":

@@ -48,9 +48,12 @@ def test_a_child_closed_before_it_answers_fails():
     assert aside.table() is None
 
 
-def test_a_child_without_python_to_run_fails_or_is_refused(monkeypatch):
+def test_a_child_without_python_to_run_or_an_answer_fails_or_is_refused(monkeypatch):
     puzzle = card(26)
     monkeypatch.setattr(sys, "executable", "/bin/false")  # runs, and ends without an answer
+    aside = answered(PatternAside(puzzle.board, puzzle.start), 10)
+    assert aside.failed and aside.table() is None
+    monkeypatch.setattr(sys, "executable", "/bin/echo")  # ends well, with no answer
     aside = answered(PatternAside(puzzle.board, puzzle.start), 10)
     assert aside.failed and aside.table() is None
     monkeypatch.setattr(sys, "executable", "/no/such/python")
