@@ -8,10 +8,13 @@ and runs on the other core, so the search goes on without the pattern meanwhile 
 when it comes. The answer cannot change: the pattern's bound is a true lower bound whenever it
 is added, and a child that fails or is too late only leaves the search without it.
 
-The child is this module run by the same interpreter (``python -m rhasp.search.aside``): it
-reads the question (the board, the start and the choice's bounds) pickled from its standard
-input and writes the table pickled to its standard output. Both ends are this code, of this
-process's installation, in one call: nothing is read back that this call did not just ask.
+The child is this module run by the same interpreter: it reads the question (the board, the
+start and the choice's bounds) pickled from its standard input and writes the table pickled to
+its standard output. Both ends must be this very code: a table of another rhasp (a checkout in
+the folder the command runs from, ahead of the installed package on the path of ``python -m``)
+could key its boards otherwise and prune a minimal plan. So the child puts this package's
+folder first on its path and answers only if the module it runs is this file; anything else
+is a child that failed.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import pickle
 import subprocess
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 from rhasp.model import Board, State
@@ -27,6 +31,13 @@ from rhasp.search.pattern import PatternTable
 
 #: What the child wrote when it is not an answer (it printed something else).
 _UNREADABLE = object()
+#: This module, which the child must run, and the folder its package ``rhasp`` is in.
+HERE = Path(__file__).resolve()
+ROOT = HERE.parents[2]
+#: The child's program: this package first on the path, then :func:`_answer`.
+CHILD = (
+    "import sys; sys.path.insert(0, sys.argv[1]); from rhasp.search.aside import _answer; _answer()"
+)
 
 
 class PatternAside:
@@ -48,7 +59,7 @@ class PatternAside:
         PatternAside.asked = True
         self._answer: bytes | None = None
         self._process = subprocess.Popen(
-            [sys.executable, "-m", __name__],
+            [sys.executable, "-c", CHILD, str(ROOT), str(HERE)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -102,10 +113,8 @@ def _answer() -> None:
     """The child's part: the question from standard input, the answer to standard output,
     which nothing else writes to (what the choice prints goes to standard error)."""
     answer, sys.stdout = sys.stdout.buffer, sys.stderr
+    if str(HERE) != sys.argv[2]:
+        sys.exit(f"another rhasp: {HERE}, not {sys.argv[2]}")
     board, start, choice = pickle.loads(sys.stdin.buffer.read())
     answer.write(pickle.dumps(PatternTable.of(board, start, **choice)))
     answer.flush()
-
-
-if __name__ == "__main__":
-    _answer()

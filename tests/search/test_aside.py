@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from rhasp.search import PatternAside, PatternTable
+from rhasp.search import PatternAside, PatternTable, aside
 from tests.boards import card
 
 
@@ -70,3 +71,23 @@ def test_a_child_is_worth_asking_once_a_process_and_only_where_nothing_is_loaded
     monkeypatch.setattr(PatternAside, "asked", False)
     monkeypatch.setattr(PatternTable, "costs_no_load", staticmethod(lambda board: True))
     assert not PatternAside.worth(board)
+
+
+def test_a_child_that_runs_another_rhasp_fails(monkeypatch, tmp_path):
+    """The child answers only from this very module: one that finds another file where this
+    process's is (another rhasp ahead on its path) ends without an answer."""
+    monkeypatch.setattr(aside, "HERE", Path(tmp_path, "rhasp", "search", "aside.py"))
+    puzzle = card(26)
+    assert answered(PatternAside(puzzle.board, puzzle.start), 30).failed
+
+
+def test_the_child_runs_this_rhasp_from_another_folder(monkeypatch, tmp_path):
+    """From a folder with a package ``rhasp`` of its own (a checkout, where ``python -m``
+    would import it first), the child still runs this one and answers."""
+    fake = tmp_path / "rhasp"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise ImportError('the wrong rhasp')\n")
+    monkeypatch.chdir(tmp_path)
+    puzzle = card(26)
+    found = answered(PatternAside(puzzle.board, puzzle.start))
+    assert not found.failed and found.table() is not None
