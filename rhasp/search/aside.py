@@ -19,6 +19,7 @@ is a child that failed.
 
 from __future__ import annotations
 
+import os
 import pickle
 import subprocess
 import sys
@@ -51,9 +52,11 @@ class PatternAside:
 
     @classmethod
     def worth(cls, board: Board) -> bool:
-        """Whether to ask a child for ``board``'s pattern: the code it needs is not loaded in
-        this process, and no child was asked here before."""
-        return not cls.asked and not PatternTable.costs_no_load(board)
+        """Whether to ask a child for ``board``'s pattern: there is another core for it to run
+        on, the code it needs is not loaded in this process, and no child was asked here
+        before."""
+        cores = os.cpu_count() or 1
+        return cores > 1 and not cls.asked and not PatternTable.costs_no_load(board)
 
     def __init__(self, board: Board, start: State, **choice: Any) -> None:
         PatternAside.asked = True

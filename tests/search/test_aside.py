@@ -65,7 +65,11 @@ def test_a_child_without_python_to_run_or_an_answer_fails_or_is_refused(monkeypa
 def test_a_child_is_worth_asking_once_a_process_and_only_where_nothing_is_loaded(monkeypatch):
     board = card(26).board
     monkeypatch.setattr(PatternTable, "costs_no_load", staticmethod(lambda board: False))
+    monkeypatch.setattr(aside.os, "cpu_count", lambda: 2)
     assert PatternAside.worth(board)
+    monkeypatch.setattr(aside.os, "cpu_count", lambda: 1)  # no other core to run on
+    assert not PatternAside.worth(board)
+    monkeypatch.setattr(aside.os, "cpu_count", lambda: 2)
     monkeypatch.setattr(PatternAside, "asked", True)
     assert not PatternAside.worth(board)
     monkeypatch.setattr(PatternAside, "asked", False)
