@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from rhasp.engines import AspOptions
 from rhasp.engines.clingo_options import checked_clingo_args
 from rhasp.errors import InputError
-from rhasp.limits import Budget
+from rhasp.limits import BYTES_PER_STATE, Budget, default_max_states
 from rhasp.model import Move, Puzzle
 from rhasp.progress import HorizonCalls, Progress
 from rhasp.search import MOST_STATES
@@ -64,6 +64,19 @@ def choice(value: Any, allowed: Sequence[str], name: str) -> str:
         return value
     *most, last = [repr(option) for option in allowed]
     raise InputError(f"give {', '.join(most)} or {last}, not {shown(value)}", name)
+
+
+def max_states_for(
+    max_states: int | None, processes: int = 1, bytes_each: int = BYTES_PER_STATE
+) -> int:
+    """``max_states`` when given, else what half the memory holds at ``bytes_each`` a state,
+    shared by ``processes`` searching at once, and at most :data:`BOUNDS`' highest (the
+    ``MOST_STATES`` a search's store keeps: a larger default would stop there and advise
+    raising a limit the bound refuses): the one place that default is reckoned, for the
+    requests and for the generation's own callers."""
+    if max_states is not None:
+        return max_states
+    return min(default_max_states(processes, bytes_each), BOUNDS["max_states"][1])
 
 
 def whole(value: Any, name: str, low: int | None = 0, high: int | None = LARGEST) -> int:

@@ -122,7 +122,7 @@ def peak_memory() -> int:
 def default_max_states(processes: int = 1, bytes_each: int = BYTES_PER_STATE) -> int:
     """What half the memory holds at ``bytes_each`` a state, shared by ``processes``
     searching at once. The states a search may reach unless told otherwise are this, at most
-    the store's ``MOST_STATES`` (:func:`rhasp.requests.max_states_for`: this module sits
+    the store's ``MOST_STATES`` (:func:`rhasp.arguments.max_states_for`: this module sits
     below the search and cannot name it; a search stops at ``MOST_STATES`` whatever its
     budget)."""
     return max(1_000, int(machine_memory() * MEMORY_SHARE) // processes // bytes_each)

@@ -4,7 +4,7 @@ share: each lives here once, so every way in gives the same answer.
 A request is a frozen dataclass whose fields are checked when it is built
 (:mod:`rhasp.arguments`), so a bad one never reaches a search. It owns its defaults and its
 budget: a field left None is what the machine's memory allows, shared by the processes that
-search at once (:func:`max_states_for`). The policies:
+search at once (:func:`rhasp.arguments.max_states_for`). The policies:
 
 - solving (:func:`run_solve`): the solve policy of :mod:`rhasp.solving`, the engine named
   or the one the board's size calls for (:data:`SMALL_ENGINE` up to 6×6, or
@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from rhasp import arguments, solving
+from rhasp.arguments import max_states_for
 from rhasp.engines import ENGINES, AspOptions, Engine
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
 from rhasp.errors import InputError, SearchLimit, counted
@@ -37,25 +38,11 @@ from rhasp.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
     Budget,
-    default_max_states,
     max_atoms_for,
 )
 from rhasp.model import MAX_SIDE, Puzzle, ShownAsText
 from rhasp.progress import Progress
-from rhasp.search import MOST_STATES
 from rhasp.solution import OBJECTIVES, Objective, Solution
-
-
-def max_states_for(
-    max_states: int | None, processes: int = 1, bytes_each: int = BYTES_PER_STATE
-) -> int:
-    """``max_states`` when given, else what half the memory holds at ``bytes_each`` a state,
-    shared by ``processes`` searching at once, and at most :data:`rhasp.search.MOST_STATES`,
-    the most a search's store keeps (a larger default would stop there and advise raising a
-    limit :data:`rhasp.arguments.BOUNDS` refuses): the one place that default is reckoned."""
-    if max_states is not None:
-        return max_states
-    return min(default_max_states(processes, bytes_each), MOST_STATES)
 
 
 def processes_for(jobs: int | None) -> int:

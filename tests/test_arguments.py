@@ -91,3 +91,16 @@ def test_a_range_that_reads_as_shares_or_as_percentages_is_refused_naming_both(
     with pytest.raises(InputError) as raised:
         arguments.percent_range(value, "covered")
     assert percents in raised.value.what and shares in raised.value.what
+
+
+def test_the_default_state_limit_is_the_memorys_share_up_to_the_most_a_store_keeps(monkeypatch):
+    """The default is what half the memory holds, but never past MOST_STATES, the bound of
+    ``max_states``: a larger one would stop there and advise raising a limit the bound
+    refuses. A number given is left as it is (the bound checks it)."""
+    most = arguments.BOUNDS["max_states"][1]
+    monkeypatch.setattr("rhasp.limits.machine_memory", lambda: 1 << 50)  # a petabyte
+    assert arguments.max_states_for(None) == most
+    assert arguments.max_states_for(1_000) == 1_000
+    monkeypatch.setattr("rhasp.limits.machine_memory", lambda: 1 << 30)
+    assert arguments.max_states_for(None) < most
+    assert arguments.max_states_for(None, processes=2) < arguments.max_states_for(None)

@@ -29,8 +29,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from rhasp.arguments import max_states_for
 from rhasp.limits import max_atoms_for
-from rhasp.requests import max_states_for
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]

@@ -17,7 +17,6 @@ from rhasp.requests import (
     DeckRequest,
     EnumerateRequest,
     SolveRequest,
-    max_states_for,
     search_budget,
 )
 from rhasp.search import MOST_STATES
@@ -124,12 +123,8 @@ def test_a_static_verdict_reads_as_the_command_line_says_it():
 
 
 def test_the_default_state_limit_stops_at_the_most_a_store_keeps(monkeypatch):
-    """On a machine whose memory holds more states than a search's store keeps, the default
-    is MOST_STATES: a larger one would stop there and advise raising a limit the bounds
-    refuse. A number given is left as it is (the bounds check it)."""
+    """On a machine whose memory holds more states than a search's store keeps, a request's
+    default budget is MOST_STATES (rhasp.arguments.max_states_for reckons it)."""
     monkeypatch.setattr("rhasp.limits.machine_memory", lambda: 1 << 50)  # a petabyte
-    assert max_states_for(None) == MOST_STATES
     assert search_budget().states == MOST_STATES
-    assert max_states_for(1_000) == 1_000
-    monkeypatch.setattr("rhasp.limits.machine_memory", lambda: 1 << 30)
-    assert max_states_for(None) < MOST_STATES
+    assert search_budget(1_000).states == 1_000

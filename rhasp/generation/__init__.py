@@ -30,6 +30,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from rhasp.arguments import max_states_for
 from rhasp.canonical import (
     Budgets,
     Canonical,
@@ -50,7 +51,7 @@ from rhasp.generation.boards import covered as covered
 from rhasp.generation.boards import covered_cells as covered_cells
 from rhasp.generation.boards import most_vehicles as most_vehicles
 from rhasp.generation.boards import random_board as random_board
-from rhasp.limits import Budget, Limit, default_max_states
+from rhasp.limits import Budget, Limit
 from rhasp.model import Puzzle
 from rhasp.parallel import fan_out
 from rhasp.progress import Progress
@@ -435,7 +436,7 @@ def distinct_puzzles(
         seconds = SECONDS_PER_PUZZLE * count if seconds is None else seconds
     if max_boards is None and seconds is None:
         raise ValueError("distinct_puzzles needs a count or a bound: it would never end")
-    states = default_max_states(jobs) if max_states is None else max_states
+    states = max_states_for(max_states, jobs)
     searching = None if seconds is None else seconds - min(WRAP_UP, seconds / 10)
     if searching is not None:
         tried.ends = tried.began + searching
