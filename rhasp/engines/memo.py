@@ -69,7 +69,7 @@ import math
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from clingo import Function, Number
 
@@ -199,8 +199,9 @@ class StateMemo:
             self.memo.setdefault(start, 0)
             table = self._board.table
             self._threads = [_Thread(start, table) for _ in range(init.number_of_threads)]
-        if self._pattern_due():
-            self._add_pattern()
+        where = self._pattern_due()
+        if where is not None:
+            self._add_pattern(aside=where == "aside")
         self._came()
         if len(self._threads) != init.number_of_threads:
             raise RuntimeError("the state memo needs the same number of threads every solve")
@@ -211,33 +212,34 @@ class StateMemo:
                 thread.assign(entry)
         self._forced.clear()
 
-    def _pattern_due(self) -> bool:
-        """Whether to choose the pattern database now: with the bound and the pattern on,
-        once, at the first horizon of :attr:`pattern_from` steps or more (the horizons
-        before it are cheap, and most of the cards end there; choosing takes up to a
-        second), once the solve has spent :attr:`pattern_rent` seconds, what the first
-        choice in a process costs, or at once where that cost is paid already (the
-        pattern's code loaded). Renting until the rent adds up to the price: an easy card in
-        a process of its own ends before it pays for a pattern it would not use, and a
-        solve pays at most about twice what the better choice in hindsight costs. With
-        :attr:`pattern_aside`, a process's first pattern is asked of a child process at once
-        instead (:class:`rhasp.search.PatternAside`): the solve goes on meanwhile and takes
-        the pattern when it comes, so it rents nothing. When the pattern comes changes only
-        what is pruned, never the answer: its bound is a true lower bound whenever it is
-        added (:class:`rhasp.search.PatternTable`)."""
+    def _pattern_due(self) -> Literal["here", "aside"] | None:
+        """Where to choose the pattern database now ("here", or "aside": a child process),
+        None if not now: with the bound and the pattern on, once, at the first horizon of
+        :attr:`pattern_from` steps or more (the horizons before it are cheap, and most of
+        the cards end there; choosing takes up to a second), once the solve has spent
+        :attr:`pattern_rent` seconds, what the first choice in a process costs, or at once
+        where that cost is paid already (the pattern's code loaded). Renting until the rent
+        adds up to the price: an easy card in a process of its own ends before it pays for a
+        pattern it would not use, and a solve pays at most about twice what the better
+        choice in hindsight costs. With :attr:`pattern_aside`, a process's first pattern is
+        asked of a child process at once instead (:class:`rhasp.search.PatternAside`): the
+        solve goes on meanwhile and takes the pattern when it comes, so it rents nothing.
+        When the pattern comes changes only what is pruned, never the answer: its bound is a
+        true lower bound whenever it is added (:class:`rhasp.search.PatternTable`)."""
         board = self._board
         assert board is not None
         wanted = self.bound and self.pattern
         if not wanted or self._patterned or self._last() < self.pattern_from:
-            return False
+            return None
+        if self.pattern_aside and PatternAside.worth(board.model):
+            return "aside"
         paid = time.perf_counter() - self._since >= self.pattern_rent
-        aside = self.pattern_aside and PatternAside.worth(board.model)
-        return paid or aside or PatternTable.costs_no_load(board.model)
+        return "here" if paid or PatternTable.costs_no_load(board.model) else None
 
-    def _add_pattern(self) -> None:
+    def _add_pattern(self, aside: bool) -> None:
         """Bound also by the fewest moves (by slides: slides) of the puzzle with some of its
         vehicles only (:class:`rhasp.search.PatternTable`, argued there), chosen from the
-        start."""
+        start, by a child process with ``aside`` (chosen here if none can start)."""
         self._patterned = True
         board = self._board
         assert board is not None
@@ -247,7 +249,7 @@ class StateMemo:
         gone = board.table.gone
         start = tuple(None if f == gone else f for f in board.table.fields(self._start))
         choice = {"seconds": left / 2, "by_slides": board.by_cells, "seconds_left": left}
-        if self.pattern_aside and PatternAside.worth(board.model):
+        if aside:
             try:
                 self._aside = PatternAside(board.model, start, **choice)
                 return
