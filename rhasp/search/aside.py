@@ -30,8 +30,8 @@ from typing import Any
 from rhasp.model import Board, State
 from rhasp.search.pattern import PatternTable
 
-#: What the child wrote when it is not an answer (it printed something else).
-_UNREADABLE = object()
+#: A child's answer not come yet, and one that is none (it failed, or wrote something else).
+_PENDING, _FAILED = object(), object()
 #: This module, which the child must run, and the folder its package ``rhasp`` is in.
 HERE = Path(__file__).resolve()
 ROOT = HERE.parents[2]
@@ -60,7 +60,7 @@ class PatternAside:
 
     def __init__(self, board: Board, start: State, **choice: Any) -> None:
         PatternAside.asked = True
-        self._answer: bytes | None = None
+        self._answer: object = _PENDING  # read once, by the thread that waits for it
         self._process = subprocess.Popen(
             [sys.executable, "-c", CHILD, str(ROOT), str(HERE)],
             stdin=subprocess.PIPE,
@@ -71,45 +71,44 @@ class PatternAside:
         threading.Thread(target=self._talk, args=(question,), daemon=True).start()
 
     def _talk(self, question: bytes) -> None:
-        """Ask, then wait for the answer (the wait lets go of the interpreter's lock)."""
+        """Ask, then wait for the answer (the wait lets go of the interpreter's lock), and
+        read it: a pattern or None, else :data:`_FAILED`."""
         try:
-            answer, _ = self._process.communicate(question)
+            written, _ = self._process.communicate(question)
         except (OSError, ValueError):  # the child ended early, or was closed
-            answer = b""
-        self._answer = answer if self._process.returncode == 0 else b""
+            written = b""
+        self._answer = _unpickled(written) if self._process.returncode == 0 else _FAILED
 
     @property
     def ready(self) -> bool:
         """Whether the child has answered, or failed."""
-        return self._answer is not None
+        return self._answer is not _PENDING
 
     @property
     def failed(self) -> bool:
         """Whether the child ended without an answer (killed, or no Python to run this
         module: a frozen application; or its answer is not one), once :attr:`ready`."""
-        return self._answer == b"" or self._read() is _UNREADABLE
+        return self._answer is _FAILED
 
     def table(self) -> PatternTable | None:
         """The child's pattern, once :attr:`ready`: None where it found none or failed."""
-        table = self._read()
-        return table if isinstance(table, PatternTable) else None
-
-    def _read(self) -> object:
-        """The child's answer unpickled, None before it, :data:`_UNREADABLE` if it is not a
-        pattern or None (the child printed something else, or ended early)."""
-        if not self._answer:
-            return None
-        try:
-            answer = pickle.loads(self._answer)
-        except Exception:  # whatever unpickling raises: not an answer
-            return _UNREADABLE
-        return answer if answer is None or isinstance(answer, PatternTable) else _UNREADABLE
+        return self._answer if isinstance(self._answer, PatternTable) else None
 
     def close(self) -> None:
         """End the child if it still runs (the search ended first)."""
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
+
+
+def _unpickled(written: bytes) -> object:
+    """What the child wrote, unpickled: a pattern or None, else :data:`_FAILED` (it printed
+    something else, or ended early)."""
+    try:
+        answer = pickle.loads(written)
+    except Exception:  # whatever unpickling raises: not an answer
+        return _FAILED
+    return answer if answer is None or isinstance(answer, PatternTable) else _FAILED
 
 
 def _answer() -> None:
