@@ -174,6 +174,7 @@ def prefer_compiled(sides: Iterable[int] = ()) -> bool:
 WARM_UP = (
     (core.breadth_first, {"stop_at_goal": True, "with_links": True}),
     (clusters.cluster, {}),
+    (clusters.reach, {}),
     (core.cheapest, {}),
     # Weighted or not, estimated or not: one signature, every flag passed as A* passes it
     # (pattern_bound.astar; a flag left out is another signature, compiled at the first A*).

@@ -52,7 +52,7 @@ def compiled_core() -> ModuleType | None:
 
 
 #: The functions jit compiles, each cached by numba on its own.
-COMPILED = ("breadth_first", "cheapest", "best_first", "cluster", "enumerate_shard")
+COMPILED = ("breadth_first", "cheapest", "best_first", "cluster", "reach", "enumerate_shard")
 
 
 def _cached_in(jit: ModuleType, version: Path) -> bool:

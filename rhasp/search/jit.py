@@ -229,6 +229,7 @@ cheapest = njit(cache=True, nogil=True)(core.cheapest)
 best_first = njit(cache=True, nogil=True)(core.best_first)
 
 cluster = njit(cache=True, nogil=True)(clusters.cluster)
+reach = njit(cache=True, nogil=True)(clusters.reach)
 enumerate_shard = njit(cache=True, nogil=True)(shards.enumerate_shard)
 
 

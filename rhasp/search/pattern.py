@@ -50,7 +50,7 @@ from rhasp.model import Board, Puzzle, State
 from rhasp.search import clusters
 from rhasp.search.geometry import Geometry
 from rhasp.search.graph import ClusterGraph, explore_cluster
-from rhasp.search.runner import RUNNER, UNLIMITED
+from rhasp.search.runner import RUNNER, UNLIMITED, run
 
 #: The most boards a pattern's cluster may have: the table is built before the search starts,
 #: in the time of a breadth-first search of that many boards (bench/README.md, "Later still: a
@@ -58,6 +58,9 @@ from rhasp.search.runner import RUNNER, UNLIMITED
 MAX_BOARDS = 10_000
 #: How many patterns each round of the choice keeps.
 BEAM = 3
+#: The compiled searches the choice runs: every pattern it tries reached, the chosen one
+#: explored whole for its table.
+CHOICE_SEARCHES = (clusters.reach, clusters.cluster)
 #: How long the choice may take, in seconds, besides loading the compiled core: then it keeps
 #: the best pattern found so far.
 SECONDS = 1.0
@@ -81,7 +84,8 @@ class PatternTable:
         """Whether choosing a pattern for ``board`` now would load nothing: the compiled
         cluster search for its boards (the board's cells, keys of one word) is already loaded
         in this process. Asks only; loads nothing."""
-        return RUNNER.is_loaded(clusters.cluster, _choice_geometry(board).tables)
+        tables = _choice_geometry(board).tables
+        return all(RUNNER.is_loaded(search, tables) for search in CHOICE_SEARCHES)
 
     @classmethod
     def of(
@@ -101,9 +105,11 @@ class PatternTable:
         The choice is a beam search over the vehicles kept: from the target alone, each
         round adds one vehicle to each of the :data:`BEAM` best patterns so far and keeps
         the best of those, best meaning the start farthest from the goal, then the fewer
-        boards (room for more vehicles). A single best pattern a round (greedy) stalls where
-        no one vehicle moves the start farther but two would; the beam gets past most such
-        places (bench/README.md, "Later still: a pattern database"). Where the core is not
+        boards (room for more vehicles); each pattern tried is only reached
+        (:func:`reach_pattern`), the chosen one explored whole for its table. A single best
+        pattern a round (greedy) stalls where no one vehicle moves the start farther but two
+        would; the beam gets past most such places (bench/README.md, "Later still: a pattern
+        database"). Where the core is not
         compiled (yet), the choice is greedy: the beam would not get far within the time.
         After :data:`SECONDS` (or ``seconds``, if fewer: the share of a search's deadline it
         may take) it stops with the best so far: a weaker bound on a slow machine or where the
@@ -131,27 +137,31 @@ class PatternTable:
                     if vehicle in keep or pattern in seen:
                         continue
                     seen.add(pattern)
-                    found = explore_pattern(board, start, pattern, max_boards)
-                    if found is not None:
-                        round_.append((_score(found), pattern, found))
-            round_.sort(key=lambda tried: (tried[0], tried[1]), reverse=True)
+                    reached = reach_pattern(board, start, pattern, max_boards)
+                    if reached is not None:
+                        round_.append((_score(*reached), pattern))
+            round_.sort(reverse=True)
             del round_[width:]
-            beam = [pattern for _, pattern, _ in round_]
+            beam = [pattern for _, pattern in round_]
             if round_ and (best is None or round_[0][0] > best[0]):
                 best = round_[0]
         if best is None:
             return None
-        _, keep, graph = best
-        return cls._table(board, keep, graph, by_slides)
+        return cls.kept(board, start, best[1], by_slides, max_boards)
 
     @classmethod
     def kept(
-        cls, board: Board, start: State, keep: tuple[int, ...], by_slides: bool = False
+        cls,
+        board: Board,
+        start: State,
+        keep: tuple[int, ...],
+        by_slides: bool = False,
+        max_boards: int = MAX_BOARDS,
     ) -> PatternTable | None:
         """The table of the pattern that keeps the vehicles ``keep`` (the target among them),
-        None if its cluster has more than :data:`MAX_BOARDS` boards."""
+        None if its cluster has more than ``max_boards`` boards."""
         keep = tuple(sorted(keep))
-        found = explore_pattern(board, start, keep, MAX_BOARDS)
+        found = explore_pattern(board, start, keep, max_boards)
         return None if found is None else cls._table(board, keep, found, by_slides)
 
     @classmethod
@@ -190,18 +200,24 @@ class PatternTable:
 
 
 def _compiled(board: Board, start: State, seconds: float) -> bool:
-    """Have the core's cluster search come compiled, and say whether it has: the choice
-    explores a few hundred small clusters, several times faster compiled. Loaded now if
+    """Have the core's cluster searches (:data:`CHOICE_SEARCHES`) come compiled, and say
+    whether they have: the choice explores a few hundred small clusters, several times faster
+    compiled. Loaded now if
     cached (a few tenths of a second) and the search has ``seconds`` left for it
     (:meth:`rhasp.search.runner.Runner.warm_up`), else compiled in the background while the
     choice runs uncompiled."""
     geometry = _choice_geometry(board)
     key = geometry.key(start)
-    return RUNNER.warm_up(clusters.cluster, geometry.tables, key, UNLIMITED, seconds_left=seconds)
+    return all(
+        [
+            RUNNER.warm_up(search, geometry.tables, key, UNLIMITED, seconds_left=seconds)
+            for search in CHOICE_SEARCHES
+        ]
+    )
 
 
 def _choice_geometry(board: Board) -> Geometry:
-    """The tables whose compiled cluster search the choice has come (:func:`_compiled`) and
+    """The tables whose compiled cluster searches the choice has come (:func:`_compiled`) and
     asks about (:meth:`PatternTable.costs_no_load`): the board's, its targets staying, as a
     cluster is searched."""
     return Geometry.of(board, targets_leave=False)
@@ -213,16 +229,37 @@ def explore_pattern(
     """The cluster of the pattern that keeps ``keep`` from the start's projection, None
     beyond ``max_boards`` (A*'s patterns are explored here too:
     :mod:`rhasp.search.pattern_bound`)."""
-    lifted = {v.label for i, v in enumerate(board.vehicles) if i not in keep}
-    pattern = Puzzle(board, start).without(lifted)
+    pattern = _pattern(board, start, keep)
     try:
         return explore_cluster(pattern.board, pattern.placement, Budget(states=max_boards))
     except SearchLimit:
         return None
 
 
-def _score(graph: ClusterGraph) -> tuple[int, int]:
+def reach_pattern(
+    board: Board, start: State, keep: tuple[int, ...], max_boards: int
+) -> tuple[int, int] | None:
+    """The boards of the cluster of the pattern that keeps ``keep``, and its start's fewest
+    moves (-1: no plan), as :func:`explore_pattern` finds them but without keeping the
+    cluster (:func:`rhasp.search.clusters.reach`): what the choice asks of every pattern it
+    tries. None beyond ``max_boards``."""
+    pattern = _pattern(board, start, keep)
+    geometry = Geometry.of(pattern.board, targets_leave=False)
+    key = geometry.key(pattern.placement)
+    try:
+        states, fewest = run(geometry, clusters.reach, key, budget=Budget(states=max_boards))
+    except SearchLimit:
+        return None
+    return int(states), int(fewest)
+
+
+def _pattern(board: Board, start: State, keep: tuple[int, ...]) -> Puzzle:
+    """The puzzle from ``start`` with every vehicle but ``keep`` lifted off."""
+    lifted = {v.label for i, v in enumerate(board.vehicles) if i not in keep}
+    return Puzzle(board, start).without(lifted)
+
+
+def _score(states: int, fewest: int) -> tuple[int, int]:
     """How far the pattern puts the start from the goal (a pattern without a plan from the
     start settles the puzzle: no plan), then the fewer boards."""
-    start = graph.distance[0]
-    return (1 << 20 if start < 0 else start), -graph.states
+    return (1 << 20 if fewest < 0 else fewest), -states

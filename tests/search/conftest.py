@@ -23,6 +23,7 @@ WARMED = {
     "best_first": "core.best_first",
     "cheapest": "core.cheapest",
     "cluster": "clusters.cluster",
+    "reach": "clusters.reach",
 }
 #: The shape of a board whose key and cells take one word each (6×6 and smaller).
 ONE_WORD = "1x1"
