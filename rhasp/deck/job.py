@@ -45,7 +45,6 @@ class Job:
     settings: Settings
 
 
-ONE_THREAD = ("--parallel-mode=1",)
 #: From this many puzzles on, a deck is work enough to load the compiled core at once.
 COMPILE_FROM = 100
 
@@ -83,9 +82,7 @@ class CountingBfs:
 def _record(job: Job, puzzle: Puzzle) -> DeckRecord:
     settings = job.settings
     budget = Budget(settings.max_states)
-    # The deck's parallelism is one puzzle per worker process, so an ASP solve here runs
-    # one solver thread rather than the memo's default of one per core.
-    options = AspOptions(clingo_args=ONE_THREAD)
+    options = AspOptions()  # one solver thread: the deck's parallelism is its workers
     request = SolveRequest(
         puzzle,
         settings.objective,

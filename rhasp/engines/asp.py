@@ -13,14 +13,13 @@ clingo are those of its search only (:mod:`rhasp.engines.clingo_options`).
 
 By default the state memo (``rhasp/engines/memo.py``) rides along: a propagator that prunes
 boards the search has already reached at an earlier step, with clingo's domain heuristic
-deciding the steps in time order (the ``#heuristic`` rules in ``board.lp``) and, on a machine
-with two cores or more, two solver threads sharing one memo. ``memo=False`` runs exactly what
-``clingo encodings/moves.lp instance.lp`` runs.
+deciding the steps in time order (the ``#heuristic`` rules in ``board.lp``), on one solver
+thread (several, asked for with ``--parallel-mode``, share one memo). ``memo=False`` runs
+exactly what ``clingo encodings/moves.lp instance.lp`` runs.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
@@ -83,11 +82,13 @@ def say_once(code: clingo.MessageCode, message: str) -> None:
 
 def memo_options(clingo_args: Sequence[str]) -> list[str]:
     """The clingo options the memo runs with, each unless the user's options set it: the
-    domain heuristic (time-ordered steps) and one solver thread per core, at most two (the
-    threads share the memo; bench/README.md measures what the second one gains)."""
-    threads = min(2, os.cpu_count() or 1)
-    wanted = {"heuristic": "--heuristic=Domain", "parallel-mode": f"--parallel-mode={threads}"}
-    given = {option_name(arg) for arg in clingo_args}  # -t2 is --parallel-mode too
+    domain heuristic (time-ordered steps). The search runs on clingo's one solver thread:
+    a second one, racing the first on the other core and sharing its memo, no longer pays
+    since the memo's pattern database, and a new process's pattern is chosen on that core
+    meanwhile (bench/README.md, "one solver thread"); ``--parallel-mode=2`` still asks for
+    two."""
+    wanted = {"heuristic": "--heuristic=Domain"}
+    given = {option_name(arg) for arg in clingo_args}
     return [option for name, option in wanted.items() if name not in given]
 
 
