@@ -74,7 +74,7 @@ from typing import Any, Literal
 from clingo import Function, Number
 
 from rhasp.model import Board, Vehicle
-from rhasp.search import BoundTable, PatternAside, PatternTable
+from rhasp.search import BoundTable, PatternAside, PatternTable, PatternThread
 
 #: The first horizon at which the memo chooses its pattern database (steps: moves or slides).
 PATTERN_FROM = 12
@@ -163,12 +163,14 @@ class StateMemo:
     #: When the solve must end (``time.perf_counter()``; the driver sets it): the pattern's
     #: choice takes at most the time left, and none when too little is.
     deadline: float = math.inf
-    #: Where the pattern's code is not loaded in this process, choose it in a child process
-    #: (:class:`rhasp.search.PatternAside`) at once, and search on until it comes, rather
-    #: than rent first and then wait for the load here. rhasp's driver sets it; the clingo
-    #: executable, whose interpreter is not one to start, keeps the default.
+    #: Choose the pattern beside the search, and search on until it comes: where its code is
+    #: not loaded in this process, in a child process (:class:`rhasp.search.PatternAside`)
+    #: at once, rather than rent first and then wait for the load here; where it is, in a
+    #: thread (:class:`rhasp.search.PatternThread`), on another core. rhasp's driver sets
+    #: it; the clingo executable, whose interpreter is not one to start, keeps the default.
     pattern_aside: bool = False
-    _aside: PatternAside | None = None  # the child choosing the pattern, until it answers
+    #: The child or thread choosing the pattern, until it answers.
+    _aside: PatternAside | PatternThread | None = None
     _start: int = 0  # the board at step 0
     _patterned: bool = False  # the pattern database has been chosen (or found to be none)
     _since: float = math.inf  # when the memo first met the solve (``time.perf_counter()``)
@@ -201,7 +203,7 @@ class StateMemo:
             self._threads = [_Thread(start, table) for _ in range(init.number_of_threads)]
         where = self._pattern_due()
         if where is not None:
-            self._add_pattern(aside=where == "aside")
+            self._add_pattern(where)
         self._came()
         if len(self._threads) != init.number_of_threads:
             raise RuntimeError("the state memo needs the same number of threads every solve")
@@ -212,8 +214,9 @@ class StateMemo:
                 thread.assign(entry)
         self._forced.clear()
 
-    def _pattern_due(self) -> Literal["here", "aside"] | None:
-        """Where to choose the pattern database now ("here", or "aside": a child process),
+    def _pattern_due(self) -> Literal["here", "aside", "thread"] | None:
+        """Where to choose the pattern database now ("here", "aside": a child process, or
+        "thread"),
         None if not now: with the bound and the pattern on, once, at the first horizon of
         :attr:`pattern_from` steps or more (the horizons before it are cheap, and most of
         the cards end there; choosing takes up to a second), once the solve has spent
@@ -223,7 +226,9 @@ class StateMemo:
         pattern it would not use, and a solve pays at most about twice what the better
         choice in hindsight costs. With :attr:`pattern_aside`, a process's first pattern is
         asked of a child process at once instead (:class:`rhasp.search.PatternAside`): the
-        solve goes on meanwhile and takes the pattern when it comes, so it rents nothing.
+        solve goes on meanwhile and takes the pattern when it comes, so it rents nothing;
+        where the code is loaded, the pattern is chosen in a thread on another core
+        (:class:`rhasp.search.PatternThread`), the solve going on as well.
         When the pattern comes changes only what is pruned, never the answer: its bound is a
         true lower bound whenever it is added (:class:`rhasp.search.PatternTable`)."""
         board = self._board
@@ -233,13 +238,14 @@ class StateMemo:
             return None
         if self.pattern_aside and PatternAside.worth(board.model):
             return "aside"
-        paid = time.perf_counter() - self._since >= self.pattern_rent
-        return "here" if paid or PatternTable.costs_no_load(board.model) else None
+        if PatternTable.costs_no_load(board.model):
+            return "thread" if self.pattern_aside and PatternThread.worth() else "here"
+        return "here" if time.perf_counter() - self._since >= self.pattern_rent else None
 
-    def _add_pattern(self, aside: bool) -> None:
+    def _add_pattern(self, where: Literal["here", "aside", "thread"]) -> None:
         """Bound also by the fewest moves (by slides: slides) of the puzzle with some of its
         vehicles only (:class:`rhasp.search.PatternTable`, argued there), chosen from the
-        start, by a child process with ``aside`` (chosen here if none can start)."""
+        start ``where`` :meth:`_pattern_due` says (here if no child process can start)."""
         self._patterned = True
         board = self._board
         assert board is not None
@@ -249,7 +255,10 @@ class StateMemo:
         gone = board.table.gone
         start = tuple(None if f == gone else f for f in board.table.fields(self._start))
         choice = {"seconds": left / 2, "by_slides": board.by_cells, "seconds_left": left}
-        if aside:
+        if where == "thread":
+            self._aside = PatternThread(board.model, start, **choice)
+            return
+        if where == "aside":
             try:
                 self._aside = PatternAside(board.model, start, **choice)
                 return
@@ -265,8 +274,9 @@ class StateMemo:
             self._board = replace(board, table=board.table.with_pattern(pattern))
 
     def _came(self) -> None:
-        """Take the child's pattern, if it has answered; where it failed, choose again here
-        (:meth:`_pattern_due`: no child is asked twice in a process)."""
+        """Take the pattern of the child or thread, if it has answered; where the child
+        failed, choose again here (:meth:`_pattern_due`: no child is asked twice in a
+        process)."""
         aside = self._aside
         if aside is not None and aside.ready:
             self._aside = None
@@ -276,7 +286,8 @@ class StateMemo:
             self._take(aside.table())
 
     def close(self) -> None:
-        """End the child choosing the pattern, if it still runs: the search is over."""
+        """End the child or thread choosing the pattern, if it still runs: the search is
+        over."""
         if self._aside is not None:
             self._aside.close()
             self._aside = None

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from rhasp.limits import Budget
 from rhasp.model import Board, Piece, Plan, Puzzle, State, TargetSpec, build_puzzle
 from rhasp.search import clusters, core, shards
-from rhasp.search.aside import PatternAside
+from rhasp.search.aside import PatternAside, PatternThread
 from rhasp.search.bound_table import BoundTable
 from rhasp.search.cache import stop_serving
 from rhasp.search.geometry import WORD_BITS, Geometry
@@ -83,6 +83,7 @@ __all__ = [
     "Lines",
     "PatternAside",
     "PatternTable",
+    "PatternThread",
     "ShardLimits",
     "all_moves_graph",
     "best_first",

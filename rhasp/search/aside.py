@@ -1,4 +1,6 @@
-"""A pattern database chosen in a process of its own, while the search that wants it goes on.
+"""A pattern database chosen beside the search that wants it, while that search goes on: in a
+process of its own where this process has not loaded the choice's compiled code
+(:class:`PatternAside`), in a thread where it has (:class:`PatternThread`).
 
 Choosing the pattern (:meth:`PatternTable.of`) in a new process first loads numba and the
 compiled cluster search, most of a second, holding the interpreter's lock: a thread beside
@@ -7,6 +9,11 @@ loaded from the first horizon, in a thread"). A child process holds no lock of t
 and runs on the other core, so the search goes on without the pattern meanwhile and takes it
 when it comes. The answer cannot change: the pattern's bound is a true lower bound whenever it
 is added, and a child that fails or is too late only leaves the search without it.
+
+Once the code is loaded here (a process that solves several puzzles: a deck's worker, the
+server, a notebook), a thread serves: the compiled cluster searches, most of a choice, let go
+of the interpreter's lock, and the ASP search runs one solver thread, so the choice takes the
+other core (bench/README.md, "the choice beside the search, in a thread").
 
 The child is this module run by the same interpreter: it reads the question (the board, the
 start and the choice's bounds) pickled from its standard input and writes the table pickled to
@@ -99,6 +106,51 @@ class PatternAside:
         if self._process.poll() is None:
             self._process.kill()
         self._process.wait()
+
+
+class PatternThread:
+    """:meth:`PatternTable.of` for ``board`` from ``start``, chosen in a thread of this process
+    at once, with :class:`PatternAside`'s face: :attr:`ready` once chosen, :meth:`table` then
+    the pattern (None where there is none; what the choice raised is raised there, in the
+    search's thread, as if it had chosen itself), :meth:`close` stops the choice at its next
+    pattern tried."""
+
+    @staticmethod
+    def worth() -> bool:
+        """Whether a thread gains: there is another core for it to run on."""
+        return (os.cpu_count() or 1) > 1
+
+    def __init__(self, board: Board, start: State, **choice: Any) -> None:
+        self._answer: object = _PENDING
+        self._stop = threading.Event()
+        arguments = (board, start, choice)
+        self._thread = threading.Thread(target=self._choose, args=arguments, daemon=True)
+        self._thread.start()
+
+    def _choose(self, board: Board, start: State, choice: dict[str, Any]) -> None:
+        try:
+            self._answer = PatternTable.of(board, start, stop=self._stop.is_set, **choice)
+        except BaseException as error:  # raised again by table(), in the search's thread
+            self._answer = error
+
+    @property
+    def ready(self) -> bool:
+        """Whether the choice is over."""
+        return self._answer is not _PENDING
+
+    #: A thread never fails as a child does: what it raises is raised by :meth:`table`.
+    failed = False
+
+    def table(self) -> PatternTable | None:
+        """The pattern chosen, once :attr:`ready` (None: there is none)."""
+        if isinstance(self._answer, BaseException):
+            raise self._answer
+        return self._answer if isinstance(self._answer, PatternTable) else None
+
+    def close(self) -> None:
+        """Stop the choice, and wait for it to end (at its next pattern tried)."""
+        self._stop.set()
+        self._thread.join()
 
 
 def _unpickled(written: bytes) -> object:

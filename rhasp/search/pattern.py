@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rhasp.errors import SearchLimit
@@ -96,6 +97,7 @@ class PatternTable:
         seconds: float | None = None,
         by_slides: bool = False,
         seconds_left: float = math.inf,
+        stop: Callable[[], bool] = lambda: False,
     ) -> PatternTable | None:
         """The pattern chosen for ``board`` from its ``start`` (a placement), its table by
         slides with ``by_slides`` (chosen by moves all the same: module docstring), or None
@@ -115,7 +117,8 @@ class PatternTable:
         may take) it stops with the best so far: a weaker bound on a slow machine or where the
         core is not compiled yet, never another answer. Cached compiled code is loaded only
         where the search has ``seconds_left`` for it, as for A*'s patterns
-        (:meth:`rhasp.search.runner.Runner.warm_up`).
+        (:meth:`rhasp.search.runner.Runner.warm_up`). Once ``stop()`` says so (the search
+        that wanted the pattern has ended), it stops at once, with None.
         """
         if len(board.targets) != 1 or None in start:
             return None
@@ -131,6 +134,8 @@ class PatternTable:
             round_ = []
             for keep in beam:
                 for vehicle in range(count):
+                    if stop():
+                        return None
                     if time.perf_counter() >= deadline:
                         break
                     pattern = tuple(sorted((*keep, vehicle)))

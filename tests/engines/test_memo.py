@@ -17,7 +17,7 @@ from rhasp.engines.memo import StateMemo
 from rhasp.formats.facts import write_facts
 from rhasp.limits import Budget
 from rhasp.model import Puzzle
-from rhasp.search import PatternTable, fewest_moves, fewest_slides
+from rhasp.search import PatternAside, PatternTable, fewest_moves, fewest_slides
 from rhasp.search.geometry import Geometry
 from tests.boards import card, example, puzzles
 from tests.volume import examples
@@ -281,6 +281,37 @@ def test_a_pattern_asked_of_a_child_comes_without_rent(monkeypatch):
     horizon, _ = solve_with(memo, puzzle, "moves")
     assert horizon == BFS.solve(puzzle, "moves").length
     assert _Aside.asked == [(0, target)]  # once
+    assert memo._board.table.pattern.keep == (0, target)
+
+
+class _Thread(_Aside):
+    """A thread that has chosen at once, ``keep``'s table."""
+
+    asked: ClassVar[list[tuple[int, ...] | None]] = []
+
+    def __init__(self, board, start, **choice):
+        self.board, self.start, self.by_slides = board, start, choice["by_slides"]
+        _Thread.asked.append(self.keep)
+
+    @staticmethod
+    def worth():
+        return True
+
+
+def test_a_pattern_is_chosen_in_a_thread_where_its_code_is_loaded(monkeypatch):
+    """With ``pattern_aside`` and the choice's code loaded in this process, card 26's
+    pattern is chosen in a thread, asked once, and taken: the answer is BFS's."""
+    puzzle = card(26)
+    target = puzzle.board.index(puzzle.board.targets[0])
+    monkeypatch.setattr(_Thread, "keep", (0, target))
+    monkeypatch.setattr(_Thread, "asked", [])
+    monkeypatch.setattr(PatternAside, "asked", False)
+    monkeypatch.setattr("rhasp.engines.memo.PatternThread", _Thread)
+    monkeypatch.setattr(PatternTable, "costs_no_load", staticmethod(lambda board: True))
+    memo = StateMemo(pattern_aside=True, pattern_rent=math.inf)
+    horizon, _ = solve_with(memo, puzzle, "moves")
+    assert horizon == BFS.solve(puzzle, "moves").length
+    assert _Thread.asked == [(0, target)] and not PatternAside.asked  # no child
     assert memo._board.table.pattern.keep == (0, target)
 
 

@@ -1,6 +1,7 @@
-"""A pattern chosen in a child process (rhasp.search.aside): its answer is the table the
-parent would build for the same vehicles, and a child closed or without Python to run
-fails without an answer."""
+"""A pattern chosen beside the search (rhasp.search.aside): a child process's answer is the
+table the parent would build for the same vehicles, and a child closed or without Python to
+run fails without an answer; a thread's answer is the choice made here, what it raised is
+raised where the table is asked for, and closing it stops it."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from rhasp.search import PatternAside, PatternTable, aside
+from rhasp.search import PatternAside, PatternTable, PatternThread, aside
 from tests.boards import card
 
 
-def answered(aside: PatternAside, seconds: float = 120) -> PatternAside:
+def answered(aside: PatternAside | PatternThread, seconds: float = 120):
     """``aside`` once it has answered (or failed)."""
     ends = time.perf_counter() + seconds
     while not aside.ready:
@@ -95,3 +96,37 @@ def test_the_child_runs_this_rhasp_from_another_folder(monkeypatch, tmp_path):
     puzzle = card(26)
     found = answered(PatternAside(puzzle.board, puzzle.start))
     assert not found.failed and found.table() is not None
+
+
+@pytest.mark.parametrize(("number", "objective"), [(26, "moves"), (16, "slides")])
+def test_a_threads_pattern_is_the_one_chosen_here(number, objective):
+    puzzle = card(number)
+    by_slides = objective == "slides"
+    here = PatternTable.of(puzzle.board, puzzle.start, by_slides=by_slides, seconds=60)
+    beside = answered(PatternThread(puzzle.board, puzzle.start, by_slides=by_slides, seconds=60))
+    beside.close()
+    assert here is not None and beside.table() == here
+
+
+def test_what_a_threads_choice_raises_is_raised_where_its_table_is_asked_for(monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("broken on purpose")
+
+    monkeypatch.setattr(PatternTable, "of", broken)
+    beside = answered(PatternThread(card(26).board, card(26).start))
+    with pytest.raises(ValueError, match="on purpose"):
+        beside.table()
+
+
+def test_closing_a_thread_stops_its_choice(monkeypatch):
+    stops = []
+
+    def waiting(board, start, stop, **choice):  # a choice that runs until it is stopped
+        while not stop():
+            time.sleep(0.001)
+        stops.append(True)
+
+    monkeypatch.setattr(PatternTable, "of", waiting)
+    beside = PatternThread(card(26).board, card(26).start)
+    beside.close()
+    assert stops == [True] and beside.ready and beside.table() is None

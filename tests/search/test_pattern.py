@@ -185,3 +185,9 @@ def test_a_process_knows_whether_a_choice_would_load_code(jit):
         check=True,
     ).stdout.split()
     assert shown == ["False", "False", str(jit == "always")]
+
+
+def test_a_choice_told_to_stop_gives_no_pattern():
+    puzzle = card(26)
+    assert PatternTable.of(puzzle.board, puzzle.start) is not None
+    assert PatternTable.of(puzzle.board, puzzle.start, stop=lambda: True) is None
