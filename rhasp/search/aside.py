@@ -17,11 +17,12 @@ other core (bench/README.md, "the choice beside the search, in a thread").
 
 The child is this module run by the same interpreter: it reads the question (the board, the
 start and the choice's bounds) pickled from its standard input and writes the table pickled to
-its standard output. Both ends must be this very code: a table of another rhasp (a checkout in
-the folder the command runs from, ahead of the installed package on the path of ``python -m``)
-could key its boards otherwise and prune a minimal plan. So the child puts this package's
-folder first on its path and answers only if the module it runs is this file; anything else
-is a child that failed.
+its standard output, which it then closes: the parent takes the answer at once, not after the
+child's end (numba's teardown takes a fifth of a second more). Both ends must be this very
+code: a table of another rhasp (a checkout in the folder the command runs from, ahead of the
+installed package on the path of ``python -m``) could key its boards otherwise and prune a
+minimal plan. So the child puts this package's folder first on its path and answers only if
+the module it runs is this file; anything else is a child that failed.
 """
 
 from __future__ import annotations
@@ -79,12 +80,21 @@ class PatternAside:
 
     def _talk(self, question: bytes) -> None:
         """Ask, then wait for the answer (the wait lets go of the interpreter's lock), and
-        read it: a pattern or None, else :data:`_FAILED`."""
+        read it: a pattern or None, else :data:`_FAILED`. The answer is read to the end of
+        the child's output, which the child closes once it has written it, not to the
+        child's end: numba's teardown as a process ends takes a fifth of a second more. A
+        child that ends before it has answered whole leaves no answer: what it wrote does
+        not unpickle (:func:`_unpickled`)."""
+        process = self._process
+        assert process.stdin is not None and process.stdout is not None
         try:
-            written, _ = self._process.communicate(question)
+            with process.stdin:
+                process.stdin.write(question)
+            with process.stdout:
+                written = process.stdout.read()
         except (OSError, ValueError):  # the child ended early, or was closed
             written = b""
-        self._answer = _unpickled(written) if self._process.returncode == 0 else _FAILED
+        self._answer = _unpickled(written)
 
     @property
     def ready(self) -> bool:
@@ -172,3 +182,5 @@ def _answer() -> None:
     board, start, choice = pickle.loads(sys.stdin.buffer.read())
     answer.write(pickle.dumps(PatternTable.of(board, start, **choice)))
     answer.flush()
+    # The parent reads to the end of the answer: end it now, not at the process's end.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), answer.fileno())

@@ -63,6 +63,27 @@ def test_a_child_without_python_to_run_or_an_answer_fails_or_is_refused(monkeypa
         PatternAside(puzzle.board, puzzle.start)
 
 
+def test_a_childs_answer_is_taken_before_the_child_ends(monkeypatch, tmp_path):
+    """The answer is read once the child has closed its output, not at its end (numba's
+    teardown): a child that answers and then lingers has answered."""
+    lingering = tmp_path / "python"
+    program = (
+        "import os, pickle, sys, time; sys.stdout.buffer.write(pickle.dumps(None)); "
+        "sys.stdout.flush(); os.close(1); time.sleep(60)"
+    )
+    lingering.write_text(f"#!/bin/sh\nexec {sys.executable} -c '{program}'\n")
+    lingering.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(lingering))
+    asked = PatternAside(card(26).board, card(26).start)
+    try:
+        answered(asked, 10)
+        assert asked._process.poll() is None  # still there
+        assert not asked.failed and asked.table() is None
+    finally:
+        asked.close()
+    assert asked._process.poll() is not None
+
+
 def test_a_child_is_worth_asking_once_a_process_and_only_where_nothing_is_loaded(monkeypatch):
     board = card(26).board
     monkeypatch.setattr(PatternTable, "costs_no_load", staticmethod(lambda board: False))
