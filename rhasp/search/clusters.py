@@ -198,41 +198,17 @@ def cluster(
 
 def reach(g: core.Tables, first: int, max_states: int, watch: core.Buffer) -> tuple[int, int]:
     """How large ``first``'s cluster is and how far ``first`` is from its nearest goal state
-    (moves; -1 when no goal is reachable): what :func:`cluster` says of them, without keeping
-    the moves or giving back the keys. What choosing a pattern asks of each
-    vehicle set it tries (:meth:`rhasp.search.PatternTable.of`): the moves and the keys,
-    boxed into Python and dropped again, cost more than the search itself.
+    (moves; -1 when no goal is reachable), as :func:`cluster` finds them, and nothing else:
+    what choosing a pattern asks of each vehicle set it tries
+    (:meth:`rhasp.search.PatternTable.of`). Compiled, the cluster's keys, moves and distances
+    stay inside the compiled call; boxed into Python and dropped again, they cost more than
+    the search itself (bench/README.md, "the pattern choice reaches the patterns it tries").
 
-    One breadth-first pass from ``first``, layer by layer (``first`` is depth 0): the first
-    goal state reached lies in the nearest layer that holds one, so its depth is ``first``'s
-    distance, the same as :func:`goal_distances` finds from the goals back, since every move
-    can be undone. The pass goes on to count the whole cluster.
-
-    Returns (the count, or BUDGET beyond ``max_states`` states; the distance)."""
-    order = [first]
-    width = core.words(first) + 1  # each slot: a key, and its index in ``order``
-    index = core.key_table(128, width)
-    _index_of(index, first, 0)
-    keys, slides, movers = core.buffers(g, first)
-    distance = 0 if core.solved(g, first) else -1
-    done = 0
-    depth, layer_end = 0, 1  # the layer being expanded ends before order[layer_end]
-    while done < len(order):
-        if done == layer_end:
-            depth, layer_end = depth + 1, len(order)
-        if core.post_progress(watch, len(order), depth, max_states):
-            return core.BUDGET, distance
-        if not core.has_room(index, len(order) + len(keys), width):
-            index = core.grown_table(index, width, first)
-        n = core.successors(g, order[done], core.NO_SKIP, keys, slides, movers)
-        for j in range(n):
-            after = keys[j]
-            if _index_of(index, after, len(order)) < 0:  # a new state, one move deeper
-                if distance < 0 and core.solved(g, after):
-                    distance = depth + 1
-                order.append(after)
-        done += 1
-    return len(order), distance
+    Returns (the count, or BUDGET beyond ``max_states`` states; the distance, -1 then)."""
+    found = cluster(g, first, max_states, watch)
+    if found[0] == core.BUDGET:
+        return core.BUDGET, -1
+    return found[0], found[4][0]
 
 
 def hardest_index(

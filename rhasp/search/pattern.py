@@ -111,8 +111,8 @@ class PatternTable:
         (:func:`reach_pattern`), the chosen one explored whole for its table. A single best
         pattern a round (greedy) stalls where no one vehicle moves the start farther but two
         would; the beam gets past most such places (bench/README.md, "Later still: a pattern
-        database"). Where the core is not
-        compiled (yet), the choice is greedy: the beam would not get far within the time.
+        database"). Where the core is not compiled (yet), the choice is greedy: the beam
+        would not get far within the time.
         After :data:`SECONDS` (or ``seconds``, if fewer: the share of a search's deadline it
         may take) it stops with the best so far: a weaker bound on a slow machine or where the
         core is not compiled yet, never another answer. Cached compiled code is loaded only
@@ -207,10 +207,9 @@ class PatternTable:
 def _compiled(board: Board, start: State, seconds: float) -> bool:
     """Have the core's cluster searches (:data:`CHOICE_SEARCHES`) come compiled, and say
     whether they have: the choice explores a few hundred small clusters, several times faster
-    compiled. Loaded now if
-    cached (a few tenths of a second) and the search has ``seconds`` left for it
-    (:meth:`rhasp.search.runner.Runner.warm_up`), else compiled in the background while the
-    choice runs uncompiled."""
+    compiled. Loaded now if cached (a few tenths of a second) and the search has ``seconds``
+    left for it (:meth:`rhasp.search.runner.Runner.warm_up`), else compiled in the background
+    while the choice runs uncompiled."""
     geometry = _choice_geometry(board)
     key = geometry.key(start)
     return all(
@@ -245,9 +244,9 @@ def reach_pattern(
     board: Board, start: State, keep: tuple[int, ...], max_boards: int
 ) -> tuple[int, int] | None:
     """The boards of the cluster of the pattern that keeps ``keep``, and its start's fewest
-    moves (-1: no plan), as :func:`explore_pattern` finds them but without keeping the
-    cluster (:func:`rhasp.search.clusters.reach`): what the choice asks of every pattern it
-    tries. None beyond ``max_boards``."""
+    moves (-1: no plan), as :func:`explore_pattern` finds them but without handing the
+    cluster back (:func:`rhasp.search.clusters.reach`): what the choice asks of every pattern
+    it tries. None beyond ``max_boards``."""
     pattern = _pattern(board, start, keep)
     geometry = Geometry.of(pattern.board, targets_leave=False)
     key = geometry.key(pattern.placement)

@@ -1,7 +1,6 @@
-"""A cluster reached without its moves (rhasp.search.clusters.reach) says what the cluster
-explored whole says (clusters.cluster): its size and its first state's fewest moves, found
-forward from that state where the whole cluster finds them back from the goals; compiled or
-not."""
+"""A cluster reached (rhasp.search.clusters.reach) says what the cluster explored whole says
+(clusters.cluster) and no more: its size and its first state's fewest moves, compiled or
+not, and what card 1 and a way barred by a wall give by hand."""
 
 from __future__ import annotations
 
