@@ -342,18 +342,51 @@ def _fixpoint(analysis: StaticAnalysis, keep_to_start: bool) -> None:
 def _line_cover(board: Board, state: State, line: Line, blocked: int) -> list[Cover]:
     """The places each piece of ``line`` covers in every placement, with why.
 
-    A piece that may be gone covers nothing for sure. The others pack: piece i's lowest
-    position ``low[i]`` is the highest of its run's start and the lowest end of the piece
-    before it; ``high[i]`` likewise from above; every position between is in some placement
-    (the pieces before packed low, those after packed high), so piece i covers exactly the
-    places from ``high[i]`` to ``low[i] + length - 1`` in all of them. A place no single
-    piece always covers is free in some placement: put the pieces that can end before it
-    packed low, the rest packed high. So these are all the always-covered places."""
+    A piece that may be gone covers nothing for sure. The others pack (:func:`_packed`):
+    every position from ``low[i]`` to ``high[i]`` is in some placement, so piece i covers
+    exactly the places from ``high[i]`` to ``low[i] + length - 1`` in all of them. A place no
+    single piece always covers is free in some placement: put the pieces that can end before
+    it packed low, the rest packed high. So these are all the always-covered places."""
+    packing = _packed(board, state, line, blocked)
+    staying, runs = packing.staying, packing.runs
+    covers = []
+    for i in staying:
+        places = range(packing.high[i], packing.low[i] + board.vehicles[i].length)
+        low_from, high_from = packing.low_from[i], packing.high_from[i]
+        first, last = staying.index(low_from), staying.index(high_from)
+        packed = tuple(staying[first : last + 1])
+        covers.append(Cover(i, places, packed, runs[low_from][0], runs[high_from][1]))
+    return covers
+
+
+@dataclass(frozen=True)
+class _Packing:
+    """Where the pieces of a line that never leave it (``staying``, in their order) may
+    stand: piece i from ``low[i]`` to ``high[i]``, both reached by packing the pieces from
+    ``low_from[i]`` (or to ``high_from[i]``) against the blocked place or edge before (or
+    after) them; ``runs``: each piece's run of unblocked places (:func:`_run`)."""
+
+    staying: list[int]
+    runs: dict[int, tuple[int, int]]
+    low: dict[int, int]
+    low_from: dict[int, int]
+    high: dict[int, int]
+    high_from: dict[int, int]
+
+
+def _packed(board: Board, state: State, line: Line, blocked: int) -> _Packing:
+    """The packing of ``line``'s staying pieces. Piece i's lowest position ``low[i]`` is the
+    highest of its run's start and the lowest end of the piece before it; ``high[i]``
+    likewise from above. In every placement piece i stands from ``low[i]`` to ``high[i]``
+    (it is inside its run, after the pieces before it, themselves no lower than their
+    ``low``; and so from above), and every position between is in some placement (the
+    pieces before it packed low, those after packed high)."""
     pieces = list(line.pieces)
     runs = {i: _run(state[i], blocked, line.length) for i in pieces}
     staying = [i for i in pieces if i not in _may_go(board, line, runs)]
-    low, low_from = {}, {}
-    end, origin = -1, None
+    low: dict[int, int] = {}
+    low_from: dict[int, int] = {}
+    end, origin = -1, -1
     for i in staying:
         start = runs[i][0] + 1
         if start >= end:
@@ -361,8 +394,9 @@ def _line_cover(board: Board, state: State, line: Line, blocked: int) -> list[Co
         else:
             low[i], low_from[i] = end, origin
         end, origin = low[i] + board.vehicles[i].length, low_from[i]
-    high, high_from = {}, {}
-    end, origin = line.length, None
+    high: dict[int, int] = {}
+    high_from: dict[int, int] = {}
+    end, origin = line.length, -1
     for i in reversed(staying):
         length = board.vehicles[i].length
         last = runs[i][1] - length
@@ -371,13 +405,7 @@ def _line_cover(board: Board, state: State, line: Line, blocked: int) -> list[Co
         else:
             high[i], high_from[i] = end - length, origin
         end, origin = high[i], high_from[i]
-    covers = []
-    for i in staying:
-        places = range(high[i], low[i] + board.vehicles[i].length)
-        first, last = staying.index(low_from[i]), staying.index(high_from[i])
-        packed = tuple(staying[first : last + 1])
-        covers.append(Cover(i, places, packed, runs[low_from[i]][0], runs[high_from[i]][1]))
-    return covers
+    return _Packing(staying, runs, low, low_from, high, high_from)
 
 
 def _run(position: int, blocked: int, length: int) -> tuple[int, int]:
@@ -486,3 +514,23 @@ def blocked_exit(puzzle: Puzzle, rules: str = "full") -> Blocked | None:
     """The first target proven never to leave, and why; None when static analysis proves
     nothing (the puzzle may still be unsolvable)."""
     return static_analysis(puzzle.board, puzzle.start, rules).blocked_exit()
+
+
+def position_ranges(board: Board, state: State) -> tuple[range, ...]:
+    """Per vehicle, the positions it may take in the states reachable from ``state``: every
+    reachable state puts each vehicle at a position of its range. A target that may leave
+    (or has left) gets its whole line, from 0 to its last position.
+
+    Sound by the module's argument: every reachable state is valid for the greatest fixpoint,
+    so each line's staying pieces stand in one of its placements, where piece i stands from
+    ``low[i]`` to ``high[i]`` (:func:`_packed`). Pieces that never leave are all but the
+    targets (:func:`_may_go` takes targets only), so every vehicle but a target gets the
+    range its packing gives."""
+    analysis = static_analysis(board, state)
+    ranges = [range(board.line_length(v) - v.length + 1) for v in board.vehicles]
+    for key, line in analysis.lines.items():
+        packing = _packed(board, state, line, analysis.blocked.get(key, 0))
+        for i in packing.staying:
+            if board.exit_side(board.vehicles[i].label) is None:
+                ranges[i] = range(packing.low[i], packing.high[i] + 1)
+    return tuple(ranges)

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import rhasp
 from rhasp.model import EMPTY, Cell, Piece, Puzzle, State, TargetSpec, build_puzzle
-from rhasp.static import Blocked, always_occupied, blocked_exit
+from rhasp.static import Blocked, always_occupied, blocked_exit, position_ranges
 from tests import static_reference as ref
 from tests.boards import PUZZLES, draw_walls, example, grid, place_if_free, puzzles
 from tests.volume import examples as volume
@@ -48,11 +48,12 @@ def reachable(puzzle: Puzzle, limit: int | None = None) -> set[State] | None:
 
 @dataclass(frozen=True)
 class Walk:
-    """What the walk found: the cells empty in some reachable state, and whether some
-    reachable state is solved."""
+    """What the walk found: the cells empty in some reachable state, whether some
+    reachable state is solved, and per vehicle the positions it takes in them."""
 
     ever_empty: frozenset[Cell]
     solvable: bool
+    positions: tuple[frozenset[int], ...]
 
 
 def walk(puzzle: Puzzle, limit: int | None = None) -> Walk | None:
@@ -66,7 +67,11 @@ def walk(puzzle: Puzzle, limit: int | None = None) -> Walk | None:
         empty |= {
             (r, c) for r, row in enumerate(rows) for c, char in enumerate(row) if char == EMPTY
         }
-    return Walk(frozenset(empty), any(board.is_solved(state) for state in states))
+    positions = tuple(
+        frozenset(state[i] for state in states if state[i] is not None)
+        for i in range(len(board.vehicles))
+    )
+    return Walk(frozenset(empty), any(board.is_solved(state) for state in states), positions)
 
 
 def walk_faults(walked: Walk, occupied: Iterable[Cell], unsolvable: bool) -> list[str]:
@@ -83,12 +88,17 @@ def walk_faults(walked: Walk, occupied: Iterable[Cell], unsolvable: bool) -> lis
 
 
 def check_against_the_walk(puzzle: Puzzle, walked: Walk | None = None) -> None:
-    """Every rule's cells and verdict hold in every state the walk reaches."""
+    """Every rule's cells and verdict, and every vehicle's range of positions, hold in every
+    state the walk reaches."""
     walked = walk(puzzle) if walked is None else walked
     for rules in RULES:
         unsolvable = blocked_exit(puzzle, rules) is not None
         occupied = always_occupied(puzzle.board, puzzle.start, rules)
         assert walk_faults(walked, occupied, unsolvable) == [], rules
+    ranges = position_ranges(puzzle.board, puzzle.start)
+    vehicles = puzzle.board.vehicles
+    for vehicle, taken, allowed in zip(vehicles, walked.positions, ranges, strict=True):
+        assert taken <= set(allowed), f"{vehicle.label} stands outside {allowed}"
 
 
 def crowded_puzzles() -> st.SearchStrategy[Puzzle]:
@@ -389,6 +399,17 @@ def test_a_column_pinned_by_a_rows_always_covered_cell_blocks_the_target():
         {"stuck": set(), "lines": lines, "full": lines},
         {"stuck": set(), "lines": {"X"}, "full": {"X"}},
     )
+
+
+def test_each_vehicle_is_kept_to_the_positions_its_packed_line_leaves_it():
+    # The board above: A (AAA.BB) stands at column 0 or 1, B at 3 or 4; C, blocked at row 2
+    # by A's always-covered cell, at row 3 or 4 of its column. X is the target, and a target
+    # may leave: it keeps its whole row, columns 0 to 4, though the cell A pins blocks it.
+    puzzle = grid("......\n......\nAAA.BB\n..C...\nXXC...\n......")
+    labels = [v.label for v in puzzle.board.vehicles]
+    ranges = dict(zip(labels, position_ranges(puzzle.board, puzzle.start), strict=True))
+    assert ranges == {"A": range(0, 2), "B": range(3, 5), "C": range(3, 5), "X": range(0, 5)}
+    check_against_the_walk(puzzle)
 
 
 def test_a_pinwheel_is_found_by_the_full_and_stuck_rules_but_not_the_line_rule():
