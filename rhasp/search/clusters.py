@@ -53,7 +53,7 @@ def vertical_cells(g: core.Tables, key: int, horizontal: core.Buffer) -> int:
     cells = core.no_cells(g.walls)
     for i in range(g.count):
         if not horizontal[i]:
-            at = i * g.stride + core.field(key, g.shift[i], g.gone)
+            at = i * g.stride + core.field(key, g.shift[i], g.ones[i])
             cells = core.joined(cells, core.cells_at(g.masks, at))
     return cells
 
@@ -264,5 +264,6 @@ def moved_on_the_way(
     for k in range(1, len(way)):
         before, after = order[way[k - 1]], order[way[k]]
         for v in range(g.count):
-            if core.field(before, g.shift[v], g.gone) != core.field(after, g.shift[v], g.gone):
+            shift, ones = g.shift[v], g.ones[v]
+            if core.field(before, shift, ones) != core.field(after, shift, ones):
                 moved[v] = 1

@@ -59,12 +59,13 @@ Ints = Sequence[int]
 class Tables(NamedTuple):
     """A board's geometry as the core reads it (built by :class:`rhasp.search.geometry.Geometry`).
 
-    Per vehicle ``i``: ``shift[i]`` is where its field starts in a key, ``last[i]`` its last
-    position, ``exit_behind[i]``/``exit_ahead[i]`` whether it leaves through the edge at
-    position 0 or ``last``. Per vehicle and position ``p`` (index ``i * stride + p``):
-    ``masks`` its cells, ``behind``/``ahead`` the cell it enters moving from ``p`` to ``p - 1``
-    or ``p + 1``, ``near`` both (nothing for ``gone``). The goal: every target ``j`` has
-    position ``goal_pos[j]`` in its field at ``goal_shift[j]``.
+    Per vehicle ``i``: ``shift[i]`` is where its field starts in a key, ``ones[i]`` the
+    field's mask (all ones of its width: ``gone`` for a target, since only targets leave),
+    ``last[i]`` its last position, ``exit_behind[i]``/``exit_ahead[i]`` whether it leaves
+    through the edge at position 0 or ``last``. Per vehicle and position ``p`` (index
+    ``i * stride + p``): ``masks`` its cells, ``behind``/``ahead`` the cell it enters moving
+    from ``p`` to ``p - 1`` or ``p + 1``, ``near`` both (nothing for ``gone``). The goal:
+    every target ``j`` has position ``goal_pos[j]`` in its field at ``goal_shift[j]``.
     """
 
     count: int
@@ -72,6 +73,7 @@ class Tables(NamedTuple):
     stride: int
     walls: int
     shift: Ints
+    ones: Ints
     last: Ints
     exit_behind: Ints
     exit_ahead: Ints
@@ -100,9 +102,10 @@ def key_buffer(size: int, like: int) -> Buffer:
 # operators themselves, so that the same source runs on every board.
 
 
-def field(key: int, shift: int, gone: int) -> int:
-    """The field of ``key`` that starts at bit ``shift``: a vehicle's position (or ``gone``)."""
-    return (key >> shift) & gone
+def field(key: int, shift: int, ones: int) -> int:
+    """The field of ``key`` that starts at bit ``shift``, ``ones`` its mask: a vehicle's
+    position (or ``gone``)."""
+    return (key >> shift) & ones
 
 
 def moved(key: int, shift: int, delta: int) -> int:
@@ -254,10 +257,10 @@ def fill_rows(
 
 def occupancy(g: Tables, key: int) -> int:
     """The occupied cells of state ``key``: the walls and every vehicle's cells."""
-    masks, shift, stride, gone = g.masks, g.shift, g.stride, g.gone
+    masks, shift, ones, stride = g.masks, g.shift, g.ones, g.stride
     occupied = g.walls
     for i in range(g.count):
-        occupied = joined(occupied, cells_at(masks, i * stride + field(key, shift[i], gone)))
+        occupied = joined(occupied, cells_at(masks, i * stride + field(key, shift[i], ones[i])))
     return occupied
 
 
@@ -276,13 +279,13 @@ def successors(g: Tables, key: int, skip: int, keys: Buffer, slides: Buffer, mov
     lists its moves in, so that both find the same plan.
     """
     occupied = occupancy(g, key)
-    shift, last, gone, stride = g.shift, g.last, g.gone, g.stride
+    shift, ones, last, gone, stride = g.shift, g.ones, g.last, g.gone, g.stride
     behind, ahead, near = g.behind, g.ahead, g.near
     exit_behind, exit_ahead = g.exit_behind, g.exit_ahead
     found = 0
     for i in range(g.count):
         base = i * stride
-        p = field(key, shift[i], gone)
+        p = field(key, shift[i], ones[i])
         if i == skip or within(cells_at(near, base + p), occupied):  # boxed in (or gone)
             continue
         q = p
@@ -542,7 +545,7 @@ def step_back(
     ``slides`` and ``movers``: scratch room for :func:`successors`."""
     key, spent = store.key_of(keys, place, like), cost_of(cost, place)
     for i in range(g.count):
-        at = field(key, g.shift[i], g.gone)
+        at = field(key, g.shift[i], g.ones[i])
         for p in range(g.last[i] + 1):
             if p == at:
                 continue
@@ -567,14 +570,14 @@ def cost_of(cost: Buffer, place: int) -> int:
 
 class Patterns(NamedTuple):
     """Pattern databases as A* looks them up (built, and argued a lower bound, in
-    :mod:`rhasp.search.pattern_bound`). Pattern ``k`` keeps the vehicles whose fields start
-    at ``shift[v]``, ``v`` from ``first[k]`` to ``first[k + 1] - 1``: their positions give
-    an index (the sum of position × ``radix[v]``), found by binary search among the sorted
+    :mod:`rhasp.search.pattern_bound`). Pattern ``k`` keeps the vehicles ``vehicle[v]``,
+    ``v`` from ``first[k]`` to ``first[k + 1] - 1``: their fields give an index (the sum of
+    field × ``radix[v]``), found by binary search among the sorted
     ``index[base[k]:base[k + 1]]``, where ``moves`` holds the pattern's fewest moves (-1:
     none). Sequences of int64 (numpy arrays) both ways, read through ``int()``."""
 
     first: Ints
-    shift: Ints
+    vehicle: Ints
     radix: Ints
     base: Ints
     index: Ints
@@ -598,20 +601,21 @@ def bound_of(g: Tables, targets: list[int], key: int, by_slides: bool, patterns:
     left = lower_bound(g, targets, key, by_slides)
     if left < 0 or len(targets) != 1:
         return left
-    by_pattern = pattern_bound(patterns, key, g.shift[targets[0]], g.gone)
+    by_pattern = pattern_bound(g, patterns, key, targets[0])
     return -1 if by_pattern < 0 else max(left, by_pattern)
 
 
-def pattern_bound(p: Patterns, key: int, target_shift: int, gone: int) -> int:
-    """The most of the patterns' fewest moves from ``key``: 0 once the target has left (or
+def pattern_bound(g: Tables, p: Patterns, key: int, target: int) -> int:
+    """The most of the patterns' fewest moves from ``key``: 0 once ``target`` has left (or
     for a key no pattern holds), -1 when a pattern has no plan from it."""
-    if field(key, target_shift, gone) == gone:
+    if field(key, g.shift[target], g.gone) == g.gone:
         return 0
     most = 0
     for k in range(len(p.base) - 1):
         index = 0
         for v in range(int(p.first[k]), int(p.first[k + 1])):
-            index += field(key, int(p.shift[v]), gone) * int(p.radix[v])
+            i = int(p.vehicle[v])
+            index += field(key, g.shift[i], g.ones[i]) * int(p.radix[v])
         low, high = int(p.base[k]), int(p.base[k + 1])
         while low < high:  # the first of the pattern's indices not below ``index``
             middle = (low + high) // 2
@@ -674,7 +678,7 @@ def lower_bound(g: Tables, targets: list[int], key: int, by_slides: bool) -> int
         for i in range(g.count):
             if is_target(targets, i):
                 continue
-            need = blocker_need(g, i, field(key, g.shift[i], g.gone), way, by_slides)
+            need = blocker_need(g, i, field(key, g.shift[i], g.ones[i]), way, by_slides)
             if need < 0:
                 return -1
             if need > across[i]:
@@ -758,7 +762,7 @@ def estimate(g: Tables, targets: list[int], key: int) -> int:
     while k < len(chain):
         i, need, waiting = chain[k], needs[k], held[k]
         k += 1
-        base, p = i * g.stride, field(key, g.shift[i], g.gone)
+        base, p = i * g.stride, field(key, g.shift[i], g.ones[i])
         own = here[i]
         fewest, room = g.count + 1, no_cells(walls)
         for step in (-1, 1):
@@ -808,7 +812,7 @@ def enlisted(
 def cells_of(g: Tables, key: int, i: int) -> int:
     """The cells of vehicle ``i`` in state ``key`` (none for a target that has left: the
     tables' row for ``gone`` is empty, as :func:`occupancy` reads them too)."""
-    return cells_at(g.masks, i * g.stride + field(key, g.shift[i], g.gone))
+    return cells_at(g.masks, i * g.stride + field(key, g.shift[i], g.ones[i]))
 
 
 def is_target(targets: list[int], i: int) -> bool:

@@ -64,6 +64,7 @@ class Geometry:
             stride=stride,
             walls=sum(1 << (r * board.width + c) for r, c in board.walls),
             shift=shifts,
+            ones=(gone,) * len(board.vehicles),
             last=tuple(lasts),
             exit_behind=tuple(int(p == 0) for p in leaving),
             exit_ahead=tuple(int(p > 0) for p in leaving),

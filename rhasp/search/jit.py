@@ -52,8 +52,8 @@ def _twin(function: Any, wide: Any) -> None:
     overload(function)(typer)
 
 
-def _field(key, shift, gone):
-    return (key[shift >> 6] >> (shift & 63)) & gone
+def _field(key, shift, ones):
+    return (key[shift >> 6] >> (shift & 63)) & ones
 
 
 def _moved(key, shift, delta):

@@ -235,7 +235,7 @@ def _cluster_search_loaded(board: Board, state: State, seconds_left: float) -> b
 
 
 def _table(geometry: Geometry, keep: tuple[int, ...], graph: ClusterGraph) -> tuple | None:
-    """One pattern's part of :class:`core.Patterns`: the kept fields' shifts and radices,
+    """One pattern's part of :class:`core.Patterns`: the kept vehicles and their radices,
     its indices sorted and their moves; None if its indices would not fit an int64."""
     import numpy as np  # only where patterns are built: its import costs a tenth of a second
 
@@ -250,8 +250,7 @@ def _table(geometry: Geometry, keep: tuple[int, ...], graph: ClusterGraph) -> tu
     index = positions @ np.asarray(radix, dtype=np.int64)
     order = np.argsort(index, kind="stable")
     moves = np.asarray(graph.distance, dtype=np.int64)[order]
-    shifts = [real.shift[v] for v in keep]
-    return shifts, radix, index[order], moves
+    return list(keep), radix, index[order], moves
 
 
 def _positions(graph: ClusterGraph) -> Any:
@@ -273,8 +272,8 @@ def as_arrays(tables: list[tuple]) -> core.Patterns:
     import numpy as np
 
     first, base = [0], [0]
-    for shifts, _, index, _ in tables:
-        first.append(first[-1] + len(shifts))
+    for vehicles, _, index, _ in tables:
+        first.append(first[-1] + len(vehicles))
         base.append(base[-1] + len(index))
 
     def int64(values: list) -> Any:

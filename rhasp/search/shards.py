@@ -118,12 +118,16 @@ def scratch(size: int) -> Scratch:
     """Room for any layout of a ``size`` board: no more pieces than cells."""
     cells = size * size
     stride = 1 << side_field_bits(size)
+    ones = core.new_buffer(cells)  # every field as wide as the widest: its mask is gone's
+    for i in range(cells):
+        ones[i] = stride - 1
     tables = core.Tables(
         0,
         stride - 1,
         stride,
         0,
         core.new_buffer(cells),
+        ones,
         core.new_buffer(cells),
         core.new_buffer(cells),
         core.new_buffer(cells),
@@ -321,6 +325,7 @@ def _geometry(size: int, pieces: int, skip: int, room: Scratch) -> core.Tables:
         stride,
         walls,
         t.shift,
+        t.ones,
         t.last,
         t.exit_behind,
         t.exit_ahead,
