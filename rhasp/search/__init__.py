@@ -212,7 +212,7 @@ WARM_UP_LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnpqrstuvwxyz0123456789"
 
 def fewest_moves(board: Board, start: State, budget: Budget) -> tuple[Plan | None, int]:
     """Breadth-first search: a plan with the fewest moves and the number of states reached."""
-    geometry = Geometry.of(board)
+    geometry = Geometry.searching(board, start)
     key = geometry.key(start)
     goal, found, path = run(
         geometry, core.breadth_first, key, budget=budget, stop_at_goal=True, with_links=True
@@ -222,7 +222,7 @@ def fewest_moves(board: Board, start: State, budget: Budget) -> tuple[Plan | Non
 
 def fewest_slides(board: Board, start: State, budget: Budget) -> tuple[Plan | None, int]:
     """Dijkstra over whole moves, cost (slides, moves): fewest slides, then fewest moves."""
-    geometry = Geometry.of(board)
+    geometry = Geometry.searching(board, start)
     goal, found, path = run(geometry, core.cheapest, geometry.key(start), budget=budget)
     return (geometry.plan(path) if goal >= 0 else None), found
 
@@ -245,7 +245,7 @@ def best_first(
     A*: a plan at most ``weight`` times the fewest, not proven minimal. ``estimated``: the
     bound raised to an estimate where that is larger (:func:`core.estimate`), for *a* plan
     where even weighted A* finds none: of no stated length."""
-    geometry = Geometry.of(board)
+    geometry = Geometry.searching(board, start)
     key, by_slides = geometry.key(start), objective == "slides"
     find = patterned_search if patterned else astar
     goal, found, path = find(geometry, key, budget, by_slides, weight, estimated=estimated)

@@ -236,7 +236,13 @@ def _cluster_search_loaded(board: Board, state: State, seconds_left: float) -> b
 
 def _table(geometry: Geometry, keep: tuple[int, ...], graph: ClusterGraph) -> tuple | None:
     """One pattern's part of :class:`core.Patterns`: the kept vehicles and their radices,
-    its indices sorted and their moves; None if its indices would not fit an int64."""
+    its indices sorted and their moves; None if its indices would not fit an int64.
+
+    The index is made of the kept vehicles' fields in the real keys, as A* reads them: on
+    packed keys, positions less their range's first (:attr:`Geometry.low`). Boards that
+    put a kept vehicle outside its range are left out: A* never looks them up, since the
+    real states it meets project onto boards within the ranges (they hold in every state
+    reachable from the start, which the pattern's start is the projection of)."""
     import numpy as np  # only where patterns are built: its import costs a tenth of a second
 
     real = geometry.tables
@@ -246,10 +252,13 @@ def _table(geometry: Geometry, keep: tuple[int, ...], graph: ClusterGraph) -> tu
         product *= real.last[v] + 1
     if product > MAX_INDEX:
         return None
-    positions = _positions(graph)  # one column per vehicle kept, one row per board
-    index = positions @ np.asarray(radix, dtype=np.int64)
+    low = np.asarray([geometry.low[v] for v in keep], dtype=np.int64)
+    last = np.asarray([real.last[v] for v in keep], dtype=np.int64)
+    fields = _positions(graph) - low  # one column per vehicle kept, one row per board
+    inside = np.all((fields >= 0) & (fields <= last), axis=1)
+    index = fields[inside] @ np.asarray(radix, dtype=np.int64)
     order = np.argsort(index, kind="stable")
-    moves = np.asarray(graph.distance, dtype=np.int64)[order]
+    moves = np.asarray(graph.distance, dtype=np.int64)[inside][order]
     return list(keep), radix, index[order], moves
 
 

@@ -189,33 +189,36 @@ def _key_ops(key, shift, gone, delta, other, split):
 
 
 @st.composite
-def keys_of(draw, words: int, bits: int) -> tuple[list[int], list[int]]:
-    """Two keys' fields (every field a position below ``2**bits``) on ``words`` words."""
+def keys_of(draw, words: int, bits: int) -> tuple[list[int], list[int], list[int]]:
+    """Fields of up to ``bits`` bits each, as many as ``words`` words of the widest hold (so
+    packed keys, of narrower fields, take fewer words), and two keys' values of them."""
     count = words * (63 // bits)
-    fields = st.lists(st.integers(0, 2**bits - 1), min_size=count, max_size=count)
-    return draw(fields), draw(fields)
+    widths = draw(st.lists(st.integers(0, bits), min_size=count, max_size=count))
+    fields = [st.integers(0, 2**width - 1) for width in widths]
+    return widths, draw(st.tuples(*fields)), draw(st.tuples(*fields))
 
 
 @settings(max_examples=examples(200), deadline=None)
 @given(st.data(), WORDS, st.integers(2, 4))
 def test_wide_key_operations_agree_with_python_integers(data, words, bits):
-    fields, other_fields = data.draw(keys_of(words, bits))
-    shifts = field_shifts(len(fields), bits)
+    widths, fields, other_fields = data.draw(keys_of(words, bits))
+    shifts = field_shifts(widths)
+    words = 1 + max(shifts) // KEY_WORD
     key, other = (sum(map(operator.lshift, fs, shifts)) for fs in (fields, other_fields))
     i = data.draw(st.integers(0, len(fields) - 1))
-    gone = 2**bits - 1
-    delta = data.draw(st.integers(-fields[i], gone - fields[i]))  # stays within the field
+    ones = 2 ** widths[i] - 1
+    delta = data.draw(st.integers(-fields[i], ones - fields[i]))  # stays within the field
     split = shifts[data.draw(st.integers(0, len(fields) - 1))]
     found = _key_ops(
         jit.in_words(key, words, KEY_WORD),
         shifts[i],
-        gone,
+        ones,
         delta,
         jit.in_words(other, words, KEY_WORD),
         split,
     )
     field, moved, below, above = found
-    assert field == core.field(key, shifts[i], gone) == fields[i]
+    assert field == core.field(key, shifts[i], ones) == fields[i]
     assert jit.plain(([moved],), jit.watch()) == ([core.moved(key, shifts[i], delta)],)
     assert (below, above) == (key >> split < other >> split, other >> split < key >> split)
 

@@ -5,6 +5,8 @@ agreeing with the card backs and with BFS."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
@@ -14,6 +16,7 @@ from rhasp.limits import Budget
 from rhasp.model import Puzzle
 from rhasp.search import pattern_bound, uncompiled
 from rhasp.search.geometry import Geometry
+from rhasp.static import position_ranges
 from tests.boards import CARD_MOVES, THREE_DEEP, card, grid, puzzles
 from tests.search.test_bound_table import distances_to_goal
 from tests.volume import examples
@@ -36,16 +39,20 @@ def small_patterns(monkeypatch):
 MAX_STATES = 10_000
 
 
-def too_high(puzzle: Puzzle, objective: str) -> list[tuple] | None:
+def too_high(puzzle: Puzzle, objective: str, packed: bool = False) -> list[tuple] | None:
     """The states (with their bound and true distance) where A*'s bound with the patterns
     chosen from the start exceeds the true distance to the goal, by the readable model's
     own search (every state reachable from the start that can reach the goal); None where
-    more than :data:`MAX_STATES` are reachable."""
+    more than :data:`MAX_STATES` are reachable. ``packed``: on packed keys (each vehicle's
+    field only as wide as its range from the start), as a search from the start has them
+    where they save a word."""
     distances = distances_to_goal(puzzle, objective, MAX_STATES)
     if distances is None:
         return None
-    geometry = Geometry.of(puzzle.board)
-    start = geometry.key(puzzle.board.settle(puzzle.start))
+    board, settled = puzzle.board, puzzle.board.settle(puzzle.start)
+    ranges = position_ranges(board, settled) if packed else None
+    geometry = Geometry.of(board, ranges=ranges)
+    start = geometry.key(settled)
     patterns = pattern_bound.patterns_for(geometry, start, 0.5)
     targets, by_slides = list(geometry.targets), objective == "slides"
     found = []
@@ -67,6 +74,8 @@ def test_the_pattern_bound_never_exceeds_the_distance_left(small_patterns, puzzl
     assume(by_moves is not None)
     assert by_moves == []
     assert too_high(puzzle, "slides") == []
+    assert too_high(puzzle, "moves", packed=True) == []
+    assert too_high(puzzle, "slides", packed=True) == []
 
 
 def test_the_check_catches_a_bound_one_too_high(small_patterns, monkeypatch):
@@ -76,6 +85,7 @@ def test_the_check_catches_a_bound_one_too_high(small_patterns, monkeypatch):
     monkeypatch.setattr(CORE, "pattern_bound", lambda *arguments: honest(*arguments) + 1)
     for puzzle in (card(1), grid(THREE_DEEP)):
         assert too_high(puzzle, "moves")
+        assert too_high(puzzle, "moves", packed=True)
 
 
 @settings(
@@ -98,6 +108,29 @@ def test_the_pattern_bound_is_consistent(small_patterns, puzzle):
         for after in geometry.neighbours(key):
             there = CORE.bound_of(g, targets, after, False, patterns)
             assert here <= there + 1, (state, here, there)
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(min_side=5, max_side=8, max_others=7, max_targets=1))
+def test_packed_keys_read_the_same_pattern_moves_as_the_boards_own(puzzle):
+    # One pattern's table made for the board's own keys and for packed keys: every state
+    # reachable from the start reads the same moves from both (the pattern's boards indexed
+    # by the fields each layout holds).
+    board = puzzle.board
+    start = board.settle(puzzle.start)
+    distances = distances_to_goal(puzzle, "moves", MAX_STATES)
+    assume(distances and None not in start)
+    order = pattern_bound._by_need(board, start)[0]
+    found = pattern_bound._grown(board, start, order, 300, math.inf)
+    assume(found is not None)
+    keep, graph = found
+    target = board.index(board.targets[0])
+    read = []
+    for geometry in (Geometry.of(board), Geometry.of(board, ranges=position_ranges(board, start))):
+        patterns = pattern_bound.as_arrays([pattern_bound._table(geometry, keep, graph)])
+        g = geometry.tables
+        read.append([CORE.pattern_bound(g, patterns, geometry.key(s), target) for s in distances])
+    assert read[0] == read[1]
 
 
 def test_a_pattern_counts_what_blocks_the_blockers_by_hand(small_patterns):
