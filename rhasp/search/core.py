@@ -570,14 +570,16 @@ def cost_of(cost: Buffer, place: int) -> int:
 
 class Patterns(NamedTuple):
     """Pattern databases as A* looks them up (built, and argued a lower bound, in
-    :mod:`rhasp.search.pattern_bound`). Pattern ``k`` keeps the vehicles ``vehicle[v]``,
-    ``v`` from ``first[k]`` to ``first[k + 1] - 1``: their fields give an index (the sum of
-    field × ``radix[v]``), found by binary search among the sorted
-    ``index[base[k]:base[k + 1]]``, where ``moves`` holds the pattern's fewest moves (-1:
-    none). Sequences of int64 (numpy arrays) both ways, read through ``int()``."""
+    :mod:`rhasp.search.pattern_bound`). Pattern ``k`` keeps the vehicles whose fields start
+    at ``shift[v]`` (of mask ``ones[v]``), ``v`` from ``first[k]`` to ``first[k + 1] - 1``:
+    their fields give an index (the sum of field × ``radix[v]``), found by binary search
+    among the sorted ``index[base[k]:base[k + 1]]``, where ``moves`` holds the pattern's
+    fewest moves (-1: none). Sequences of int64 (numpy arrays) both ways, read through
+    ``int()``."""
 
     first: Ints
-    vehicle: Ints
+    shift: Ints
+    ones: Ints
     radix: Ints
     base: Ints
     index: Ints
@@ -588,9 +590,8 @@ def no_patterns() -> Patterns:
     """No pattern at all: :func:`pattern_bound` is 0 everywhere. Lists here, so that a small
     search, run uncompiled, loads no numpy (nor, under a memory cap, OpenBLAS's threads); the
     compiled core is given int64 arrays (``jit.patterns``, by ``compiled.way``)."""
-    return Patterns(
-        new_buffer(1), new_buffer(0), new_buffer(0), new_buffer(1), new_buffer(0), new_buffer(0)
-    )
+    nothing = new_buffer(0)
+    return Patterns(new_buffer(1), nothing, nothing, nothing, new_buffer(1), nothing, nothing)
 
 
 def bound_of(g: Tables, targets: list[int], key: int, by_slides: bool, patterns: Patterns) -> int:
@@ -601,21 +602,22 @@ def bound_of(g: Tables, targets: list[int], key: int, by_slides: bool, patterns:
     left = lower_bound(g, targets, key, by_slides)
     if left < 0 or len(targets) != 1:
         return left
-    by_pattern = pattern_bound(g, patterns, key, targets[0])
+    by_pattern = pattern_bound(patterns, key, g.shift[targets[0]], g.gone)
     return -1 if by_pattern < 0 else max(left, by_pattern)
 
 
-def pattern_bound(g: Tables, p: Patterns, key: int, target: int) -> int:
-    """The most of the patterns' fewest moves from ``key``: 0 once ``target`` has left (or
-    for a key no pattern holds), -1 when a pattern has no plan from it."""
-    if field(key, g.shift[target], g.gone) == g.gone:
+def pattern_bound(p: Patterns, key: int, target_shift: int, gone: int) -> int:
+    """The most of the patterns' fewest moves from ``key``: 0 once the target (its field at
+    ``target_shift``) has left (or for a key no pattern holds), -1 when a pattern has no plan
+    from it. Called for every state A* meets: given the few numbers it reads, not the board's
+    tables (numba passes every array of them, compiled, at each call)."""
+    if field(key, target_shift, gone) == gone:
         return 0
     most = 0
     for k in range(len(p.base) - 1):
         index = 0
         for v in range(int(p.first[k]), int(p.first[k + 1])):
-            i = int(p.vehicle[v])
-            index += field(key, g.shift[i], g.ones[i]) * int(p.radix[v])
+            index += field(key, int(p.shift[v]), int(p.ones[v])) * int(p.radix[v])
         low, high = int(p.base[k]), int(p.base[k + 1])
         while low < high:  # the first of the pattern's indices not below ``index``
             middle = (low + high) // 2

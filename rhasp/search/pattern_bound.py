@@ -235,7 +235,8 @@ def _cluster_search_loaded(board: Board, state: State, seconds_left: float) -> b
 
 
 def _table(geometry: Geometry, keep: tuple[int, ...], graph: ClusterGraph) -> tuple | None:
-    """One pattern's part of :class:`core.Patterns`: the kept vehicles and their radices,
+    """One pattern's part of :class:`core.Patterns`: the kept vehicles' fields (shift and
+    mask) and their radices,
     its indices sorted and their moves; None if its indices would not fit an int64.
 
     The index is made of the kept vehicles' fields in the real keys, as A* reads them: on
@@ -259,7 +260,8 @@ def _table(geometry: Geometry, keep: tuple[int, ...], graph: ClusterGraph) -> tu
     index = fields[inside] @ np.asarray(radix, dtype=np.int64)
     order = np.argsort(index, kind="stable")
     moves = np.asarray(graph.distance, dtype=np.int64)[inside][order]
-    return list(keep), radix, index[order], moves
+    fields = [(real.shift[v], real.ones[v]) for v in keep]
+    return fields, radix, index[order], moves
 
 
 def _positions(graph: ClusterGraph) -> Any:
@@ -281,8 +283,8 @@ def as_arrays(tables: list[tuple]) -> core.Patterns:
     import numpy as np
 
     first, base = [0], [0]
-    for vehicles, _, index, _ in tables:
-        first.append(first[-1] + len(vehicles))
+    for fields, _, index, _ in tables:
+        first.append(first[-1] + len(fields))
         base.append(base[-1] + len(index))
 
     def int64(values: list) -> Any:
@@ -290,7 +292,8 @@ def as_arrays(tables: list[tuple]) -> core.Patterns:
 
     return core.Patterns(
         int64(first),
-        int64([s for t in tables for s in t[0]]),
+        int64([shift for t in tables for shift, _ in t[0]]),
+        int64([ones for t in tables for _, ones in t[0]]),
         int64([r for t in tables for r in t[1]]),
         int64(base),
         np.concatenate([np.zeros(0, np.int64), *(t[2] for t in tables)]).astype(np.int64),

@@ -129,7 +129,10 @@ def test_packed_keys_read_the_same_pattern_moves_as_the_boards_own(puzzle):
     for geometry in (Geometry.of(board), Geometry.of(board, ranges=position_ranges(board, start))):
         patterns = pattern_bound.as_arrays([pattern_bound._table(geometry, keep, graph)])
         g = geometry.tables
-        read.append([CORE.pattern_bound(g, patterns, geometry.key(s), target) for s in distances])
+        shift = g.shift[target]
+        read.append(
+            [CORE.pattern_bound(patterns, geometry.key(s), shift, g.gone) for s in distances]
+        )
     assert read[0] == read[1]
 
 
