@@ -17,7 +17,8 @@ the work, less the peak before it:
   A* early), BFS (links kept, to the goal) and BFS over the whole cluster (links kept,
   targets staying, ``solve_and_count``: it runs far where BFS ends early) on 12x12 boards,
   puzzles/large/left12.txt unless ``--board`` names others (``FILE:N``: the file's Nth
-  puzzle), each search stopped at ``--large-states``,
+  puzzle; ``bench/experiments/crowded48.txt:1`` for a board of 48 vehicles, whose keys take
+  four words unpacked and three packed), each search stopped at ``--large-states``,
   each after a small search of the same board has loaded its compiled code (compiled in an
   earlier process, so that no compile's peak hides the search's). With ``--tree``
   (repeated) these run on each source tree given (``PYTHONPATH``), before and after a change
