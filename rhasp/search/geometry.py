@@ -208,7 +208,7 @@ def _packed_fields(
         whole = board.line_length(vehicle) - vehicle.length
         if i in targets and allowed != range(whole + 1):
             raise ValueError(f"a target's range must be its whole line, not {allowed}")
-        if not allowed or allowed.start < 0 or allowed.stop > whole + 1:
+        if not allowed or allowed.step != 1 or allowed.start < 0 or allowed.stop > whole + 1:
             raise ValueError(f"vehicle {vehicle.label}'s range {allowed} is not on its line")
         low.append(allowed.start)
         kept.append(len(allowed) - 1)
