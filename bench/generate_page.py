@@ -3,7 +3,8 @@
     python bench/generate_page.py [--sizes 6,7,8,9,10] [--seeds 11,12,13,14,15] [--seconds 10]
 
 Each try is the page's own request, ``rhasp.generate(min_moves=..., seed=..., size=...,
-seconds=10, max_states=2_000_000)`` (the server's default limits), in this one process, as a server
+seconds=10, max_states=2_000_000, covered="any")`` (the server's default limits; boards of
+any share, as the page asks, on 10×10 too), in this one process, as a server
 runs them. First, per size and seed, a request for more moves than any board there reaches
 (40) says the deepest puzzle its seconds found; the depth four seeds in five reach is the
 size's "typically" (``data-typical`` in ``rhasp/web/assets/index.html``). Then the page's
@@ -34,7 +35,12 @@ def tries(size: int, moves: int, seeds: list[int], seconds: float) -> list[tuple
         began = time.perf_counter()
         try:
             found = rhasp.generate(
-                min_moves=moves, seed=seed, size=size, seconds=seconds, max_states=2_000_000
+                min_moves=moves,
+                seed=seed,
+                size=size,
+                seconds=seconds,
+                max_states=2_000_000,
+                covered="any",
             )
             depth = found.meta["moves"]
         except rhasp.SearchLimit as limit:  # the deepest it found, when asked for more

@@ -59,6 +59,7 @@ from rhasp.generation import (
     SECONDS_PER_PUZZLE,
     NewPuzzle,
     Tried,
+    default_covered_text,
     distinct_puzzles,
     worth_playing_text,
 )
@@ -134,6 +135,7 @@ __all__ = [
     "analyze",
     "check",
     "deck",
+    "default_covered_text",
     "enumerate_puzzles",
     "fixed_cells",
     "generate",
@@ -403,7 +405,8 @@ def generate(
     :data:`~rhasp.generation.SECONDS_PER_PUZZLE`) without one, a SearchLimit says what was
     found; no search goes past ``max_states`` states. ``covered``, a range of percentages
     ``(LOW, HIGH)`` or ``"LOW..HIGH"``, makes a crowded board: its vehicles, the target's
-    included, cover that share of the cells (:class:`~rhasp.requests.GenerateRequest`)."""
+    included, cover that share of the cells; ``"any"``, any share; by default 75 to 80 % from
+    10×10 on, any on smaller boards (:class:`~rhasp.requests.GenerateRequest`)."""
     chosen = time.time_ns() if seed is None else seed
     request = GenerateRequest(
         chosen,

@@ -33,7 +33,7 @@ from rhasp.arguments import max_states_for
 from rhasp.engines import ENGINES, AspOptions, Engine
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
 from rhasp.errors import InputError, SearchLimit, counted
-from rhasp.generation import MOST_COVERED, covered_cells, worth_playing
+from rhasp.generation import MOST_COVERED, covered_cells, default_covered, worth_playing
 from rhasp.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
@@ -334,12 +334,14 @@ class GenerateRequest(OnWorkers):
     states (by default, the memory shared by the ``jobs`` workers). More moves than any
     puzzle of the board takes, where that is known (:func:`deepest_puzzle`), is an
     InputError naming ``min_moves``: no search could end but at its bounds. ``covered``
-    (None: any) makes crowded boards: the share of the cells the vehicles cover, the target's
-    included, a range of percentages ``(LOW, HIGH)`` or its text ``"LOW..HIGH"``
-    (:func:`rhasp.arguments.percent_range`), kept as the pair; a range no board of the size
-    can cover (no count of cells in it, or past :data:`rhasp.generation.MOST_COVERED`) is an
-    InputError naming ``covered``, and so is ``covered`` with ``minimal``, which takes
-    vehicles off."""
+    makes crowded boards: the share of the cells the vehicles cover, the target's included,
+    a range of percentages ``(LOW, HIGH)`` or its text ``"LOW..HIGH"``
+    (:func:`rhasp.arguments.percent_range`), kept as the pair; ``"any"``, any share (kept
+    as None); None, the default by the board's side
+    (:func:`rhasp.generation.default_covered`: crowded from 10×10 on), unless ``minimal``. A
+    range no board of the size can cover (no count of cells in it, or past
+    :data:`rhasp.generation.MOST_COVERED`) is an InputError naming ``covered``, and so is a
+    range given with ``minimal``, which takes vehicles off."""
 
     seed: int
     min_moves: int | None = None
@@ -373,6 +375,10 @@ class GenerateRequest(OnWorkers):
                 "min_moves",
             )
         arguments.flag(self.minimal, "minimal")
+        if self.covered is None and not self.minimal:
+            object.__setattr__(self, "covered", default_covered(size, self.walls))
+        elif isinstance(self.covered, str) and self.covered.strip() == "any":
+            object.__setattr__(self, "covered", None)
         self._check_covered()
         # Boards past 2**63 are no bound at all: generating caps them, as the CLI always let it.
         _checked(self, "max_boards", arguments.whole, 1, None)

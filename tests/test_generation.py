@@ -233,8 +233,9 @@ def test_every_board_size_draws_boards(size):
 def test_a_large_board_run_stops_at_its_limits_in_one_line():
     # Once every 12×12 board was skipped at 1,000 states (the whole cluster was searched);
     # since issue 33, A* proves a puzzle from the board as it stands, so one state it is.
+    # Boards of any share (a large board is crowded by default, and its A* takes more).
     args = ("generate", "--size", "12", "--walls", "2", "--max-boards", "2", "--seed", "1")
-    args += ("--min-moves", "1")
+    args += ("--min-moves", "1", "--covered", "any")
     result = rhasp(*args, "--max-states", "1")
     assert result.exit_code == 4, result.stderr
     assert "Traceback" not in result.stderr
@@ -618,3 +619,25 @@ def test_a_range_no_board_can_cover_is_one_line_and_exit_2_without_a_search(args
     (line,) = result.stderr.splitlines()
     assert line.startswith("rhasp: --covered: ")
     assert all(part in line for part in named), line
+
+
+def test_boards_from_10x10_on_are_crowded_unless_the_run_says_otherwise():
+    # The default share by side: 75..80 % from 10×10 on, any below; "any" says any share; a
+    # run that takes vehicles off (minimal), or whose walls leave no room for the share,
+    # keeps any share.
+    assert GenerateRequest(1, size=10).covered == generation.CROWDED == (75.0, 80.0)
+    assert GenerateRequest(1, size=12).covered == (75.0, 80.0)
+    assert GenerateRequest(1, size=9).covered is None
+    assert GenerateRequest(1, size=10, covered="any").covered is None
+    assert GenerateRequest(1, size=10, covered="60..70").covered == (60.0, 70.0)
+    assert GenerateRequest(1, size=10, minimal=True).covered is None
+    assert GenerateRequest(1, size=10, walls=30).covered is None  # 70 cells left: under 75 %
+
+
+def test_a_crowded_default_is_written_in_the_decks_first_line():
+    # The command that makes the deck again names the share the run took.
+    text = rhasp("generate", "--size", "10", "--count", "1", "--seed", "3", "--jobs", "1").stdout
+    assert "--covered 75..80" in text.splitlines()[0]
+    ((moves, rows, _),) = database_deck(text)
+    assert moves >= generation.worth_playing(10)
+    assert 0.75 <= _covered_share("".join(rows)) <= 0.80

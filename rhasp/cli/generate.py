@@ -15,6 +15,7 @@ from rhasp.api import (
     SECONDS_PER_PUZZLE,
     GenerateRequest,
     Tried,
+    default_covered_text,
     worth_playing_text,
 )
 from rhasp.cli.app import app
@@ -81,7 +82,8 @@ def generate(
             "--covered",
             show_default=False,
             help="Crowded boards: the share of the cells the vehicles (the target too) cover, "
-            "a range of percentages LOW..HIGH, e.g. 67..74 (default: any).",
+            "a range of percentages LOW..HIGH, e.g. 67..74, or any "
+            f"(default: {default_covered_text()}).",
         ),
     ] = None,
 ) -> int:

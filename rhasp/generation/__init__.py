@@ -44,11 +44,15 @@ from rhasp.canonical import (
 )
 from rhasp.errors import SearchLimit, TimeLimit, counted
 from rhasp.formats.line import puzzle_line
+from rhasp.generation.boards import CROWDED as CROWDED
+from rhasp.generation.boards import CROWDED_FROM as CROWDED_FROM
 from rhasp.generation.boards import LABELS as LABELS
 from rhasp.generation.boards import MOST_COVERED as MOST_COVERED
 from rhasp.generation.boards import board_number, changed_board, crowded_number
 from rhasp.generation.boards import covered as covered
 from rhasp.generation.boards import covered_cells as covered_cells
+from rhasp.generation.boards import default_covered as default_covered
+from rhasp.generation.boards import default_covered_text as default_covered_text
 from rhasp.generation.boards import most_vehicles as most_vehicles
 from rhasp.generation.boards import random_board as random_board
 from rhasp.limits import Budget, Limit

@@ -57,6 +57,33 @@ def covered_cells(size: int, low: float, high: float, walls: int = 0) -> range:
     return range(0) if counts == range(3, 4) else counts
 
 
+#: The share of the cells, in percent, that the vehicles of every board cover where a run
+#: names none, on boards from :data:`CROWDED_FROM` on: a random 10×10 board's cluster is so
+#: large and its start so shallow that the annealing stalls below 10 moves, where boards
+#: filled to this share reach 25 moves and more within minutes (bench/README.md, "Issue 56:
+#: 10×10 generation, crowded by default"). Smaller boards keep any share: they reach their
+#: deep puzzles as they are.
+CROWDED = (75.0, 80.0)
+CROWDED_FROM = 10
+
+
+def default_covered(size: int, walls: int = 0) -> tuple[float, float] | None:
+    """The share of the cells a run on ``size``×``size`` boards with ``walls`` walls has its
+    vehicles cover when it names none: :data:`CROWDED` from :data:`CROWDED_FROM` on, where
+    some count of cells fits it beside the walls; else None (any)."""
+    low, high = CROWDED
+    if size < CROWDED_FROM or not covered_cells(size, low / 100, high / 100, walls):
+        return None
+    return CROWDED
+
+
+def default_covered_text() -> str:
+    """The default share in words, for the command line's help and the docs."""
+    low, high = CROWDED
+    side = f"{CROWDED_FROM}×{CROWDED_FROM}"
+    return f"{low:g}..{high:g} on boards of {side} and larger, any on smaller ones"
+
+
 #: Fillings of a crowded board tried before its drawing gives up (each usually fits).
 FILLS = 50
 
