@@ -216,10 +216,9 @@ class StateMemo:
 
     def _pattern_due(self) -> Literal["here", "aside", "thread"] | None:
         """Where to choose the pattern database now ("here", "aside": a child process, or
-        "thread"),
-        None if not now: with the bound and the pattern on, once, at the first horizon of
-        :attr:`pattern_from` steps or more (the horizons before it are cheap, and most of
-        the cards end there; choosing takes up to a second), once the solve has spent
+        "thread"), None if not now: with the bound and the pattern on, once, at the first
+        horizon of :attr:`pattern_from` steps or more (the horizons before it are cheap, and
+        most of the cards end there; choosing takes up to a second), once the solve has spent
         :attr:`pattern_rent` seconds, what the first choice in a process costs, or at once
         where that cost is paid already (the pattern's code loaded). Renting until the rent
         adds up to the price: an easy card in a process of its own ends before it pays for a

@@ -236,8 +236,8 @@ def _cluster_search_loaded(board: Board, state: State, seconds_left: float) -> b
 
 def _table(geometry: Geometry, keep: tuple[int, ...], graph: ClusterGraph) -> tuple | None:
     """One pattern's part of :class:`core.Patterns`: the kept vehicles' fields (shift and
-    mask) and their radices,
-    its indices sorted and their moves; None if its indices would not fit an int64.
+    mask) and their radices, its indices sorted and their moves; None if its indices would
+    not fit an int64.
 
     The index is made of the kept vehicles' fields in the real keys, as A* reads them: on
     packed keys, positions less their range's first (:attr:`Geometry.low`). Boards that
@@ -255,9 +255,9 @@ def _table(geometry: Geometry, keep: tuple[int, ...], graph: ClusterGraph) -> tu
         return None
     low = np.asarray([geometry.low[v] for v in keep], dtype=np.int64)
     last = np.asarray([real.last[v] for v in keep], dtype=np.int64)
-    fields = _positions(graph) - low  # one column per vehicle kept, one row per board
-    inside = np.all((fields >= 0) & (fields <= last), axis=1)
-    index = fields[inside] @ np.asarray(radix, dtype=np.int64)
+    values = _positions(graph) - low  # one column per vehicle kept, one row per board
+    inside = np.all((values >= 0) & (values <= last), axis=1)
+    index = values[inside] @ np.asarray(radix, dtype=np.int64)
     order = np.argsort(index, kind="stable")
     moves = np.asarray(graph.distance, dtype=np.int64)[inside][order]
     fields = [(real.shift[v], real.ones[v]) for v in keep]
