@@ -336,8 +336,8 @@ class GenerateRequest(OnWorkers):
     InputError naming ``min_moves``: no search could end but at its bounds. ``covered``
     makes crowded boards: the share of the cells the vehicles cover, the target's included,
     a range of percentages ``(LOW, HIGH)`` or its text ``"LOW..HIGH"``
-    (:func:`rhasp.arguments.percent_range`), kept as the pair; ``"any"``, any share (kept
-    as None); None, the default by the board's side
+    (:func:`rhasp.arguments.percent_range`), kept as the pair; ``"any"`` (in any case),
+    any share (kept as None); None, the default by the board's side
     (:func:`rhasp.generation.default_covered`: crowded from 10×10 on), unless ``minimal``. A
     range no board of the size can cover (no count of cells in it, or past
     :data:`rhasp.generation.MOST_COVERED`) is an InputError naming ``covered``, and so is a
@@ -377,7 +377,7 @@ class GenerateRequest(OnWorkers):
         arguments.flag(self.minimal, "minimal")
         if self.covered is None and not self.minimal:
             object.__setattr__(self, "covered", default_covered(size, self.walls))
-        elif isinstance(self.covered, str) and self.covered.strip() == "any":
+        elif isinstance(self.covered, str) and self.covered.strip().lower() == "any":
             object.__setattr__(self, "covered", None)
         self._check_covered()
         # Boards past 2**63 are no bound at all: generating caps them, as the CLI always let it.

@@ -629,6 +629,7 @@ def test_boards_from_10x10_on_are_crowded_unless_the_run_says_otherwise():
     assert GenerateRequest(1, size=12).covered == (75.0, 80.0)
     assert GenerateRequest(1, size=9).covered is None
     assert GenerateRequest(1, size=10, covered="any").covered is None
+    assert GenerateRequest(1, size=10, covered=" Any ").covered is None  # as people type it
     assert GenerateRequest(1, size=10, covered="60..70").covered == (60.0, 70.0)
     assert GenerateRequest(1, size=10, minimal=True).covered is None
     assert GenerateRequest(1, size=10, walls=30).covered is None  # 70 cells left: under 75 %
