@@ -340,6 +340,23 @@ def test_a_change_to_a_deeper_board_is_kept_and_a_shallower_one_as_the_temperatu
     assert generation.accepted(None, 1, 0.0, 0.999)
 
 
+@pytest.mark.parametrize("size, hottest", [(6, 1.0), (10, 0.3)])
+def test_a_chain_cools_from_its_sides_temperature(monkeypatch, size, hottest):
+    # From 10×10 on a chain starts colder (bench/README.md): what each step is judged at.
+    judged = []
+
+    def recording(current, candidate, temperature, draw):
+        judged.append(temperature)
+        return True
+
+    monkeypatch.setattr(generation, "accepted", recording)
+    scoring = generation.Scoring(cluster_states=2_000, astar_states=2_000)
+    steps = 5
+    chains = generation.Chains(1, size, steps=steps, scoring=scoring, min_moves=99)
+    assert sum(1 for _ in chains.chain(0)) == steps
+    assert judged == pytest.approx([hottest * (1 - step / steps) for step in range(1, steps)])
+
+
 def _cells(puzzle) -> dict[tuple[int, int], str]:
     grid = puzzle.board.grid(puzzle.start)
     return {(r, c): ch for r, row in enumerate(grid) for c, ch in enumerate(row)}

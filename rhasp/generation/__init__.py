@@ -182,6 +182,17 @@ CHAIN_STEPS = 1_000
 #: Tried on 6×6, 4,000 boards, seeds 1 and 2: deepest 31 and 33 at T = 2; 33 and 48 at 1;
 #: 30 and 35 at 0.5 (chains of 1,000; of 300 and 3,000 at T = 1: 31, 39 and 37, 31).
 TEMPERATURE = 1.0
+#: The temperature at a chain's start from :data:`CROWDED_FROM` (10×10) on. There a chain at
+#: T = 1 wanders while the temperature is high and climbs only as it cools: on 10×10, seed
+#: 2, none of 8 chains reached 25 moves (deepest 22, 20, 18; each still climbing at its
+#: 1,000th board), against 2 of 4 at T = 0.3 (28 moves in 174 s, 25 in 151 s); seeds 1 and 5
+#: at 0.3: 3 and 1 of 4 (bench/README.md, "10×10 generation, a colder chain").
+LARGE_TEMPERATURE = 0.3
+
+
+def start_temperature(size: int) -> float:
+    """The temperature a chain starts at on a ``size``×``size`` board."""
+    return TEMPERATURE if size < CROWDED_FROM else LARGE_TEMPERATURE
 
 
 def accepted(current: int | None, candidate: int | None, temperature: float, draw: float) -> bool:
@@ -239,7 +250,7 @@ class Chains:
             candidate = changed_board(standing, rng, self.cells)
             found = score(candidate, self.scoring, whole or step % WHOLE_EVERY == 0)
             yield found
-            temperature = TEMPERATURE * (1 - step / self.steps)
+            temperature = start_temperature(self.size) * (1 - step / self.steps)
             if accepted(depth, _depth(found), temperature, rng.random()):
                 depth, standing = _depth(found), _standing(found, candidate)
                 whole = _whole(found)
