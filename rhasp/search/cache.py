@@ -383,6 +383,19 @@ def serving(version: Path) -> bool:
         return False
 
 
+def lost(function: str, shape: str) -> bool:
+    """Whether a request for ``function``'s code of ``shape`` came to nothing: the code is
+    not ready, no request for it waits in the queue, and no background process serves the
+    folder now (one that serves it may be compiling it). False where the folder cannot be
+    looked at (the request is not asked again)."""
+    try:
+        version = folder()
+        waiting = any(p.name == f"{function}.{shape}" for p in requests(version / "queue"))
+        return not (ready(function, shape) or waiting or serving(version))
+    except OSError:
+        return False
+
+
 def requests(queue: Path) -> list[Path]:
     """The requests waiting in ``queue`` (whole ones), oldest first."""
     requests = [p for p in queue.iterdir() if p.suffix != ".part"] if queue.is_dir() else []

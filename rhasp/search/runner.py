@@ -71,6 +71,11 @@ SETTLE_SECONDS = 0.5
 #: would end before the code came, slowed by the load meanwhile, and leave it running after.
 LOAD_SECONDS = 5.0
 
+#: How many times a process asks a background process for one function's code of one shape:
+#: again only where the request before came to nothing (:meth:`Runner._ask`); a request that
+#: fails every time costs a background process at most this many tries.
+ASKS = 3
+
 #: The interpreter's switch interval while this process loads compiled code (seconds; Python's
 #: default is 0.005). A load lets go of the GIL thousands of times (files read, LLVM's calls
 #: through ctypes), and beside a thread that holds it (a search running uncompiled) each time
@@ -100,7 +105,8 @@ class Runner:
         self._loaded: set[tuple[str, str]] = set()  # (function, shape) loaded here
         #: (function, shape) whose compiled code cannot be had here: uncompiled in this process
         self._unusable: set[tuple[str, str]] = set()
-        self._requested: set[tuple[str, str]] = set()  # asked of a background process
+        #: (function, shape) asked of a background process, and how many times
+        self._requested: dict[tuple[str, str], int] = {}
         self._loading: dict[tuple[str, str], threading.Thread] = {}
         #: Calls that answer at once, by (function, shape), from :meth:`warm_up`: what a
         #: background process makes to compile a function called by reference.
@@ -184,7 +190,7 @@ class Runner:
 
         def ask_again() -> None:
             with self._guard:
-                self._requested.discard(where)
+                self._requested.pop(where, None)
             self._ask(where, call)  # compiled afresh for the next search or run
 
         def compiling() -> None:
@@ -260,11 +266,17 @@ class Runner:
             loading.join(max(0.0, ends - time.perf_counter()))  # a signal ends the wait
 
     def _ask(self, where: tuple[str, str], call: tuple[Any, ...]) -> None:
-        """Have a background process compile ``where``'s code (once a process)."""
+        """Have a background process compile ``where``'s code: once, and again (up to
+        :data:`ASKS` times a process) where an earlier request came to nothing: the code is
+        not ready, no request for it waits, and no background process serves the folder
+        (its compile failed, or the process was ended with the command that started it).
+        Else a long-lived process (a server, a benchmark waiting for the code) would stay
+        uncompiled for good after one lost request."""
         with self._guard:
-            if where in self._requested:
+            asked = self._requested.get(where, 0)
+            if asked >= ASKS or (asked and not cache.lost(*where)):
                 return
-            self._requested.add(where)
+            self._requested[where] = asked + 1
         if cache.start(*where, call):
             self._tell_compiling()
 

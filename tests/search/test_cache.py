@@ -4,6 +4,7 @@ compile, from the first run with an empty cache, and no edit can leave stale cod
 from __future__ import annotations
 
 import ast
+import fcntl
 import json
 import os
 import random
@@ -86,6 +87,33 @@ def test_the_cache_folder_moves_with_rhasp_cache_dir(tmp_path, monkeypatch):
     assert not cache.ready("breadth_first", "1x1")
     cache.mark_ready("breadth_first", "1x1")
     assert cache.ready("breadth_first", "1x1")
+
+
+def test_a_request_is_lost_only_when_nothing_is_left_of_it(tmp_path, monkeypatch):
+    # Lost: its code not ready, no request waiting, no background process serving the folder.
+    monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache, "_folder", None)
+    where = ("breadth_first", "1x1")
+    assert cache.lost(*where)
+    queue = cache.folder() / "queue"
+    queue.mkdir()
+    (queue / "breadth_first.2x2").write_bytes(b"")  # another shape's request
+    assert cache.lost(*where)
+    (queue / "breadth_first.1x1").write_bytes(b"")
+    assert not cache.lost(*where)
+    (queue / "breadth_first.1x1").unlink()
+    with open(cache.folder() / "serving.lock", "a+") as lock:  # as a background process holds it
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        serving = subprocess.run(
+            [sys.executable, "-c", f"from rhasp.search import cache; print(cache.lost{where})"],
+            env={**os.environ, "RHASP_CACHE_DIR": str(tmp_path)},
+            capture_output=True,
+            text=True,
+        )
+    assert serving.stdout.strip() == "False"
+    assert cache.lost(*where)
+    cache.mark_ready(*where)
+    assert not cache.lost(*where)
 
 
 def test_only_the_newest_folders_are_kept(tmp_path, monkeypatch):

@@ -136,6 +136,24 @@ def test_a_warm_up_loads_cached_code_only_with_the_seconds_for_it(monkeypatch, s
     assert started == ([("cluster", runner.shape(plan.tables))] if loads else [])
 
 
+def test_a_request_that_came_to_nothing_is_asked_again_a_few_times(monkeypatch):
+    # Asked once while it may still come; again where it came to nothing (a failed compile,
+    # a background process ended with its command), at most ASKS times a process.
+    asked = []
+    monkeypatch.setattr(runner.cache, "start", lambda *where: asked.append(where[:2]) or True)
+    lost = []
+    monkeypatch.setattr(runner.cache, "lost", lambda *where: bool(lost))
+    fresh = runner.Runner()
+    where = ("breadth_first", "9x9")
+    for _ in range(3):
+        fresh._ask(where, ())
+    assert asked == [where]
+    lost.append(True)
+    for _ in range(runner.ASKS + 2):
+        fresh._ask(where, ())
+    assert asked == [where] * runner.ASKS
+
+
 def test_a_load_takes_the_gil_back_promptly_and_leaves_the_interval_as_it_was(monkeypatch):
     # A load lets go of the GIL at every file read and LLVM call; beside a search running
     # uncompiled each took up to Python's switch interval to come back (a 0.65 s load had
