@@ -23,6 +23,7 @@ import re
 import time
 
 import rhasp
+from rhasp.api import ANY_SHARE
 
 UNREACHED = 40  # the most the page asks for: no board of these sizes reaches it in seconds
 
@@ -40,7 +41,7 @@ def tries(size: int, moves: int, seeds: list[int], seconds: float) -> list[tuple
                 size=size,
                 seconds=seconds,
                 max_states=2_000_000,
-                covered="any",
+                covered=ANY_SHARE,
             )
             depth = found.meta["moves"]
         except rhasp.SearchLimit as limit:  # the deepest it found, when asked for more

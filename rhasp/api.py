@@ -55,6 +55,7 @@ from rhasp.errors import ClusterLost, InputError, RhaspError, SearchLimit
 from rhasp.files import is_file, names_a_file
 from rhasp.formats import SUFFIX, Entry, read_path, read_text
 from rhasp.generation import (
+    ANY_SHARE,
     BOARDS_PER_PUZZLE,
     SECONDS_PER_PUZZLE,
     NewPuzzle,
@@ -100,6 +101,7 @@ from rhasp.static import Blocked, blocked_exit, static_analysis
 #: import nothing else of the search (tests/test_layers.py).
 __all__ = [
     "ANALYSIS_BYTES_PER_STATE",
+    "ANY_SHARE",
     "BOARDS_PER_PUZZLE",
     "BYTES_PER_STATE",
     "CONFIRM_FACTOR",

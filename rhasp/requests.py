@@ -33,7 +33,13 @@ from rhasp.arguments import max_states_for
 from rhasp.engines import ENGINES, AspOptions, Engine
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE, Options
 from rhasp.errors import InputError, SearchLimit, counted
-from rhasp.generation import MOST_COVERED, covered_cells, default_covered, worth_playing
+from rhasp.generation import (
+    ANY_SHARE,
+    MOST_COVERED,
+    covered_cells,
+    default_covered,
+    worth_playing,
+)
 from rhasp.limits import (
     ANALYSIS_BYTES_PER_STATE,
     BYTES_PER_STATE,
@@ -377,7 +383,7 @@ class GenerateRequest(OnWorkers):
         arguments.flag(self.minimal, "minimal")
         if self.covered is None and not self.minimal:
             object.__setattr__(self, "covered", default_covered(size, self.walls))
-        elif isinstance(self.covered, str) and self.covered.strip().lower() == "any":
+        elif isinstance(self.covered, str) and self.covered.strip().lower() == ANY_SHARE:
             object.__setattr__(self, "covered", None)
         self._check_covered()
         # Boards past 2**63 are no bound at all: generating caps them, as the CLI always let it.

@@ -10,6 +10,7 @@ import typer
 
 from rhasp import api
 from rhasp.api import (
+    ANY_SHARE,
     BOARDS_PER_PUZZLE,
     GENERATE_SIDES,
     SECONDS_PER_PUZZLE,
@@ -82,7 +83,7 @@ def generate(
             "--covered",
             show_default=False,
             help="Crowded boards: the share of the cells the vehicles (the target too) cover, "
-            "a range of percentages LOW..HIGH, e.g. 67..74, or any "
+            f"a range of percentages LOW..HIGH, e.g. 67..74, or {ANY_SHARE} "
             f"(default: {default_covered_text()}).",
         ),
     ] = None,

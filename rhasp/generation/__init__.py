@@ -44,6 +44,7 @@ from rhasp.canonical import (
 )
 from rhasp.errors import SearchLimit, TimeLimit, counted
 from rhasp.formats.line import puzzle_line
+from rhasp.generation.boards import ANY_SHARE as ANY_SHARE
 from rhasp.generation.boards import CROWDED as CROWDED
 from rhasp.generation.boards import CROWDED_FROM as CROWDED_FROM
 from rhasp.generation.boards import LABELS as LABELS

@@ -65,6 +65,9 @@ def covered_cells(size: int, low: float, high: float, walls: int = 0) -> range:
 #: deep puzzles as they are.
 CROWDED = (75.0, 80.0)
 CROWDED_FROM = 10
+#: What a run names to have boards of any share, the default below :data:`CROWDED_FROM`
+#: (read in any case).
+ANY_SHARE = "any"
 
 
 def default_covered(size: int, walls: int = 0) -> tuple[float, float] | None:

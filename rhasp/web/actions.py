@@ -9,7 +9,7 @@ from typing import Any
 
 import rhasp
 from rhasp import api
-from rhasp.api import AspOptions, SolveRequest, moves_of
+from rhasp.api import ANY_SHARE, AspOptions, SolveRequest, moves_of
 from rhasp.errors import SearchLimit
 from rhasp.model import Puzzle
 from rhasp.notation import format_move
@@ -87,7 +87,7 @@ def new_puzzle(request: GenerateBody, limits: ServerLimits) -> dict[str, Any]:
             size=request.size,
             seconds=limits.seconds,
             max_states=limits.states,
-            covered="any",
+            covered=ANY_SHARE,
         )
     except SearchLimit as limit:  # the server's bounds: what a player can do instead
         kind = limit.limit.ran_out if limit.limit else None
