@@ -263,26 +263,30 @@ class StateMemo:
                 return
             except OSError:  # no process to start: choose here
                 pass
-        self._take(PatternTable.of(board.model, start, **choice))
+        for pattern in PatternTable.collection(board.model, start, **choice):
+            self._take(pattern)
 
-    def _take(self, pattern: PatternTable | None) -> None:
-        """Bound by ``pattern`` too from now on, if there is one."""
+    def _take(self, pattern: PatternTable) -> None:
+        """Bound by ``pattern`` too from now on."""
         board = self._board
         assert board is not None
-        if pattern is not None:
-            self._board = replace(board, table=board.table.with_pattern(pattern))
+        self._board = replace(board, table=board.table.with_pattern(pattern))
 
     def _came(self) -> None:
-        """Take the pattern of the child or thread, if it has answered; where the child
-        failed, choose again here (:meth:`_pattern_due`: no child is asked twice in a
-        process)."""
+        """Take the patterns of the child or thread come since the last call; once it is
+        done, end it, and where the child failed before any came, choose again here
+        (:meth:`_pattern_due`: no child is asked twice in a process)."""
         aside = self._aside
-        if aside is not None and aside.ready:
+        if aside is None:
+            return
+        done = aside.done  # first: once done, arrived() has every pattern
+        for pattern in aside.arrived():
+            self._take(pattern)
+        if done:
             self._aside = None
             aside.close()
             if aside.failed:
                 self._patterned = False
-            self._take(aside.table())
 
     def close(self) -> None:
         """End the child or thread choosing the pattern, if it still runs: the search is

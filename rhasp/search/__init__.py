@@ -174,7 +174,7 @@ def prefer_compiled(sides: Iterable[int] = ()) -> bool:
 #: Each compiled search and the flags it is called with, to load their code before forking.
 WARM_UP = (
     (core.breadth_first, {"stop_at_goal": True, "with_links": True}),
-    (clusters.cluster, {}),
+    (clusters.cluster, {"by_slides": False}),
     (clusters.reach, {}),
     (core.cheapest, {}),
     # Weighted or not, estimated or not: one signature, every flag passed as A* passes it

@@ -58,8 +58,9 @@ class BoundTable:
     #: Per vehicle, from its field to another: the cells it crosses or enters (for a target,
     #: to ``gone``: its way out, :func:`core.way_out`), which must be free.
     crossed: tuple[tuple[dict[int, int], ...], ...]
-    #: The fewest moves (or slides) of the puzzle with some vehicles only (None: no pattern).
-    pattern: PatternTable | None = None
+    #: The fewest moves (or slides) of the puzzle with some vehicles only: the patterns the
+    #: memo has taken so far (:meth:`with_pattern`).
+    patterns: tuple[PatternTable, ...] = ()
     #: Worked out once, on the memo's hot path: the bound per board (by moves; by slides
     #: with a pattern), and per (vehicle, field, cells to stand off) what every way off
     #: crosses.
@@ -102,12 +103,13 @@ class BoundTable:
 
     def with_pattern(self, pattern: PatternTable) -> BoundTable:
         """This table, bounding also by ``pattern``'s fewest moves (or slides: the pattern's
-        must be this table's unit) where they are more: both are lower bounds, so their
-        maximum is one."""
+        must be this table's unit) where they are more than its bound and its patterns' so
+        far: each is a lower bound, so their maximum is one."""
         if pattern.by_slides != self.by_slides:
             unit = "slides" if self.by_slides else "moves"
             raise ValueError(f"this table bounds the {unit} left: a pattern of its {unit} only")
-        return replace(self, pattern=pattern, most=max(self.most, pattern.most))
+        patterns = (*self.patterns, pattern)
+        return replace(self, patterns=patterns, most=max(self.most, pattern.most))
 
     # The memo asks these once a step and once a move it looks ahead at, from Python, on the
     # ASP search's hot path: each writes core.field (and core.moved) out in one expression
@@ -137,16 +139,20 @@ class BoundTable:
 
     def bound(self, key: int) -> int:
         """What the memo prunes by: by slides :meth:`core_bound`, by moves :meth:`must_move`;
-        or the pattern's fewest slides or moves (:meth:`with_pattern`) where that is more,
-        NEVER where the pattern has no plan (worked out once a board)."""
-        if self.by_slides and self.pattern is None:
+        or the largest of the patterns' fewest slides or moves (:meth:`with_pattern`) where
+        that is more, NEVER where a pattern has no plan (worked out once a board)."""
+        if self.by_slides and not self.patterns:
             return self.core_bound(key)
         known = self._known.get(key)
         if known is None:
             known = self.core_bound(key) if self.by_slides else self.must_move(key)
-            if self.pattern is not None and known < NEVER:
-                fewest = self.pattern.bound(key)
-                known = NEVER if fewest < 0 else max(known, fewest)
+            for pattern in self.patterns:
+                fewest = pattern.bound(key)
+                if fewest < 0:
+                    known = NEVER
+                    break
+                if fewest > known:
+                    known = fewest
             self._known[key] = known
         return known
 

@@ -27,7 +27,7 @@ states, for ``rhasp enumerate``, ``analyze`` and ``hardest`` alike (:func:`harde
 
 from __future__ import annotations
 
-from rhasp.search import core
+from rhasp.search import core, store
 
 # What :func:`explore` gives up on (its ``give_up``).
 KEEP_ALL = 0  # never: the whole cluster
@@ -179,21 +179,52 @@ def goal_distances(
     return distance, reached
 
 
+def goal_slides(
+    g: core.Tables, order: list[int], first_edge: list[int], edges: list[int]
+) -> list[int]:
+    """Each state's fewest slides (cells) to the nearest goal state (-1 when none is
+    reachable): Dijkstra's search from all of them at once over the moves :func:`explore`
+    kept, a move costing the cells its vehicle slides, as
+    :func:`rhasp.search.core.successors` lists them again (in the order the moves were
+    kept). A move undone slides as many cells back, so the cost to a goal is the cost from
+    it."""
+    distance = [-1] * len(order)
+    queue = store.f_queue(0, 0)
+    store.queue_pop(queue)
+    for i in range(len(order)):
+        if core.solved(g, order[i]):
+            store.queue_push(queue, 0, i)
+    keys, slides, movers = core.buffers(g, order[0])
+    while not store.queue_empty(queue):
+        cost, i = store.queue_pop(queue)
+        if distance[i] >= 0:
+            continue
+        distance[i] = cost
+        core.successors(g, order[i], core.NO_SKIP, keys, slides, movers)
+        for e in range(first_edge[i], first_edge[i + 1]):
+            j = edges[e]
+            if distance[j] < 0:
+                store.queue_push(queue, cost + slides[e - first_edge[i]], j)
+    return distance
+
+
 def cluster(
-    g: core.Tables, first: int, max_states: int, watch: core.Buffer
-) -> tuple[int, list[int], list[int], list[int], list[int], list[int]]:
+    g: core.Tables, first: int, max_states: int, watch: core.Buffer, by_slides: bool
+) -> tuple[int, list[int], list[int], list[int], list[int], list[int], list[int]]:
     """The whole cluster of ``first`` with its moves (:func:`explore`) and its distances
-    (:func:`goal_distances`), in one call, as :func:`rhasp.search.runner.run` runs it.
+    (:func:`goal_distances`), and ``by_slides`` its distances in slides too
+    (:func:`goal_slides`), in one call, as :func:`rhasp.search.runner.run` runs it.
 
     Returns (the count, or BUDGET; the keys; first_edge; edges; the distance per index; the
-    indices nearest first)."""
+    indices nearest first; the slides per index, or none)."""
     reached, order, first_edge, edges = explore(
         g, first, core.new_buffer(0), KEEP_ALL, max_states, watch
     )
     if reached == core.BUDGET:
-        return reached, order, first_edge, edges, first_edge[:0], first_edge[:0]
+        return reached, order, first_edge, edges, first_edge[:0], first_edge[:0], first_edge[:0]
     distance, by_distance = goal_distances(g, order, first_edge, edges)
-    return reached, order, first_edge, edges, distance, by_distance
+    slides = goal_slides(g, order, first_edge, edges) if by_slides else first_edge[:0]
+    return reached, order, first_edge, edges, distance, by_distance, slides
 
 
 def reach(g: core.Tables, first: int, max_states: int, watch: core.Buffer) -> tuple[int, int]:
@@ -205,7 +236,7 @@ def reach(g: core.Tables, first: int, max_states: int, watch: core.Buffer) -> tu
     the search itself (bench/README.md, "the pattern choice reaches the patterns it tries").
 
     Returns (the count, or BUDGET beyond ``max_states`` states; the distance, -1 then)."""
-    found = cluster(g, first, max_states, watch)
+    found = cluster(g, first, max_states, watch, False)
     if found[0] == core.BUDGET:
         return core.BUDGET, -1
     return found[0], found[4][0]

@@ -163,23 +163,6 @@ class Geometry:
                 return Move(self.board.vehicles[i].label, q - p)
         raise ValueError("the two states are the same")
 
-    def slid(self, before: int, after: int) -> int:
-        """The cells the one vehicle whose field differs between ``before`` and ``after`` slides
-        (:meth:`move`'s distance, where no target leaves): the keys differ by the change of
-        that field times two to the power of its shift, so the difference shifted back is the
-        change, without a state read."""
-        changed = before ^ after
-        shift = self._shift_of_bit[(changed & -changed).bit_length() - 1]
-        return abs(after - before) >> shift
-
-    @cached_property
-    def _shift_of_bit(self) -> tuple[int, ...]:
-        """For each bit of a key, where the field holding it starts."""
-        shifts: list[int] = []
-        for start, width in zip(self.tables.shift, self.widths, strict=True):
-            shifts += [start] * (start - len(shifts)) + [start] * width
-        return tuple(shifts)
-
     def plan(self, path: Sequence[int]) -> Plan:
         return tuple(self.move(a, b) for a, b in itertools.pairwise(path))
 

@@ -10,7 +10,6 @@ shards.
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +36,9 @@ class ClusterGraph:
     edges: Sequence[int]
     distance: Sequence[int]
     by_distance: Sequence[int]  # the indices of states with a goal, nearest first
+    #: Each state's fewest slides (cells) to the nearest goal, -1 when none is reachable,
+    #: where the cluster was explored ``by_slides`` (:func:`explore_cluster`); else none.
+    slide_distance: Sequence[int] = ()
 
     START = 0
 
@@ -61,30 +63,6 @@ class ClusterGraph:
     def farthest(self) -> int | None:
         """The most moves any state takes to a goal; None when no goal is reachable."""
         return self.distance[self.by_distance[-1]] if self.by_distance else None
-
-    @cached_property
-    def slide_distance(self) -> list[int]:
-        """Each state's fewest slides (cells) to the nearest goal, -1 when none is reachable:
-        Dijkstra's search from every goal at once over the moves kept, a move costing the
-        cells its vehicle slides (:meth:`move`'s distance). A move undone slides as many
-        cells back, so the cost to a goal is the cost from it. Worked out the first time it
-        is asked for, in Python: for the small clusters of pattern databases
-        (:class:`rhasp.search.PatternTable`). The cells are read from the two keys
-        (:meth:`Geometry.slid <rhasp.search.geometry.Geometry.slid>`): the targets stay in a
-        cluster, so no move takes one off the board."""
-        distance = [-1] * self.states
-        queue = [(0, goal) for goal in self.goals]
-        keys, edges, first_edge, slid = self.keys, self.edges, self.first_edge, self.geometry.slid
-        while queue:
-            d, i = heapq.heappop(queue)
-            if distance[i] >= 0:
-                continue
-            distance[i] = d
-            key = keys[i]
-            for j in edges[first_edge[i] : first_edge[i + 1]]:
-                if distance[j] < 0:
-                    heapq.heappush(queue, (d + slid(key, keys[j]), j))
-        return distance
 
     def neighbours(self, i: int) -> Sequence[int]:
         return self.edges[self.first_edge[i] : self.first_edge[i + 1]]
@@ -143,12 +121,16 @@ class ClusterGraph:
         return [self.geometry.state(key) for key in keys]
 
 
-def explore_cluster(board: Board, placement: State, budget: Budget) -> ClusterGraph:
+def explore_cluster(
+    board: Board, placement: State, budget: Budget, by_slides: bool = False
+) -> ClusterGraph:
     """The whole cluster of ``placement`` (targets stay on the board, as puzzle databases
     count), explored once with its moves kept, and its distances to the goals over those
-    moves (defined for one target)."""
+    moves (defined for one target); ``by_slides``, in slides too
+    (:func:`rhasp.search.clusters.goal_slides`)."""
     geometry = Geometry.of(board, targets_leave=False)
-    found = run(geometry, clusters.cluster, geometry.key(placement), budget=budget)
+    key = geometry.key(placement)
+    found = run(geometry, clusters.cluster, key, budget=budget, by_slides=by_slides)
     return ClusterGraph(geometry, *found[1:])
 
 

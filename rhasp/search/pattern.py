@@ -26,24 +26,28 @@ vehicle at a time, keeping those that make the start's projection farthest from 
 (:meth:`PatternTable.of`), while the pattern's cluster stays within :data:`MAX_BOARDS` and at
 least one vehicle stays off (with every vehicle, the table would be the real puzzle's
 distances: a breadth-first search, not a bound). The table is the
-core's cluster search (:func:`rhasp.search.explore_cluster`) on the pattern's board.
+core's cluster search (:func:`rhasp.search.explore_cluster`) on the pattern's board. After
+the one chosen, the memo takes the patterns that lift one vehicle each
+(:meth:`PatternTable.collection`): the largest of several bounds is one.
 
 For one target (the cluster's distances are defined for one). The vehicles are chosen by
 the pattern's fewest moves, by slides too (a few hundred patterns are tried, and the fewest
 moves come with each cluster, where slides would cost a search more each); the table then
-holds the chosen pattern's fewest slides (:attr:`ClusterGraph.slide_distance
-<rhasp.search.graph.ClusterGraph.slide_distance>`). The memo prunes by the larger of this
-and :meth:`BoundTable.must_move <rhasp.search.BoundTable.must_move>` by moves, of this and
+holds the chosen pattern's fewest slides (:func:`rhasp.search.clusters.goal_slides`, compiled
+with the cluster search). The memo prunes by the largest of these and
+:meth:`BoundTable.must_move <rhasp.search.BoundTable.must_move>` by moves, of these and
 :meth:`BoundTable.core_bound <rhasp.search.BoundTable.core_bound>` by slides. The idea is
-Culberson and Schaeffer's (1998), for the fifteen puzzle.
+Culberson and Schaeffer's (1998), for the fifteen puzzle; taking the largest of several,
+Holte, Felner, Newton, Meshulam and Furcy's (2004).
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
@@ -59,9 +63,10 @@ from rhasp.search.runner import RUNNER, UNLIMITED, run
 MAX_BOARDS = 10_000
 #: How many patterns each round of the choice keeps.
 BEAM = 3
-#: The compiled searches the choice runs: every pattern it tries reached, the chosen one
-#: explored whole for its table.
-CHOICE_SEARCHES = (clusters.reach, clusters.cluster)
+#: The compiled searches the choice runs, with the flags they take: every pattern it tries
+#: reached, the chosen one explored whole for its table (by moves or by slides: a flag's value
+#: is no other code).
+CHOICE_SEARCHES = ((clusters.reach, {}), (clusters.cluster, {"by_slides": False}))
 #: How long the choice may take, in seconds, besides loading the compiled core: then it keeps
 #: the best pattern found so far.
 SECONDS = 1.0
@@ -86,10 +91,16 @@ class PatternTable:
         cluster search for its boards (the board's cells, keys of one word) is already loaded
         in this process. Asks only; loads nothing."""
         tables = _choice_geometry(board).tables
-        return all(RUNNER.is_loaded(search, tables) for search in CHOICE_SEARCHES)
+        return all(RUNNER.is_loaded(search, tables) for search, _ in CHOICE_SEARCHES)
 
     @classmethod
-    def of(
+    def of(cls, board: Board, start: State, **choice: Any) -> PatternTable | None:
+        """The pattern chosen for ``board`` from its ``start`` (a placement): the first of
+        :meth:`collection` (``choice`` its arguments), None where it has none."""
+        return next(cls.collection(board, start, **choice), None)
+
+    @classmethod
+    def collection(
         cls,
         board: Board,
         start: State,
@@ -98,11 +109,14 @@ class PatternTable:
         by_slides: bool = False,
         seconds_left: float = math.inf,
         stop: Callable[[], bool] = lambda: False,
-    ) -> PatternTable | None:
-        """The pattern chosen for ``board`` from its ``start`` (a placement), its table by
-        slides with ``by_slides`` (chosen by moves all the same: module docstring), or None
-        when there is none to choose: more than one target, or no pattern of at least one
-        other vehicle within ``max_boards``.
+    ) -> Iterator[PatternTable]:
+        """The patterns the memo bounds by, each as it is built, their tables by slides with
+        ``by_slides`` (chosen by moves all the same: module docstring): the pattern chosen
+        first; then, where the cluster searches come compiled, every pattern that lifts one
+        vehicle only, those that put the start farthest from the goal first. None at all
+        where there is none to choose: more than one target, or no pattern of at least one
+        other vehicle within ``max_boards``. Each is a lower bound, so the largest of them
+        is one too (:meth:`BoundTable.with_pattern <rhasp.search.BoundTable.with_pattern>`).
 
         The choice is a beam search over the vehicles kept: from the target alone, each
         round adds one vehicle to each of the :data:`BEAM` best patterns so far and keeps
@@ -112,47 +126,44 @@ class PatternTable:
         pattern a round (greedy) stalls where no one vehicle moves the start farther but two
         would; the beam gets past most such places (bench/README.md, "Later still: a pattern
         database"). Where the core is not compiled (yet), the choice is greedy: the beam
-        would not get far within the time.
+        would not get far within the time, nor would the patterns that lift a vehicle.
+
+        Why those after it: the choice grows one pattern from the target, a vehicle at a
+        time, and the vehicles it never reaches count for nothing; each pattern that lifts a
+        single vehicle counts all the others, and the one whose lifted vehicle matters least
+        on a board bounds that board best (bench/README.md, "Issue 57: the patterns that
+        lift one vehicle"). Nothing comes from a search of the puzzle itself: every pattern
+        lifts a vehicle off (a table of the whole puzzle would be a breadth-first search, not
+        a bound).
+
         After :data:`SECONDS` (or ``seconds``, if fewer: the share of a search's deadline it
-        may take) it stops with the best so far: a weaker bound on a slow machine or where the
-        core is not compiled yet, never another answer. Cached compiled code is loaded only
-        where the search has ``seconds_left`` for it, as for A*'s patterns
+        may take) the choice stops with the best so far: a weaker bound on a slow machine or
+        where the core is not compiled yet, never another answer; the patterns that lift a
+        vehicle take as long again at most. Cached compiled code is loaded only where the
+        search has ``seconds_left`` for it, as for A*'s patterns
         (:meth:`rhasp.search.runner.Runner.warm_up`). Once ``stop()`` says so (the search
-        that wanted the pattern has ended), it stops at once, with None.
+        that wanted the patterns has ended), it stops at once.
         """
         if len(board.targets) != 1 or None in start:
-            return None
+            return
         max_boards = MAX_BOARDS if max_boards is None else max_boards
-        width = BEAM if _compiled(board, start, seconds_left) else 1
-        deadline = time.perf_counter() + min(SECONDS, math.inf if seconds is None else seconds)
-        target = board.index(board.targets[0])
-        count = len(board.vehicles)
-        beam: list[tuple[int, ...]] = [(target,)]
-        seen: set[tuple[int, ...]] = set()
-        best = None
-        while beam and len(beam[0]) < count - 1 and time.perf_counter() < deadline:
-            round_ = []
-            for keep in beam:
-                for vehicle in range(count):
-                    if stop():
-                        return None
-                    if time.perf_counter() >= deadline:
-                        break
-                    pattern = tuple(sorted((*keep, vehicle)))
-                    if vehicle in keep or pattern in seen:
-                        continue
-                    seen.add(pattern)
-                    reached = reach_pattern(board, start, pattern, max_boards)
-                    if reached is not None:
-                        round_.append((_score(*reached), pattern))
-            round_.sort(reverse=True)
-            del round_[width:]
-            beam = [pattern for _, pattern in round_]
-            if round_ and (best is None or round_[0][0] > best[0]):
-                best = round_[0]
-        if best is None:
-            return None
-        return cls.kept(board, start, best[1], by_slides, max_boards)
+        compiled = _compiled(board, start, seconds_left)
+        limit = min(SECONDS, math.inf if seconds is None else seconds)
+        width = BEAM if compiled else 1
+        keep = _chosen(board, start, max_boards, width, time.perf_counter() + limit, stop)
+        chosen = None if keep is None else cls.kept(board, start, keep, by_slides, max_boards)
+        if chosen is None:
+            return
+        yield chosen
+        if not compiled:
+            return
+        deadline = time.perf_counter() + limit
+        for keep in _lifts(board, start, chosen.keep, max_boards, deadline, stop):
+            if stop() or time.perf_counter() >= deadline:
+                return
+            table = cls.kept(board, start, keep, by_slides, max_boards)
+            if table is not None:
+                yield table
 
     @classmethod
     def kept(
@@ -166,7 +177,7 @@ class PatternTable:
         """The table of the pattern that keeps the vehicles ``keep`` (the target among them),
         None if its cluster has more than ``max_boards`` boards."""
         keep = tuple(sorted(keep))
-        found = explore_pattern(board, start, keep, max_boards)
+        found = explore_pattern(board, start, keep, max_boards, by_slides)
         return None if found is None else cls._table(board, keep, found, by_slides)
 
     @classmethod
@@ -214,8 +225,8 @@ def _compiled(board: Board, start: State, seconds: float) -> bool:
     key = geometry.key(start)
     return all(
         [
-            RUNNER.warm_up(search, geometry.tables, key, UNLIMITED, seconds_left=seconds)
-            for search in CHOICE_SEARCHES
+            RUNNER.warm_up(search, geometry.tables, key, UNLIMITED, seconds_left=seconds, **flags)
+            for search, flags in CHOICE_SEARCHES
         ]
     )
 
@@ -228,14 +239,15 @@ def _choice_geometry(board: Board) -> Geometry:
 
 
 def explore_pattern(
-    board: Board, start: State, keep: tuple[int, ...], max_boards: int
+    board: Board, start: State, keep: tuple[int, ...], max_boards: int, by_slides: bool = False
 ) -> ClusterGraph | None:
-    """The cluster of the pattern that keeps ``keep`` from the start's projection, None
-    beyond ``max_boards`` (A*'s patterns are explored here too:
-    :mod:`rhasp.search.pattern_bound`)."""
+    """The cluster of the pattern that keeps ``keep`` from the start's projection, with its
+    distances in slides too ``by_slides``; None beyond ``max_boards`` (A*'s patterns are
+    explored here too: :mod:`rhasp.search.pattern_bound`)."""
     pattern = _pattern(board, start, keep)
+    budget = Budget(states=max_boards)
     try:
-        return explore_cluster(pattern.board, pattern.placement, Budget(states=max_boards))
+        return explore_cluster(pattern.board, pattern.placement, budget, by_slides)
     except SearchLimit:
         return None
 
@@ -261,6 +273,72 @@ def _pattern(board: Board, start: State, keep: tuple[int, ...]) -> Puzzle:
     """The puzzle from ``start`` with every vehicle but ``keep`` lifted off."""
     lifted = {v.label for i, v in enumerate(board.vehicles) if i not in keep}
     return Puzzle(board, start).without(lifted)
+
+
+def _chosen(
+    board: Board,
+    start: State,
+    max_boards: int,
+    width: int,
+    deadline: float,
+    stop: Callable[[], bool],
+) -> tuple[int, ...] | None:
+    """The vehicles the choice keeps (:meth:`PatternTable.collection`): a beam search ``width``
+    patterns wide, until ``deadline`` (``time.perf_counter()``); None if it found none or was
+    told to ``stop``."""
+    target = board.index(board.targets[0])
+    count = len(board.vehicles)
+    beam: list[tuple[int, ...]] = [(target,)]
+    seen: set[tuple[int, ...]] = set()
+    best = None
+    while beam and len(beam[0]) < count - 1 and time.perf_counter() < deadline:
+        round_ = []
+        for keep in beam:
+            for vehicle in range(count):
+                if stop():
+                    return None
+                if time.perf_counter() >= deadline:
+                    break
+                pattern = tuple(sorted((*keep, vehicle)))
+                if vehicle in keep or pattern in seen:
+                    continue
+                seen.add(pattern)
+                reached = reach_pattern(board, start, pattern, max_boards)
+                if reached is not None:
+                    round_.append((_score(*reached), pattern))
+        round_.sort(reverse=True)
+        del round_[width:]
+        beam = [pattern for _, pattern in round_]
+        if round_ and (best is None or round_[0][0] > best[0]):
+            best = round_[0]
+    return None if best is None else best[1]
+
+
+def _lifts(
+    board: Board,
+    start: State,
+    chosen: tuple[int, ...],
+    max_boards: int,
+    deadline: float,
+    stop: Callable[[], bool],
+) -> list[tuple[int, ...]]:
+    """The patterns that lift one vehicle (never the target) other than ``chosen``, within
+    ``max_boards``, the start farthest from the goal first (then the fewer boards), as far as
+    they are reached by ``deadline`` or told to ``stop``."""
+    target = board.index(board.targets[0])
+    every = range(len(board.vehicles))
+    tried = []
+    for lifted in every:
+        keep = tuple(vehicle for vehicle in every if vehicle != lifted)
+        if lifted == target or keep == chosen:
+            continue
+        if stop() or time.perf_counter() >= deadline:
+            break
+        reached = reach_pattern(board, start, keep, max_boards)
+        if reached is not None:
+            tried.append((_score(*reached), keep))
+    tried.sort(reverse=True)
+    return [keep for _, keep in tried]
 
 
 def _score(states: int, fewest: int) -> tuple[int, int]:

@@ -230,7 +230,12 @@ def _cluster_search_loaded(board: Board, state: State, seconds_left: float) -> b
     geometry = Geometry.of(alone.board, targets_leave=False)
     key = geometry.key(alone.placement)
     return RUNNER.warm_up(
-        clusters.cluster, geometry.tables, key, UNLIMITED, seconds_left=seconds_left
+        clusters.cluster,
+        geometry.tables,
+        key,
+        UNLIMITED,
+        seconds_left=seconds_left,
+        by_slides=False,
     )
 
 

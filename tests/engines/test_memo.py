@@ -182,8 +182,9 @@ def test_the_pattern_prunes_a_card_and_keeps_its_optimum(monkeypatch, number, ob
     horizon, choices = solve_with(with_pattern, card(number), objective)
     horizon_without, choices_without = solve_with(without, card(number), objective)
     assert horizon == horizon_without == BFS.solve(card(number), objective).length
-    assert with_pattern._board.table.pattern.by_slides is (objective == "slides")
-    assert without._board.table.pattern is None
+    patterns = with_pattern._board.table.patterns
+    assert patterns and all(p.by_slides is (objective == "slides") for p in patterns)
+    assert without._board.table.patterns == ()
     assert choices < choices_without / 2
 
 
@@ -196,7 +197,7 @@ def test_the_pattern_waits_for_its_rent_unless_its_code_is_loaded(monkeypatch, l
     memo = StateMemo(pattern_rent=math.inf)
     horizon, _ = solve_with(memo, card(26), "moves")
     assert horizon == BFS.solve(card(26), "moves").length
-    assert (memo._board.table.pattern is not None) is loaded
+    assert bool(memo._board.table.patterns) is loaded
 
 
 @pytest.mark.parametrize("memo", [True, False])
@@ -248,18 +249,20 @@ class _Aside:
 
     def __init__(self, board, start, **choice):
         self.board, self.start, self.by_slides = board, start, choice["by_slides"]
+        self.given = False
         _Aside.asked.append(self.keep)
 
-    ready = True
+    done = True
 
     @property
     def failed(self):
         return self.keep is None
 
-    def table(self):
-        if self.keep is None:
-            return None
-        return PatternTable.kept(self.board, self.start, self.keep, by_slides=self.by_slides)
+    def arrived(self):
+        if self.keep is None or self.given:
+            return []
+        self.given = True
+        return [PatternTable.kept(self.board, self.start, self.keep, by_slides=self.by_slides)]
 
     def close(self):
         pass
@@ -281,7 +284,7 @@ def test_a_pattern_asked_of_a_child_comes_without_rent(monkeypatch):
     horizon, _ = solve_with(memo, puzzle, "moves")
     assert horizon == BFS.solve(puzzle, "moves").length
     assert _Aside.asked == [(0, target)]  # once
-    assert memo._board.table.pattern.keep == (0, target)
+    assert [p.keep for p in memo._board.table.patterns] == [(0, target)]
 
 
 class _Thread(_Aside):
@@ -291,6 +294,7 @@ class _Thread(_Aside):
 
     def __init__(self, board, start, **choice):
         self.board, self.start, self.by_slides = board, start, choice["by_slides"]
+        self.given = False
         _Thread.asked.append(self.keep)
 
     @staticmethod
@@ -312,7 +316,7 @@ def test_a_pattern_is_chosen_in_a_thread_where_its_code_is_loaded(monkeypatch):
     horizon, _ = solve_with(memo, puzzle, "moves")
     assert horizon == BFS.solve(puzzle, "moves").length
     assert _Thread.asked == [(0, target)] and not PatternAside.asked  # no child
-    assert memo._board.table.pattern.keep == (0, target)
+    assert [p.keep for p in memo._board.table.patterns] == [(0, target)]
 
 
 def test_a_pattern_a_child_failed_to_give_is_chosen_here(monkeypatch):
@@ -327,4 +331,4 @@ def test_a_pattern_a_child_failed_to_give_is_chosen_here(monkeypatch):
     horizon, _ = solve_with(memo, puzzle, "moves")
     assert horizon == BFS.solve(puzzle, "moves").length
     assert _Aside.asked == [None]
-    assert memo._board.table.pattern is not None
+    assert memo._board.table.patterns

@@ -1,27 +1,33 @@
-"""A pattern chosen beside the search (rhasp.search.aside): a child process's answer is the
-table the parent would build for the same vehicles, and a child closed or without Python to
-run fails without an answer; a thread's answer is the choice made here, what it raised is
-raised where the table is asked for, and closing it stops it."""
+"""Patterns built beside the search (rhasp.search.aside): a child process's are the tables the
+parent would build for the same vehicles, each handed over as it comes; a child closed or
+without Python to run fails without one, and one that breaks off keeps those it wrote
+whole; a thread's are the patterns built here, what it raised is raised where they are
+asked for, and closing it stops it."""
 
 from __future__ import annotations
 
+import pickle
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from rhasp.search import PatternAside, PatternTable, PatternThread, aside
+from rhasp.search import PatternAside, PatternTable, PatternThread, aside, pattern
 from tests.boards import card
 
 
-def answered(aside: PatternAside | PatternThread, seconds: float = 120):
-    """``aside`` once it has answered (or failed)."""
+def answered(beside: PatternAside | PatternThread, seconds: float = 120) -> list[PatternTable]:
+    """Every pattern ``beside`` hands over, once it is done (or failed)."""
     ends = time.perf_counter() + seconds
-    while not aside.ready:
-        assert time.perf_counter() < ends, "the child never answered"
+    tables = []
+    while True:
+        done = beside.done
+        tables += beside.arrived()
+        if done:
+            return tables
+        assert time.perf_counter() < ends, "it never ended"
         time.sleep(0.01)
-    return aside
 
 
 @pytest.fixture(autouse=True)
@@ -30,58 +36,80 @@ def _not_asked(monkeypatch):
 
 
 @pytest.mark.parametrize(("number", "objective"), [(26, "moves"), (16, "slides")])
-def test_the_childs_table_is_the_one_built_here_for_its_vehicles(number, objective):
+def test_the_childs_tables_are_the_ones_built_here_for_their_vehicles(number, objective):
     puzzle = card(number)
-    by_slides = objective == "slides"
-    aside = answered(PatternAside(puzzle.board, puzzle.start, by_slides=by_slides))
-    aside.close()
-    table = aside.table()
-    assert not aside.failed and table is not None
-    assert puzzle.board.index(puzzle.board.targets[0]) in table.keep
-    here = PatternTable.kept(puzzle.board, puzzle.start, table.keep, by_slides=by_slides)
-    assert table == here  # the same vehicles, mask, fewest by key, unit
+    board, by_slides = puzzle.board, objective == "slides"
+    asked = PatternAside(board, puzzle.start, by_slides=by_slides)
+    tables = answered(asked)
+    asked.close()
+    assert not asked.failed and tables
+    assert all(board.index(board.targets[0]) in table.keep for table in tables)
+    assert all(len(table.keep) == len(board.vehicles) - 1 for table in tables[1:])  # lifts
+    for table in tables:
+        here = PatternTable.kept(board, puzzle.start, table.keep, by_slides=by_slides)
+        assert table == here  # the same vehicles, mask, fewest by key, unit
 
 
 def test_a_child_closed_before_it_answers_fails():
     puzzle = card(40)  # its choice takes a good part of a second
-    aside = PatternAside(puzzle.board, puzzle.start)
-    aside.close()
-    assert answered(aside, 10).failed
-    assert aside.table() is None
+    asked = PatternAside(puzzle.board, puzzle.start)
+    asked.close()
+    assert answered(asked, 10) == [] and asked.failed
 
 
 def test_a_child_without_python_to_run_or_an_answer_fails_or_is_refused(monkeypatch):
     puzzle = card(26)
     monkeypatch.setattr(sys, "executable", "/bin/false")  # runs, and ends without an answer
-    aside = answered(PatternAside(puzzle.board, puzzle.start), 10)
-    assert aside.failed and aside.table() is None
+    asked = PatternAside(puzzle.board, puzzle.start)
+    assert answered(asked, 10) == [] and asked.failed
     monkeypatch.setattr(sys, "executable", "/bin/echo")  # ends well, with no answer
-    aside = answered(PatternAside(puzzle.board, puzzle.start), 10)
-    assert aside.failed and aside.table() is None
+    asked = PatternAside(puzzle.board, puzzle.start)
+    assert answered(asked, 10) == [] and asked.failed
     monkeypatch.setattr(sys, "executable", "/no/such/python")
     with pytest.raises(OSError):
         PatternAside(puzzle.board, puzzle.start)
 
 
+def fake_child(tmp_path, answer: bytes, then: str = "") -> str:
+    """A child that reads its question, writes ``answer``, then runs the shell's ``then``."""
+    written = tmp_path / "answer"
+    written.write_bytes(answer)
+    child = tmp_path / "python"
+    child.write_text(f"#!/bin/sh\ncat > /dev/null\ncat {written}\n{then}\n")
+    child.chmod(0o755)
+    return str(child)
+
+
 def test_a_childs_answer_is_taken_before_the_child_ends(monkeypatch, tmp_path):
-    """The answer is read once the child has closed its output, not at its end (numba's
-    teardown): a child that answers and then lingers has answered."""
-    lingering = tmp_path / "python"
-    program = (
-        "import os, pickle, sys, time; sys.stdout.buffer.write(pickle.dumps(None)); "
-        "sys.stdout.flush(); os.close(1); time.sleep(60)"
-    )
-    lingering.write_text(f"#!/bin/sh\nexec {sys.executable} -c '{program}'\n")
-    lingering.chmod(0o755)
-    monkeypatch.setattr(sys, "executable", str(lingering))
+    """The answer is read to its end, which the child writes and closes its output after,
+    not to the child's end (numba's teardown): a child that answers and then lingers has
+    answered."""
+    then = "exec 1>&-; sleep 60"
+    monkeypatch.setattr(sys, "executable", fake_child(tmp_path, pickle.dumps(None), then))
     asked = PatternAside(card(26).board, card(26).start)
     try:
-        answered(asked, 10)
+        assert answered(asked, 10) == []
         assert asked._process.poll() is None  # still there
-        assert not asked.failed and asked.table() is None
+        assert not asked.failed
     finally:
         asked.close()
     assert asked._process.poll() is not None
+
+
+def test_a_child_that_breaks_off_keeps_the_patterns_it_wrote_whole(monkeypatch, tmp_path):
+    puzzle = card(26)
+    board = puzzle.board
+    whole = PatternTable.kept(board, puzzle.start, (board.index(board.targets[0]), 0))
+    cut = pickle.dumps(whole)
+    broken = cut + cut[: len(cut) // 2]  # one pattern, then half of another, and no end
+    monkeypatch.setattr(sys, "executable", fake_child(tmp_path, broken))
+    asked = PatternAside(board, puzzle.start)
+    assert answered(asked, 10) == [whole] and not asked.failed
+    asked.close()
+    monkeypatch.setattr(sys, "executable", fake_child(tmp_path, cut + pickle.dumps("other")))
+    asked = PatternAside(board, puzzle.start)
+    assert answered(asked, 10) == [whole] and not asked.failed
+    asked.close()
 
 
 def test_a_child_is_worth_asking_once_a_process_and_only_where_nothing_is_loaded(monkeypatch):
@@ -104,7 +132,8 @@ def test_a_child_that_runs_another_rhasp_fails(monkeypatch, tmp_path):
     process's is (another rhasp ahead on its path) ends without an answer."""
     monkeypatch.setattr(aside, "HERE", Path(tmp_path, "rhasp", "search", "aside.py"))
     puzzle = card(26)
-    assert answered(PatternAside(puzzle.board, puzzle.start), 30).failed
+    asked = PatternAside(puzzle.board, puzzle.start)
+    assert answered(asked, 30) == [] and asked.failed
 
 
 def test_the_child_runs_this_rhasp_from_another_folder(monkeypatch, tmp_path):
@@ -115,39 +144,43 @@ def test_the_child_runs_this_rhasp_from_another_folder(monkeypatch, tmp_path):
     (fake / "__init__.py").write_text("raise ImportError('the wrong rhasp')\n")
     monkeypatch.chdir(tmp_path)
     puzzle = card(26)
-    found = answered(PatternAside(puzzle.board, puzzle.start))
-    assert not found.failed and found.table() is not None
+    asked = PatternAside(puzzle.board, puzzle.start)
+    assert answered(asked) and not asked.failed
 
 
 @pytest.mark.parametrize(("number", "objective"), [(26, "moves"), (16, "slides")])
-def test_a_threads_pattern_is_the_one_chosen_here(number, objective):
+def test_a_threads_patterns_are_the_ones_built_here(monkeypatch, number, objective):
+    monkeypatch.setattr(pattern, "SECONDS", 60.0)  # every one, however loaded the machine
     puzzle = card(number)
     by_slides = objective == "slides"
-    here = PatternTable.of(puzzle.board, puzzle.start, by_slides=by_slides, seconds=60)
-    beside = answered(PatternThread(puzzle.board, puzzle.start, by_slides=by_slides, seconds=60))
+    here = list(PatternTable.collection(puzzle.board, puzzle.start, by_slides=by_slides))
+    beside = PatternThread(puzzle.board, puzzle.start, by_slides=by_slides)
+    assert here and answered(beside) == here
     beside.close()
-    assert here is not None and beside.table() == here
 
 
-def test_what_a_threads_choice_raises_is_raised_where_its_table_is_asked_for(monkeypatch):
+def test_what_a_threads_building_raises_is_raised_where_its_patterns_are_asked_for(
+    monkeypatch,
+):
     def broken(*args, **kwargs):
         raise ValueError("broken on purpose")
 
-    monkeypatch.setattr(PatternTable, "of", broken)
-    beside = answered(PatternThread(card(26).board, card(26).start))
+    monkeypatch.setattr(pattern, "_chosen", broken)
+    beside = PatternThread(card(26).board, card(26).start)
     with pytest.raises(ValueError, match="on purpose"):
-        beside.table()
+        answered(beside)
 
 
 def test_closing_a_thread_stops_its_choice(monkeypatch):
     stops = []
 
-    def waiting(board, start, stop, **choice):  # a choice that runs until it is stopped
+    def waiting(*args):  # a choice that runs until it is stopped
+        stop = args[-1]
         while not stop():
             time.sleep(0.001)
         stops.append(True)
 
-    monkeypatch.setattr(PatternTable, "of", waiting)
+    monkeypatch.setattr(pattern, "_chosen", waiting)
     beside = PatternThread(card(26).board, card(26).start)
     beside.close()
-    assert stops == [True] and beside.ready and beside.table() is None
+    assert stops == [True] and beside.done and beside.arrived() == []

@@ -1,12 +1,15 @@
 """A cluster reached (rhasp.search.clusters.reach) says what the cluster explored whole says
 (clusters.cluster) and no more: its size and its first state's fewest moves, compiled or
-not, and what card 1 and a way barred by a wall give by hand."""
+not, and what card 1 and a way barred by a wall give by hand. The cluster's distances in
+slides are every state's fewest slides by the readable model's own search."""
 
 from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from rhasp.engines import reference
+from rhasp.model import plan_slides
 from rhasp.search import clusters, core
 from rhasp.search.compiled import compiled_core
 from rhasp.search.geometry import Geometry
@@ -33,7 +36,7 @@ def reached(puzzle, budget: int = BUDGET) -> tuple[int, int]:
 @given(puzzles() | crowded_puzzles(max_side=8))
 def test_reach_finds_the_size_and_the_distance_the_whole_cluster_finds(puzzle):
     g, key = tables_and_key(puzzle)
-    whole = clusters.cluster(g, key, BUDGET, core.new_buffer(core.WATCH_FIELDS))
+    whole = clusters.cluster(g, key, BUDGET, core.new_buffer(core.WATCH_FIELDS), False)
     count, distance = reached(puzzle)
     assert count == whole[0]
     if count != core.BUDGET:
@@ -69,3 +72,25 @@ def test_reach_says_no_goal_where_a_wall_bars_the_way():
 def test_reach_stops_at_its_budget():
     count, _ = reached(card(40), budget=10)
     assert count == core.BUDGET
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_side=5, max_others=4, max_targets=1))
+def test_the_slides_to_the_goal_are_each_states_fewest_slides(puzzle):
+    # Every state of the cluster (targets staying, as clusters are counted): its slides to
+    # the nearest goal against the readable model's Dijkstra from it (where the target
+    # leaves, as it does on reaching its exit edge); compiled, the same list.
+    geometry = Geometry.of(puzzle.board, targets_leave=False)
+    g, key = geometry.tables, geometry.key(puzzle.placement)
+    found = clusters.cluster(g, key, BUDGET, core.new_buffer(core.WATCH_FIELDS), True)
+    if found[0] == core.BUDGET:
+        return
+    order, slides = found[1], found[6]
+    for state_key, fewest in zip(order, slides, strict=True):
+        plan, _ = reference.fewest_slides(
+            puzzle.board, puzzle.board.settle(geometry.state(state_key))
+        )
+        assert fewest == (-1 if plan is None else plan_slides(plan))
+    if jit is not None:
+        compiled = jit.cluster(jit.tables(g), jit.key(g, key), BUDGET, jit.watch(), True)
+        assert [int(d) for d in compiled[6]] == list(slides)

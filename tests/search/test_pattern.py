@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from rhasp.engines import reference
 from rhasp.limits import Budget
 from rhasp.model import Puzzle, plan_slides
-from rhasp.search import BoundTable, PatternTable, explore_cluster
+from rhasp.search import BoundTable, PatternTable, explore_cluster, pattern
 from rhasp.search.geometry import Geometry
 from tests.boards import ROOT, THREE_DEEP, card, grid, puzzles
 from tests.search.test_bound_table import EITHER_WAY, ONE_WAY, distances_to_goal
@@ -191,3 +191,69 @@ def test_a_choice_told_to_stop_gives_no_pattern():
     puzzle = card(26)
     assert PatternTable.of(puzzle.board, puzzle.start) is not None
     assert PatternTable.of(puzzle.board, puzzle.start, stop=lambda: True) is None
+
+
+def lifts(puzzle, by_slides: bool, max_boards: int) -> list[PatternTable]:
+    """Every pattern that lifts one vehicle off (never the target), within ``max_boards``."""
+    board = puzzle.board
+    every = range(len(board.vehicles))
+    kept = [
+        PatternTable.kept(board, puzzle.start, tuple(v for v in every if v != lifted), by_slides)
+        for lifted in every
+        if lifted != board.index(board.targets[0])
+    ]
+    return [table for table in kept if table is not None and len(table.fewest) <= max_boards]
+
+
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_side=6, max_others=5, max_targets=1))
+def test_the_largest_of_the_patterns_never_exceeds_the_moves_or_slides_left(objective, puzzle):
+    """The memo bounds by the largest of its patterns (the choice, then those that lift one
+    vehicle each): from every state that can still reach the goal, at most the true fewest
+    moves (slides), by the readable model's own search."""
+    board, by_slides = puzzle.board, objective == "slides"
+    bounds = BoundTable.of(board, by_slides=by_slides)
+    chosen = PatternTable.of(board, puzzle.start, max_boards=200, by_slides=by_slides)
+    for table in [chosen] * (chosen is not None) + lifts(puzzle, by_slides, 200):
+        bounds = bounds.with_pattern(table)
+    geometry = Geometry.of(board)
+    for state, left in distances_to_goal(puzzle, objective).items():
+        assert bounds.bound(geometry.key(state)) <= left, (state, left)
+
+
+@pytest.mark.parametrize(("objective", "fewest"), [("moves", 3), ("slides", 7)])
+def test_the_distance_check_catches_patterns_added_rather_than_the_largest_taken(objective, fewest):
+    # THREE_DEEP (the optimum 3 moves, 7 slides): with D lifted off the pattern counts all
+    # of it; with C lifted off, B goes down at once and A out (2 moves, 6 slides). Each
+    # counts the target's moves, so their sum is no bound: the check that passes the
+    # largest catches the sum at the start.
+    puzzle = grid(THREE_DEEP)
+    board, by_slides = puzzle.board, objective == "slides"
+    tables = lifts(puzzle, by_slides, 10_000)
+    key = Geometry.of(board).key(board.settle(puzzle.start))
+    assert max(table.bound(key) for table in tables) == fewest
+    added = sum(table.bound(key) for table in tables)
+    too_high = [
+        state
+        for state, left in distances_to_goal(puzzle, objective).items()
+        if sum(table.bound(Geometry.of(board).key(state)) for table in tables) > left
+    ]
+    assert added > fewest and board.settle(puzzle.start) in too_high
+
+
+def test_the_collection_is_the_choice_then_each_pattern_that_lifts_one_vehicle(monkeypatch):
+    # Card 26 (12 vehicles): the choice first; then every pattern that lifts one vehicle
+    # within the 10,000 boards but the choice's own, the start farthest first by moves.
+    monkeypatch.setattr(pattern, "SECONDS", 60.0)  # every one, however loaded the machine
+    monkeypatch.setattr(pattern, "_compiled", lambda *args: True)  # compiled or not
+    puzzle = card(26)
+    board = puzzle.board
+    tables = list(PatternTable.collection(board, puzzle.start))
+    assert tables[0] == PatternTable.of(board, puzzle.start)
+    expected = [t for t in lifts(puzzle, False, pattern.MAX_BOARDS) if t.keep != tables[0].keep]
+    key = Geometry.of(board).key(board.settle(puzzle.start))
+    assert {t.keep for t in tables[1:]} == {t.keep for t in expected} and len(expected) > 3
+    starts = [table.bound(key) for table in tables[1:]]
+    assert starts == sorted(starts, reverse=True)
+    assert list(PatternTable.collection(board, puzzle.start, stop=lambda: True)) == []

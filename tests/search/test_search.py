@@ -254,18 +254,6 @@ def test_keys_and_occupancy_round_trip():
     assert moves == {move for move, _ in puzzle.board.successors(puzzle.start)}
 
 
-@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(puzzles(max_side=12) | crowded_puzzles())
-def test_the_cells_slid_read_from_two_keys_are_the_moves(puzzle):
-    # Keys of one word and of several (fields skip the top bits of a word): what a pattern's
-    # table by slides counts each move, against the readable model's moves.
-    geometry = Geometry.of(puzzle.board, targets_leave=False)
-    key = geometry.key(puzzle.placement)
-    for after in geometry.neighbours(key):
-        assert geometry.slid(key, after) == abs(geometry.move(key, after).delta)
-        assert geometry.slid(after, key) == abs(geometry.move(after, key).delta)
-
-
 def test_cluster_of_the_4x4_board_counted_by_hand():
     # A has 3 places; with A in the top two, X is stuck left and B takes any of 3 places;
     # with A at the bottom, B is stuck left and X (which may stand at its exit) takes 3.

@@ -31,7 +31,8 @@ def searches(core_module, clusters_module, puzzle) -> tuple:
             core_module.best_first(g, key, BUDGET, watch, False),
             core_module.best_first(g, key, BUDGET, watch, True),
             core_module.cheapest(g, key, BUDGET, watch),
-            clusters_module.cluster(g, key, BUDGET, watch),
+            clusters_module.cluster(g, key, BUDGET, watch, False),
+            clusters_module.cluster(g, key, BUDGET, watch, True),
             clusters_module.reach(g, key, BUDGET, watch),
         ]
     return tuple(results)
