@@ -210,20 +210,25 @@ class AspEngine:
         length = None  # its steps
         proven = -1  # the largest horizon without a plan: none of that many steps or fewer
         horizon, grounded, ground = 0, -1, 0  # ground: atoms so far
+        last = 0  # the steps the last grounding added
         max_atoms, max_horizon = self.budget.max_atoms, self.budget.horizon
         while True:
             stats.horizon = horizon
             started = time.perf_counter()
-            while grounded < horizon:  # ground one step at a time, within the atoms allowed
+            while grounded < horizon:  # ground the steps missing, within the atoms allowed
                 now = len(control.symbolic_atoms)
-                growth = now - ground if grounded > 0 else 0  # what the last step added
+                growth = (now - ground) // last if grounded > 0 else 0  # a step, of late
                 ground = now
                 if now + growth > max_atoms:  # the next step would go beyond
                     text = f"ground program limit reached after {now:,} atoms at horizon {grounded}"
                     said = _proven(text, proven, length, unit)
                     return [], Limit(said, "atoms", max_atoms, at_least=_at_least(proven))
-                grounded += 1
-                ground_step(control, grounded)
+                # All at once where they fit, else one (the limit is then met at its step):
+                # one call of the grounder costs about as much as a step of a 6×6 board.
+                fits = growth and now + (horizon - grounded) * growth <= max_atoms
+                last = horizon - grounded if fits else 1
+                ground_steps(control, grounded + 1, grounded + last)
+                grounded += last
             ask(control, horizon, grounded)
             short = memory_short(solver_threads(control), horizon)
             if short is not None:
@@ -367,8 +372,17 @@ def ground_horizon(control: clingo.Control, horizon: int) -> None:
 
 def ground_step(control: clingo.Control, step: int) -> None:
     """Ground step ``step`` (``base`` with step 0) and its goal, asked for by ``query(step)``."""
-    t = clingo.Number(step)
-    control.ground([("base" if step == 0 else "step", [] if step == 0 else [t]), ("check", [t])])
+    ground_steps(control, step, step)
+
+
+def ground_steps(control: clingo.Control, first: int, last: int) -> None:
+    """Ground steps ``first`` to ``last`` (:func:`ground_step`'s each) in one call of the
+    grounder."""
+    parts = []
+    for step in range(first, last + 1):
+        t = clingo.Number(step)
+        parts += [("base" if step == 0 else "step", [] if step == 0 else [t]), ("check", [t])]
+    control.ground(parts)
 
 
 def ask(control: clingo.Control, horizon: int, grounded: int | None = None) -> None:
