@@ -3,7 +3,7 @@
     python bench/asp_profile.py [--objective moves|slides] [--cards 25,26,40] [--threads 1]
 
 For each card, one solve with the default engine (the state memo on), timed in parts:
-``ground_step`` (grounding each new step), the propagator's callbacks (``init``,
+``ground_steps`` (grounding the new steps), the propagator's callbacks (``init``,
 ``propagate``, ``undo``: the Python of ``rhasp/engines/memo.py``), and the rest, which is
 clasp deciding, propagating and analysing conflicts. Also the choices and conflicts summed
 over all horizons, and the cost of one choice. With more than one thread the callbacks of
@@ -63,7 +63,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     asp.StateMemo = TimedMemo  # type: ignore[misc]
-    asp.ground_step = clocked("grounding", asp.ground_step)  # type: ignore[assignment]
+    asp.ground_steps = clocked("grounding", asp.ground_steps)  # type: ignore[assignment]
     deck = read_path(str(DECK))
     options = AspOptions(clingo_args=(f"--parallel-mode={args.threads}",))
     print(

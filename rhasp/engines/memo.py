@@ -69,6 +69,7 @@ import math
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Literal
 
 from clingo import Function, Number
@@ -313,22 +314,25 @@ class StateMemo:
         atoms = init.symbolic_atoms
         if Function("query", [Number(step)]) not in atoms:  # check(step) is not grounded
             return False
+        # On the path of every step grounded: the clingo calls are most of its cost, so each
+        # object is made once (the positions' numbers, the assignment) and methods are bound.
+        solver_literal, assignment = init.solver_literal, init.assignment
         states = [[0] * (board.table.gone + 1) for _ in board.labels]
         for vehicle, value, symbol in board.state_symbols(step):
             atom = atoms[symbol]  # None: the encoding never derives it
             if atom is not None:
-                states[vehicle][value] = init.solver_literal(atom.literal)
+                states[vehicle][value] = solver_literal(atom.literal)
         self._state_literals.append(states)
         moves: list[GoAtom] = []
         for vehicle, value, symbol in board.go_symbols(step):
             atom = atoms[symbol]
             if atom is None:
                 continue
-            literal = init.solver_literal(atom.literal)
+            literal = solver_literal(atom.literal)
             moves.append((literal, vehicle, value))
-            if init.assignment.is_false(literal):
+            if assignment.is_false(literal):
                 continue
-            if init.assignment.is_true(literal):
+            if assignment.is_true(literal):
                 self._forced.append((step, vehicle, value))
             if literal not in self._watches:
                 self._watches[literal] = []
@@ -508,20 +512,28 @@ class _Board:
     def state_symbols(self, step: int) -> Iterator[tuple[int, int, Any]]:
         """Every possible ``at(V,P,step)`` and ``gone(V,step)``: (vehicle, field, symbol)."""
         t = Number(step)
-        for vehicle, label in enumerate(self.labels):
-            for position in self.positions[vehicle]:
-                yield vehicle, position - 1, Function("at", [label, Number(position), t])
+        for vehicle, label, position, number, _ in self._places:
+            yield vehicle, position - 1, Function("at", [label, number, t])
         for vehicle in self.table.targets:
             yield vehicle, self.table.gone, Function("gone", [self.labels[vehicle], t])
 
     def go_symbols(self, step: int) -> Iterator[tuple[int, int, Any]]:
         """Every possible ``go(step,V,P)``: (vehicle, its field after the move, symbol)."""
         t = Number(step)
+        for vehicle, label, _, number, after in self._places:
+            yield vehicle, after, Function("go", [t, label, number])
+
+    @cached_property
+    def _places(self) -> tuple[tuple[int, Any, int, Any, int], ...]:
+        """Per vehicle and position on its line: (vehicle, label, position, the position as
+        a clingo number, the vehicle's field once there: the position's, or gone at an
+        exit), made once."""
         gone = self.table.gone
-        for vehicle, label in enumerate(self.labels):
-            for position in self.positions[vehicle]:
-                after = gone if (vehicle, position) in self.exits else position - 1
-                yield vehicle, after, Function("go", [t, label, Number(position)])
+        return tuple(
+            (vehicle, label, p, Number(p), gone if (vehicle, p) in self.exits else p - 1)
+            for vehicle, label in enumerate(self.labels)
+            for p in self.positions[vehicle]
+        )
 
 
 def _model(atoms: Any, labels: tuple[Any, ...]) -> Board:
