@@ -41,9 +41,10 @@ A second rule looks ahead to the goal, rather than back at the memo:
   vehicles that must move at least once (a target, what stands across its way, what stands
   in the way of every way those have off it, and so on), by slides the search core's cells
   (:func:`rhasp.search.core.lower_bound`, A*'s); or, where that is more, from the first
-  horizon of :attr:`StateMemo.pattern_from` steps, the fewest moves (by slides: slides) of
-  the puzzle with some vehicles lifted off (:class:`rhasp.search.PatternTable`, argued
-  there). No plan from the board finishes in fewer steps.
+  horizon of :attr:`StateMemo.pattern_from` steps, the largest of the fewest moves (by
+  slides: slides) of several puzzles, each the same with some vehicles lifted off
+  (:meth:`rhasp.search.PatternTable.collection`, argued there), taken as each comes. No plan
+  from the board finishes in fewer steps.
 * The nogood is "not (this board at step t, and every target gone at step t + b - 1)",
   with the last step grounded in place of t + b - 1 when that lies beyond (gone persists,
   so gone there means gone by t + b - 1). It states a fact about the puzzle, true at every
