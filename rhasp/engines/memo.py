@@ -244,9 +244,10 @@ class StateMemo:
         return "here" if time.perf_counter() - self._since >= self.pattern_rent else None
 
     def _add_pattern(self, where: Literal["here", "aside", "thread"]) -> None:
-        """Bound also by the fewest moves (by slides: slides) of the puzzle with some of its
-        vehicles only (:class:`rhasp.search.PatternTable`, argued there), chosen from the
-        start ``where`` :meth:`_pattern_due` says (here if no child process can start)."""
+        """Bound also by the fewest moves (by slides: slides) of puzzles with some of its
+        vehicles only, the largest of them (:meth:`rhasp.search.PatternTable.collection`,
+        argued there), built from the start ``where`` :meth:`_pattern_due` says (here if no
+        child process can start), within half the time left."""
         self._patterned = True
         board = self._board
         assert board is not None

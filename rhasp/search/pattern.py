@@ -137,27 +137,27 @@ class PatternTable:
         a bound).
 
         After :data:`SECONDS` (or ``seconds``, if fewer: the share of a search's deadline it
-        may take) the choice stops with the best so far: a weaker bound on a slow machine or
-        where the core is not compiled yet, never another answer; the patterns that lift a
-        vehicle take as long again at most. Cached compiled code is loaded only where the
-        search has ``seconds_left`` for it, as for A*'s patterns
-        (:meth:`rhasp.search.runner.Runner.warm_up`). Once ``stop()`` says so (the search
+        may take) the choice stops with the best so far, and the patterns that lift a vehicle
+        get what is left of that time: a weaker bound on a slow machine or where the core is
+        not compiled yet, never another answer; where the memo builds them in the search's
+        own thread, they take no more of its time than the choice alone took before. Cached
+        compiled code is loaded only where the search has ``seconds_left`` for it, as for A*'s
+        patterns (:meth:`rhasp.search.runner.Runner.warm_up`). Once ``stop()`` says so (the search
         that wanted the patterns has ended), it stops at once.
         """
         if len(board.targets) != 1 or None in start:
             return
         max_boards = MAX_BOARDS if max_boards is None else max_boards
         compiled = _compiled(board, start, seconds_left)
-        limit = min(SECONDS, math.inf if seconds is None else seconds)
+        deadline = time.perf_counter() + min(SECONDS, math.inf if seconds is None else seconds)
         width = BEAM if compiled else 1
-        keep = _chosen(board, start, max_boards, width, time.perf_counter() + limit, stop)
+        keep = _chosen(board, start, max_boards, width, deadline, stop)
         chosen = None if keep is None else cls.kept(board, start, keep, by_slides, max_boards)
         if chosen is None:
             return
         yield chosen
         if not compiled:
             return
-        deadline = time.perf_counter() + limit
         for keep in _lifts(board, start, chosen.keep, max_boards, deadline, stop):
             if stop() or time.perf_counter() >= deadline:
                 return

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -257,3 +258,22 @@ def test_the_collection_is_the_choice_then_each_pattern_that_lifts_one_vehicle(m
     starts = [table.bound(key) for table in tables[1:]]
     assert starts == sorted(starts, reverse=True)
     assert list(PatternTable.collection(board, puzzle.start, stop=lambda: True)) == []
+
+
+def test_the_patterns_that_lift_a_vehicle_share_the_choices_time(monkeypatch):
+    # The choice and the patterns after it share one deadline: a choice that uses all of its
+    # time leaves none for them (the memo's search waits on them where it builds them itself).
+    monkeypatch.setattr(pattern, "_compiled", lambda *args: True)
+    clock = [0.0]
+    monkeypatch.setattr(pattern, "time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    real = pattern._chosen
+
+    def slow(*args):  # the beam's answer, found as its time runs out
+        found = real(*args)
+        clock[0] += pattern.SECONDS
+        return found
+
+    monkeypatch.setattr(pattern, "_chosen", slow)
+    puzzle = card(26)
+    tables = list(PatternTable.collection(puzzle.board, puzzle.start))
+    assert [t.keep for t in tables] == [PatternTable.of(puzzle.board, puzzle.start).keep]
