@@ -6,7 +6,10 @@ the horizon asked, make ``query`` true at that horizon only, and solve. The enco
 plan end before the horizon, so a horizon without a plan has none of that many steps or
 fewer: the driver asks 0, :data:`STRIDE`, 2·STRIDE, ... until one has a plan, then one step
 below each plan it finds, until one has none; that plan is minimal, and that horizon is the
-proof (``encodings/README.md``, "One proof for many horizons"). Learned constraints carry
+proof (``encodings/README.md``, "One proof for many horizons"). With the state memo, the
+horizon goes up at least to the start's bound, what every plan takes (below it no horizon has
+a plan, so none is asked: a skipped horizon proves nothing, a plan is still proven by the
+horizon below it, solved). Learned constraints carry
 over from one call to the next, as multi-shot solving does. The driver reads exactly one
 model a call, that horizon's plan: clingo's models are set to 1, and the options passed to
 clingo are those of its search only (:mod:`rhasp.engines.clingo_options`).
@@ -202,10 +205,12 @@ class AspEngine:
     def _grow_horizon(
         self, control: clingo.Control, stats: HorizonStats, began: float, unit: Objective
     ) -> tuple[list[clingo.Symbol], Limit | None]:
-        """Solve horizons 0, :attr:`stride`, 2·stride, ... until one has a plan, of L steps;
-        then L-1, and again below each shorter plan, until a horizon has none: the plan is
-        minimal, proven by that horizon (the encodings let a plan end early, so a horizon
-        without a plan has none of that many steps or fewer). Stops at the first limit."""
+        """Solve horizons 0, :attr:`stride`, 2·stride, ... (with the memo, up to its bound of
+        the start at once where that is more: :meth:`StateMemo.start_bound`) until one has a
+        plan, of L steps; then L-1, and again below each shorter plan, until a horizon has
+        none: the plan is minimal, proven by that horizon (the encodings let a plan end early,
+        so a horizon without a plan has none of that many steps or fewer). Stops at the first
+        limit."""
         best: list[clingo.Symbol] = []  # the shortest plan found so far (its shown atoms)
         length = None  # its steps
         proven = -1  # the largest horizon without a plan: none of that many steps or fewer
@@ -257,7 +262,10 @@ class AspEngine:
                 if horizon >= max_horizon:
                     text = f"no plan up to horizon {max_horizon}"
                     return [], Limit(text, "horizon", max_horizon, at_least=_at_least(proven))
-                horizon = min(horizon + self.stride, max_horizon)
+                # Where the memo knows every plan takes more, the horizons between have no
+                # plan: none is asked (each solve costs more the more steps are grounded).
+                least = 0 if stats.memo is None else stats.memo.start_bound()
+                horizon = min(max(horizon + self.stride, least), max_horizon)
             else:
                 best, length = found, steps
                 if length - 1 <= proven:

@@ -291,6 +291,15 @@ class StateMemo:
             if aside.failed:
                 self._patterned = False
 
+    def start_bound(self) -> int:
+        """What every plan takes from the start, as far as the bound knows by now (by moves
+        or slides: the steps' unit): the bound of the start board, a lower bound (argued
+        with :meth:`rhasp.search.BoundTable.bound` and :class:`rhasp.search.PatternTable`),
+        so no horizon below it has a plan. 0 before the first solve, or with the bound off."""
+        if self._board is None or not self._threads or not self.bound:
+            return 0
+        return self._board.table.bound(self._start)
+
     def close(self) -> None:
         """End the child or thread choosing the pattern, if it still runs: the search is
         over."""

@@ -278,6 +278,16 @@ def test_ask_leaves_the_goal_at_the_horizon_asked_last_only():
             assert [str(atom) for atom in model.symbols(shown=True)] == [f"asked({horizon})"]
 
 
+def test_the_horizon_goes_up_at_once_to_the_memos_bound_of_the_start():
+    # Card 1 by slides: 16 (BFS), and the start's bound (no pattern) 8, by hand in
+    # tests/search/test_bound_table.py. Horizon 0 has no plan; 4 lies below the bound, so the
+    # driver asks 8 next, then climbs by the stride, and proves 16 by 15.
+    engine = AspEngine(AspOptions(), memo_pattern=False, budget=Budget())
+    solution = engine.solve(card(1), "slides")
+    assert solution.length == BFS.solve(card(1), "slides").length == 16
+    assert [horizon for horizon, _, _ in solution.asp.horizons] == [0, 8, 12, 16, 15]
+
+
 def plan_within(puzzle: Puzzle, objective, horizon: int, encodings: Path, memo: bool) -> bool:
     """Whether the encodings in ``encodings`` have a plan at ``horizon``, asked directly, with
     every step up to it and a few beyond grounded (as the driver leaves them when it goes
