@@ -89,8 +89,8 @@ PATTERN_RENT = 0.5
 
 #: go(T,V,P): (step, vehicle index, its field after it: position P - 1, or gone)
 GoEntry = tuple[int, int, int]
-#: go(T,V,P): (literal, vehicle index, its field after it)
-GoAtom = tuple[int, int, int]
+#: go(T,V,P) of one vehicle: its place (position P - 1) -> (literal, its field after it)
+GoAtoms = dict[int, tuple[int, int]]
 
 
 class _Thread:
@@ -150,7 +150,7 @@ class StateMemo:
     #: The horizon being solved, when the driver solves below the steps grounded (a plan may
     #: end early); None: the last step grounded.
     horizon: int | None = None
-    _moves: list[list[GoAtom]] = field(default_factory=list)  # per step
+    _moves: list[list[GoAtoms]] = field(default_factory=list)  # per step and vehicle
     #: Per step and vehicle, the solver literal of its state atom by its field (to phrase
     #: a nogood about a board); 0 where the encoding never derives that atom.
     _state_literals: list[list[list[int]]] = field(default_factory=list)
@@ -334,13 +334,13 @@ class StateMemo:
             if atom is not None:
                 states[vehicle][value] = solver_literal(atom.literal)
         self._state_literals.append(states)
-        moves: list[GoAtom] = []
-        for vehicle, value, symbol in board.go_symbols(step):
+        moves: list[GoAtoms] = [{} for _ in board.labels]
+        for vehicle, place, value, symbol in board.go_symbols(step):
             atom = atoms[symbol]
             if atom is None:
                 continue
             literal = solver_literal(atom.literal)
-            moves.append((literal, vehicle, value))
+            moves[vehicle][place] = (literal, value)
             if assignment.is_false(literal):
                 continue
             if assignment.is_true(literal):
@@ -416,48 +416,57 @@ class StateMemo:
 
     def _look_ahead(self, control: Any, key: int, step: int) -> bool:
         """Rule out the next step's moves that lead to a board seen at this step or earlier,
-        or to one farther from the goal (by its bound) than the steps left after it."""
+        or to one farther from the goal (by its bound) than the steps left after it. Only the
+        moves within one step's reach of where each vehicle stands (``reach/3``) are looked
+        at: the encoding rules out every other ``go`` atom of the next step by itself."""
         # On the hot path (once a board the search reaches): each move's board is worked out in
         # place from the fields read once (BoundTable.with_field, without reading the field
         # again per move), and the board's literals are looked up only if a move is ruled out.
-        table = self._board.table  # type: ignore[union-attr]
+        board = self._board
+        assert board is not None
+        table = board.table
         fields, shift, gone = table.fields(key), table.shift, table.gone
         memo, left, bound, assignment = self.memo, self._left(step + 1), table.bound, None
         bounding = self._bounding(step + 1)
-        crossed, occupied = table.crossed, None
+        crossed, occupied, reach = table.crossed, None, board.reach
         negated: list[int] | None = None  # "not this board at this step", vehicle by vehicle
-        for literal, vehicle, value in self._moves[step + 1]:
+        for vehicle, by_place in enumerate(self._moves[step + 1]):
             now = fields[vehicle]
-            if now in (gone, value):  # it has left; or no move at all
+            if now == gone:  # it has left
                 continue
-            after = key + ((value - now) << shift[vehicle])
-            seen = memo.get(after, step + 1) <= step
-            if not seen:
-                if not bounding:
+            for place in reach[vehicle][now]:
+                move = by_place.get(place)
+                if move is None:
                     continue
-                if occupied is None:
-                    occupied = table.occupied(fields)
-                if crossed[vehicle][now][value] & occupied:  # the board blocks the move
+                literal, value = move
+                after = key + ((value - now) << shift[vehicle])
+                seen = memo.get(after, step + 1) <= step
+                if not seen:
+                    if not bounding:
+                        continue
+                    if occupied is None:
+                        occupied = table.occupied(fields)
+                    if crossed[vehicle][now][value] & occupied:  # the board blocks the move
+                        continue
+                    need = bound(after)
+                    if need <= left:
+                        continue
+                if assignment is None:  # (not `or`: an assignment's truth is its length, a call)
+                    assignment = control.assignment
+                if assignment.is_false(literal):
                     continue
-                need = bound(after)
-                if need <= left:
-                    continue
-            if assignment is None:  # (not `or`: an assignment's truth is its length, a call)
-                assignment = control.assignment
-            if assignment.is_false(literal):
-                continue
-            if negated is None:
-                negated = [-state for state in self._literals(fields, step)]
-            clause = negated[:vehicle] + negated[vehicle + 1 :]
-            clause.append(-literal)
-            if not seen:
-                on_board = self._not_gone_by(step + need)
-                if on_board is None:
-                    continue
-                clause.extend(on_board)
-            self.nogoods += 1
-            if not control.add_clause(clause):
-                return False
+                if negated is None:
+                    negated = [-state for state in self._literals(fields, step)]
+                clause = negated[:vehicle] + negated[vehicle + 1 :]
+                clause.append(-literal)
+                if not seen:
+                    on_board = self._not_gone_by(step + need)
+                    if on_board is None:
+                        continue
+                    clause.extend(on_board)
+                self.nogoods += 1
+                if not control.add_clause(clause):
+                    return False
         return True
 
     def _forbid(self, control: Any, key: int, step: int, gone_by: int | None = None) -> bool:
@@ -495,6 +504,8 @@ class _Board:
     exits: frozenset[tuple[int, int]]  # (vehicle, position): a target there has left
     table: BoundTable  # the keys' fields and the bound
     model: Board  # the puzzle's board, its vehicles in ``labels``' order
+    #: Per vehicle and place (position - 1): the places one step may take it to (reach/3).
+    reach: tuple[tuple[tuple[int, ...], ...], ...]
     by_cells: bool = False  # a step slides one cell (slides.lp), else it moves any distance
 
     @classmethod
@@ -511,14 +522,21 @@ class _Board:
             (index[atom.symbol.arguments[0]], atom.symbol.arguments[1].number)
             for atom in atoms.by_signature("exit", 2)
         )
+        reach: list[list[list[int]]] = [[[] for _ in range(max(p))] for p in positions]
+        for atom in atoms.by_signature("reach", 3):
+            label, start, end = atom.symbol.arguments
+            reach[index[label]][start.number - 1].append(end.number - 1)
         by_cells = all(
-            abs(a.symbol.arguments[1].number - a.symbol.arguments[2].number) == 1
-            for a in atoms.by_signature("reach", 3)
+            abs(end - start) == 1
+            for places in reach
+            for start, ends in enumerate(places)
+            for end in ends
         )
         model = _model(atoms, labels)
         table = BoundTable.of(model, by_cells)
         sorted_positions = tuple(tuple(sorted(p)) for p in positions)
-        return cls(labels, sorted_positions, exits, table, model, by_cells)
+        reached = tuple(tuple(tuple(sorted(ends)) for ends in places) for places in reach)
+        return cls(labels, sorted_positions, exits, table, model, reached, by_cells)
 
     def state_symbols(self, step: int) -> Iterator[tuple[int, int, Any]]:
         """Every possible ``at(V,P,step)`` and ``gone(V,step)``: (vehicle, field, symbol)."""
@@ -528,11 +546,12 @@ class _Board:
         for vehicle in self.table.targets:
             yield vehicle, self.table.gone, Function("gone", [self.labels[vehicle], t])
 
-    def go_symbols(self, step: int) -> Iterator[tuple[int, int, Any]]:
-        """Every possible ``go(step,V,P)``: (vehicle, its field after the move, symbol)."""
+    def go_symbols(self, step: int) -> Iterator[tuple[int, int, int, Any]]:
+        """Every possible ``go(step,V,P)``: (vehicle, its place P - 1, its field after the
+        move: the place's, or gone, symbol)."""
         t = Number(step)
-        for vehicle, label, _, number, after in self._places:
-            yield vehicle, after, Function("go", [t, label, number])
+        for vehicle, label, position, number, after in self._places:
+            yield vehicle, position - 1, after, Function("go", [t, label, number])
 
     @cached_property
     def _places(self) -> tuple[tuple[int, Any, int, Any, int], ...]:
