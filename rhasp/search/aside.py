@@ -1,8 +1,8 @@
 """Pattern databases built beside the search that wants them, while that search goes on: in
 a process of its own where this process has not loaded the choice's compiled code
 (:class:`PatternAside`), in a thread where it has (:class:`PatternThread`). Either hands
-over each pattern of :meth:`PatternTable.collection` as it is built (the choice first, then
-the patterns that lift one vehicle), and the memo takes each as it comes.
+over each pattern of :meth:`PatternTable.collection` as it is built (the patterns that lift
+one vehicle and the choice, the start farthest first), and the memo takes each as it comes.
 
 Choosing the pattern (:meth:`PatternTable.of`) in a new process first loads numba and the
 compiled cluster search, most of a second, holding the interpreter's lock: a thread beside

@@ -26,9 +26,11 @@ vehicle at a time, keeping those that make the start's projection farthest from 
 (:meth:`PatternTable.of`), while the pattern's cluster stays within :data:`MAX_BOARDS` and at
 least one vehicle stays off (with every vehicle, the table would be the real puzzle's
 distances: a breadth-first search, not a bound). The table is the
-core's cluster search (:func:`rhasp.search.explore_cluster`) on the pattern's board. After
+core's cluster search (:func:`rhasp.search.explore_cluster`) on the pattern's board. Besides
 the one chosen, the memo takes the patterns that lift one vehicle each
-(:meth:`PatternTable.collection`): the largest of several bounds is one.
+(:meth:`PatternTable.collection`): the largest of several bounds is one. The same argument
+holds between two patterns, one keeping the other's vehicles and more: the one of more
+vehicles bounds each board no less, so the choice keeps every vehicle whose lift is taken.
 
 For one target (the cluster's distances are defined for one). The vehicles are chosen by
 the pattern's fewest moves, by slides too (a few hundred patterns are tried, and the fewest
@@ -111,14 +113,19 @@ class PatternTable:
         stop: Callable[[], bool] = lambda: False,
     ) -> Iterator[PatternTable]:
         """The patterns the memo bounds by, each as it is built, their tables by slides with
-        ``by_slides`` (chosen by moves all the same: module docstring): the pattern chosen
-        first; then, where the cluster searches come compiled, every pattern that lifts one
-        vehicle only, those that put the start farthest from the goal first. None at all
-        where there is none to choose: more than one target, or no pattern of at least one
-        other vehicle within ``max_boards``. Each is a lower bound, so the largest of them
-        is one too (:meth:`BoundTable.with_pattern <rhasp.search.BoundTable.with_pattern>`).
+        ``by_slides`` (chosen by moves all the same: module docstring): where the cluster
+        searches come compiled, every pattern that lifts one vehicle only, and the pattern
+        chosen, those that put the start farthest from the goal first; else the pattern
+        chosen alone. None at all where there is none to choose: more than one target, or no
+        pattern of at least one other vehicle within ``max_boards``. Each is a lower bound,
+        so the largest of them is one too (:meth:`BoundTable.with_pattern
+        <rhasp.search.BoundTable.with_pattern>`).
 
-        The choice is a beam search over the vehicles kept: from the target alone, each
+        The choice is a beam search over the vehicles kept: from the target and every vehicle
+        whose own lift is within ``max_boards`` (a pattern without such a vehicle is bounded
+        by its lift on every board: the lift keeps more vehicles, and a pattern of more
+        vehicles bounds no less, by the argument of the module docstring applied between the
+        two patterns), each
         round adds one vehicle to each of the :data:`BEAM` best patterns so far and keeps
         the best of those, best meaning the start farthest from the goal, then the fewer
         boards (room for more vehicles); each pattern tried is only reached
@@ -128,7 +135,7 @@ class PatternTable:
         database"). Where the core is not compiled (yet), the choice is greedy: the beam
         would not get far within the time, nor would the patterns that lift a vehicle.
 
-        Why those after it: the choice grows one pattern from the target, a vehicle at a
+        Why the lifts: the choice grows one pattern from the target, a vehicle at a
         time, and the vehicles it never reaches count for nothing; each pattern that lifts a
         single vehicle counts all the others, and the one whose lifted vehicle matters least
         on a board bounds that board best (bench/README.md, "Issue 57: the patterns that
@@ -137,10 +144,11 @@ class PatternTable:
         a bound).
 
         After :data:`SECONDS` (or ``seconds``, if fewer: the share of a search's deadline it
-        may take) the choice stops with the best so far, and the patterns that lift a vehicle
-        get what is left of that time: a weaker bound on a slow machine or where the core is
-        not compiled yet, never another answer; where the memo builds them in the search's
-        own thread, they take no more of its time than the choice alone took before. Cached
+        may take) the lifts and the choice stop with what they have, and the tables are built
+        within what is left of that time, the first one whatever is left: a weaker bound on a
+        slow machine or where the core is not compiled yet, never another answer; where the
+        memo builds them in the search's own thread, they take no more of its time than the
+        choice alone took before. Cached
         compiled code is loaded only where the search has ``seconds_left`` for it, as for A*'s
         patterns (:meth:`rhasp.search.runner.Runner.warm_up`). Once ``stop()`` says so (the search
         that wanted the patterns has ended), it stops at once.
@@ -150,16 +158,18 @@ class PatternTable:
         max_boards = MAX_BOARDS if max_boards is None else max_boards
         compiled = _compiled(board, start, seconds_left)
         deadline = time.perf_counter() + min(SECONDS, math.inf if seconds is None else seconds)
+        lifts = _lifts(board, start, max_boards, deadline, stop) if compiled else []
+        # A pattern that lifts off a vehicle whose own lift is among these is bounded by that
+        # lift, board by board (module docstring: fewer vehicles, a bound no larger), so the
+        # choice grows only patterns that keep every such vehicle.
+        every = range(len(board.vehicles))
+        base = {board.index(board.targets[0])}
+        base.update(vehicle for _, keep in lifts for vehicle in every if vehicle not in keep)
         width = BEAM if compiled else 1
-        keep = _chosen(board, start, max_boards, width, deadline, stop)
-        chosen = None if keep is None else cls.kept(board, start, keep, by_slides, max_boards)
-        if chosen is None:
-            return
-        yield chosen
-        if not compiled:
-            return
-        for keep in _lifts(board, start, chosen.keep, max_boards, deadline, stop):
-            if stop() or time.perf_counter() >= deadline:
+        chosen = _chosen(board, start, tuple(sorted(base)), max_boards, width, deadline, stop)
+        patterns = sorted({*lifts, *([chosen] if chosen else [])}, reverse=True)
+        for _, keep in patterns:
+            if stop() or (time.perf_counter() >= deadline and keep != patterns[0][1]):
                 return
             table = cls.kept(board, start, keep, by_slides, max_boards)
             if table is not None:
@@ -278,19 +288,26 @@ def _pattern(board: Board, start: State, keep: tuple[int, ...]) -> Puzzle:
 def _chosen(
     board: Board,
     start: State,
+    base: tuple[int, ...],
     max_boards: int,
     width: int,
     deadline: float,
     stop: Callable[[], bool],
-) -> tuple[int, ...] | None:
-    """The vehicles the choice keeps (:meth:`PatternTable.collection`): a beam search ``width``
-    patterns wide, until ``deadline`` (``time.perf_counter()``); None if it found none or was
+) -> tuple[tuple[int, int], tuple[int, ...]] | None:
+    """The vehicles the choice keeps (:meth:`PatternTable.collection`), with their score
+    (:func:`_score`): ``base`` (the target, and the vehicles every pattern worth choosing
+    keeps) and more, a vehicle a round, by a beam search ``width`` patterns wide, until
+    ``deadline`` (``time.perf_counter()``); never every vehicle. None if it found none or was
     told to ``stop``."""
-    target = board.index(board.targets[0])
     count = len(board.vehicles)
-    beam: list[tuple[int, ...]] = [(target,)]
-    seen: set[tuple[int, ...]] = set()
     best = None
+    if 1 < len(base) < count:  # a pattern of its own (the target alone bounds nothing)
+        reached = reach_pattern(board, start, base, max_boards)
+        if reached is None:  # a pattern of more vehicles has more boards
+            return None
+        best = (_score(*reached), base)
+    beam: list[tuple[int, ...]] = [base]
+    seen: set[tuple[int, ...]] = set()
     while beam and len(beam[0]) < count - 1 and time.perf_counter() < deadline:
         round_ = []
         for keep in beam:
@@ -311,34 +328,33 @@ def _chosen(
         beam = [pattern for _, pattern in round_]
         if round_ and (best is None or round_[0][0] > best[0]):
             best = round_[0]
-    return None if best is None else best[1]
+    return None if stop() else best
 
 
 def _lifts(
     board: Board,
     start: State,
-    chosen: tuple[int, ...],
     max_boards: int,
     deadline: float,
     stop: Callable[[], bool],
-) -> list[tuple[int, ...]]:
-    """The patterns that lift one vehicle (never the target) other than ``chosen``, within
-    ``max_boards``, the start farthest from the goal first (then the fewer boards), as far as
-    they are reached by ``deadline`` or told to ``stop``."""
+) -> list[tuple[tuple[int, int], tuple[int, ...]]]:
+    """The patterns that lift one vehicle (never the target) within ``max_boards``, with their
+    scores (:func:`_score`), the best first, as far as they are reached by ``deadline`` or
+    told to ``stop``."""
     target = board.index(board.targets[0])
     every = range(len(board.vehicles))
     tried = []
     for lifted in every:
-        keep = tuple(vehicle for vehicle in every if vehicle != lifted)
-        if lifted == target or keep == chosen:
+        if lifted == target:
             continue
         if stop() or time.perf_counter() >= deadline:
             break
+        keep = tuple(vehicle for vehicle in every if vehicle != lifted)
         reached = reach_pattern(board, start, keep, max_boards)
         if reached is not None:
             tried.append((_score(*reached), keep))
     tried.sort(reverse=True)
-    return [keep for _, keep in tried]
+    return tried
 
 
 def _score(states: int, fewest: int) -> tuple[int, int]:

@@ -243,21 +243,39 @@ def test_the_distance_check_catches_patterns_added_rather_than_the_largest_taken
     assert added > fewest and board.settle(puzzle.start) in too_high
 
 
-def test_the_collection_is_the_choice_then_each_pattern_that_lifts_one_vehicle(monkeypatch):
-    # Card 26 (12 vehicles): the choice first; then every pattern that lifts one vehicle
-    # within the 10,000 boards but the choice's own, the start farthest first by moves.
+def test_the_collection_is_every_pattern_that_lifts_one_vehicle_and_the_choice(monkeypatch):
+    # Card 26 (12 vehicles): every pattern that lifts one vehicle within the 10,000 boards,
+    # and the choice's own where it is another, the start farthest first by moves.
     monkeypatch.setattr(pattern, "SECONDS", 60.0)  # every one, however loaded the machine
     monkeypatch.setattr(pattern, "_compiled", lambda *args: True)  # compiled or not
     puzzle = card(26)
     board = puzzle.board
     tables = list(PatternTable.collection(board, puzzle.start))
     assert tables[0] == PatternTable.of(board, puzzle.start)
-    expected = [t for t in lifts(puzzle, False, pattern.MAX_BOARDS) if t.keep != tables[0].keep]
+    expected = {table.keep for table in lifts(puzzle, False, pattern.MAX_BOARDS)}
+    chosen = {table.keep for table in tables} - expected
+    assert expected <= {table.keep for table in tables} and len(expected) > 3
+    assert len(chosen) == 1 and len(tables) == len(expected) + 1
     key = Geometry.of(board).key(board.settle(puzzle.start))
-    assert {t.keep for t in tables[1:]} == {t.keep for t in expected} and len(expected) > 3
-    starts = [table.bound(key) for table in tables[1:]]
+    starts = [table.bound(key) for table in tables]
     assert starts == sorted(starts, reverse=True)
     assert list(PatternTable.collection(board, puzzle.start, stop=lambda: True)) == []
+
+
+def test_the_choice_keeps_every_vehicle_whose_own_lift_is_among_the_patterns(monkeypatch):
+    # A pattern without a vehicle whose lift is taken is bounded by that lift on every board
+    # (tests above: more vehicles kept, a bound no smaller), so the choice never lifts one.
+    monkeypatch.setattr(pattern, "SECONDS", 60.0)
+    monkeypatch.setattr(pattern, "_compiled", lambda *args: True)
+    for number in (26, 33):
+        puzzle = card(number)
+        board = puzzle.board
+        every = set(range(len(board.vehicles)))
+        lifted = {(every - set(t.keep)).pop() for t in lifts(puzzle, False, pattern.MAX_BOARDS)}
+        tables = list(PatternTable.collection(board, puzzle.start))
+        chosen = [table for table in tables if len(table.keep) < len(every) - 1]
+        assert lifted and chosen
+        assert all(lifted <= set(table.keep) for table in chosen)
 
 
 def test_the_patterns_that_lift_a_vehicle_share_the_choices_time(monkeypatch):
