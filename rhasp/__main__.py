@@ -7,6 +7,10 @@ the signal that says nothing. So nothing is imported before :func:`main` runs, w
 SIGTERM's handler first, and every import happens inside its ``try``. (``import rhasp``
 itself is cheap: its names load on first use.)
 
+For ``rhasp solve``, the child process that builds the ASP search's pattern databases starts
+first thing in that ``try`` (:mod:`rhasp.early`), so that it loads numba while the command line
+loads.
+
 The same ``try`` is where the memory running out ends when the command line has not caught
 it: while loading (a MemoryError, or a library that cannot be mapped) or when a thread cannot
 start. In a command's body it is a search limit (``rhasp.cli.running.guarded``: "out of
@@ -44,6 +48,9 @@ def main() -> None:
     exit code 4."""
     try:
         stop_on_sigterm()  # inside the try: it loads signal, and signal enum, time for a Ctrl-C
+        from rhasp.early import start_for  # the standard library's process modules only
+
+        start_for(sys.argv[1:])  # the ASP search's pattern child, while the command line loads
         from rhasp.cli import main as command_line
 
         command_line()

@@ -18,7 +18,8 @@ server, a notebook), a thread serves: the compiled cluster searches, most of a c
 of the interpreter's lock, and the ASP search runs one solver thread, so the choice takes the
 other core (bench/README.md, "the choice beside the search, in a thread").
 
-The child is this module run by the same interpreter: it reads the question (the board, the
+The child is started by :mod:`rhasp.early`, as ``rhasp solve`` starts or when it is asked for.
+It is this module run by the same interpreter: it reads the question (the board, the
 start and the choice's bounds) pickled from its standard input and writes each pattern
 pickled to its standard output as it is built, then an end, and closes it: the parent takes
 each pattern at once, and the end before the child's own (numba's teardown takes a fifth of
@@ -32,27 +33,24 @@ file; anything else is a child that failed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
-import subprocess
 import sys
 import threading
 from collections import deque
 from pathlib import Path
 from typing import Any
 
+from rhasp import early
 from rhasp.model import Board, State
 from rhasp.search.pattern import PatternTable
 
 #: The end of a child's answer: every pattern it had is written (:func:`_answer`).
 _END = None
-#: This module, which the child must run, and the folder its package ``rhasp`` is in.
+#: This module, which the child must run (:mod:`rhasp.early` starts it: its program, the
+#: package's folder first on its path, then :func:`_answer`).
 HERE = Path(__file__).resolve()
-ROOT = HERE.parents[2]
-#: The child's program: this package first on the path, then :func:`_answer`.
-CHILD = (
-    "import sys; sys.path.insert(0, sys.argv[1]); from rhasp.search.aside import _answer; _answer()"
-)
 
 
 class _Arrivals:
@@ -101,12 +99,8 @@ class PatternAside(_Arrivals):
         super().__init__()
         PatternAside.asked = True
         self._ended = False  # the child wrote the end of its answer
-        self._process = subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(ROOT), str(HERE)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
+        # The child started with the process where there is one (rhasp.early), else a new one.
+        self._process = early.adopt() or early.start_child()
         question = pickle.dumps((board, start, choice))
         threading.Thread(target=self._talk, args=(question,), daemon=True).start()
 
@@ -206,6 +200,10 @@ def _answer() -> None:
     answer, sys.stdout = sys.stdout.buffer, sys.stderr
     if str(HERE) != sys.argv[2]:
         sys.exit(f"another rhasp: {HERE}, not {sys.argv[2]}")
+    # What every answer loads first, while a child started early waits for its question
+    # (without numba, the choice runs uncompiled).
+    with contextlib.suppress(ImportError):
+        import numba  # noqa: F401
     board, start, choice = pickle.loads(sys.stdin.buffer.read())
     for table in PatternTable.collection(board, start, **choice):
         pickle.dump(table, answer)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from rhasp import early
 from rhasp.search import PatternAside, PatternTable, PatternThread, aside, pattern
 from tests.boards import card
 
@@ -44,7 +45,8 @@ def test_the_childs_tables_are_the_ones_built_here_for_their_vehicles(number, ob
     asked.close()
     assert not asked.failed and tables
     assert all(board.index(board.targets[0]) in table.keep for table in tables)
-    assert all(len(table.keep) == len(board.vehicles) - 1 for table in tables[1:])  # lifts
+    lifts = [table for table in tables if len(table.keep) == len(board.vehicles) - 1]
+    assert len(tables) - len(lifts) <= 1  # the lifts, and the choice where it is another
     for table in tables:
         here = PatternTable.kept(board, puzzle.start, table.keep, by_slides=by_slides)
         assert table == here  # the same vehicles, mask, fewest by key, unit
@@ -130,10 +132,26 @@ def test_a_child_is_worth_asking_once_a_process_and_only_where_nothing_is_loaded
 def test_a_child_that_runs_another_rhasp_fails(monkeypatch, tmp_path):
     """The child answers only from this very module: one that finds another file where this
     process's is (another rhasp ahead on its path) ends without an answer."""
-    monkeypatch.setattr(aside, "HERE", Path(tmp_path, "rhasp", "search", "aside.py"))
+    monkeypatch.setattr(early, "ANSWERER", str(Path(tmp_path, "rhasp", "search", "aside.py")))
     puzzle = card(26)
     asked = PatternAside(puzzle.board, puzzle.start)
     assert answered(asked, 30) == [] and asked.failed
+
+
+def test_a_child_started_early_is_the_one_the_search_asks(monkeypatch):
+    # rhasp.early started it as the process started; the first child asked is that one, and
+    # it answers as a child started then would.
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    early.start_for(["solve", "card26.txt"])
+    started = early._early
+    assert started is not None
+    puzzle = card(26)
+    asked = PatternAside(puzzle.board, puzzle.start)
+    assert asked._process is started and early.adopt() is None
+    tables = answered(asked)
+    assert tables and not asked.failed
+    board, start = puzzle.board, puzzle.start
+    assert all(table == PatternTable.kept(board, start, table.keep) for table in tables)
 
 
 def test_the_child_runs_this_rhasp_from_another_folder(monkeypatch, tmp_path):
