@@ -10,8 +10,11 @@ import sys
 import time
 
 import pytest
+from typer.main import get_command
 
 from rhasp import early
+from rhasp.cli import app
+from rhasp.engines import ENGINES
 
 
 @pytest.mark.parametrize(
@@ -32,6 +35,14 @@ from rhasp import early
 def test_a_child_is_started_early_only_for_a_solve_that_may_ask_it(monkeypatch, arguments, wanted):
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert early.wanted(arguments) is wanted
+
+
+def test_the_names_it_reads_are_the_solve_commands_own():
+    # early.wanted reads the command line before typer loads it: the options and the engine
+    # it looks for must be the ones `rhasp solve` takes.
+    solve = get_command(app).commands["solve"]
+    names = {name for param in solve.params for name in (*param.opts, *param.secondary_opts)}
+    assert {"--engine", "--no-memo"} <= names and "asp" in ENGINES
 
 
 def test_no_child_is_started_early_on_one_core(monkeypatch):
