@@ -41,7 +41,8 @@ A second rule looks ahead to the goal, rather than back at the memo:
   vehicles that must move at least once (a target, what stands across its way, what stands
   in the way of every way those have off it, and so on), by slides the search core's cells
   (:func:`rhasp.search.core.lower_bound`, A*'s); or, where that is more, from the first
-  horizon of :attr:`StateMemo.pattern_from` steps, the largest of the fewest moves (by
+  horizon (beside the search; in its own thread from the first of
+  :attr:`StateMemo.pattern_from` steps), the largest of the fewest moves (by
   slides: slides) of several puzzles, each the same with some vehicles lifted off
   (:meth:`rhasp.search.PatternTable.collection`, argued there), taken as each comes. No plan
   from the board finishes in fewer steps.
@@ -218,29 +219,39 @@ class StateMemo:
 
     def _pattern_due(self) -> Literal["here", "aside", "thread"] | None:
         """Where to choose the pattern database now ("here", "aside": a child process, or
-        "thread"), None if not now: with the bound and the pattern on, once, at the first
-        horizon of :attr:`pattern_from` steps or more (the horizons before it are cheap, and
-        most of the cards end there; choosing takes up to a second), once the solve has spent
-        :attr:`pattern_rent` seconds, what the first choice in a process costs, or at once
-        where that cost is paid already (the pattern's code loaded). Renting until the rent
-        adds up to the price: an easy card in a process of its own ends before it pays for a
-        pattern it would not use, and a solve pays at most about twice what the better
-        choice in hindsight costs. With :attr:`pattern_aside`, a process's first pattern is
-        asked of a child process at once instead (:class:`rhasp.search.PatternAside`): the
-        solve goes on meanwhile and takes the pattern when it comes, so it rents nothing;
-        where the code is loaded, the pattern is chosen in a thread on another core
-        (:class:`rhasp.search.PatternThread`), the solve going on as well.
+        "thread"), None if not now: with the bound and the pattern on, once.
+
+        Beside the search (:attr:`pattern_aside`), at the first horizon: a process's first
+        pattern asked of a child process (:class:`rhasp.search.PatternAside`), or, where the
+        code is loaded, chosen in a thread (:class:`rhasp.search.PatternThread`), on another
+        core either way. The solve goes on meanwhile and takes each pattern when it comes, so
+        the choice costs it nothing, and the sooner it comes the sooner the bound prunes and
+        the horizon goes up to it (bench/README.md, "the pattern from the first horizon,
+        beside the search").
+
+        In the search's own thread, at the first horizon of :attr:`pattern_from` steps or
+        more (the horizons before it are cheap, and most of the cards end there; choosing
+        takes up to a second), once the solve has spent :attr:`pattern_rent` seconds, what
+        the first choice in a process costs, or at once where that cost is paid already (the
+        pattern's code loaded). Renting until the rent adds up to the price: an easy card in
+        a process of its own ends before it pays for a pattern it would not use, and a solve
+        pays at most about twice what the better choice in hindsight costs.
+
         When the pattern comes changes only what is pruned, never the answer: its bound is a
         true lower bound whenever it is added (:class:`rhasp.search.PatternTable`)."""
         board = self._board
         assert board is not None
-        wanted = self.bound and self.pattern
-        if not wanted or self._patterned or self._last() < self.pattern_from:
+        if not (self.bound and self.pattern) or self._patterned:
             return None
-        if self.pattern_aside and PatternAside.worth(board.model):
+        loaded = PatternTable.costs_no_load(board.model)
+        if self.pattern_aside and not loaded and PatternAside.worth(board.model):
             return "aside"
-        if PatternTable.costs_no_load(board.model):
-            return "thread" if self.pattern_aside and PatternThread.worth() else "here"
+        if self.pattern_aside and loaded and PatternThread.worth():
+            return "thread"
+        if self._last() < self.pattern_from:
+            return None
+        if loaded:
+            return "here"
         return "here" if time.perf_counter() - self._since >= self.pattern_rent else None
 
     def _add_pattern(self, where: Literal["here", "aside", "thread"]) -> None:

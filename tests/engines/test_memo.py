@@ -319,6 +319,32 @@ def test_a_pattern_is_chosen_in_a_thread_where_its_code_is_loaded(monkeypatch):
     assert [p.keep for p in memo._board.table.patterns] == [(0, target)]
 
 
+@pytest.mark.parametrize("aside", [False, True])
+def test_a_pattern_beside_the_search_is_asked_at_the_first_horizon(monkeypatch, aside):
+    """Card 1 (8 moves) ends below ``pattern_from`` (12): in the search's own thread no
+    pattern is chosen for it, beside the search (a thread here) one is asked at horizon 0,
+    the first solved. The answer is BFS's either way."""
+    puzzle = card(1)
+    target = puzzle.board.index(puzzle.board.targets[0])
+    horizons = []
+    monkeypatch.setattr(_Thread, "keep", (0, target))
+    monkeypatch.setattr(_Thread, "asked", [])
+    monkeypatch.setattr(PatternAside, "asked", False)
+    monkeypatch.setattr("rhasp.engines.memo.PatternThread", _Thread)
+    monkeypatch.setattr(PatternTable, "costs_no_load", staticmethod(lambda board: True))
+    memo = StateMemo(pattern_aside=aside, pattern_rent=0)
+    chosen = StateMemo._add_pattern
+    monkeypatch.setattr(
+        StateMemo,
+        "_add_pattern",
+        lambda self, where: [horizons.append(self._last()), chosen(self, where)],
+    )
+    horizon, _ = solve_with(memo, puzzle, "moves")
+    assert horizon == BFS.solve(puzzle, "moves").length < memo.pattern_from
+    assert horizons == ([0] if aside else [])
+    assert _Thread.asked == ([(0, target)] if aside else [])
+
+
 def test_a_pattern_a_child_failed_to_give_is_chosen_here(monkeypatch):
     """Where the child fails, the memo chooses the pattern itself (the rent paid at once
     here), and asks no child again: the answer is BFS's."""
