@@ -1,9 +1,9 @@
 """What ``rhasp solve`` starts before its command line loads: the child process that builds the
 ASP search's pattern databases (:class:`rhasp.search.PatternAside`).
 
-In a process of its own, the search asks for its first pattern at 12 steps, about 0.2 s after
-the process started, and the child then spent most of half a second on Python, numba's import
-and the compiled code's load before it could answer (bench/README.md, "Issue 57: fewer
+In a process of its own, the search asks for its patterns early (at its first horizon), and a
+child started then spent most of half a second on Python, numba's import and the compiled
+code's load before it could answer (bench/README.md, "Issue 57: fewer
 horizons, lighter steps, the lifts first"). Started as the process starts, the child imports
 numba while the command line loads, then waits for its question on its standard input; the
 first :class:`~rhasp.search.PatternAside` of the process takes it over (:func:`adopt`).
