@@ -244,7 +244,7 @@ class StateMemo:
         if not (self.bound and self.pattern) or self._patterned:
             return None
         loaded = PatternTable.costs_no_load(board.model)
-        if self.pattern_aside and not loaded and PatternAside.worth(board.model):
+        if self.pattern_aside and PatternAside.worth(board.model):
             return "aside"
         if self.pattern_aside and loaded and PatternThread.worth():
             return "thread"
