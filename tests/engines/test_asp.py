@@ -359,16 +359,51 @@ def steps(puzzle: Puzzle, objective) -> list[tuple[Move, frozenset]]:
     return found
 
 
-@pytest.mark.parametrize("objective", ["moves", "slides"])
-@pytest.mark.parametrize("number", [2, 3, 7, 10, 12])
-def test_steps_that_touch_no_common_cell_come_in_label_order(number, objective):
-    """The canonical order that board.lp imposes as a redundant constraint."""
+#: How many steps back board.lp's order reaches (its ``order_window``).
+ORDER_WINDOW = 3
+
+
+def steps_apart(number: int, objective) -> dict[int, list[tuple[Move, Move]]]:
+    """Card ``number``'s plan by the encoding: per distance D (1 to :data:`ORDER_WINDOW`), the
+    pairs of steps D apart, the later of which touches no cell of any step between them or
+    of the earlier one."""
     found = steps(card(number), objective)
     assert len(found) == BFS.solve(card(number), objective).length
-    pairs = list(itertools.pairwise(found))
-    independent = [(a, b) for (a, fa), (b, fb) in pairs if not fa & fb]
-    assert independent, "no independent pair: the test would prove nothing"
-    assert all(a.label < b.label for a, b in independent)
+    apart: dict[int, list[tuple[Move, Move]]] = {d: [] for d in range(1, ORDER_WINDOW + 1)}
+    for t, (move, cells) in enumerate(found):
+        touched = frozenset()
+        for d in range(1, min(ORDER_WINDOW, t) + 1):
+            before, before_cells = found[t - d]
+            touched |= before_cells
+            if cells & touched:
+                break
+            apart[d].append((before, move))
+    return apart
+
+
+ORDERED = list(itertools.product([2, 3, 7, 10, 12], ["moves", "slides"]))
+
+
+@pytest.mark.parametrize(("number", "objective"), ORDERED)
+def test_steps_that_touch_no_common_cell_come_in_label_order(number, objective):
+    """The canonical order that board.lp imposes as a redundant constraint: a step that
+    touches no cell of the steps before it, up to its window, comes after each in label
+    order."""
+    apart = steps_apart(number, objective)
+    assert apart[1], "no independent pair: the test would prove nothing"
+    assert all(a.label < b.label for pairs in apart.values() for a, b in pairs)
+
+
+def test_the_order_is_met_at_every_distance_on_some_card():
+    """The check above meets steps at every distance of the window on some card and
+    objective: it can fail."""
+    met = [steps_apart(number, objective) for number, objective in ORDERED]
+    assert all(any(apart[d] for apart in met) for d in range(1, ORDER_WINDOW + 1))
+
+
+def test_the_order_window_is_board_lps():
+    board = encoding_path("moves").parent / "board.lp"
+    assert f"#const order_window = {ORDER_WINDOW}." in board.read_text()
 
 
 @pytest.mark.parametrize("number", [1, 3, 7, 10, 12])
