@@ -155,7 +155,12 @@ def test_sigterm_and_ctrl_c_flush_the_records_and_exit_cleanly(
 def test_a_second_run_on_the_same_results_file_refuses(deck, uninterrupted, tmp_path):
     out = tmp_path / "out.jsonl"
     with started_and_waited(deck, out, 1) as first:
-        second = subprocess.run(command(deck, out), capture_output=True, text=True)
+        # Held still meanwhile (its lock with it), so that it cannot end first on a slow machine.
+        first.send_signal(signal.SIGSTOP)
+        try:
+            second = subprocess.run(command(deck, out), capture_output=True, text=True)
+        finally:
+            first.send_signal(signal.SIGCONT)
         assert second.returncode == 2
         assert second.stderr.count("\n") == 1
         assert "another rhasp deck run is writing this file" in second.stderr
