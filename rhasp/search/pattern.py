@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +55,7 @@ from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
 from rhasp.model import Board, Puzzle, State
 from rhasp.search import clusters
-from rhasp.search.geometry import Geometry
+from rhasp.search.geometry import Geometry, key_words
 from rhasp.search.graph import ClusterGraph, explore_cluster
 from rhasp.search.runner import RUNNER, UNLIMITED, run
 
@@ -203,12 +203,15 @@ class PatternTable:
         pattern = graph.geometry.tables
         shifts = [(pattern.shift[k], shift[v]) for k, v in enumerate(keep)]
         field = pattern.gone
-        fewest = {}
-        for pattern_key, fewest_left in zip(graph.keys, distance, strict=True):
-            key = 0
-            for at, to in shifts:
-                key |= ((pattern_key >> at) & field) << to
-            fewest[key] = int(fewest_left)
+        if key_words(pattern) == 1 and key_words(real) == 1:
+            fewest = _by_real_keys(graph.keys, distance, shifts, field)
+        else:
+            fewest = {}
+            for pattern_key, fewest_left in zip(graph.keys, distance, strict=True):
+                key = 0
+                for at, to in shifts:
+                    key |= ((pattern_key >> at) & field) << to
+                fewest[key] = int(fewest_left)
         mask = sum(gone << shift[v] for v in keep)
         return cls(keep, mask, fewest, gone, shift[target], by_slides)
 
@@ -223,6 +226,25 @@ class PatternTable:
         if ((key >> self.target_shift) & self.gone) == self.gone:
             return 0
         return self.fewest.get(key & self.mask, 0)
+
+
+def _by_real_keys(
+    keys: Sequence[int], values: Sequence[int], shifts: list[tuple[int, int]], field: int
+) -> dict[int, int]:
+    """Each value by its key with the field at bit ``at`` moved to bit ``to``, for each
+    ``(at, to)`` of ``shifts`` (fields ``field`` wide), the rest dropped: the loop of
+    :meth:`PatternTable._table` over the pattern's boards, in numpy's arrays, where both keys
+    are one word (bits 0 to 62 of an int64, :data:`rhasp.search.geometry.WORD_BITS`). The
+    table is built in a thread beside the ASP search, and the loop in Python held the
+    interpreter's lock that the memo's callbacks wait for."""
+    import numpy as np  # only where patterns are built: its import costs a tenth of a second
+
+    pattern = np.asarray(keys, dtype=np.int64)
+    moved = np.zeros(len(pattern), dtype=np.int64)
+    for at, to in shifts:
+        moved |= ((pattern >> at) & field) << to
+    fewest = np.asarray(values, dtype=np.int64)
+    return dict(zip(moved.tolist(), fewest.tolist(), strict=True))
 
 
 def _compiled(board: Board, start: State, seconds: float) -> bool:

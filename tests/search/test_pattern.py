@@ -82,6 +82,25 @@ def test_the_table_gives_the_patterns_own_fewest_for_vehicles_kept_anywhere(numb
 
 
 @pytest.mark.parametrize("objective", ["moves", "slides"])
+@pytest.mark.parametrize("number", [1, 26, 40])
+def test_the_table_in_arrays_is_the_table_built_key_by_key(monkeypatch, number, objective):
+    """A pattern's table of one-word keys, built in numpy's arrays, against the same built
+    key by key in plain Python (the way of keys of several words): the same entries."""
+    puzzle = card(number)
+    board = puzzle.board
+    keep = tuple(
+        sorted({board.index(board.targets[0]), len(board.vehicles) - 2, len(board.vehicles) - 1})
+    )
+    by_slides = objective == "slides"
+    in_arrays = PatternTable.kept(board, puzzle.start, keep, by_slides=by_slides)
+    monkeypatch.setattr(pattern, "key_words", lambda tables: 2)
+    key_by_key = PatternTable.kept(board, puzzle.start, keep, by_slides=by_slides)
+    assert len(in_arrays.fewest) > 1
+    assert in_arrays.fewest == key_by_key.fewest
+    assert all(type(k) is int and type(v) is int for k, v in in_arrays.fewest.items())
+
+
+@pytest.mark.parametrize("objective", ["moves", "slides"])
 @settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(max_side=6, max_others=5, max_targets=1))
 def test_the_pattern_never_exceeds_the_moves_or_slides_left(objective, puzzle):
