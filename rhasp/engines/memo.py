@@ -226,8 +226,8 @@ class StateMemo:
         code is loaded, chosen in a thread (:class:`rhasp.search.PatternThread`), on another
         core either way. The solve goes on meanwhile and takes each pattern when it comes, so
         the choice costs it nothing, and the sooner it comes the sooner the bound prunes and
-        the horizon goes up to it (bench/README.md, "the pattern from the first horizon,
-        beside the search").
+        the horizon goes up to it (bench/README.md, "Issue 57: the order of independent steps
+        three back, the patterns from the first horizon").
 
         In the search's own thread, at the first horizon of :attr:`pattern_from` steps or
         more (the horizons before it are cheap, and most of the cards end there; choosing
