@@ -1128,13 +1128,17 @@ def test_a_terminal_is_told_once_when_the_core_compiles_and_not_when_it_is_cache
     assert first[2].count(COMPILING) == 1
     again = run_with_terminal_stderr("solve", "card01", "--engine", "bfs")
     assert again[0] == 0 and COMPILING not in again[2]
-    piped = subprocess.run(  # not a terminal: never said
-        [sys.executable, "-m", "rhasp", "solve", "card02", "--engine", "astar"],
+    # Not a terminal: never said, though it compiles too (an empty cache of its own; BFS by
+    # moves, the cheapest code to compile, about 10 s of a core against A*'s 20).
+    monkeypatch.setenv("RHASP_CACHE_DIR", str(tmp_path / "piped"))
+    piped = subprocess.run(
+        [sys.executable, "-m", "rhasp", "solve", "card02", "--engine", "bfs"],
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert piped.returncode == 0 and COMPILING not in piped.stderr + piped.stdout
+    assert list((tmp_path / "piped").glob("*/ready/*")), "the piped run compiled nothing"
 
 
 # --- what was read --------------------------------------------------------------------------------
