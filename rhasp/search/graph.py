@@ -14,11 +14,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from rhasp.limits import Budget, state_limit
 from rhasp.model import Board, Move, State
 from rhasp.search import clusters
-from rhasp.search.geometry import Geometry
+from rhasp.search.geometry import Geometry, key_words
 from rhasp.search.runner import run
 
 
@@ -74,6 +75,24 @@ class ClusterGraph:
     def move(self, i: int, j: int) -> Move:
         """The move from state ``i`` to its neighbour ``j``."""
         return self.geometry.move(self.keys[i], self.keys[j])
+
+    def positions(self) -> Any:
+        """Every state's position of every vehicle, as :meth:`Geometry.position` reads them:
+        an int64 array, a row per state (in index order), a column per vehicle. Read in
+        numpy's arrays where a key is one word (the pattern tables are built from it in a
+        thread beside the ASP search: a loop in Python would hold the interpreter's lock the
+        memo's callbacks wait for), else key by key."""
+        import numpy as np  # only where tables are built: its import costs a tenth of a second
+
+        g = self.geometry
+        if key_words(g.tables) > 1:
+            rows = [[g.position(key, i) for i in range(g.count)] for key in self.keys]
+            return np.asarray(rows, dtype=np.int64).reshape(len(self.keys), g.count)
+        keys = np.asarray(self.keys, dtype=np.int64)[:, None]
+        shift, ones, low = (
+            np.asarray(t, dtype=np.int64) for t in (g.tables.shift, g.tables.ones, g.low)
+        )
+        return ((keys >> shift) & ones) + low
 
     @cached_property
     def _index(self) -> dict[int, int]:

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -198,20 +198,19 @@ class PatternTable:
         real = Geometry.of(board).tables
         shift, gone = real.shift, real.gone
         distance = graph.slide_distance if by_slides else graph.distance
-        # The pattern's vehicles are the kept ones, in order: each field of a pattern's key
-        # goes to its vehicle's field of a real key (no target leaves a cluster).
-        pattern = graph.geometry.tables
-        shifts = [(pattern.shift[k], shift[v]) for k, v in enumerate(keep)]
-        field = pattern.gone
-        if key_words(pattern) == 1 and key_words(real) == 1:
-            fewest = _by_real_keys(graph.keys, distance, shifts, field)
+        # The pattern's vehicles are the kept ones, in order: each position of a pattern's
+        # board goes to its vehicle's field of a real key (no target leaves a cluster; a
+        # real key's field is its position, Geometry.of packs no key here).
+        import numpy as np  # only where tables are built: its import costs a tenth of a second
+
+        to = [shift[v] for v in keep]
+        positions = graph.positions()
+        if key_words(real) == 1:  # in numpy's arrays: see ClusterGraph.positions
+            keys = np.bitwise_or.reduce(positions << np.asarray(to, dtype=np.int64), axis=1)
+            keys = keys.tolist()
         else:
-            fewest = {}
-            for pattern_key, fewest_left in zip(graph.keys, distance, strict=True):
-                key = 0
-                for at, to in shifts:
-                    key |= ((pattern_key >> at) & field) << to
-                fewest[key] = int(fewest_left)
+            keys = [sum(p << t for p, t in zip(row, to, strict=True)) for row in positions.tolist()]
+        fewest = dict(zip(keys, np.asarray(distance).tolist(), strict=True))
         mask = sum(gone << shift[v] for v in keep)
         return cls(keep, mask, fewest, gone, shift[target], by_slides)
 
@@ -226,25 +225,6 @@ class PatternTable:
         if ((key >> self.target_shift) & self.gone) == self.gone:
             return 0
         return self.fewest.get(key & self.mask, 0)
-
-
-def _by_real_keys(
-    keys: Sequence[int], values: Sequence[int], shifts: list[tuple[int, int]], field: int
-) -> dict[int, int]:
-    """Each value by its key with the field at bit ``at`` moved to bit ``to``, for each
-    ``(at, to)`` of ``shifts`` (fields ``field`` wide), the rest dropped: the loop of
-    :meth:`PatternTable._table` over the pattern's boards, in numpy's arrays, where both keys
-    are one word (bits 0 to 62 of an int64, :data:`rhasp.search.geometry.WORD_BITS`). The
-    table is built in a thread beside the ASP search, and the loop in Python held the
-    interpreter's lock that the memo's callbacks wait for."""
-    import numpy as np  # only where patterns are built: its import costs a tenth of a second
-
-    pattern = np.asarray(keys, dtype=np.int64)
-    moved = np.zeros(len(pattern), dtype=np.int64)
-    for at, to in shifts:
-        moved |= ((pattern >> at) & field) << to
-    fewest = np.asarray(values, dtype=np.int64)
-    return dict(zip(moved.tolist(), fewest.tolist(), strict=True))
 
 
 def _compiled(board: Board, start: State, seconds: float) -> bool:

@@ -40,7 +40,7 @@ from rhasp.errors import SearchLimit
 from rhasp.limits import Budget, after_earlier
 from rhasp.model import Board, Puzzle, State
 from rhasp.search import clusters, core
-from rhasp.search.geometry import Geometry, key_words
+from rhasp.search.geometry import Geometry
 from rhasp.search.graph import ClusterGraph
 from rhasp.search.pattern import explore_pattern
 from rhasp.search.runner import RUNNER, UNLIMITED, run
@@ -260,25 +260,13 @@ def _table(geometry: Geometry, keep: tuple[int, ...], graph: ClusterGraph) -> tu
         return None
     low = np.asarray([geometry.low[v] for v in keep], dtype=np.int64)
     last = np.asarray([real.last[v] for v in keep], dtype=np.int64)
-    values = _positions(graph) - low  # one column per vehicle kept, one row per board
+    values = graph.positions() - low  # one column per vehicle kept, one row per board
     inside = np.all((values >= 0) & (values <= last), axis=1)
     index = values[inside] @ np.asarray(radix, dtype=np.int64)
     order = np.argsort(index, kind="stable")
     moves = np.asarray(graph.distance, dtype=np.int64)[inside][order]
     fields = [(real.shift[v], real.ones[v]) for v in keep]
     return fields, radix, index[order], moves
-
-
-def _positions(graph: ClusterGraph) -> Any:
-    """Each board's positions of the pattern's vehicles, as an int64 array (boards × vehicles)."""
-    import numpy as np
-
-    tables = graph.geometry.tables
-    if key_words(tables) == 1:
-        keys = np.asarray(graph.keys, dtype=np.int64)
-        shifts = np.asarray(tables.shift, dtype=np.int64)
-        return (keys[:, None] >> shifts[None, :]) & tables.gone
-    return np.asarray([graph.geometry.state(key) for key in graph.keys], dtype=np.int64)
 
 
 def as_arrays(tables: list[tuple]) -> core.Patterns:

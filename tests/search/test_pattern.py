@@ -84,8 +84,9 @@ def test_the_table_gives_the_patterns_own_fewest_for_vehicles_kept_anywhere(numb
 @pytest.mark.parametrize("objective", ["moves", "slides"])
 @pytest.mark.parametrize("number", [1, 26, 40])
 def test_the_table_in_arrays_is_the_table_built_key_by_key(monkeypatch, number, objective):
-    """A pattern's table of one-word keys, built in numpy's arrays, against the same built
-    key by key in plain Python (the way of keys of several words): the same entries."""
+    """A pattern's table of one-word real keys, built in numpy's arrays, against the same
+    built key by key in plain Python (the way of keys of several words): the same entries.
+    (The pattern's positions are read by ``ClusterGraph.positions``: tests/search/test_graph.py.)"""
     puzzle = card(number)
     board = puzzle.board
     keep = tuple(
