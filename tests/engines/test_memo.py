@@ -334,11 +334,12 @@ def test_a_pattern_beside_the_search_is_asked_at_the_first_horizon(monkeypatch, 
     monkeypatch.setattr(PatternTable, "costs_no_load", staticmethod(lambda board: True))
     memo = StateMemo(pattern_aside=aside, pattern_rent=0)
     chosen = StateMemo._add_pattern
-    monkeypatch.setattr(
-        StateMemo,
-        "_add_pattern",
-        lambda self, where: [horizons.append(self._last()), chosen(self, where)],
-    )
+
+    def add_pattern(self: StateMemo, where: str) -> None:  # the horizon it is added at, kept
+        horizons.append(self._last())
+        chosen(self, where)
+
+    monkeypatch.setattr(StateMemo, "_add_pattern", add_pattern)
     horizon, _ = solve_with(memo, puzzle, "moves")
     assert horizon == BFS.solve(puzzle, "moves").length < memo.pattern_from
     assert horizons == ([0] if aside else [])
