@@ -45,7 +45,6 @@ import time
 from pathlib import Path
 
 from rhasp.engines import AspOptions, get_engine
-from rhasp.engines.asp import AspEngine
 from rhasp.formats import read_path
 from rhasp.limits import Budget
 from rhasp.search import prefer_compiled
@@ -157,7 +156,7 @@ def main() -> None:
                 ),
                 memo_bound=BOUND.get(variant),
                 memo_pattern=PATTERN.get(variant),
-                stride=STRIDE.get(variant, AspEngine.stride),
+                stride=STRIDE.get(variant),  # None: the engine's own
             )
             for options in seeded(args.seeds)
         ]

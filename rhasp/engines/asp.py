@@ -4,12 +4,12 @@ This driver does in Python what ``#include <incmode>.`` does for the clingo exec
 same files, but skips horizons: ground ``base``, then ``step(t)`` and ``check(t)`` as far as
 the horizon asked, make ``query`` true at that horizon only, and solve. The encodings let a
 plan end before the horizon, so a horizon without a plan has none of that many steps or
-fewer: the driver asks 0, :data:`STRIDE`, 2·STRIDE, ... until one has a plan, then one step
-below each plan it finds, until one has none; that plan is minimal, and that horizon is the
-proof (``encodings/README.md``, "One proof for many horizons"). With the state memo, the
-horizon goes up at least to the start's bound, what every plan takes (below it no horizon has
-a plan, so none is asked: a skipped horizon proves nothing, a plan is still proven by the
-horizon below it, solved). Learned constraints carry
+fewer: the driver asks 0, the stride, twice the stride, ... (:data:`STRIDE`: 3 moves, 4
+slides) until one has a plan, then one step below each plan it finds, until one has none;
+that plan is minimal, and that horizon is the proof (``encodings/README.md``, "One proof for
+many horizons"). With the state memo, the horizon goes up at least to the start's bound, what
+every plan takes (below it no horizon has a plan, so none is asked: a skipped horizon proves
+nothing, a plan is still proven by the horizon below it, solved). Learned constraints carry
 over from one call to the next, as multi-shot solving does. The driver reads exactly one
 model a call, that horizon's plan: clingo's models are set to 1, and the options passed to
 clingo are those of its search only (:mod:`rhasp.engines.clingo_options`).
@@ -44,10 +44,10 @@ from rhasp.shipped import shipped
 from rhasp.solution import AspFigures, EngineDisagreement, Objective, Solution
 
 ENCODING_FILES = {"moves": "moves.lp", "slides": "slides.lp"}
-#: How far the driver raises the horizon after one without a plan: the horizons between are
-#: proven with it (a plan may end early), and the last ones are the costly ones
-#: (bench/README.md, "ASP at scale").
-STRIDE = 4
+#: How far the driver raises the horizon after one without a plan, in the objective's steps:
+#: the horizons between are proven with it (a plan may end early), and the last ones are the
+#: costly ones (bench/README.md, "ASP at scale"; by moves 3 since "the stride by moves").
+STRIDE: dict[Objective, int] = {"moves": 3, "slides": 4}
 
 #: What each of clingo's solver threads maps when it first starts, besides its stack: glibc's
 #: malloc arena for the thread, 64 MiB reserved on 64-bit Linux; later solves of the process
@@ -164,7 +164,9 @@ class AspEngine:
     options: AspOptions = field(default_factory=AspOptions)
     memo_bound: bool | None = None  # the memo's bound on the steps left: None, its default (on)
     memo_pattern: bool | None = None  # and its pattern database by moves: None, its default (on)
-    stride: int = STRIDE  # how far the horizon goes up after one without a plan (1: the climb)
+    #: How far the horizon goes up after one without a plan (1: the climb); None: the
+    #: objective's own (:data:`STRIDE`).
+    stride: int | None = None
     budget: Budget = field(kw_only=True)  # its atoms, horizon and seconds
 
     def solve(self, puzzle: Puzzle, objective: Objective) -> Solution:
@@ -205,12 +207,12 @@ class AspEngine:
     def _grow_horizon(
         self, control: clingo.Control, stats: HorizonStats, began: float, unit: Objective
     ) -> tuple[list[clingo.Symbol], Limit | None]:
-        """Solve horizons 0, :attr:`stride`, 2·stride, ... (with the memo, up to its bound of
-        the start at once where that is more: :meth:`StateMemo.start_bound`) until one has a
-        plan, of L steps; then L-1, and again below each shorter plan, until a horizon has
-        none: the plan is minimal, proven by that horizon (the encodings let a plan end early,
-        so a horizon without a plan has none of that many steps or fewer). Stops at the first
-        limit."""
+        """Solve horizons 0, the stride, twice the stride, ... (:attr:`stride`, or the
+        objective's :data:`STRIDE`; with the memo, up to its bound of the start at once where
+        that is more: :meth:`StateMemo.start_bound`) until one has a plan, of L steps; then
+        L-1, and again below each shorter plan, until a horizon has none: the plan is minimal,
+        proven by that horizon (the encodings let a plan end early, so a horizon without a
+        plan has none of that many steps or fewer). Stops at the first limit."""
         best: list[clingo.Symbol] = []  # the shortest plan found so far (its shown atoms)
         length = None  # its steps
         proven = -1  # the largest horizon without a plan: none of that many steps or fewer
@@ -218,6 +220,7 @@ class AspEngine:
         last = 0  # the steps the last grounding added
         asked = None  # the horizon the goal was asked at last
         max_atoms, max_horizon = self.budget.max_atoms, self.budget.horizon
+        stride = STRIDE[unit] if self.stride is None else self.stride
         while True:
             stats.horizon = horizon
             started = time.perf_counter()
@@ -265,7 +268,7 @@ class AspEngine:
                 # Where the memo knows every plan takes more, the horizons between have no
                 # plan: none is asked (each solve costs more the more steps are grounded).
                 least = 0 if stats.memo is None else stats.memo.start_bound()
-                horizon = min(max(horizon + self.stride, least), max_horizon)
+                horizon = min(max(horizon + stride, least), max_horizon)
             else:
                 best, length = found, steps
                 if length - 1 <= proven:

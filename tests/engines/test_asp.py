@@ -288,6 +288,17 @@ def test_the_horizon_goes_up_at_once_to_the_memos_bound_of_the_start():
     assert [horizon for horizon, _, _ in solution.asp.horizons] == [0, 8, 12, 16, 15]
 
 
+@pytest.mark.parametrize(("objective", "stride"), [("moves", 3), ("slides", 4)])
+def test_the_horizon_climbs_by_the_objectives_stride(objective, stride):
+    # Without the memo (no bound to jump to), the horizons without a plan are 0, the stride,
+    # twice it, ... (by moves 3, by slides 4: bench/README.md, "the stride by moves").
+    engine = AspEngine(AspOptions(memo=False), budget=Budget())
+    solution = engine.solve(card(1), objective)
+    assert solution.length == BFS.solve(card(1), objective).length
+    climbed = [horizon for horizon, plan, _ in solution.asp.horizons if plan is None]
+    assert climbed[:3] == [0, stride, 2 * stride]
+
+
 def plan_within(puzzle: Puzzle, objective, horizon: int, encodings: Path, memo: bool) -> bool:
     """Whether the encodings in ``encodings`` have a plan at ``horizon``, asked directly, with
     every step up to it and a few beyond grounded (as the driver leaves them when it goes
