@@ -21,7 +21,7 @@ from rhasp.canonical import cluster_graph
 from rhasp.cli import app
 from rhasp.deck import REPORTED
 from rhasp.engines import AspOptions, get_engine
-from rhasp.engines.asp import AspEngine, encoding_path, ground_horizon
+from rhasp.engines.asp import STRIDE, AspEngine, encoding_path, ground_horizon
 from rhasp.errors import SearchLimit
 from rhasp.formats import read_path
 from rhasp.formats.facts import write_facts
@@ -190,7 +190,8 @@ def test_the_asp_engine_stops_before_the_ground_program_outgrows_its_bound():
     control.load(str(encoding_path("moves")))
     control.add("base", [], write_facts(puzzle))
     ground = []  # clingo's own count of atoms after each horizon
-    for horizon in range(9):
+    highest = 8 + STRIDE["moves"] - 1  # the highest horizon the driver may ask: one has a plan
+    for horizon in range(highest + 1):
         ground_horizon(control, horizon)
         ground.append(len(control.symbolic_atoms))
     # Solving between horizons lets clingo drop atoms it has settled, so the engine holds a
@@ -204,7 +205,7 @@ def test_the_asp_engine_stops_before_the_ground_program_outgrows_its_bound():
             str(found.limit),
         ).groups()[:2]
         assert int(atoms.replace(",", "")) <= bound and 4 <= int(horizon) < 8
-        enough = AspEngine(AspOptions(memo=memo), budget=Budget(atoms=ground[8]))
+        enough = AspEngine(AspOptions(memo=memo), budget=Budget(atoms=ground[highest]))
         assert enough.solve(puzzle, "moves").length == 8
 
 

@@ -234,7 +234,10 @@ class AspEngine:
                     return [], Limit(said, "atoms", max_atoms, at_least=_at_least(proven))
                 # All at once where they fit, else one (the limit is then met at its step):
                 # one call of the grounder costs about as much as a step of a 6×6 board.
-                fits = growth and now + (horizon - grounded) * growth <= max_atoms
+                # They fit with room for twice the growth of late: a step's program grows over
+                # the first steps (the order rules reach up to order_window steps back), so
+                # the early steps' average undershoots the next ones'.
+                fits = growth and now + 2 * (horizon - grounded) * growth <= max_atoms
                 last = horizon - grounded if fits else 1
                 ground_steps(control, grounded + 1, grounded + last)
                 grounded += last
