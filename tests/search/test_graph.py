@@ -28,7 +28,7 @@ def test_the_positions_of_one_word_keys_are_each_states_own(number):
     assert positions.tolist() == _each_state(found)
 
 
-def test_the_positions_of_packed_keys_count_from_each_range(monkeypatch):
+def test_the_positions_of_packed_keys_count_from_each_range():
     # Where keys are packed, a field counts from the first position of its vehicle's range
     # (Geometry.low): the cluster of card 26 read through packed keys of its own states.
     puzzle = card(26)
