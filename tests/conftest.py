@@ -150,6 +150,17 @@ def empty_compile_cache(tmp_path, monkeypatch):
             os.kill(pid, signal.SIGKILL)
 
 
+@pytest.fixture
+def uncompiled(monkeypatch):
+    """The search core uncompiled (``RHASP_JIT=never``), here and in the commands the test
+    starts: for a test of wide boards whose property is not the compiled code's (that the
+    compiled core returns what the uncompiled one does is tests/search/test_jit.py's), so
+    that it asks no compile of their shapes. Each function compiled for a shape costs the
+    suite 5-20 s of CPU on a cold cache, as CI's always is (bench/README.md, "The test
+    suite's time")."""
+    monkeypatch.setenv("RHASP_JIT", "never")
+
+
 def processes_naming(text: str) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():

@@ -230,6 +230,7 @@ def test_every_board_size_draws_boards(size):
         assert 1 <= len(board.vehicles) <= 25
 
 
+@pytest.mark.usefixtures("uncompiled")
 def test_a_large_board_run_stops_at_its_limits_in_one_line():
     # Once every 12×12 board was skipped at 1,000 states (the whole cluster was searched);
     # since issue 33, A* proves a puzzle from the board as it stands, so one state it is.
@@ -421,6 +422,7 @@ def test_the_deck_says_what_proved_each_line():
     assert "by BFS over the whole cluster" in deck_with_both_proofs().splitlines()[1]
 
 
+@pytest.mark.usefixtures("uncompiled")
 @pytest.mark.parametrize("size", range(4, 13))
 def test_every_size_from_4_to_12_is_generated_or_says_why(size):
     # One job: with two, each worker scores a whole chain of boards before the run can stop

@@ -312,6 +312,7 @@ def test_a_12x12_board_with_60_vehicles_is_answered(tmp_path, engine):
     assert found["plan"] == ["XR2"] and found["optimal"]
 
 
+@pytest.mark.usefixtures("uncompiled")
 def test_the_60_vehicle_board_has_too_many_states_to_analyse_and_says_so(tmp_path):
     # Every row's five cars share two free cells: 21 placements a row, 21**12 states.
     board = tmp_path / "sixty.txt"

@@ -663,6 +663,7 @@ def blocked_truck(side: int) -> str:
 HAND_MADE |= {f"{side}x{side}": (blocked_truck(side), 3, side + 1) for side in range(8, 13)}
 
 
+@pytest.mark.usefixtures("uncompiled")
 @pytest.mark.parametrize("name", list(HAND_MADE))
 def test_hand_made_boards_asp_bfs_and_the_naive_reference_agree(name):
     text, moves, slides = HAND_MADE[name]

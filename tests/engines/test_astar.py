@@ -95,6 +95,7 @@ def test_the_bound_never_exceeds_what_is_left(puzzle):
             assert 0 <= bound <= left, (objective, step, bound, left)
 
 
+@pytest.mark.usefixtures("uncompiled")
 @pytest.mark.parametrize("size", [8, 10, 12])
 def test_astar_agrees_with_bfs_on_generated_large_boards(size):
     """Boards ``rhasp generate`` starts from (random, two walls, 8×8 to 12×12), from their

@@ -70,6 +70,7 @@ def outcome(find):
         return "limit"
 
 
+@pytest.mark.usefixtures("uncompiled")
 @some(120)
 @given(crowded_puzzles(min_side=7))
 def test_searches_on_packed_keys_agree_with_the_boards_own_keys(puzzle):

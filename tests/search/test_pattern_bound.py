@@ -110,6 +110,7 @@ def test_the_pattern_bound_is_consistent(small_patterns, puzzle):
             assert here <= there + 1, (state, here, there)
 
 
+@pytest.mark.usefixtures("uncompiled")
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(min_side=5, max_side=8, max_others=7, max_targets=1))
 def test_packed_keys_read_the_same_pattern_moves_as_the_boards_own(puzzle):

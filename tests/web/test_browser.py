@@ -87,13 +87,17 @@ def small_server() -> Iterator[str]:
 
 def serve(*options: str) -> Iterator[str]:
     """The server's address once it prints it, as a person waits for it (its log goes to a
-    file: a pipe nobody reads would fill and hold the server up)."""
+    file: a pipe nobody reads would fill and hold the server up). Its core runs uncompiled:
+    a server asks at its start for the code of every size its page generates, some twenty
+    compiles the page's tests do not need (``tests/conftest.py``, ``uncompiled``; a server
+    on an empty cache: tests/search/test_cache.py)."""
     port = free_port()
     with tempfile.TemporaryFile("w+") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "rhasp", "serve", "--port", str(port), *options],
             stdout=subprocess.DEVNULL,
             stderr=log,
+            env={**os.environ, "RHASP_JIT": "never"},
         )
         deadline = time.monotonic() + 60
         while True:
