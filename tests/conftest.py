@@ -28,6 +28,17 @@ from tests.processes import started
 sys.dont_write_bytecode = False
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
+# The rhasp processes a test starts import the checkout's rhasp, as the tests do, wherever
+# they start: CI installs the package too (the README's commands), and a process started
+# elsewhere than the checkout imported that copy, whose compiled core is cached apart (the
+# cache's key holds the sources' folder: rhasp/search/cache.py), so a cold run compiled the
+# core's code for 6x6 boards twice, some 40 s of CPU (bench/README.md, "The test suite's
+# time"). The installed copy is what the README's own command runs (.ci/run).
+ROOT = Path(__file__).resolve().parents[1]
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+)
+
 
 @pytest.hookimpl(optionalhook=True)  # a hook of xdist's: the suite also runs -p no:xdist
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
