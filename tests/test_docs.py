@@ -81,17 +81,6 @@ def shown_command(line: str) -> Shown:
     return Shown(command, exit_code=int(note.group(1)) if note else 0)
 
 
-#: Commands whose work is large (rhasp warms the compiled core up for them), run with the
-#: core compiled at once (``RHASP_JIT=always``): on a cold cache, as CI's always is, they
-#: would otherwise run uncompiled until a background compile came, the generate page's two
-#: commands 160 s of CPU against 70 s with their compiles; what they print is the same.
-LARGE_WORK = ("rhasp generate", "rhasp enumerate")
-
-
-def compiled_at_once(command: str) -> dict[str, str]:
-    return {"RHASP_JIT": "always"} if command.startswith(LARGE_WORK) else {}
-
-
 def not_run(command: str) -> bool:
     return any(command.startswith(prefix) for prefix in NOT_RUN)
 
@@ -135,7 +124,7 @@ def test_the_commands_of_a_page_run_as_shown(page, tmp_path, checkout_rhasp):
         result = subprocess.run(
             ["bash", "-c", shown.command],
             cwd=tmp_path,
-            env=checkout_rhasp | compiled_at_once(shown.command),
+            env=checkout_rhasp,
             capture_output=True,
             text=True,
             timeout=300,
