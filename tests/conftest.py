@@ -10,7 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -18,6 +18,7 @@ import pytest
 
 from rhasp.engines import get_engine
 from rhasp.limits import Budget
+from rhasp.search import runner
 from tests.boards import card
 from tests.processes import started
 
@@ -48,6 +49,19 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     on this project's 2-core machine, an empty cache: the suite in 572 s on 3 workers against
     645-721 s on 2 (bench/README.md, "The test suite's time")."""
     return (os.cpu_count() or 1) + 1
+
+
+@pytest.fixture(autouse=True)
+def unswitched() -> Iterator[None]:
+    """Each test starts with this worker unswitched to the compiled core, as a command's
+    process starts (``rhasp.search.runner``, "the switch"); the code it has loaded stays
+    loaded. A worker runs many tests: once one had switched it (a generation's or a deck's
+    warm-up, a race's start, 100,000 states searched uncompiled), every later search in it
+    asked for the code of its board's shape, and each shape of wide board met in passing
+    cost a compile in the background (5-20 s of CPU a function; bench/README.md, "The test
+    suite's time")."""
+    yield
+    runner.RUNNER.uncompiled_states = 0
 
 
 T = TypeVar("T")

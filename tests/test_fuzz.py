@@ -59,6 +59,7 @@ def judged(case: Case) -> None:
     assert outcome.kind in ("valid", "error"), f"{case!r}\n{outcome.kind}: {outcome.detail}"
 
 
+@pytest.mark.usefixtures("uncompiled")
 @pytest.mark.parametrize("reader", TEXT_READERS)
 @fuzzed(250)
 @given(rng=st.randoms(use_true_random=False))

@@ -341,6 +341,7 @@ def test_a_change_to_a_deeper_board_is_kept_and_a_shallower_one_as_the_temperatu
     assert generation.accepted(None, 1, 0.0, 0.999)
 
 
+@pytest.mark.usefixtures("uncompiled")
 @pytest.mark.parametrize("size, hottest", [(6, 1.0), (10, 0.3)])
 def test_a_chain_cools_from_its_sides_temperature(monkeypatch, size, hottest):
     # From 10×10 on a chain starts colder (bench/README.md): what each step is judged at.
@@ -447,6 +448,7 @@ def test_sizes_past_4_to_12_are_one_line_and_exit_2(monkeypatch, capsys, size):
         GenerateRequest(1, size=int(size))
 
 
+@pytest.mark.usefixtures("uncompiled")
 @pytest.mark.parametrize(("size", "jobs"), [("6", "2"), ("10", "1"), ("10", "2")])
 def test_a_run_ends_within_a_second_of_its_seconds_saying_the_deepest_found(size, jobs):
     # Seconds are a promise (issue 40), on workers too. No 6×6 puzzle needs more than 51 moves
@@ -463,6 +465,7 @@ def test_a_run_ends_within_a_second_of_its_seconds_saying_the_deepest_found(size
     ), result.stderr
 
 
+@pytest.mark.usefixtures("uncompiled")
 @pytest.mark.parametrize("size", [6, 10])
 def test_the_api_ends_within_a_second_of_its_seconds(size):
     began = time.monotonic()

@@ -301,6 +301,7 @@ def sixty_vehicles() -> str:
     return "\n".join(rows) + "\n"
 
 
+@pytest.mark.usefixtures("uncompiled")
 @pytest.mark.parametrize("engine", ["bfs", "asp"])
 def test_a_12x12_board_with_60_vehicles_is_answered(tmp_path, engine):
     board = tmp_path / "sixty.txt"

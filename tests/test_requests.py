@@ -109,6 +109,7 @@ def test_no_caller_chooses_the_default_engine():
     assert engines_named_by_solve_requests(source) == [1, 2]
 
 
+@pytest.mark.usefixtures("uncompiled")
 def test_a_static_verdict_reads_as_the_command_line_says_it():
     # walled12.txt: its target's exit walled off, by hand; its cluster is far past 10,000.
     walled = rhasp.read(PACKAGE.parent / "puzzles" / "large" / "walled12.txt")

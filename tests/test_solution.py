@@ -162,6 +162,7 @@ def test_the_summary_line_of_every_card_fits_100_columns(engine, objective):
         assert " · optimal: proven by " in line and "states" not in line
 
 
+@pytest.mark.usefixtures("uncompiled")
 def test_the_summary_line_of_asp_and_of_large_and_unsolvable_boards_fits_100_columns():
     boards = [
         # ASP, BFS agreeing, counts of two digits as on every card (card 40, the longest,
@@ -195,6 +196,7 @@ def test_a_plan_found_past_a_limit_is_never_called_optimal_and_says_its_gap():
     assert f"every plan takes at least {found.lower_bound} moves" in stopped[0]  # A*'s bound
 
 
+@pytest.mark.usefixtures("uncompiled")
 def test_a_plan_past_a_limit_no_longer_than_the_proven_bound_is_optimal():
     # The crowded deck's third board (9×9): 5 moves; A* stops within 200 states at f-value
     # 5, and the anytime plan takes 5: the bound proves it minimal, so the limit no longer

@@ -59,6 +59,7 @@ def test_the_share_is_a_multiple_of_the_states_with_a_floor_within_the_budget():
     assert confirmation_share(budget, 10).seconds == 7.0  # the time limit still holds
 
 
+@pytest.mark.usefixtures("uncompiled")
 def test_bfs_within_its_share_agrees_and_both_proofs_stand():
     puzzle = eight_by_eight()
     found = run_solve(SolveRequest(puzzle, engine="astar", budget=Budget(states=1_000_000)))

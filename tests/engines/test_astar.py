@@ -118,6 +118,7 @@ def test_astar_agrees_with_bfs_on_generated_large_boards(size):
     assert compared >= 4
 
 
+@pytest.mark.usefixtures("uncompiled")
 def test_astar_proves_a_plan_where_bfs_stops_at_its_limit():
     # left12: 24 vehicles on 12×12; BFS meets 200,000 states within 4 moves of the start.
     result = rhasp(

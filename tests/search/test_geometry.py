@@ -112,6 +112,7 @@ def test_searches_on_packed_keys_agree_with_the_boards_own_keys(puzzle):
             assert replay(puzzle, found[0]).solved
 
 
+@pytest.mark.usefixtures("uncompiled")
 def test_a_crowded_12x12_board_of_49_vehicles_packs_into_three_words():
     # Twelve rows of four cars; the target X stands upright in column 12 of rows 1-2 and
     # leaves at the bottom (a target may leave, so its cells block no row). Each car stands

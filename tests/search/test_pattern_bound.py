@@ -63,6 +63,7 @@ def too_high(puzzle: Puzzle, objective: str, packed: bool = False) -> list[tuple
     return found
 
 
+@pytest.mark.usefixtures("uncompiled")
 @settings(
     max_examples=examples(60),
     deadline=None,

@@ -567,13 +567,14 @@ def test_generate_keeps_its_promise_and_its_seed():
     assert post(client, "generate", min_moves=5, seed=3).json()["board"] == first["board"]
 
 
+@pytest.mark.usefixtures("uncompiled")
 @pytest.mark.parametrize(("size", "seed"), [(7, 2), (8, 2), (10, 3)])
 def test_generate_makes_each_size_the_page_offers_and_its_proof_holds(size, seed):
-    # Seeds whose first board is proven in about a second on the uncompiled core (8×8 and
-    # up, 2026-11-25): the first board of 8×8 seed 1 takes A* past 200,000 states. With
-    # 20,000 states the clusters stay small enough for the naive search to count. The
-    # seconds are generous: on a busy machine, with the core not compiled yet, the default
-    # 10 s can pass (time limits are tested on their own).
+    # Seeds whose first board is proven in about a second on the uncompiled core, as it runs
+    # here (8×8 and up, 2026-11-25): the first board of 8×8 seed 1 takes A* past 200,000
+    # states. With 20,000 states the clusters stay small enough for the naive search to
+    # count. The seconds are generous: on a busy machine, uncompiled, the default 10 s can
+    # pass (time limits are tested on their own).
     small = TestClient(create_app(ServerLimits(states=20_000, seconds=60)))
     made = post(small, "generate", min_moves=1, size=size, seed=seed).json()
     (cells,) = made["board"].split()  # the board alone
@@ -682,6 +683,7 @@ DOABLE = {
 }
 
 
+@pytest.mark.usefixtures("uncompiled")
 @pytest.mark.parametrize("endpoint", ["solve", "hint", "analyze"])
 def test_a_time_limit_is_422(endpoint):
     # States enough that the time trips first on any machine (analysis gets 1/12 of them).
