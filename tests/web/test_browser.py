@@ -60,8 +60,8 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-#: How long the tests wait for a generated puzzle (seconds): the server's core runs
-#: uncompiled (:func:`serve`), and an 8×8 puzzle takes about its 10 s a request.
+#: How long the tests wait for a generated puzzle (seconds): the servers' core runs
+#: uncompiled (:func:`serve`), on a loaded machine for seconds.
 GENERATE_WAIT = 60
 
 
@@ -516,23 +516,25 @@ def test_cards_generated_puzzles_and_the_field_say_what_they_are(page: object) -
 
 
 def test_generate_makes_a_larger_board_and_says_how_deep_each_size_typically_goes(
-    page: object,
+    browser: object, small_server: str
 ) -> None:
-    assert page.text_content("#generate-typical").startswith("(6×6: typically up to ")
-    page.select_option("#generate-size", "8")
-    assert page.text_content("#generate-typical").startswith("(8×8: typically up to ")
-    seeded(page, 1)
-    page.fill("#min-moves", "2")
-    page.click("#generate")
-    # The server scores 8×8 boards and walks the kept one's cluster for its hardest state
-    # within its 10 s a request: uncompiled, the walk takes them all and A* proves the kept
-    # board (8 moves here; 9.5 s idle, 2026-12-01).
-    title = new_puzzle_title(page)
-    moves = int(re.fullmatch(r"New puzzle · (\d+) moves", title)[1])
-    puzzle = rhasp.parse(module(page, "state.js", "return m.game.start;"))
-    assert puzzle.board.width == puzzle.board.height == 8
-    assert moves >= 2 and rhasp.solve(puzzle, engine="bfs").moves == moves
-    assert "proven by" in page.text_content("#status")
+    # The server scores 8×8 boards and walks the kept one's cluster for its hardest state.
+    # Uncompiled, under the default limits, the walk takes the request's 10 s and A* proves
+    # the kept board after (9.5 s idle; in CI, loaded, once no board at all within them):
+    # the small server's state limit ends the walk sooner (seed 2: 2.3 s idle, 2026-12-01).
+    for page in opened_page(browser, small_server):
+        assert page.text_content("#generate-typical").startswith("(6×6: typically up to ")
+        page.select_option("#generate-size", "8")
+        assert page.text_content("#generate-typical").startswith("(8×8: typically up to ")
+        seeded(page, 2)
+        page.fill("#min-moves", "2")
+        page.click("#generate")
+        title = new_puzzle_title(page)
+        moves = int(re.fullmatch(r"New puzzle · (\d+) moves", title)[1])
+        puzzle = rhasp.parse(module(page, "state.js", "return m.game.start;"))
+        assert puzzle.board.width == puzzle.board.height == 8
+        assert moves >= 2 and rhasp.solve(puzzle, engine="bfs").moves == moves
+        assert "proven by" in page.text_content("#status")
 
 
 def test_the_profile_names_its_axes_and_its_red_bar(page: object) -> None:
