@@ -76,12 +76,12 @@ def test_a_board_lp_where_rhasp_runs_is_not_read_instead_of_rhasps(tmp_path, mon
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("line", [1, 3])
-def test_the_large_cluster_decks_first_lines_asp_agrees_with_bfs(line):
-    # Issue 43's deck: clusters of 42,410 and 37,894 states, 35-38 moves, each proven within
-    # half a minute since a plan may end early and the driver skips horizons. (Line 2 takes
-    # three quarters of a minute alone: bench/asp.py runs the whole deck.)
-    agree(read_path(str(LARGE_CLUSTERS))[line - 1], "moves")
+def test_a_large_cluster_decks_line_asp_agrees_with_bfs():
+    # Issue 43's deck: line 3, a cluster of 37,894 states, 36 moves, proven within seconds
+    # since a plan may end early and the driver skips horizons. bench/asp.py runs the whole
+    # deck: line 1 takes 2 s with the memo's pattern compiled, but up to 93 s on a cold
+    # cache (CI's), its pattern chosen uncompiled while the code compiles; line 2 longer.
+    agree(read_path(str(LARGE_CLUSTERS))[2], "moves")
 
 
 @pytest.mark.parametrize(("variant", "number"), CARDS)
