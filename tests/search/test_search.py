@@ -19,7 +19,7 @@ from rhasp.errors import SearchLimit
 from rhasp.limits import Budget
 from rhasp.model import plan_slides, replay
 from rhasp.search import core, pattern_bound, runner
-from rhasp.search.geometry import Geometry
+from rhasp.search.geometry import Geometry, cell_words, key_words
 from tests.boards import CARD_MOVES, card, crowded_puzzles, example, grid, puzzles
 from tests.volume import examples
 
@@ -65,10 +65,11 @@ def test_compiled_core_agrees_with_the_reference_on_random_boards(puzzle):
 @given(puzzles(min_side=8, max_side=12, max_others=3))
 def test_core_agrees_with_the_reference_on_boards_up_to_12x12(puzzle):
     # Few vehicles: on a large board every unsolvable puzzle's whole state space is searched.
-    # Uncompiled: that the compiled core returns what this one does, on every shape of keys
-    # and cells, is the crowded boards' property below and tests/search/test_jit.py's (the
-    # stores past their first block); compiled here, its four compiles of boards past 63
-    # cells cost the suite 20-45 s of CPU on a cold cache, for 0.6 s of searching.
+    # Uncompiled: the compiled core against the reference on boards past 63 cells is
+    # test_every_board_up_to_12x12_compiles's (cells of two and of three words, one board
+    # each), and against the uncompiled core the crowded boards' property's and
+    # tests/search/test_jit.py's; compiled here, random boards of both sizes cost the suite
+    # 20-45 s of CPU on a cold cache for 0.6 s of searching.
     with core_mode("never"):
         agree(puzzle)
 
@@ -165,9 +166,13 @@ def test_every_board_up_to_12x12_compiles():
     assert (geometry.bits, geometry.compiles) == (4, True)
     # 15 fields of 4 bits to a word: the 16th vehicle's field starts the second word.
     assert geometry.tables.shift[14:17] == (56, 64, 68)
+    widest = grid("AA...B......\n.....B......\n" + "............\n" * 9 + ".CCC........")
+    tables = Geometry.of(widest.board).tables
+    assert (key_words(tables), cell_words(tables)) == (1, 3)  # 144 cells: three words
     with core_mode("always"):
         agree(crowded)
         agree(wide)
+        agree(widest)
 
 
 #: A search's budget on crowded boards: their clusters can be far too large to search.
