@@ -77,10 +77,10 @@ def test_a_board_lp_where_rhasp_runs_is_not_read_instead_of_rhasps(tmp_path, mon
 
 @pytest.mark.slow
 def test_a_large_cluster_decks_line_asp_agrees_with_bfs():
-    # Issue 43's deck: line 3, a cluster of 37,894 states, 36 moves, proven within seconds
-    # since a plan may end early and the driver skips horizons. bench/asp.py runs the whole
-    # deck: line 1 takes 2 s with the memo's pattern compiled, but up to 93 s on a cold
-    # cache (CI's), its pattern chosen uncompiled while the code compiles; line 2 longer.
+    # Issue 43's deck: line 3, a cluster of 37,894 states, 36 moves (a plan may end early and
+    # the driver skips horizons): 1.4 s with the memo's pattern compiled, 10-15 s on a cold
+    # cache. bench/asp.py runs the whole deck: line 1 takes 2 s compiled, but up to 93 s on
+    # a cold cache (CI's), its pattern chosen uncompiled while the code compiles.
     agree(read_path(str(LARGE_CLUSTERS))[2], "moves")
 
 
