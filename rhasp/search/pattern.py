@@ -21,6 +21,18 @@ engine's pruning rests on, by moves and by slides alike):
   projection is reached from the start's projection by the same moves, dropped where they
   move a vehicle lifted off: it lies in the pattern's cluster, explored from there.
 
+A vehicle a cell shorter is a relaxation too, and keeps more of the puzzle than its lift:
+the vehicle keeps its first cells and gives up its last, its positions numbered as before
+(:func:`_pattern`), so at each position it covers some of the cells it covered. Another
+vehicle's move crosses no cell it covers that the real one did not cover. Its own move needs
+free only cells that the real vehicle either stood on itself or crossed: sliding back, the
+same cells as before; sliding forward from ``p`` to ``q``, the cells from its last cell's,
+``p + L - 1``, where the real vehicle stood, to ``q + L - 2``, which it crossed. So every real
+plan is a plan of the shorter puzzle, with the same moves and slides, and the shorter
+puzzle's fewest from a board are at most the real puzzle's. Its cluster holds the real
+boards and more (the shorter vehicle may stand a cell further on); the table keeps only the
+boards whose shorter vehicle stands where the real one can, the only ones a real key looks up.
+
 Which vehicles to keep is chosen from patterns alone, never from the real cluster: one
 vehicle at a time, keeping those that make the start's projection farthest from the goal
 (:meth:`PatternTable.of`), while the pattern's cluster stays within :data:`MAX_BOARDS` and at
@@ -48,7 +60,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rhasp.errors import SearchLimit
@@ -63,12 +75,21 @@ from rhasp.search.runner import RUNNER, UNLIMITED, run
 #: in the time of a breadth-first search of that many boards (bench/README.md, "Later still: a
 #: pattern database"), and held as a dictionary.
 MAX_BOARDS = 10_000
+#: How many times as many boards a pattern that keeps every vehicle, one a cell shorter, may
+#: have: it has at least the real cluster's (bench/README.md, "Issue 57: patterns with a
+#: vehicle a cell shorter").
+SHORT_SCALE = 5
+#: How many of those the collection takes at most: the ones that put the start farthest from
+#: the goal, and farther than every other pattern does.
+SHORT_KEPT = 2
 #: How many patterns each round of the choice keeps.
 BEAM = 3
 #: The compiled searches the choice runs, with the flags they take: every pattern it tries
 #: reached, the chosen one explored whole for its table (by moves or by slides: a flag's value
 #: is no other code).
 CHOICE_SEARCHES = ((clusters.reach, {}), (clusters.cluster, {"by_slides": False}))
+#: A pattern's ``short`` where it shortens no vehicle.
+NO_SHORT = -1
 #: How long the choice may take, in seconds, besides loading the compiled core: then it keeps
 #: the best pattern found so far.
 SECONDS = 1.0
@@ -86,6 +107,8 @@ class PatternTable:
     gone: int  # a target's field once it has left (a real key's)
     target_shift: int  # where the target's field starts in a real key
     by_slides: bool = False  # fewest slides, else fewest moves
+    #: The vehicle kept a cell shorter (:func:`_pattern`), :data:`NO_SHORT` for none.
+    short: int = NO_SHORT
 
     @staticmethod
     def costs_no_load(board: Board) -> bool:
@@ -114,12 +137,15 @@ class PatternTable:
     ) -> Iterator[PatternTable]:
         """The patterns the memo bounds by, each as it is built, their tables by slides with
         ``by_slides`` (chosen by moves all the same: module docstring): where the cluster
-        searches come compiled, every pattern that lifts one vehicle only, and the pattern
-        chosen, those that put the start farthest from the goal first; else the pattern
-        chosen alone. None at all where there is none to choose: more than one target, or no
-        pattern of at least one other vehicle within ``max_boards``. Each is a lower bound,
-        so the largest of them is one too (:meth:`BoundTable.with_pattern
-        <rhasp.search.BoundTable.with_pattern>`).
+        searches come compiled, every pattern that lifts one vehicle only and the pattern
+        chosen, the one of them that puts the start farthest from the goal first; then, of the
+        patterns that keep every vehicle, one of them a cell shorter (within
+        :data:`SHORT_SCALE` times ``max_boards``), at most :data:`SHORT_KEPT` that put the
+        start farther than all of those; then the rest, the start farthest first. Where the
+        searches are not compiled, the pattern chosen alone. None at all where there is none
+        to choose: more than one target, or no pattern of at least one other vehicle within
+        ``max_boards``. Each is a lower bound, so the largest of them is one too
+        (:meth:`BoundTable.with_pattern <rhasp.search.BoundTable.with_pattern>`).
 
         The choice is a beam search over the vehicles kept: from the target and every vehicle
         whose own lift is within ``max_boards`` (a pattern without such a vehicle is bounded
@@ -140,15 +166,17 @@ class PatternTable:
         single vehicle counts all the others, and the one whose lifted vehicle matters least
         on a board bounds that board best (bench/README.md, "Issue 57: the patterns that
         lift one vehicle"). Nothing comes from a search of the puzzle itself: every pattern
-        lifts a vehicle off (a table of the whole puzzle would be a breadth-first search, not
-        a bound).
+        lifts a vehicle off or keeps one a cell shorter (a table of the whole puzzle would be
+        a breadth-first search, not a bound).
 
         After :data:`SECONDS` (or ``seconds``, if fewer: the share of a search's deadline it
         may take) the lifts and the choice stop with what they have, and the tables are built
         within what is left of that time, the first one whatever is left: a weaker bound on a
         slow machine or where the core is not compiled yet, never another answer; where the
         memo builds them in the search's own thread, they take no more of its time than the
-        choice alone took before. Cached
+        choice alone took before. The best of the lifts and the choice comes before any
+        shorter vehicle is tried: it comes at once, and on most boards bounds nearly as well
+        (bench/README.md, "Issue 57: patterns with a vehicle a cell shorter"). Cached
         compiled code is loaded only where the search has ``seconds_left`` for it, as for A*'s
         patterns (:meth:`rhasp.search.runner.Runner.warm_up`). Once ``stop()`` says so (the search
         that wanted the patterns has ended), it stops at once.
@@ -167,11 +195,22 @@ class PatternTable:
         base.update(vehicle for _, keep in lifts for vehicle in every if vehicle not in keep)
         width = BEAM if compiled else 1
         chosen = _chosen(board, start, tuple(sorted(base)), max_boards, width, deadline, stop)
-        patterns = sorted({*lifts, *([chosen] if chosen else [])}, reverse=True)
-        for _, keep in patterns:
-            if stop() or (time.perf_counter() >= deadline and keep != patterns[0][1]):
+        plain = sorted({*lifts, *([chosen] if chosen else [])}, reverse=True)
+        if plain and not stop():  # the best first, whatever the time
+            table = cls.kept(board, start, plain[0][1], by_slides, max_boards)
+            if table is not None:
+                yield table
+        most_short = SHORT_SCALE * max_boards
+        shortened = _shortened(board, start, most_short, deadline, stop) if compiled else []
+        best = plain[0][0] if plain else None
+        shortened = sorted(p for p in shortened if best is None or p[0] > best)[-SHORT_KEPT:]
+        rest = sorted({*((s, k, NO_SHORT) for s, k in plain[1:]), *shortened}, reverse=True)
+        for index, (_, keep, short) in enumerate(rest):
+            first = not plain and index == 0  # built whatever the time
+            if stop() or (time.perf_counter() >= deadline and not first):
                 return
-            table = cls.kept(board, start, keep, by_slides, max_boards)
+            most = max_boards if short == NO_SHORT else most_short
+            table = cls.kept(board, start, keep, by_slides, most, short)
             if table is not None:
                 yield table
 
@@ -183,16 +222,22 @@ class PatternTable:
         keep: tuple[int, ...],
         by_slides: bool = False,
         max_boards: int = MAX_BOARDS,
+        short: int = NO_SHORT,
     ) -> PatternTable | None:
         """The table of the pattern that keeps the vehicles ``keep`` (the target among them),
         None if its cluster has more than ``max_boards`` boards."""
         keep = tuple(sorted(keep))
-        found = explore_pattern(board, start, keep, max_boards, by_slides)
-        return None if found is None else cls._table(board, keep, found, by_slides)
+        found = explore_pattern(board, start, keep, max_boards, by_slides, short)
+        return None if found is None else cls._table(board, keep, found, by_slides, short)
 
     @classmethod
     def _table(
-        cls, board: Board, keep: tuple[int, ...], graph: ClusterGraph, by_slides: bool
+        cls,
+        board: Board,
+        keep: tuple[int, ...],
+        graph: ClusterGraph,
+        by_slides: bool,
+        short: int = NO_SHORT,
     ) -> PatternTable:
         target = board.index(board.targets[0])
         real = Geometry.of(board).tables
@@ -205,14 +250,19 @@ class PatternTable:
 
         to = [shift[v] for v in keep]
         positions = graph.positions()
+        distances = np.asarray(distance)
+        if short != NO_SHORT:  # only where the real vehicle can stand: no real key is elsewhere
+            vehicle = board.vehicles[short]
+            at = positions[:, keep.index(short)] <= board.line_length(vehicle) - vehicle.length
+            positions, distances = positions[at], distances[at]
         if key_words(real) == 1:  # in numpy's arrays: see ClusterGraph.positions
             keys = np.bitwise_or.reduce(positions << np.asarray(to, dtype=np.int64), axis=1)
             keys = keys.tolist()
         else:
             keys = [sum(p << t for p, t in zip(row, to, strict=True)) for row in positions.tolist()]
-        fewest = dict(zip(keys, np.asarray(distance).tolist(), strict=True))
+        fewest = dict(zip(keys, distances.tolist(), strict=True))
         mask = sum(gone << shift[v] for v in keep)
-        return cls(keep, mask, fewest, gone, shift[target], by_slides)
+        return cls(keep, mask, fewest, gone, shift[target], by_slides, short)
 
     @property
     def most(self) -> int:
@@ -251,12 +301,17 @@ def _choice_geometry(board: Board) -> Geometry:
 
 
 def explore_pattern(
-    board: Board, start: State, keep: tuple[int, ...], max_boards: int, by_slides: bool = False
+    board: Board,
+    start: State,
+    keep: tuple[int, ...],
+    max_boards: int,
+    by_slides: bool = False,
+    short: int = NO_SHORT,
 ) -> ClusterGraph | None:
     """The cluster of the pattern that keeps ``keep`` from the start's projection, with its
     distances in slides too ``by_slides``; None beyond ``max_boards`` (A*'s patterns are
     explored here too: :mod:`rhasp.search.pattern_bound`)."""
-    pattern = _pattern(board, start, keep)
+    pattern = _pattern(board, start, keep, short)
     budget = Budget(states=max_boards)
     try:
         return explore_cluster(pattern.board, pattern.placement, budget, by_slides)
@@ -265,13 +320,13 @@ def explore_pattern(
 
 
 def reach_pattern(
-    board: Board, start: State, keep: tuple[int, ...], max_boards: int
+    board: Board, start: State, keep: tuple[int, ...], max_boards: int, short: int = NO_SHORT
 ) -> tuple[int, int] | None:
     """The boards of the cluster of the pattern that keeps ``keep``, and its start's fewest
     moves (-1: no plan), as :func:`explore_pattern` finds them but without handing the
     cluster back (:func:`rhasp.search.clusters.reach`): what the choice asks of every pattern
     it tries. None beyond ``max_boards``."""
-    pattern = _pattern(board, start, keep)
+    pattern = _pattern(board, start, keep, short)
     geometry = Geometry.of(pattern.board, targets_leave=False)
     key = geometry.key(pattern.placement)
     try:
@@ -281,8 +336,14 @@ def reach_pattern(
     return int(states), int(fewest)
 
 
-def _pattern(board: Board, start: State, keep: tuple[int, ...]) -> Puzzle:
-    """The puzzle from ``start`` with every vehicle but ``keep`` lifted off."""
+def _pattern(board: Board, start: State, keep: tuple[int, ...], short: int = NO_SHORT) -> Puzzle:
+    """The puzzle from ``start`` with every vehicle but ``keep`` lifted off, and the vehicle
+    ``short`` (if any) a cell shorter: its last cell given up, its positions numbered as
+    before."""
+    if short != NO_SHORT:
+        vehicles = list(board.vehicles)
+        vehicles[short] = replace(vehicles[short], length=vehicles[short].length - 1)
+        board = replace(board, vehicles=tuple(vehicles))
     lifted = {v.label for i, v in enumerate(board.vehicles) if i not in keep}
     return Puzzle(board, start).without(lifted)
 
@@ -356,6 +417,30 @@ def _lifts(
         if reached is not None:
             tried.append((_score(*reached), keep))
     tried.sort(reverse=True)
+    return tried
+
+
+def _shortened(
+    board: Board,
+    start: State,
+    max_boards: int,
+    deadline: float,
+    stop: Callable[[], bool],
+) -> list[tuple[tuple[int, int], tuple[int, ...], int]]:
+    """The patterns that keep every vehicle, one of them (never the target, whose exit would
+    move) a cell shorter, within ``max_boards``, with their scores (:func:`_score`) and the
+    vehicle shortened, as far as they are reached by ``deadline`` or told to ``stop``."""
+    target = board.index(board.targets[0])
+    every = tuple(range(len(board.vehicles)))
+    tried = []
+    for short in every:
+        if short == target:
+            continue
+        if stop() or time.perf_counter() >= deadline:
+            break
+        reached = reach_pattern(board, start, every, max_boards, short)
+        if reached is not None:
+            tried.append((_score(*reached), every, short))
     return tried
 
 

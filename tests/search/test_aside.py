@@ -15,6 +15,7 @@ import pytest
 
 from rhasp import early
 from rhasp.search import PatternAside, PatternTable, PatternThread, aside, pattern
+from rhasp.search.pattern import NO_SHORT
 from tests.boards import card
 
 
@@ -45,11 +46,13 @@ def test_the_childs_tables_are_the_ones_built_here_for_their_vehicles(number, ob
     asked.close()
     assert not asked.failed and tables
     assert all(board.index(board.targets[0]) in table.keep for table in tables)
-    lifts = [table for table in tables if len(table.keep) == len(board.vehicles) - 1]
-    assert len(tables) - len(lifts) <= 1  # the lifts, and the choice where it is another
+    plain = [table for table in tables if table.short == NO_SHORT]
+    lifts = [table for table in plain if len(table.keep) == len(board.vehicles) - 1]
+    assert len(plain) - len(lifts) <= 1  # the lifts, and the choice where it is another
+    assert len(tables) - len(plain) <= pattern.SHORT_KEPT  # and vehicles a cell shorter
     for table in tables:
-        here = PatternTable.kept(board, puzzle.start, table.keep, by_slides=by_slides)
-        assert table == here  # the same vehicles, mask, fewest by key, unit
+        here = built_here(board, puzzle.start, table, by_slides)
+        assert table == here  # the same vehicles, mask, fewest by key, unit, vehicle shortened
 
 
 def test_a_child_closed_before_it_answers_fails():
@@ -151,7 +154,7 @@ def test_a_child_started_early_is_the_one_the_search_asks(monkeypatch):
     tables = answered(asked)
     assert tables and not asked.failed
     board, start = puzzle.board, puzzle.start
-    assert all(table == PatternTable.kept(board, start, table.keep) for table in tables)
+    assert all(table == built_here(board, start, table) for table in tables)
 
 
 def test_the_child_runs_this_rhasp_from_another_folder(monkeypatch, tmp_path):
@@ -202,3 +205,9 @@ def test_closing_a_thread_stops_its_choice(monkeypatch):
     beside = PatternThread(card(26).board, card(26).start)
     beside.close()
     assert stops == [True] and beside.done and beside.arrived() == []
+
+
+def built_here(board, start, table, by_slides=False):
+    """The table of ``table``'s pattern, built in this process."""
+    most = pattern.MAX_BOARDS * (1 if table.short == NO_SHORT else pattern.SHORT_SCALE)
+    return PatternTable.kept(board, start, table.keep, by_slides, most, table.short)

@@ -1,7 +1,7 @@
-"""The pattern database: the fewest moves (or slides) with some vehicles lifted off, a lower
-bound on the real puzzle's, by hand on small boards, never above the true moves or slides
-left on every state of random boards (and caught when built wrong on purpose), and chosen
-within its limits."""
+"""The pattern database: the fewest moves (or slides) with some vehicles lifted off, or one a
+cell shorter, a lower bound on the real puzzle's, by hand on small boards, never above the
+true moves or slides left on every state of random boards (and caught when built wrong on
+purpose), and chosen within its limits."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from rhasp.limits import Budget
 from rhasp.model import Puzzle, plan_slides
 from rhasp.search import BoundTable, PatternTable, explore_cluster, pattern
 from rhasp.search.geometry import Geometry
+from rhasp.search.pattern import NO_SHORT
 from tests.boards import ROOT, THREE_DEEP, card, grid, puzzles
 from tests.search.test_bound_table import EITHER_WAY, ONE_WAY, distances_to_goal
 from tests.volume import examples
@@ -59,6 +60,23 @@ def test_a_pattern_counts_the_slides_of_what_blocks_the_blockers_by_hand():
     }
     assert [table.bound(key) for table in kept.values()] == [7, 6, 4]
     assert all(table.by_slides for table in kept.values())
+
+
+@pytest.mark.parametrize(("by_slides", "expected"), [(False, [1, 2, 3]), (True, [4, 6, 7])])
+def test_a_vehicle_a_cell_shorter_by_hand(by_slides, expected):
+    # THREE_DEEP, every vehicle kept (the optimum 3 moves, 7 slides). B on one cell (its upper)
+    # leaves A's row: A out, 1 move (4 slides). C on one cell (its left) leaves B's column: B
+    # two down and A out, 2 moves (2 + 4 slides). D on one cell matters to nobody: 3 moves
+    # (7 slides), the optimum itself.
+    puzzle = grid(THREE_DEEP)
+    board = puzzle.board
+    key = Geometry.of(board).key(board.settle(puzzle.start))
+    every = tuple(range(len(board.vehicles)))
+    tables = [
+        PatternTable.kept(board, puzzle.start, every, by_slides, short=board.index(label))
+        for label in "BCD"
+    ]
+    assert [table.bound(key) for table in tables] == expected
 
 
 @pytest.mark.parametrize("objective", ["moves", "slides"])
@@ -120,6 +138,53 @@ def test_the_pattern_never_exceeds_the_moves_or_slides_left(objective, puzzle):
         key = geometry.key(state)
         assert table.bound(key) <= left, (state, left)
         assert bounds.bound(key) <= left, (state, left)
+
+
+@pytest.mark.parametrize("objective", ["moves", "slides"])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(puzzles(max_side=6, max_others=5, max_targets=1))
+def test_a_vehicle_a_cell_shorter_never_exceeds_the_moves_or_slides_left(objective, puzzle):
+    """The same for the patterns that keep every vehicle, one a cell shorter: from every state
+    that can still reach the goal, at most the true fewest moves (slides); and the table holds
+    only boards whose shorter vehicle stands where the real one can."""
+    board, by_slides = puzzle.board, objective == "slides"
+    geometry = Geometry.of(board)
+    left = distances_to_goal(puzzle, objective)
+    for table in shortened(puzzle, by_slides, 1_000):
+        vehicle = board.vehicles[table.short]
+        farthest = board.line_length(vehicle) - vehicle.length
+        field = geometry.tables.shift[table.short]
+        assert all((key >> field) & geometry.tables.gone <= farthest for key in table.fewest)
+        for state, fewest in left.items():
+            assert table.bound(geometry.key(state)) <= fewest, (table.short, state, fewest)
+
+
+def test_the_distance_check_catches_a_vehicle_a_cell_longer(monkeypatch):
+    # THREE_DEEP by slides (the optimum 7): C a cell longer is no relaxation. C must then go two
+    # left off B's column, not one: 8 at the start, caught. Built right, C a cell shorter: 6.
+    puzzle = grid(THREE_DEEP)
+    board = puzzle.board
+    every, c = tuple(range(len(board.vehicles))), board.index("C")
+    real = pattern._pattern
+
+    def longer(board, start, keep, short=NO_SHORT):
+        if short != NO_SHORT:
+            vehicles = list(board.vehicles)
+            vehicles[short] = replace(vehicles[short], length=vehicles[short].length + 1)
+            board = replace(board, vehicles=tuple(vehicles))
+        return real(board, start, keep)
+
+    start = Geometry.of(board).key(board.settle(puzzle.start))
+    right = PatternTable.kept(board, puzzle.start, every, True, short=c)
+    monkeypatch.setattr(pattern, "_pattern", longer)
+    broken = PatternTable.kept(board, puzzle.start, every, True, short=c)
+    too_high = [
+        state
+        for state, left in distances_to_goal(puzzle, "slides").items()
+        if not 0 <= broken.bound(Geometry.of(board).key(state)) <= left
+    ]
+    assert board.settle(puzzle.start) in too_high
+    assert (broken.bound(start), right.bound(start)) == (8, 6)
 
 
 @pytest.mark.parametrize(("objective", "fewest"), [("moves", 2), ("slides", 6)])
@@ -230,13 +295,14 @@ def lifts(puzzle, by_slides: bool, max_boards: int) -> list[PatternTable]:
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(puzzles(max_side=6, max_others=5, max_targets=1))
 def test_the_largest_of_the_patterns_never_exceeds_the_moves_or_slides_left(objective, puzzle):
-    """The memo bounds by the largest of its patterns (the choice, then those that lift one
-    vehicle each): from every state that can still reach the goal, at most the true fewest
-    moves (slides), by the readable model's own search."""
+    """The memo bounds by the largest of its patterns (the choice, those that lift one vehicle
+    each, those that keep one a cell shorter): from every state that can still reach the
+    goal, at most the true fewest moves (slides), by the readable model's own search."""
     board, by_slides = puzzle.board, objective == "slides"
     bounds = BoundTable.of(board, by_slides=by_slides)
     chosen = PatternTable.of(board, puzzle.start, max_boards=200, by_slides=by_slides)
-    for table in [chosen] * (chosen is not None) + lifts(puzzle, by_slides, 200):
+    patterns = lifts(puzzle, by_slides, 200) + shortened(puzzle, by_slides, 1_000)
+    for table in [chosen] * (chosen is not None) + patterns:
         bounds = bounds.with_pattern(table)
     geometry = Geometry.of(board)
     for state, left in distances_to_goal(puzzle, objective).items():
@@ -263,21 +329,36 @@ def test_the_distance_check_catches_patterns_added_rather_than_the_largest_taken
     assert added > fewest and board.settle(puzzle.start) in too_high
 
 
-def test_the_collection_is_every_pattern_that_lifts_one_vehicle_and_the_choice(monkeypatch):
+def test_the_collection_is_every_lift_the_choice_and_the_shorter_vehicles_that_beat_them(
+    monkeypatch,
+):
     # Card 26 (12 vehicles): every pattern that lifts one vehicle within the 10,000 boards,
-    # and the choice's own where it is another, the start farthest first by moves.
+    # and the choice's own where it is another, the start farthest first by moves; and of the
+    # patterns with a vehicle a cell shorter those (two at most) that put the start farther
+    # than all of them, after the first, the start farthest first.
     monkeypatch.setattr(pattern, "SECONDS", 60.0)  # every one, however loaded the machine
     monkeypatch.setattr(pattern, "_compiled", lambda *args: True)  # compiled or not
     puzzle = card(26)
     board = puzzle.board
+    key = Geometry.of(board).key(board.settle(puzzle.start))
     tables = list(PatternTable.collection(board, puzzle.start))
     assert tables[0] == PatternTable.of(board, puzzle.start)
+    plain = [table for table in tables if table.short == NO_SHORT]
     expected = {table.keep for table in lifts(puzzle, False, pattern.MAX_BOARDS)}
-    chosen = {table.keep for table in tables} - expected
-    assert expected <= {table.keep for table in tables} and len(expected) > 3
-    assert len(chosen) == 1 and len(tables) == len(expected) + 1
-    key = Geometry.of(board).key(board.settle(puzzle.start))
-    starts = [table.bound(key) for table in tables]
+    chosen = {table.keep for table in plain} - expected
+    assert expected <= {table.keep for table in plain} and len(expected) > 3
+    assert len(chosen) == 1 and len(plain) == len(expected) + 1
+    best = max(table.bound(key) for table in plain)
+    assert tables[0].bound(key) == best
+    beyond = 5 * pattern.MAX_BOARDS
+    farther = sorted(
+        (table.bound(key), table.short)
+        for table in shortened(puzzle, False, beyond)
+        if table.bound(key) > best
+    )
+    taken = [(table.bound(key), table.short) for table in tables if table.short != NO_SHORT]
+    assert len(farther) >= 2 and sorted(taken) == farther[-2:]  # (no tie at the edge here)
+    starts = [table.bound(key) for table in tables[1:]]
     assert starts == sorted(starts, reverse=True)
     assert list(PatternTable.collection(board, puzzle.start, stop=lambda: True)) == []
 
@@ -315,3 +396,16 @@ def test_the_patterns_that_lift_a_vehicle_share_the_choices_time(monkeypatch):
     puzzle = card(26)
     tables = list(PatternTable.collection(puzzle.board, puzzle.start))
     assert [t.keep for t in tables] == [PatternTable.of(puzzle.board, puzzle.start).keep]
+
+
+def shortened(puzzle, by_slides: bool, max_boards: int) -> list[PatternTable]:
+    """Every pattern that keeps every vehicle, one (never the target) a cell shorter, within
+    ``max_boards``."""
+    board = puzzle.board
+    every = tuple(range(len(board.vehicles)))
+    kept = [
+        PatternTable.kept(board, puzzle.start, every, by_slides, max_boards, short)
+        for short in every
+        if short != board.index(board.targets[0])
+    ]
+    return [table for table in kept if table is not None]
