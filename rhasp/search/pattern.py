@@ -432,12 +432,19 @@ def _shortened(
     vehicle shortened, as far as they are reached by ``deadline`` or told to ``stop``."""
     target = board.index(board.targets[0])
     every = tuple(range(len(board.vehicles)))
+    words = key_words(_choice_geometry(board).tables)
     tried = []
     for short in every:
         if short == target:
             continue
         if stop() or time.perf_counter() >= deadline:
             break
+        # A shorter vehicle has a position more, which may take its key past a word: the
+        # cluster search would then be other code than the one loaded for the board (the
+        # cells are the board's either way), perhaps not compiled at all. Not tried there.
+        shorter = _pattern(board, start, every, short).board
+        if key_words(Geometry.of(shorter, targets_leave=False).tables) != words:
+            continue
         reached = reach_pattern(board, start, every, max_boards, short)
         if reached is not None:
             tried.append((_score(*reached), every, short))

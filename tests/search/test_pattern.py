@@ -5,6 +5,7 @@ purpose), and chosen within its limits."""
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -157,6 +158,28 @@ def test_a_vehicle_a_cell_shorter_never_exceeds_the_moves_or_slides_left(objecti
         assert all((key >> field) & geometry.tables.gone <= farthest for key in table.fewest)
         for state, fewest in left.items():
             assert table.bound(geometry.key(state)) <= fewest, (table.short, state, fewest)
+
+
+@pytest.mark.usefixtures("uncompiled")
+def test_a_vehicle_is_shortened_only_where_the_key_keeps_its_words():
+    # 8x8, 19 vehicles: a position takes 3 bits (the farthest, 6, below "gone", 7), 19 fields
+    # one word. A car a cell shorter has 8 positions: every field takes 4 bits, the key two
+    # words, another search than the board's; the truck Q a cell shorter is a car, 3 bits.
+    puzzle = grid(
+        """
+        BBCCDDEE
+        FFGGHHII
+        JJKKLLMM
+        AANNOOPP
+        QQQRRSS.
+        ........
+        ........
+        ........
+        """
+    )
+    board = puzzle.board
+    tried = pattern._shortened(board, puzzle.start, 1_000, math.inf, lambda: False)
+    assert [board.vehicles[short].label for _, _, short in tried] == ["Q"]
 
 
 def test_the_distance_check_catches_a_vehicle_a_cell_longer(monkeypatch):
