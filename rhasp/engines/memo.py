@@ -43,9 +43,9 @@ A second rule looks ahead to the goal, rather than back at the memo:
   (:func:`rhasp.search.core.lower_bound`, A*'s); or, where that is more, from the first
   horizon (beside the search; in its own thread from the first of
   :attr:`StateMemo.pattern_from` steps), the largest of the fewest moves (by
-  slides: slides) of several puzzles, each the same with some vehicles lifted off
-  (:meth:`rhasp.search.PatternTable.collection`, argued there), taken as each comes. No plan
-  from the board finishes in fewer steps.
+  slides: slides) of several puzzles, each the same with some vehicles lifted off or one a
+  cell shorter (:meth:`rhasp.search.PatternTable.collection`, argued there), taken as each
+  comes. No plan from the board finishes in fewer steps.
 * The nogood is "not (this board at step t, and every target gone at step t + b - 1)",
   with the last step grounded in place of t + b - 1 when that lies beyond (gone persists,
   so gone there means gone by t + b - 1). It states a fact about the puzzle, true at every
@@ -256,9 +256,10 @@ class StateMemo:
 
     def _add_pattern(self, where: Literal["here", "aside", "thread"]) -> None:
         """Bound also by the fewest moves (by slides: slides) of puzzles with some of its
-        vehicles only, the largest of them (:meth:`rhasp.search.PatternTable.collection`,
-        argued there), built from the start ``where`` :meth:`_pattern_due` says (here if no
-        child process can start), within half the time left."""
+        vehicles only, or one of them a cell shorter, the largest of them
+        (:meth:`rhasp.search.PatternTable.collection`, argued there), built from the start
+        ``where`` :meth:`_pattern_due` says (here if no child process can start), within half
+        the time left."""
         self._patterned = True
         board = self._board
         assert board is not None

@@ -2,7 +2,8 @@
 a process of its own where this process has not loaded the choice's compiled code
 (:class:`PatternAside`), in a thread where it has (:class:`PatternThread`). Either hands
 over each pattern of :meth:`PatternTable.collection` as it is built (the patterns that lift
-one vehicle and the choice, the start farthest first), and the memo takes each as it comes.
+one vehicle and the choice, those with a vehicle a cell shorter, in the collection's order),
+and the memo takes each as it comes.
 
 Choosing the pattern (:meth:`PatternTable.of`) in a new process first loads numba and the
 compiled cluster search, most of a second, holding the interpreter's lock: a thread beside
