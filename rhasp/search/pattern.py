@@ -327,7 +327,11 @@ def reach_pattern(
     cluster back (:func:`rhasp.search.clusters.reach`): what the choice asks of every pattern
     it tries. None beyond ``max_boards``."""
     pattern = _pattern(board, start, keep, short)
-    geometry = Geometry.of(pattern.board, targets_leave=False)
+    return _reached(Geometry.of(pattern.board, targets_leave=False), pattern, max_boards)
+
+
+def _reached(geometry: Geometry, pattern: Puzzle, max_boards: int) -> tuple[int, int] | None:
+    """:func:`reach_pattern` of the pattern puzzle ``pattern``, whose ``geometry`` is had."""
     key = geometry.key(pattern.placement)
     try:
         states, fewest = run(geometry, clusters.reach, key, budget=Budget(states=max_boards))
@@ -404,14 +408,9 @@ def _lifts(
     """The patterns that lift one vehicle (never the target) within ``max_boards``, with their
     scores (:func:`_score`), the best first, as far as they are reached by ``deadline`` or
     told to ``stop``."""
-    target = board.index(board.targets[0])
     every = range(len(board.vehicles))
     tried = []
-    for lifted in every:
-        if lifted == target:
-            continue
-        if stop() or time.perf_counter() >= deadline:
-            break
+    for lifted in _others(board, deadline, stop):
         keep = tuple(vehicle for vehicle in every if vehicle != lifted)
         reached = reach_pattern(board, start, keep, max_boards)
         if reached is not None:
@@ -430,25 +429,34 @@ def _shortened(
     """The patterns that keep every vehicle, one of them (never the target, whose exit would
     move) a cell shorter, within ``max_boards``, with their scores (:func:`_score`) and the
     vehicle shortened, as far as they are reached by ``deadline`` or told to ``stop``."""
-    target = board.index(board.targets[0])
     every = tuple(range(len(board.vehicles)))
     words = key_words(_choice_geometry(board).tables)
     tried = []
-    for short in every:
-        if short == target:
-            continue
-        if stop() or time.perf_counter() >= deadline:
-            break
+    for short in _others(board, deadline, stop):
         # A shorter vehicle has a position more, which may take its key past a word: the
         # cluster search would then be other code than the one loaded for the board (the
         # cells are the board's either way), perhaps not compiled at all. Not tried there.
-        shorter = _pattern(board, start, every, short).board
-        if key_words(Geometry.of(shorter, targets_leave=False).tables) != words:
+        pattern = _pattern(board, start, every, short)
+        geometry = Geometry.of(pattern.board, targets_leave=False)
+        if key_words(geometry.tables) != words:
             continue
-        reached = reach_pattern(board, start, every, max_boards, short)
+        reached = _reached(geometry, pattern, max_boards)
         if reached is not None:
             tried.append((_score(*reached), every, short))
     return tried
+
+
+def _others(board: Board, deadline: float, stop: Callable[[], bool]) -> Iterator[int]:
+    """Every vehicle but the target, in order, while ``deadline`` (``time.perf_counter()``)
+    is not past and nobody says ``stop``: the vehicles the lifts and the shorter vehicles
+    try, one pattern each."""
+    target = board.index(board.targets[0])
+    for vehicle in range(len(board.vehicles)):
+        if vehicle == target:
+            continue
+        if stop() or time.perf_counter() >= deadline:
+            return
+        yield vehicle
 
 
 def _score(states: int, fewest: int) -> tuple[int, int]:
