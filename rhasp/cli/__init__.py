@@ -4,33 +4,31 @@ command line and the web page give the same verdict on the same board; pictures 
 have modules of their own.
 
 A module a command (``solve.py`` … ``serve.py``: its body and the helpers only it uses), over
-what they share: the application and its help (``app.py``), the arguments and options
-(``options.py``), what a command reads and where it writes (``io.py``), and how a run ends,
+what they share: the application, its help and its commands (``application.py``), the
+arguments and options (``options.py``), what a command reads and where it writes
+(``io.py``), and how a run ends,
 an error as one line and its exit code, the signals, :func:`main` (``running.py``; the codes
-themselves are :mod:`rhasp.exit_codes`). Importing the package registers every command.
+themselves are :mod:`rhasp.exit_codes`). :func:`main` loads the one command it runs;
+``rhasp.cli.app`` is the application with every command.
 """
 
 from __future__ import annotations
 
-from rhasp.cli.app import app
+from typing import Any
+
 from rhasp.cli.running import COMPILING, main
 
-# isort: off
-# Each module registers its command with the app, in the order ``rhasp --help`` lists them.
-from rhasp.cli import (  # noqa: F401
-    solve,
-    check,
-    hint,
-    convert,
-    deck,
-    analyze,
-    hardest,
-    generate,
-    enumerate,
-    render,
-    facts,
-    serve,
-)
-# isort: on
+
+def __getattr__(name: str) -> Any:
+    """``app``: the typer application with every command registered (a test's runner, the
+    docs' pages of options). :func:`main` registers only the command its line names
+    (:func:`rhasp.cli.application.register`)."""
+    if name != "app":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from rhasp.cli.application import app, register
+
+    register()
+    return app
+
 
 __all__ = ["COMPILING", "app", "main"]

@@ -12,7 +12,7 @@ import typer
 
 from rhasp import api
 from rhasp.api import ANALYSIS_BYTES_PER_STATE, AnalyzeRequest, StaticVerdict
-from rhasp.cli.app import app
+from rhasp.cli.application import app
 from rhasp.cli.io import err, out, read_one
 from rhasp.cli.options import OnePuzzleArg, TargetOpt, max_states_option
 from rhasp.cli.running import guarded_command, live_budget, report

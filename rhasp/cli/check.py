@@ -9,7 +9,7 @@ import typer
 
 import rhasp
 from rhasp.api import moves_of
-from rhasp.cli.app import app
+from rhasp.cli.application import app
 from rhasp.cli.io import out, plan_text, read_one
 from rhasp.cli.options import FormatOpt, MaxStatesOpt, OnePuzzleArg, OutputChoice, TargetOpt
 from rhasp.cli.running import guarded_command, live_budget

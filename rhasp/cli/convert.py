@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from rhasp.api import Objective
-from rhasp.cli.app import app
+from rhasp.cli.application import app
 from rhasp.cli.io import emit, located_entries
 from rhasp.cli.options import ObjectiveChoice, PuzzleArg, TargetOpt, choices
 from rhasp.cli.running import guarded_command, report

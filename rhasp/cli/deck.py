@@ -10,7 +10,7 @@ import typer
 
 from rhasp import api
 from rhasp.api import DeckRequest, DeckTally
-from rhasp.cli.app import app
+from rhasp.cli.application import app
 from rhasp.cli.io import err
 from rhasp.cli.options import (
     ConfirmOpt,

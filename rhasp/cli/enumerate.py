@@ -11,7 +11,7 @@ import typer
 
 from rhasp import api
 from rhasp.api import EnumerateRequest
-from rhasp.cli.app import app
+from rhasp.cli.application import app
 from rhasp.cli.io import err
 from rhasp.cli.options import JobsOpt, max_states_option, option_names
 from rhasp.cli.running import guarded_command, saying_what_is_kept, since_start

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from rhasp.cli.app import app
+from rhasp.cli.application import app
 from rhasp.cli.io import read_one
 from rhasp.cli.options import OnePuzzleArg, TargetOpt
 from rhasp.cli.running import guarded_command

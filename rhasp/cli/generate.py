@@ -19,7 +19,7 @@ from rhasp.api import (
     default_covered_text,
     worth_playing_text,
 )
-from rhasp.cli.app import app
+from rhasp.cli.application import app
 from rhasp.cli.io import err, open_output
 from rhasp.cli.options import JobsOpt, max_states_option, option_names
 from rhasp.cli.running import guarded_command

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 import rhasp
-from rhasp.cli.app import app
+from rhasp.cli.application import app
 from rhasp.cli.io import emit, read_one
 from rhasp.cli.options import FormatChoice, MaxStatesOpt, OnePuzzleArg, TargetOpt
 from rhasp.cli.running import guarded_command, live_budget, report

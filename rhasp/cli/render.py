@@ -9,7 +9,7 @@ import typer
 
 import rhasp
 from rhasp import api
-from rhasp.cli.app import app
+from rhasp.cli.application import app
 from rhasp.cli.io import out, read_one
 from rhasp.cli.options import MaxStatesOpt, ObjectiveChoice, ObjectiveOpt, OnePuzzleArg, TargetOpt
 from rhasp.cli.running import guarded_command, live_budget, report

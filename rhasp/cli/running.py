@@ -24,7 +24,7 @@ except ImportError:  # pragma: no cover - older typer on the click package
 
 from rhasp import api
 from rhasp.api import BYTES_PER_STATE, OUT_OF_MEMORY, Budget
-from rhasp.cli.app import app
+from rhasp.cli.application import app, register
 from rhasp.cli.io import ClosedPipe, err
 from rhasp.errors import ClusterLost, InputError, RhaspError, SearchLimit
 from rhasp.exit_codes import (
@@ -143,8 +143,10 @@ def main() -> None:
     naming the command, exit code 2, like every other error; bare ``rhasp`` prints its help.
     Ctrl-C and SIGTERM stop it cleanly (exit codes 130 and 143), and so does standard output
     closed by its reader (141, nothing on standard error). SIGTERM also ends the background
-    compile its process group started (docs/design.md, "The cache never fails a run")."""
+    compile its process group started (docs/design.md, "The cache never fails a run").
+    Only the command the line names is loaded (:func:`~rhasp.cli.application.register`)."""
     stop_on_sigterm()
+    register(sys.argv[1:])
     if err.is_terminal:
         api.when_compiling(lambda: err.print(COMPILING, markup=False))
     try:

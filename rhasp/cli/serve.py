@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from rhasp import api
-from rhasp.cli.app import app
+from rhasp.cli.application import app
 from rhasp.cli.io import err
 from rhasp.cli.options import max_states_option
 from rhasp.cli.running import guarded_command

@@ -11,7 +11,7 @@ import typer
 from rhasp import api
 from rhasp.api import AspOptions, EngineDisagreement, Solution, SolveRequest
 from rhasp.arguments import LARGEST
-from rhasp.cli.app import app
+from rhasp.cli.application import app
 from rhasp.cli.io import err, out, read_entries
 from rhasp.cli.options import (
     ConfirmOpt,
