@@ -146,10 +146,12 @@ class PatternAside(_Arrivals):
         return not self._ended and not self._taken and not self._tables
 
     def close(self) -> None:
-        """End the child if it still runs (the search ended first)."""
+        """End the child if it still runs (the search ended first): killed now, and reaped by
+        a thread beside, not waited for here: the kernel takes some milliseconds to tear down
+        a child that has loaded numba (10 ms, a solve's end in a process of its own)."""
         if self._process.poll() is None:
             self._process.kill()
-        self._process.wait()
+            threading.Thread(target=self._process.wait, daemon=True).start()
 
 
 class PatternThread(_Arrivals):

@@ -7,6 +7,7 @@ asked for, and closing it stops it."""
 from __future__ import annotations
 
 import pickle
+import signal
 import sys
 import time
 from pathlib import Path
@@ -98,7 +99,7 @@ def test_a_childs_answer_is_taken_before_the_child_ends(monkeypatch, tmp_path):
         assert not asked.failed
     finally:
         asked.close()
-    assert asked._process.poll() is not None
+    assert asked._process.wait(timeout=10) == -signal.SIGKILL  # killed (and reaped beside)
 
 
 def test_a_child_that_breaks_off_keeps_the_patterns_it_wrote_whole(monkeypatch, tmp_path):
