@@ -37,17 +37,17 @@ Python's own.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rhasp import arguments, enumeration, search
 from rhasp.analysis import Analysis, analysis_of
 from rhasp.canonical import cluster_graph, hardest_puzzle
-from rhasp.deck import DeckRecord, DeckTally, run_deck
 from rhasp.engines import ENGINES, AspOptions
 from rhasp.enumeration import MAX_SIZE, MIN_SIZE
 from rhasp.enumeration import Tally as EnumerationTally
@@ -96,6 +96,9 @@ from rhasp.shipped import CARDS, shipped_card
 from rhasp.solution import OBJECTIVES, EngineDisagreement, Objective, Solution
 from rhasp.solving import CONFIRM_FACTOR, CONFIRM_FLOOR
 from rhasp.static import Blocked, blocked_exit, static_analysis
+
+if TYPE_CHECKING:
+    from rhasp.deck import DeckRecord, DeckTally, run_deck
 
 #: The API, with the names the command line and the web page take from below it: they
 #: import nothing else of the search (tests/test_layers.py).
@@ -168,6 +171,17 @@ __all__ = [
 #: Suffixes that make a string that is not an existing file read as a file name, not text:
 #: those of the formats rhasp writes, and ASP facts'.
 FILE_SUFFIXES = (*dict.fromkeys(SUFFIX.values()), ".lp")
+
+#: Names of the API whose module loads on first use (PEP 562): a deck's, whose workers and
+#: records ``rhasp solve`` and the page never need (``rhasp solve`` starts its search sooner).
+_LOADED_ON_USE = {"DeckRecord": "rhasp.deck", "DeckTally": "rhasp.deck", "run_deck": "rhasp.deck"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LOADED_ON_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
 
 
 def read(
@@ -548,6 +562,8 @@ def deck(
     )
     progress = arguments.progress(progress)
     printed = print_record if arguments.flag(echo, "echo") else None
+    from rhasp.deck import run_deck
+
     return run_deck(request, progress, report, keep=True, echo=printed)
 
 

@@ -27,15 +27,17 @@ import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rhasp import search
 from rhasp.errors import ClusterLost, InputError
 from rhasp.formats.line import database_line, database_text
 from rhasp.journal import JournaledOutput
-from rhasp.parallel import Workers, fan_out
 from rhasp.progress import Progress, Silent
 from rhasp.resume import kept_until_resumed
+
+if TYPE_CHECKING:  # the workers' module loads with the first workers (a command's start)
+    from rhasp.parallel import Workers
 
 MIN_SIZE, MAX_SIZE = 4, 7
 TARGET_LENGTH = 2
@@ -354,12 +356,16 @@ def shard_results(
     # dwarf a task's round trip.
     batch = 1 if scheduler else CHUNK
     work = functools.partial(run_shard, options, max_states)
+    from rhasp.parallel import fan_out
+
     yield from fan_out(work, numbers, jobs, ordered=True, batch=batch, scheduler=scheduler)
 
 
 def shard_workers(options: Options, max_states: int, jobs: int) -> Workers:
     """``jobs`` worker processes for :func:`shard_results` with these options."""
     prepared(options)  # load the compiled core before the workers fork, so they inherit it
+    from rhasp.parallel import Workers
+
     return Workers(functools.partial(run_shard, options, max_states), jobs)
 
 

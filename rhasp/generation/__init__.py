@@ -58,7 +58,6 @@ from rhasp.generation.boards import most_vehicles as most_vehicles
 from rhasp.generation.boards import random_board as random_board
 from rhasp.limits import Budget, Limit
 from rhasp.model import Puzzle
-from rhasp.parallel import fan_out
 from rhasp.progress import Progress
 from rhasp.search import best_first, prefer_compiled
 from rhasp.static import blocked_exit
@@ -270,6 +269,8 @@ class Chains:
         if jobs <= 1:
             return (self.chain(number) for number in itertools.count())
         until = self.scoring.deadline + HAND_BACK
+        from rhasp.parallel import fan_out  # loaded with the first workers
+
         return fan_out(self.whole_chain, itertools.count(), jobs, ordered=True, until=until)
 
     def whole_chain(self, number: int) -> list[Outcome]:

@@ -54,25 +54,35 @@ def test_output_with_an_equals_sign_names_the_picture(tmp_path):
 #: A command line run as a process, printing at its end the command modules it loaded.
 LOADED = """
 import atexit, sys
-atexit.register(lambda: print(sorted(m for m in sys.modules if m.startswith("rhasp.cli."))))
+atexit.register(lambda: print(sorted(m for m in sys.modules if m.startswith("rhasp."))))
 sys.argv = ["rhasp", *sys.argv[1:]]
 from rhasp.cli import main
 main()
 """
 
 
-def loaded_commands(*arguments: str) -> set[str]:
+def loaded(*arguments: str) -> set[str]:
+    """rhasp's modules a run of ``rhasp`` with these arguments has loaded by its end."""
     ran = subprocess.run(
         [sys.executable, "-c", LOADED, *arguments], capture_output=True, text=True, check=False
     )
-    modules = ast.literal_eval(ran.stdout.splitlines()[-1])
-    return {m.removeprefix("rhasp.cli.") for m in modules} & set(COMMANDS)
+    return set(ast.literal_eval(ran.stdout.splitlines()[-1]))
+
+
+def loaded_commands(*arguments: str) -> set[str]:
+    return {m.removeprefix("rhasp.cli.") for m in loaded(*arguments)} & set(COMMANDS)
 
 
 def test_a_run_loads_only_the_command_its_line_names_and_help_loads_them_all():
     assert loaded_commands("facts", str(ORIGINAL / "card01.txt")) == {"facts"}
     assert loaded_commands("--help") == set(COMMANDS)
     assert loaded_commands("sovle") == set(COMMANDS)  # "did you mean" needs every name
+
+
+def test_solve_loads_neither_a_decks_modules_nor_the_workers():
+    modules = loaded("solve", str(ORIGINAL / "card01.txt"), "--engine", "asp", "--no-confirm")
+    assert "rhasp.engines.asp" in modules
+    assert not {"rhasp.deck", "rhasp.parallel"} & modules
 
 
 def test_the_commands_keep_the_helps_order_whichever_came_first():
