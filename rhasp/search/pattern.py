@@ -138,7 +138,9 @@ class PatternTable:
         """The patterns the memo bounds by, each as it is built, their tables by slides with
         ``by_slides`` (chosen by moves all the same: module docstring): where the cluster
         searches come compiled, every pattern that lifts one vehicle only and the pattern
-        chosen, the one of them that puts the start farthest from the goal first; then, of the
+        chosen: the lift that puts the start farthest from the goal first, as soon as the
+        lifts are reached, then the choice where it puts the start farther still (a beam
+        search, up to a few tenths of a second: the lift's bound serves meanwhile); then, of the
         patterns that keep every vehicle, one of them a cell shorter (within
         :data:`SHORT_SCALE` times ``max_boards``), at most :data:`SHORT_KEPT` that put the
         start farther than all of those; then the rest, the start farthest first. Where the
@@ -175,7 +177,7 @@ class PatternTable:
         slow machine or where the core is not compiled yet, never another answer; where the
         memo builds them in the search's own thread, they take no more of its time than the
         choice alone took before. The best of the lifts and the choice comes before any
-        shorter vehicle is tried: it comes at once, and on most boards bounds nearly as well
+        shorter vehicle is tried: it comes soonest, and on most boards bounds nearly as well
         (bench/README.md, "Issue 57: patterns with a vehicle a cell shorter"). Cached
         compiled code is loaded only where the search has ``seconds_left`` for it, as for A*'s
         patterns (:meth:`rhasp.search.runner.Runner.warm_up`). Once ``stop()`` says so (the search
@@ -186,7 +188,12 @@ class PatternTable:
         max_boards = MAX_BOARDS if max_boards is None else max_boards
         compiled = _compiled(board, start, seconds_left)
         deadline = time.perf_counter() + min(SECONDS, math.inf if seconds is None else seconds)
-        lifts = _lifts(board, start, max_boards, deadline, stop) if compiled else []
+        lifts = sorted(_lifts(board, start, max_boards, deadline, stop) if compiled else [])[::-1]
+        first = None  # the first table, built whatever the time
+        if lifts and not stop():  # the best lift at once
+            first = cls.kept(board, start, lifts[0][1], by_slides, max_boards)
+            if first is not None:
+                yield first
         # A pattern that lifts off a vehicle whose own lift is among these is bounded by that
         # lift, board by board (module docstring: fewer vehicles, a bound no larger), so the
         # choice grows only patterns that keep every such vehicle.
@@ -196,15 +203,19 @@ class PatternTable:
         width = BEAM if compiled else 1
         chosen = _chosen(board, start, tuple(sorted(base)), max_boards, width, deadline, stop)
         plain = sorted({*lifts, *([chosen] if chosen else [])}, reverse=True)
-        if plain and not stop():  # the best first, whatever the time
+        best_chosen = bool(plain) and plain[0] not in lifts[:1]  # the choice beats every lift
+        in_time = first is None or time.perf_counter() < deadline
+        if best_chosen and in_time and not stop():
             table = cls.kept(board, start, plain[0][1], by_slides, max_boards)
             if table is not None:
                 yield table
+        taken = {plain[0], *lifts[:1]} if plain else set()
         most_short = SHORT_SCALE * max_boards
         shortened = _shortened(board, start, most_short, deadline, stop) if compiled else []
         best = plain[0][0] if plain else None
         shortened = sorted(p for p in shortened if best is None or p[0] > best)[-SHORT_KEPT:]
-        rest = sorted({*((s, k, NO_SHORT) for s, k in plain[1:]), *shortened}, reverse=True)
+        others = (pattern for pattern in plain if pattern not in taken)
+        rest = sorted({*((s, k, NO_SHORT) for s, k in others), *shortened}, reverse=True)
         for index, (_, keep, short) in enumerate(rest):
             first = not plain and index == 0  # built whatever the time
             if stop() or (time.perf_counter() >= deadline and not first):
