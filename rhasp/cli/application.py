@@ -127,7 +127,7 @@ def register(arguments: Sequence[str] | None = None) -> None:
     misspelt command, whose suggestions need every name) or are None, every command's, in
     :data:`COMMANDS`' order. A run loads only the command it runs: typer reads the signature
     of every command registered each time it starts, and one command does not load what the
-    others need (``rhasp solve`` is 50-90 ms sooner at its search: bench/README.md)."""
+    others need (``rhasp solve`` reaches its search 45 ms sooner: bench/README.md)."""
     named = arguments[0] if arguments else None
     for name in (named,) if named in COMMANDS else COMMANDS:
         importlib.import_module(f"rhasp.cli.{name}")
