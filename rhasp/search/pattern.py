@@ -188,12 +188,13 @@ class PatternTable:
         max_boards = MAX_BOARDS if max_boards is None else max_boards
         compiled = _compiled(board, start, seconds_left)
         deadline = time.perf_counter() + min(SECONDS, math.inf if seconds is None else seconds)
-        lifts = sorted(_lifts(board, start, max_boards, deadline, stop) if compiled else [])[::-1]
-        first = None  # the first table, built whatever the time
+        lifts = _lifts(board, start, max_boards, deadline, stop) if compiled else []
+        built = False  # a table is built: the first is built whatever the time, the rest in it
         if lifts and not stop():  # the best lift at once
-            first = cls.kept(board, start, lifts[0][1], by_slides, max_boards)
-            if first is not None:
-                yield first
+            table = cls.kept(board, start, lifts[0][1], by_slides, max_boards)
+            if table is not None:
+                built = True
+                yield table
         # A pattern that lifts off a vehicle whose own lift is among these is bounded by that
         # lift, board by board (module docstring: fewer vehicles, a bound no larger), so the
         # choice grows only patterns that keep every such vehicle.
@@ -204,10 +205,11 @@ class PatternTable:
         chosen = _chosen(board, start, tuple(sorted(base)), max_boards, width, deadline, stop)
         plain = sorted({*lifts, *([chosen] if chosen else [])}, reverse=True)
         best_chosen = bool(plain) and plain[0] not in lifts[:1]  # the choice beats every lift
-        in_time = first is None or time.perf_counter() < deadline
+        in_time = not built or time.perf_counter() < deadline
         if best_chosen and in_time and not stop():
             table = cls.kept(board, start, plain[0][1], by_slides, max_boards)
             if table is not None:
+                built = True
                 yield table
         taken = {plain[0], *lifts[:1]} if plain else set()
         most_short = SHORT_SCALE * max_boards
@@ -216,13 +218,13 @@ class PatternTable:
         shortened = sorted(p for p in shortened if best is None or p[0] > best)[-SHORT_KEPT:]
         others = (pattern for pattern in plain if pattern not in taken)
         rest = sorted({*((s, k, NO_SHORT) for s, k in others), *shortened}, reverse=True)
-        for index, (_, keep, short) in enumerate(rest):
-            first = not plain and index == 0  # built whatever the time
-            if stop() or (time.perf_counter() >= deadline and not first):
+        for _, keep, short in rest:
+            if stop() or (time.perf_counter() >= deadline and built):
                 return
             most = max_boards if short == NO_SHORT else most_short
             table = cls.kept(board, start, keep, by_slides, most, short)
             if table is not None:
+                built = True
                 yield table
 
     @classmethod
