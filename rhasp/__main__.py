@@ -12,9 +12,10 @@ first thing in that ``try`` (:mod:`rhasp.early`), so that it loads numba while t
 loads.
 
 The same ``try`` is where the memory running out ends when the command line has not caught
-it: while loading (a MemoryError, or a library that cannot be mapped) or when a thread cannot
-start. In a command's body it is a search limit (``rhasp.cli.running.guarded``: "out of
-memory before the search ended"); these are the rest, under a tight ``ulimit -v``, as one
+it: while loading (a MemoryError, a library that cannot be mapped, a folder an import cannot
+list) or when a thread cannot start. In a command's body it is a search limit
+(``rhasp.cli.running.guarded``: "out of memory before the search ended"); these are the
+rest, under a tight ``ulimit -v``, as one
 line and exit code 4, a limit, like every other.
 """
 
@@ -34,6 +35,9 @@ except KeyboardInterrupt:
     sys.stderr.write(EARLY_INTERRUPTED)
     sys.exit(EARLY_EXIT_INTERRUPTED)
 
+#: ``errno.ENOMEM`` on Linux, macOS and Windows alike: written here, since nothing may be
+#: loaded before the command line (tests/test_process.py), nor when the memory has run out.
+ENOMEM = 12
 #: How Linux's loader says a library could not be mapped: under an address-space limit, the
 #: memory ran out (an import of clingo or numpy at ``ulimit -v 50000``).
 UNMAPPED = "failed to map segment from shared object"
@@ -57,7 +61,7 @@ def main() -> None:
     except KeyboardInterrupt:  # the command line catches its own; this is before, or after
         sys.stderr.write(INTERRUPTED + "\n")
         sys.exit(EXIT_INTERRUPTED)
-    except (MemoryError, RuntimeError, ImportError, SyntaxError, SystemError) as error:
+    except (MemoryError, RuntimeError, ImportError, SyntaxError, SystemError, OSError) as error:
         # Ctrl-C or SIGTERM inside a class's making: Python 3.11 wraps what a field's
         # __set_name__ raised in a RuntimeError ("Error calling __set_name__").
         if isinstance(error.__cause__, KeyboardInterrupt):
@@ -82,6 +86,11 @@ def out_of_memory(error: BaseException) -> str | None:
     room for the thread's stack (it says the same at a limit on processes, which rhasp, with
     a thread or two, does not meet first)."""
     if isinstance(error, MemoryError):
+        return RAN_OUT
+    if isinstance(error, OSError) and error.errno == ENOMEM:
+        # An import met later, inside the command line (typer loads pydantic as it reads the
+        # first option), whose search of a folder could not list it: "[Errno 12] Cannot
+        # allocate memory" (a fresh clone's run at ulimit -v 40000, 2026-12-02).
         return RAN_OUT
     if isinstance(error, RuntimeError) and str(error) == "can't start new thread":
         return NO_THREAD
@@ -109,10 +118,11 @@ def _own(filename: str | None) -> bool:
 
 
 def _address_space_limited() -> bool:
-    """Whether ``ulimit -v`` is in force (taken to be so if even asking cannot be loaded)."""
+    """Whether ``ulimit -v`` is in force (taken to be so if even asking cannot be loaded: the
+    module missing, or the memory too short to load it, met at ulimit -v 40000)."""
     try:
         import resource
-    except ImportError:
+    except (ImportError, MemoryError):
         return True
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     return soft != resource.RLIM_INFINITY

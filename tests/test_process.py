@@ -4,6 +4,7 @@ a traceback."""
 
 from __future__ import annotations
 
+import errno
 import random
 import re
 import signal
@@ -194,9 +195,13 @@ def test_clingo_short_of_memory_for_its_threads_is_a_limit_not_an_abort():
 
 
 def test_what_the_entry_point_takes_for_the_memory_running_out():
-    from rhasp.__main__ import NO_THREAD, RAN_OUT, out_of_memory
+    from rhasp.__main__ import ENOMEM, NO_THREAD, RAN_OUT, out_of_memory
 
     assert out_of_memory(MemoryError()) == RAN_OUT
+    assert ENOMEM == errno.ENOMEM
+    # An import inside the command line whose folder could not be listed.
+    listing = OSError(errno.ENOMEM, "Cannot allocate memory", "/usr/lib/python3.11/importlib")
+    assert out_of_memory(listing) == RAN_OUT
     assert out_of_memory(RuntimeError("can't start new thread")) == NO_THREAD
     unmapped = ImportError(
         "/venv/clingo/_clingo.so: failed to map segment from shared object", name="_clingo"
@@ -207,6 +212,7 @@ def test_what_the_entry_point_takes_for_the_memory_running_out():
     # Anything else is not the memory: it stays what it is (a bug shows as one).
     assert out_of_memory(RuntimeError("dictionary changed size during iteration")) is None
     assert out_of_memory(ImportError("No module named 'PIL'", name="PIL")) is None
+    assert out_of_memory(OSError(errno.ENOENT, "No such file or directory", "card.txt")) is None
     # A SyntaxError is the parser short of memory only in rhasp's own files (which compile),
     # and only under a limit on the address space (none here).
     own = SyntaxError("expected ':'", (str(ROOT / "rhasp" / "api.py"), 273, 1, "", 273, 2))
@@ -224,6 +230,26 @@ def test_a_syntax_error_in_rhasps_own_file_under_ulimit_is_the_memory(monkeypatc
     assert entry.out_of_memory(own) == entry.RAN_OUT
     elsewhere = SyntaxError("expected ':'", ("/home/user/plugin.py", 3, 1, "", 3, 2))
     assert entry.out_of_memory(elsewhere) is None
+
+
+def test_a_system_error_is_the_memory_even_where_asking_the_limit_runs_out(monkeypatch):
+    # A fresh clone at 40 MB: typer's first option loads pydantic, which fails with CPython's
+    # "error return without exception set", and then even `import resource`, to ask whether
+    # a limit is in force, meets a MemoryError: the memory, not a traceback.
+    import builtins
+
+    import rhasp.__main__ as entry
+
+    real = builtins.__import__
+
+    def short(name, *args, **kwargs):
+        if name == "resource":
+            raise MemoryError
+        return real(name, *args, **kwargs)
+
+    monkeypatch.delitem(sys.modules, "resource", raising=False)
+    monkeypatch.setattr(builtins, "__import__", short)
+    assert entry.out_of_memory(SystemError("error return without exception set")) == entry.RAN_OUT
 
 
 class _StopsWhileMade:
