@@ -52,6 +52,7 @@ def main() -> None:
     exit code 4."""
     try:
         stop_on_sigterm()  # inside the try: it loads signal, and signal enum, time for a Ctrl-C
+        _address_space_limited()  # asked now, while there is memory to load resource
         from rhasp.early import start_for  # the standard library's process modules only
 
         start_for(sys.argv[1:])  # the ASP search's pattern child, while the command line loads
@@ -117,15 +118,24 @@ def _own(filename: str | None) -> bool:
     return bool(filename) and os.path.abspath(filename).startswith(package + os.sep)
 
 
+#: Whether ``ulimit -v`` is in force, once asked (:func:`_address_space_limited`).
+_limited: bool | None = None
+
+
 def _address_space_limited() -> bool:
-    """Whether ``ulimit -v`` is in force (taken to be so if even asking cannot be loaded: the
-    module missing, or the memory too short to load it, met at ulimit -v 40000)."""
-    try:
-        import resource
-    except (ImportError, MemoryError):
-        return True
-    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    return soft != resource.RLIM_INFINITY
+    """Whether ``ulimit -v`` is in force: asked once, as :func:`main` starts, not first when
+    the memory has run out, where loading ``resource`` can fail too (a MemoryError, or
+    CPython's SystemError, at ulimit -v 40000); taken to be so if even asking fails."""
+    global _limited
+    if _limited is None:
+        try:
+            import resource
+
+            soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+            _limited = soft != resource.RLIM_INFINITY
+        except (ImportError, MemoryError, SystemError):
+            _limited = True
+    return _limited
 
 
 if __name__ == "__main__":

@@ -234,8 +234,9 @@ def test_a_syntax_error_in_rhasps_own_file_under_ulimit_is_the_memory(monkeypatc
 
 def test_a_system_error_is_the_memory_even_where_asking_the_limit_runs_out(monkeypatch):
     # A fresh clone at 40 MB: typer's first option loads pydantic, which fails with CPython's
-    # "error return without exception set", and then even `import resource`, to ask whether
-    # a limit is in force, meets a MemoryError: the memory, not a traceback.
+    # "error return without exception set"; had the limit not been asked as rhasp started,
+    # even `import resource`, to ask it then, could meet a MemoryError: the memory all the
+    # same, not a traceback.
     import builtins
 
     import rhasp.__main__ as entry
@@ -248,6 +249,7 @@ def test_a_system_error_is_the_memory_even_where_asking_the_limit_runs_out(monke
         return real(name, *args, **kwargs)
 
     monkeypatch.delitem(sys.modules, "resource", raising=False)
+    monkeypatch.setattr(entry, "_limited", None)  # not asked yet
     monkeypatch.setattr(builtins, "__import__", short)
     assert entry.out_of_memory(SystemError("error return without exception set")) == entry.RAN_OUT
 
